@@ -1,0 +1,33 @@
+/*
+ * cli.h - command-line options parsed into per-command structs.
+ *
+ * Parsing never prints and never exits: it returns a status and, on a
+ * usage error, a one-line message in a caller-owned buffer, so it can be
+ * unit-tested.  Ownership: the structs point into argv; nothing to free.
+ */
+#ifndef ABBREV_CLI_H
+#define ABBREV_CLI_H
+
+#include <stddef.h>
+
+enum cli_status {
+	CLI_OK = 0,
+	CLI_HELP = 1,    /* -h / --help was given */
+	CLI_USAGE = -1   /* bad command line; message in err */
+};
+
+typedef struct {
+	int format;          /* enum abbrev_format */
+	int progress;        /* 1 --progress, 0 --no-progress, -1 if stderr is a tty */
+	char **repos;        /* positional arguments */
+	size_t nrepos;
+} cli_report_opts;
+
+/* Parse the arguments after the command name ("report"). */
+int cli_parse_report(cli_report_opts *o, int argc, char **argv, char *err, size_t errsz);
+
+/* The value of "--name=value" / "--name value" style options, shared by commands. */
+int cli_match_value(const char *arg, const char *name, int argc, char **argv, int *i,
+		    const char **value);
+
+#endif

@@ -1,0 +1,28 @@
+/*
+ * emit.h - one emitter per output format over one results struct.
+ *
+ * Emitters only format: they take a computed stats_report and a FILE *,
+ * print nothing else anywhere, and return 0 or -1 on a write error.
+ */
+#ifndef ABBREV_EMIT_H
+#define ABBREV_EMIT_H
+
+#include <stdio.h>
+
+#include "stats.h"
+
+enum abbrev_format {
+	ABBREV_FORMAT_TEXT = 0,
+	ABBREV_FORMAT_JSON
+};
+
+/* "text", "json" -> enum abbrev_format, or -1. */
+int emit_format_from_name(const char *name);
+
+int emit_report_text(FILE *out, const stats_report *r);
+int emit_report_json(FILE *out, const stats_report *r);
+
+/* Dispatch on format. */
+int emit_report(FILE *out, const stats_report *r, int format);
+
+#endif

@@ -1,0 +1,101 @@
+/*
+ * emit_text.c - the report for people: one row per length, the sets side
+ * by side, so that "commits alone" and "all objects" can be compared at a
+ * glance, in the "L: objects / prefixes" spelling of git-unique-abbrev.
+ */
+#include "emit.h"
+
+#include <string.h>
+
+#define MAX_GROUPS_SHOWN 16
+
+/* Display order of the columns: all objects first, then the types. */
+static const int column_sets[ABBREV_SET_COUNT] = {
+	ABBREV_SET_ALL, ABBREV_SET_COMMIT, ABBREV_SET_TREE, ABBREV_SET_BLOB, ABBREV_SET_TAG
+};
+
+static void cell(char *buf, size_t n, const stats_set *st, unsigned L)
+{
+	snprintf(buf, n, "%zu / %zu", st->objects[L], st->prefixes[L]);
+}
+
+static void print_groups(FILE *out, const stats_set *st, const char *what, size_t rawsz)
+{
+	char hex[ABBREV_MAX_HEXSZ + 1];
+	size_t shown = st->ngroups < MAX_GROUPS_SHOWN ? st->ngroups : MAX_GROUPS_SHOWN;
+
+	if (!st->ngroups)
+		return;
+	fprintf(out, "\nlongest colliding prefixes of %s: %u chars, %zu group%s\n", what,
+		st->longest, st->ngroups, st->ngroups == 1 ? "" : "s");
+	for (size_t g = 0; g < shown; g++) {
+		for (size_t i = 0; i < st->groups[g].n; i++) {
+			size_t m = st->groups[g].first + i;
+
+			hexid_fmt(hex, st->member_ids + m * rawsz, rawsz);
+			fprintf(out, "  %-*.*s  %s %s\n", (int)st->longest,
+				i ? 0 : (int)st->longest, hex, hex,
+				hexid_type_name(st->member_types[m]));
+		}
+	}
+	if (shown < st->ngroups)
+		fprintf(out, "  ... and %zu more groups (--format=json lists them all)\n",
+			st->ngroups - shown);
+}
+
+int emit_report_text(FILE *out, const stats_report *r)
+{
+	const stats_set *all = &r->sets[ABBREV_SET_ALL];
+	int width[ABBREV_SET_COUNT];
+	unsigned last = r->cvo_last_len;
+	char buf[64];
+
+	for (size_t i = 0; i < r->nrepos; i++)
+		fprintf(out, "%s%s", i ? " + " : "", r->repos[i]);
+	fprintf(out, "%s%zu objects (%s): %zu commits, %zu trees, %zu blobs, %zu tags\n",
+		r->nrepos ? ": " : "", all->count, r->hash ? r->hash : "unknown",
+		r->sets[ABBREV_SET_COMMIT].count, r->sets[ABBREV_SET_TREE].count,
+		r->sets[ABBREV_SET_BLOB].count, r->sets[ABBREV_SET_TAG].count);
+
+	/* the table runs to the first length where every column is 0 */
+	for (int c = 0; c < ABBREV_SET_COUNT; c++) {
+		const stats_set *st = &r->sets[column_sets[c]];
+
+		if (st->last_len > last)
+			last = st->last_len;
+		width[c] = (int)strlen(c ? idset_name(column_sets[c]) : "all objects");
+		for (unsigned L = ABBREV_MIN_LEN; L <= st->last_len; L++) {
+			cell(buf, sizeof(buf), st, L);
+			if ((int)strlen(buf) > width[c])
+				width[c] = (int)strlen(buf);
+		}
+	}
+
+	fprintf(out, "\nlen");
+	for (int c = 0; c < ABBREV_SET_COUNT; c++)
+		fprintf(out, "  %*s", width[c], c ? idset_name(column_sets[c]) : "all objects");
+	fprintf(out, "  commit~other\n");
+	for (unsigned L = ABBREV_MIN_LEN; L <= last; L++) {
+		fprintf(out, "%3u", L);
+		for (int c = 0; c < ABBREV_SET_COUNT; c++) {
+			cell(buf, sizeof(buf), &r->sets[column_sets[c]], L);
+			fprintf(out, "  %*s", width[c], buf);
+		}
+		fprintf(out, "  %12zu\n", r->cvo[L]);
+	}
+	fprintf(out, "(colliding objects / colliding prefixes; commit~other: commits that\n"
+		     " share the prefix with a tree, blob or tag, ambiguous to git show)\n");
+
+	fprintf(out, "\nmin unique length:");
+	for (int c = 0; c < ABBREV_SET_COUNT; c++)
+		fprintf(out, "%s %s %u", c ? "," : "", idset_name(column_sets[c]),
+			r->sets[column_sets[c]].min_unique);
+	fprintf(out, "\ncommits vs other types unique from: %u\n", r->cvo_last_len);
+	fprintf(out, "git's auto abbreviation for %zu objects: %u\n", all->count,
+		r->git_auto_abbrev);
+
+	print_groups(out, all, "all objects", r->rawsz);
+	for (int set = ABBREV_SET_COMMIT; set < ABBREV_SET_COUNT; set++)
+		print_groups(out, &r->sets[set], idset_name(set), r->rawsz);
+	return ferror(out) ? -1 : 0;
+}

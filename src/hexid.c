@@ -1,0 +1,81 @@
+/*
+ * hexid.c - raw object IDs, their hex spelling and shared-prefix length.
+ */
+#include "hexid.h"
+
+#include <string.h>
+
+static const char *const type_names[] = { "unknown", "commit", "tree", "blob", "tag" };
+
+const char *hexid_type_name(int type)
+{
+	if (type < ABBREV_TYPE_COMMIT || type > ABBREV_TYPE_TAG)
+		return type_names[0];
+	return type_names[type];
+}
+
+int hexid_type_from_name(const char *name)
+{
+	for (int t = ABBREV_TYPE_COMMIT; t <= ABBREV_TYPE_TAG; t++)
+		if (!strcmp(name, type_names[t]))
+			return t;
+	return ABBREV_TYPE_NONE;
+}
+
+const char *hexid_hash_name(size_t rawsz)
+{
+	switch (rawsz) {
+	case 20: return "sha1";
+	case 32: return "sha256";
+	default: return NULL;
+	}
+}
+
+void hexid_fmt(char *out, const unsigned char *raw, size_t rawsz)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < rawsz; i++) {
+		*out++ = digits[raw[i] >> 4];
+		*out++ = digits[raw[i] & 0xf];
+	}
+	*out = '\0';
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int hexid_parse_prefix(unsigned char *raw, size_t rawsz, const char *hex, size_t len)
+{
+	if (len > 2 * rawsz)
+		return -1;
+	memset(raw, 0, rawsz);
+	for (size_t i = 0; i < len; i++) {
+		int v = hexval(hex[i]);
+
+		if (v < 0)
+			return -1;
+		raw[i / 2] |= (unsigned char)(i % 2 ? v : v << 4);
+	}
+	return 0;
+}
+
+unsigned hexid_lcp(const unsigned char *a, const unsigned char *b, size_t rawsz)
+{
+	size_t i = 0;
+
+	while (i < rawsz && a[i] == b[i])
+		i++;
+	if (i == rawsz)
+		return (unsigned)(2 * rawsz);
+	/* the first differing byte may still share its high nibble */
+	return (unsigned)(2 * i + ((a[i] ^ b[i]) < 0x10));
+}

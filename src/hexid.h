@@ -1,0 +1,47 @@
+/*
+ * hexid.h - raw object IDs and their hex spelling.
+ *
+ * IDs are raw bytes of a width given by the hash (20 for SHA-1, 32 for
+ * SHA-256); nothing here assumes 40 hex chars.  Pure functions, no
+ * allocation: callers own every buffer.
+ */
+#ifndef ABBREV_HEXID_H
+#define ABBREV_HEXID_H
+
+#include <stddef.h>
+
+#define ABBREV_MAX_RAWSZ 32
+#define ABBREV_MAX_HEXSZ (2 * ABBREV_MAX_RAWSZ)
+#define ABBREV_MIN_LEN 4 /* git's own minimum abbreviation */
+
+/* Object types; the numbers are git's own (OBJ_COMMIT = 1 ... OBJ_TAG = 4). */
+enum abbrev_type {
+	ABBREV_TYPE_NONE = 0,
+	ABBREV_TYPE_COMMIT = 1,
+	ABBREV_TYPE_TREE = 2,
+	ABBREV_TYPE_BLOB = 3,
+	ABBREV_TYPE_TAG = 4
+};
+
+/* "commit", "tree", "blob", "tag"; "unknown" for anything else. */
+const char *hexid_type_name(int type);
+/* The type named by `name` ("commit", ...), or ABBREV_TYPE_NONE. */
+int hexid_type_from_name(const char *name);
+
+/* The hash named by its raw width: "sha1" (20), "sha256" (32), or NULL. */
+const char *hexid_hash_name(size_t rawsz);
+
+/* Write 2*rawsz lower-case hex chars and a NUL to out. */
+void hexid_fmt(char *out, const unsigned char *raw, size_t rawsz);
+
+/*
+ * Parse up to 2*rawsz hex chars (either case) from hex[0..len) into raw,
+ * zero-filling the rest.  Returns 0, or -1 if a char is not hex or len is
+ * larger than 2*rawsz.
+ */
+int hexid_parse_prefix(unsigned char *raw, size_t rawsz, const char *hex, size_t len);
+
+/* Number of leading hex chars a and b share (0 .. 2*rawsz). */
+unsigned hexid_lcp(const unsigned char *a, const unsigned char *b, size_t rawsz);
+
+#endif

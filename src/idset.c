@@ -1,0 +1,371 @@
+/*
+ * idset.c - ordered, exact sets of object IDs on JudyL.
+ *
+ * Layout: every distinct ID is stored once in a chunked arena (its raw
+ * bytes and its type).  Each set is a JudyL array keyed by the first eight
+ * bytes of the ID read big-endian, so that Judy's numeric key order is the
+ * IDs' byte order.  A value is either (arena index << 1) | 1 for a key held
+ * by one ID, or a pointer to a sorted overflow list of arena indices for
+ * the rare keys shared by several IDs (crafted prefix collisions of 16+ hex
+ * chars exist), which keeps lengths beyond 16 exact.
+ *
+ * Judy's error-returning calls are used throughout (never the macros that
+ * print and exit), so running out of memory is an ordinary error.
+ */
+#include "idset.h"
+
+#include <Judy.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK_BITS 16
+#define CHUNK_SIZE ((size_t)1 << CHUNK_BITS)
+
+typedef struct {
+	uint32_t n, cap;
+	uint32_t idx[];
+} ovf_list;
+
+struct idsets {
+	size_t rawsz;
+	Pvoid_t judy[ABBREV_SET_COUNT];
+	size_t count[ABBREV_SET_COUNT];
+	/* arena: chunk c holds IDs c*CHUNK_SIZE .. , raw bytes and types */
+	unsigned char **ids;
+	unsigned char **types;
+	size_t nchunks, chunk_alloc;
+	size_t nids;
+	size_t ovf_bytes;
+};
+
+static const char *const set_names[ABBREV_SET_COUNT] = { "all", "commit", "tree", "blob", "tag" };
+
+const char *idset_name(int set)
+{
+	if (set < 0 || set >= ABBREV_SET_COUNT)
+		return "unknown";
+	return set_names[set];
+}
+
+idsets *idsets_new(size_t rawsz)
+{
+	idsets *s;
+
+	/* the Judy key takes the first 8 bytes: shorter IDs do not exist */
+	if (rawsz < 8 || rawsz > ABBREV_MAX_RAWSZ)
+		return NULL;
+	s = calloc(1, sizeof(*s));
+	if (s)
+		s->rawsz = rawsz;
+	return s;
+}
+
+static void free_lists(Pvoid_t judy)
+{
+	Word_t key = 0;
+	PWord_t pv;
+
+	for (pv = (PWord_t)JudyLFirst(judy, &key, PJE0); pv;
+	     pv = (PWord_t)JudyLNext(judy, &key, PJE0))
+		if (!(*pv & 1))
+			free((void *)*pv);
+}
+
+void idsets_free(idsets *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < ABBREV_SET_COUNT; i++) {
+		if (s->ovf_bytes)
+			free_lists(s->judy[i]);
+		JudyLFreeArray(&s->judy[i], PJE0);
+	}
+	for (size_t c = 0; c < s->nchunks; c++) {
+		free(s->ids[c]);
+		free(s->types[c]);
+	}
+	free(s->ids);
+	free(s->types);
+	free(s);
+}
+
+size_t idsets_rawsz(const idsets *s)
+{
+	return s->rawsz;
+}
+
+size_t idsets_count(const idsets *s, int set)
+{
+	if (set < 0 || set >= ABBREV_SET_COUNT)
+		return 0;
+	return s->count[set];
+}
+
+static Word_t id_key(const unsigned char *id)
+{
+	Word_t k = 0;
+
+	for (int i = 0; i < 8; i++)
+		k = (k << 8) | id[i];
+	return k;
+}
+
+static const unsigned char *arena_id(const idsets *s, size_t idx)
+{
+	return s->ids[idx >> CHUNK_BITS] + (idx & (CHUNK_SIZE - 1)) * s->rawsz;
+}
+
+static int arena_type(const idsets *s, size_t idx)
+{
+	return s->types[idx >> CHUNK_BITS][idx & (CHUNK_SIZE - 1)];
+}
+
+/* Store a new ID; its index in *idx.  0, or -2 when out of memory. */
+static int arena_add(idsets *s, const unsigned char *id, int type, size_t *idx)
+{
+	size_t c = s->nids >> CHUNK_BITS;
+
+	if (s->nids > UINT32_MAX)
+		return -2;
+	if (c == s->nchunks) {
+		if (s->nchunks == s->chunk_alloc) {
+			size_t n = s->chunk_alloc ? 2 * s->chunk_alloc : 16;
+			unsigned char **ids = realloc(s->ids, n * sizeof(*ids));
+
+			if (!ids)
+				return -2;
+			s->ids = ids;
+			unsigned char **types = realloc(s->types, n * sizeof(*types));
+			if (!types)
+				return -2;
+			s->types = types;
+			s->chunk_alloc = n;
+		}
+		s->ids[c] = malloc(CHUNK_SIZE * s->rawsz);
+		s->types[c] = malloc(CHUNK_SIZE);
+		if (!s->ids[c] || !s->types[c]) {
+			free(s->ids[c]);
+			free(s->types[c]);
+			return -2;
+		}
+		s->nchunks++;
+	}
+	*idx = s->nids++;
+	memcpy((unsigned char *)arena_id(s, *idx), id, s->rawsz);
+	s->types[*idx >> CHUNK_BITS][*idx & (CHUNK_SIZE - 1)] = (unsigned char)type;
+	return 0;
+}
+
+/*
+ * Position of `id` among the arena indices of one list: returns 1 and its
+ * slot if present, else 0 and the slot where it would go.
+ */
+static int list_find(const idsets *s, const ovf_list *l, const unsigned char *id, uint32_t *slot)
+{
+	uint32_t lo = 0, hi = l->n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		int c = memcmp(arena_id(s, l->idx[mid]), id, s->rawsz);
+
+		if (!c) {
+			*slot = mid;
+			return 1;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*slot = lo;
+	return 0;
+}
+
+/* The arena index of `id` under one non-empty value, or -1 if absent. */
+static long value_find(const idsets *s, Word_t v, const unsigned char *id)
+{
+	uint32_t slot;
+
+	if (v & 1) {
+		size_t idx = v >> 1;
+		return memcmp(arena_id(s, idx), id, s->rawsz) ? -1 : (long)idx;
+	}
+	const ovf_list *l = (const ovf_list *)v;
+	return list_find(s, l, id, &slot) ? (long)l->idx[slot] : -1;
+}
+
+/* Put arena index idx (not yet under *pv, which is non-empty) under *pv. */
+static int value_add(idsets *s, PWord_t pv, size_t idx)
+{
+	const unsigned char *id = arena_id(s, idx);
+	ovf_list *l;
+	uint32_t slot;
+
+	if (*pv & 1) {
+		size_t other = *pv >> 1;
+
+		l = malloc(sizeof(*l) + 4 * sizeof(uint32_t));
+		if (!l)
+			return -2;
+		l->cap = 4;
+		l->n = 2;
+		int before = memcmp(arena_id(s, other), id, s->rawsz) < 0;
+		l->idx[0] = (uint32_t)(before ? other : idx);
+		l->idx[1] = (uint32_t)(before ? idx : other);
+		s->ovf_bytes += sizeof(*l) + 4 * sizeof(uint32_t);
+		*pv = (Word_t)l;
+		return 0;
+	}
+	l = (ovf_list *)*pv;
+	list_find(s, l, id, &slot);
+	if (l->n == l->cap) {
+		ovf_list *nl = realloc(l, sizeof(*l) + 2 * l->cap * sizeof(uint32_t));
+
+		if (!nl)
+			return -2;
+		s->ovf_bytes += nl->cap * sizeof(uint32_t);
+		nl->cap *= 2;
+		l = nl;
+		*pv = (Word_t)l;
+	}
+	memmove(&l->idx[slot + 1], &l->idx[slot], (l->n - slot) * sizeof(uint32_t));
+	l->idx[slot] = (uint32_t)idx;
+	l->n++;
+	return 0;
+}
+
+/* Insert arena index idx into one set under key k. */
+static int set_add(idsets *s, int set, Word_t k, size_t idx)
+{
+	PWord_t pv = (PWord_t)JudyLIns(&s->judy[set], k, PJE0);
+
+	if (pv == PJERR)
+		return -2;
+	if (!*pv)
+		*pv = ((Word_t)idx << 1) | 1;
+	else if (value_add(s, pv, idx))
+		return -2;
+	s->count[set]++;
+	return 0;
+}
+
+int idsets_add(idsets *s, const unsigned char *id, int type)
+{
+	Word_t k = id_key(id);
+	PWord_t pv;
+	size_t idx;
+
+	if (type < ABBREV_TYPE_COMMIT || type > ABBREV_TYPE_TAG)
+		return -1;
+	pv = (PWord_t)JudyLGet(s->judy[ABBREV_SET_ALL], k, PJE0);
+	if (pv && value_find(s, *pv, id) >= 0)
+		return 0;
+	if (arena_add(s, id, type, &idx))
+		return -2;
+	if (set_add(s, ABBREV_SET_ALL, k, idx)) {
+		s->nids--;
+		return -2;
+	}
+	if (set_add(s, type, k, idx)) {
+		/* leave the collection as it was: undo the insert into "all" */
+		pv = (PWord_t)JudyLGet(s->judy[ABBREV_SET_ALL], k, PJE0);
+		if (*pv & 1) {
+			JudyLDel(&s->judy[ABBREV_SET_ALL], k, PJE0);
+		} else {
+			ovf_list *l = (ovf_list *)*pv;
+			uint32_t slot;
+
+			list_find(s, l, id, &slot);
+			memmove(&l->idx[slot], &l->idx[slot + 1], (l->n - slot - 1) * sizeof(uint32_t));
+			l->n--;
+		}
+		s->count[ABBREV_SET_ALL]--;
+		s->nids--;
+		return -2;
+	}
+	return 1;
+}
+
+int idsets_lookup(const idsets *s, const unsigned char *id)
+{
+	PWord_t pv = (PWord_t)JudyLGet(s->judy[ABBREV_SET_ALL], id_key(id), PJE0);
+	long idx;
+
+	if (!pv || (idx = value_find(s, *pv, id)) < 0)
+		return ABBREV_TYPE_NONE;
+	return arena_type(s, (size_t)idx);
+}
+
+void idset_iter_init(idset_iter *it, const idsets *s, int set)
+{
+	memset(it, 0, sizeof(*it));
+	it->s = s;
+	it->set = set;
+}
+
+void idset_iter_seek(idset_iter *it, const unsigned char *from)
+{
+	it->state = 0;
+	it->from = from;
+}
+
+int idset_iter_next(idset_iter *it, const unsigned char **id, int *type)
+{
+	const idsets *s = it->s;
+	Pvoid_t judy;
+	PWord_t pv;
+	size_t idx;
+
+	if (it->set < 0 || it->set >= ABBREV_SET_COUNT)
+		return 0;
+	judy = s->judy[it->set];
+	for (;;) {
+		if (it->state == 2)
+			return 0;
+		if (it->state == 0) {
+			Word_t k = it->from ? id_key(it->from) : 0;
+
+			pv = (PWord_t)JudyLFirst(judy, &k, PJE0);
+			it->key = k;
+			it->sub = 0;
+		} else if (!(it->val & 1) && it->sub + 1 < ((const ovf_list *)it->val)->n) {
+			it->sub++;
+			pv = NULL;
+		} else {
+			Word_t k = (Word_t)it->key;
+
+			pv = (PWord_t)JudyLNext(judy, &k, PJE0);
+			it->key = k;
+			it->sub = 0;
+		}
+		if (it->state == 0 || it->sub == 0) {
+			if (!pv) {
+				it->state = 2;
+				return 0;
+			}
+			it->val = *pv;
+			it->state = 1;
+		}
+		idx = (it->val & 1) ? it->val >> 1 : ((const ovf_list *)it->val)->idx[it->sub];
+		if (it->from) {
+			if (memcmp(arena_id(s, idx), it->from, s->rawsz) < 0)
+				continue;
+			it->from = NULL;
+		}
+		*id = arena_id(s, idx);
+		if (type)
+			*type = arena_type(s, idx);
+		return 1;
+	}
+}
+
+size_t idsets_memory(const idsets *s)
+{
+	size_t bytes = sizeof(*s) + s->ovf_bytes;
+
+	for (int i = 0; i < ABBREV_SET_COUNT; i++)
+		bytes += JudyLMemUsed(s->judy[i]);
+	bytes += s->nchunks * (CHUNK_SIZE * (s->rawsz + 1));
+	bytes += s->chunk_alloc * 2 * sizeof(unsigned char *);
+	return bytes;
+}

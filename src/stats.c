@@ -1,0 +1,268 @@
+/*
+ * stats.c - collision tables from ordered passes over the ID sets.
+ *
+ * See stats.h for the neighbour-LCP argument.  Each pass keeps a few
+ * counters per length and the groups at the longest length seen so far;
+ * nothing proportional to the set's size is allocated.
+ */
+#include "stats.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+	stats_set *st;
+	size_t rawsz;
+	size_t cap_groups, cap_members;
+} group_acc;
+
+static int add_member(group_acc *g, const unsigned char *id, int type)
+{
+	stats_set *st = g->st;
+
+	if (st->nmembers == g->cap_members) {
+		size_t n = g->cap_members ? 2 * g->cap_members : 16;
+		unsigned char *ids = realloc(st->member_ids, n * g->rawsz);
+
+		if (!ids)
+			return -1;
+		st->member_ids = ids;
+		unsigned char *types = realloc(st->member_types, n);
+		if (!types)
+			return -1;
+		st->member_types = types;
+		g->cap_members = n;
+	}
+	memcpy(st->member_ids + st->nmembers * g->rawsz, id, g->rawsz);
+	st->member_types[st->nmembers] = (unsigned char)type;
+	st->nmembers++;
+	st->groups[st->ngroups - 1].n++;
+	return 0;
+}
+
+static int start_group(group_acc *g, const unsigned char *a, int ta,
+		       const unsigned char *b, int tb)
+{
+	stats_set *st = g->st;
+
+	if (st->ngroups == g->cap_groups) {
+		size_t n = g->cap_groups ? 2 * g->cap_groups : 8;
+		stats_group *gr = realloc(st->groups, n * sizeof(*gr));
+
+		if (!gr)
+			return -1;
+		st->groups = gr;
+		g->cap_groups = n;
+	}
+	st->groups[st->ngroups].first = st->nmembers;
+	st->groups[st->ngroups].n = 0;
+	st->ngroups++;
+	return add_member(g, a, ta) || add_member(g, b, tb) ? -1 : 0;
+}
+
+/* cumulate a histogram h[v] (v = 0..hexsz) into out[L] = #values >= L */
+static void cumulate(size_t *out, const size_t *h, unsigned hexsz)
+{
+	size_t acc = 0;
+
+	for (unsigned L = hexsz + 1; L-- > 0;) {
+		acc += h[L];
+		out[L] = acc;
+	}
+}
+
+int stats_set_compute(stats_set *st, const idsets *s, int set)
+{
+	size_t rawsz = idsets_rawsz(s);
+	unsigned hexsz = (unsigned)(2 * rawsz);
+	size_t hist[ABBREV_MAX_HEXSZ + 2] = { 0 };
+	long runs[ABBREV_MAX_HEXSZ + 2] = { 0 };
+	group_acc g = { st, rawsz, 0, 0 };
+	const unsigned char *prev = NULL, *cur;
+	int prev_type = 0, type;
+	unsigned prev_lcp = 0, maxm = 0;
+	idset_iter it;
+
+	memset(st, 0, sizeof(*st));
+	st->hexsz = hexsz;
+	st->count = idsets_count(s, set);
+	idset_iter_init(&it, s, set);
+	while (idset_iter_next(&it, &cur, &type)) {
+		if (prev) {
+			unsigned c = hexid_lcp(prev, cur, rawsz);
+			unsigned m = c > prev_lcp ? c : prev_lcp;
+
+			/* prev is settled: its left and right neighbours are known */
+			hist[m]++;
+			if (m > maxm)
+				maxm = m;
+			/* a new run of pairs with LCP >= L starts here for L in (prev_lcp, c] */
+			if (c > prev_lcp) {
+				runs[prev_lcp + 1]++;
+				runs[c + 1]--;
+			}
+			if (c >= ABBREV_MIN_LEN && c >= st->longest) {
+				if (c > st->longest) {
+					st->longest = c;
+					st->ngroups = st->nmembers = 0;
+				}
+				if (prev_lcp == c) {
+					if (add_member(&g, cur, type))
+						goto oom;
+				} else if (start_group(&g, prev, prev_type, cur, type)) {
+					goto oom;
+				}
+			}
+			prev_lcp = c;
+		}
+		prev = cur;
+		prev_type = type;
+	}
+	if (prev)
+		hist[prev_lcp]++;
+
+	cumulate(st->objects, hist, hexsz);
+	long acc = 0;
+	for (unsigned L = 0; L <= hexsz; L++) {
+		acc += runs[L];
+		st->prefixes[L] = (size_t)acc;
+	}
+	/* lengths below git's minimum are not reported */
+	for (unsigned L = 0; L < ABBREV_MIN_LEN; L++)
+		st->objects[L] = st->prefixes[L] = 0;
+	st->last_len = maxm + 1 > ABBREV_MIN_LEN ? maxm + 1 : ABBREV_MIN_LEN;
+	st->min_unique = st->count ? st->last_len : 0;
+	return 0;
+oom:
+	stats_set_clear(st);
+	return -1;
+}
+
+void stats_set_clear(stats_set *st)
+{
+	free(st->groups);
+	free(st->member_ids);
+	free(st->member_types);
+	st->groups = NULL;
+	st->member_ids = st->member_types = NULL;
+	st->ngroups = st->nmembers = 0;
+}
+
+int stats_commit_vs_other(size_t cvo[ABBREV_MAX_HEXSZ + 1], unsigned *last_len,
+			  const idsets *s)
+{
+	size_t rawsz = idsets_rawsz(s);
+	unsigned hexsz = (unsigned)(2 * rawsz);
+	size_t hist[ABBREV_MAX_HEXSZ + 1] = { 0 };
+	/*
+	 * Commits since the last non-commit wait here until the next
+	 * non-commit gives their right-hand value: for each, the longest
+	 * prefix shared with an earlier non-commit and the LCP with the
+	 * element before it.
+	 */
+	unsigned char *left = NULL, *plcp = NULL;
+	size_t npend = 0, cap = 0;
+	/* min LCP over the pairs since the last non-commit (0: none seen) */
+	unsigned run = 0, maxv = 0;
+	const unsigned char *prev = NULL, *cur;
+	int type;
+	idset_iter it;
+
+	idset_iter_init(&it, s, ABBREV_SET_ALL);
+	while (idset_iter_next(&it, &cur, &type)) {
+		unsigned c = prev ? hexid_lcp(prev, cur, rawsz) : 0;
+
+		if (c < run)
+			run = c;
+		if (type == ABBREV_TYPE_COMMIT) {
+			if (npend == cap) {
+				size_t n = cap ? 2 * cap : 64;
+				unsigned char *l = realloc(left, n), *p;
+
+				if (!l)
+					goto oom;
+				left = l;
+				p = realloc(plcp, n);
+				if (!p)
+					goto oom;
+				plcp = p;
+				cap = n;
+			}
+			left[npend] = (unsigned char)run;
+			plcp[npend] = (unsigned char)c;
+			npend++;
+		} else {
+			unsigned m = c;
+
+			/* the nearest non-commit on the right decides for every pending commit */
+			while (npend > 0) {
+				npend--;
+				unsigned v = left[npend] > m ? left[npend] : m;
+				hist[v]++;
+				if (v > maxv)
+					maxv = v;
+				if (plcp[npend] < m)
+					m = plcp[npend];
+			}
+			run = hexsz;
+		}
+		prev = cur;
+	}
+	while (npend > 0) {
+		npend--;
+		hist[left[npend]]++;
+		if (left[npend] > maxv)
+			maxv = left[npend];
+	}
+	free(left);
+	free(plcp);
+	cumulate(cvo, hist, hexsz);
+	for (unsigned L = 0; L < ABBREV_MIN_LEN; L++)
+		cvo[L] = 0;
+	*last_len = maxv + 1 > ABBREV_MIN_LEN ? maxv + 1 : ABBREV_MIN_LEN;
+	return 0;
+oom:
+	free(left);
+	free(plcp);
+	return -1;
+}
+
+unsigned stats_git_auto_abbrev(size_t count)
+{
+	/*
+	 * git (object-name.c): with about 2^b objects a collision is expected
+	 * near 2^(b/2) of them, so it takes b = msb(count) + 1 bits, halves
+	 * them and rounds up to whole hex chars (4 bits each, hence
+	 * DIV_ROUND_UP(b, 2) chars), never going below its default of 7.
+	 */
+	unsigned bits = 0, len;
+
+	while (count >> bits)
+		bits++;
+	/* bits == msb(count) + 1 for count > 0 */
+	len = (bits + 1) / 2;
+	return len < 7 ? 7 : len;
+}
+
+int stats_report_compute(stats_report *r, const idsets *s)
+{
+	memset(r->sets, 0, sizeof(r->sets));
+	r->rawsz = idsets_rawsz(s);
+	r->hash = hexid_hash_name(r->rawsz);
+	for (int set = 0; set < ABBREV_SET_COUNT; set++)
+		if (stats_set_compute(&r->sets[set], s, set))
+			goto oom;
+	if (stats_commit_vs_other(r->cvo, &r->cvo_last_len, s))
+		goto oom;
+	r->git_auto_abbrev = stats_git_auto_abbrev(idsets_count(s, ABBREV_SET_ALL));
+	return 0;
+oom:
+	stats_report_clear(r);
+	return -1;
+}
+
+void stats_report_clear(stats_report *r)
+{
+	for (int set = 0; set < ABBREV_SET_COUNT; set++)
+		stats_set_clear(&r->sets[set]);
+}

@@ -1,0 +1,85 @@
+/*
+ * stats.h - collision tables of ID sets, from one ordered pass per set.
+ *
+ * In a sorted list of distinct IDs, two IDs share their first L hex chars
+ * only if every neighbour pair between them does, so the longest common
+ * prefix of each neighbour pair (its "LCP") says everything: an ID
+ * collides at L when the LCP with its left or right neighbour is >= L,
+ * and each maximal run of neighbour pairs with LCP >= L is one colliding
+ * prefix.  Histograms of those values give all lengths in O(n).
+ *
+ * Ownership: stats_* fill caller-owned structs; stats_set_clear() and
+ * stats_report_clear() free what the computation allocated inside them.
+ */
+#ifndef ABBREV_STATS_H
+#define ABBREV_STATS_H
+
+#include <stddef.h>
+
+#include "hexid.h"
+#include "idset.h"
+
+/* A group of IDs that share one prefix at the longest colliding length. */
+typedef struct {
+	size_t first; /* index into the member arrays of stats_set */
+	size_t n;     /* members in this group (>= 2) */
+} stats_group;
+
+typedef struct {
+	size_t count;        /* IDs in the set */
+	unsigned hexsz;      /* hex chars of a full ID */
+	/*
+	 * objects[L] and prefixes[L] for L = ABBREV_MIN_LEN .. last_len,
+	 * where last_len is the first L with objects[L] == 0 (or 4 when the
+	 * set has no collision at all).  Entries past last_len are 0.
+	 */
+	size_t objects[ABBREV_MAX_HEXSZ + 1];
+	size_t prefixes[ABBREV_MAX_HEXSZ + 1];
+	unsigned last_len;
+	unsigned min_unique;  /* smallest L >= 4 without colliding objects; 0 if empty */
+	unsigned longest;     /* longest colliding length, 0 if none */
+	/* The groups at `longest`, in ID order; members are full raw IDs. */
+	size_t ngroups;
+	stats_group *groups;
+	size_t nmembers;
+	unsigned char *member_ids;   /* nmembers * rawsz bytes */
+	unsigned char *member_types; /* nmembers bytes */
+} stats_set;
+
+/* Fill `out` for one set of `s`.  Returns 0, or -1 when out of memory. */
+int stats_set_compute(stats_set *out, const idsets *s, int set);
+void stats_set_clear(stats_set *st);
+
+/*
+ * Commits whose first L chars equal those of an object of another type
+ * (ambiguous to `git show <prefix>`, not to `git log <prefix>`):
+ * cvo[L] for L = 4 .. *last_len, the first L where it is 0.
+ * Returns 0, or -1 when out of memory.
+ */
+int stats_commit_vs_other(size_t cvo[ABBREV_MAX_HEXSZ + 1], unsigned *last_len,
+			  const idsets *s);
+
+/*
+ * The abbreviation git picks with core.abbrev=auto for `count` objects:
+ * log2(count) rounded up to bits, halved (a collision is expected near
+ * sqrt(count)), in hex chars rounded up, and at least 7.
+ */
+unsigned stats_git_auto_abbrev(size_t count);
+
+/* Everything the report prints. */
+typedef struct {
+	size_t rawsz;
+	const char *hash;        /* "sha1", "sha256" */
+	size_t nrepos;
+	const char *const *repos; /* borrowed; paths as given or resolved */
+	stats_set sets[ABBREV_SET_COUNT];
+	size_t cvo[ABBREV_MAX_HEXSZ + 1];
+	unsigned cvo_last_len;
+	unsigned git_auto_abbrev;
+} stats_report;
+
+/* Compute every table of the report.  0, or -1 when out of memory. */
+int stats_report_compute(stats_report *r, const idsets *s);
+void stats_report_clear(stats_report *r);
+
+#endif

@@ -1,0 +1,44 @@
+/*
+ * walk.h - every (id, type) of a repository's object database, once.
+ *
+ * The walker is the only part besides the reference resolver that talks
+ * to libgit2.  It opens a repository the way git finds one and adds every
+ * object it stores (loose, packed, alternates) to an idsets collection,
+ * which drops objects stored twice.
+ *
+ * Ownership: walk_repo_open() returns a handle freed by walk_repo_free();
+ * error messages go to a caller-owned buffer, one line, no full stop.
+ */
+#ifndef ABBREV_WALK_H
+#define ABBREV_WALK_H
+
+#include <stddef.h>
+
+#include "idset.h"
+#include "progress.h"
+
+/* Return codes of the walker. */
+enum walk_status {
+	WALK_OK = 0,
+	WALK_ERR = -1,    /* not a repository, corrupt or unreadable data */
+	WALK_NOMEM = -2
+};
+
+typedef struct walk_repo walk_repo;
+
+/*
+ * Open the repository at or above `path`, or, with path NULL, the one
+ * git would use here (GIT_DIR and friends honoured).
+ */
+int walk_repo_open(walk_repo **out, const char *path, char *err, size_t errsz);
+void walk_repo_free(walk_repo *r);
+
+/* The path to show for the repository: its work tree, or its git dir if bare. */
+const char *walk_repo_path(const walk_repo *r);
+/* Raw ID width of the repository's hash (20 for SHA-1). */
+size_t walk_repo_rawsz(const walk_repo *r);
+
+/* Add every object of the repository to `s`. */
+int walk_repo_objects(walk_repo *r, idsets *s, progress *p, char *err, size_t errsz);
+
+#endif

@@ -1,0 +1,394 @@
+/*
+ * check_hexid.c - unit tests of hexid: hex spelling and parsing of raw
+ * IDs, shared-prefix length, type and hash names.
+ *
+ * The fixture makes one SHA-1 and one SHA-256 ID from the fixed LCG; the
+ * lcp tests derive IDs from them by rewriting single hex chars, so every
+ * expected length is known by construction.
+ */
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_suites.h"
+#include "hexid.h"
+
+static unsigned char base20[20];
+static unsigned char base32[32];
+
+static void setup(void)
+{
+	uint64_t st = 42;
+
+	test_rand_id(base20, sizeof(base20), &st);
+	test_rand_id(base32, sizeof(base32), &st);
+}
+
+static void teardown(void)
+{
+	memset(base20, 0, sizeof(base20));
+	memset(base32, 0, sizeof(base32));
+}
+
+/*
+ * A copy of `raw` that shares exactly `k` leading hex chars with it: hex
+ * char k is changed (xor 8, so it always differs) and so is every later
+ * one (xor 5), so no accidental longer match can hide a bug.
+ */
+static void diverge_at(unsigned char *out, const unsigned char *raw, size_t rawsz, size_t k)
+{
+	memcpy(out, raw, rawsz);
+	if (k >= 2 * rawsz)
+		return;
+	test_set_nibble(out, k, test_nibble(raw, k) ^ 8u);
+	for (size_t i = k + 1; i < 2 * rawsz; i++)
+		test_set_nibble(out, i, test_nibble(raw, i) ^ 5u);
+}
+
+/* ---- core ---- */
+
+START_TEST(test_fmt_known)
+{
+	static const unsigned char raw[20] = {
+		0x00, 0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0x10,
+		0x32, 0x54, 0x76, 0x98, 0xba, 0xdc, 0xfe, 0xff, 0x80, 0x7f
+	};
+	char buf[ABBREV_MAX_HEXSZ + 8];
+
+	/* 40 lower-case chars, then exactly one NUL: the byte after stays 'X'. */
+	memset(buf, 'X', sizeof(buf));
+	hexid_fmt(buf, raw, sizeof(raw));
+	ck_assert_str_eq(buf, "000123456789abcdef1032547698badcfeff807f");
+	ck_assert_int_eq(buf[40], '\0');
+	ck_assert_int_eq(buf[41], 'X');
+}
+END_TEST
+
+START_TEST(test_fmt_known_sha256)
+{
+	unsigned char raw[32];
+	char buf[ABBREV_MAX_HEXSZ + 8];
+
+	/* byte i = 0x11 * (i % 16): "00112233...ff" twice = 64 chars */
+	for (size_t i = 0; i < 32; i++)
+		raw[i] = (unsigned char)(0x11 * (i % 16));
+	memset(buf, 'X', sizeof(buf));
+	hexid_fmt(buf, raw, sizeof(raw));
+	ck_assert_str_eq(buf, "00112233445566778899aabbccddeeff"
+			      "00112233445566778899aabbccddeeff");
+	ck_assert_int_eq(buf[65], 'X');
+}
+END_TEST
+
+static void round_trip(size_t rawsz, uint64_t seed)
+{
+	uint64_t st = seed;
+
+	for (int n = 0; n < 200; n++) {
+		unsigned char raw[ABBREV_MAX_RAWSZ], back[ABBREV_MAX_RAWSZ];
+		char hex[ABBREV_MAX_HEXSZ + 1], ours[ABBREV_MAX_HEXSZ + 1];
+
+		test_rand_id(raw, rawsz, &st);
+		hexid_fmt(hex, raw, rawsz);
+		test_hex(ours, raw, rawsz);
+		ck_assert_str_eq(hex, ours);
+		ck_assert_uint_eq(strlen(hex), 2 * rawsz);
+		memset(back, 0xee, sizeof(back));
+		ck_assert_int_eq(hexid_parse_prefix(back, rawsz, hex, 2 * rawsz), 0);
+		ck_assert_mem_eq(back, raw, rawsz);
+	}
+}
+
+START_TEST(test_round_trip_sha1)
+{
+	round_trip(20, 1);
+}
+END_TEST
+
+START_TEST(test_round_trip_sha256)
+{
+	round_trip(32, 2);
+}
+END_TEST
+
+START_TEST(test_parse_zero_fills)
+{
+	unsigned char raw[20];
+	unsigned char want[20];
+
+	/* "abc": byte 0 = 0xab, byte 1 = 0xc0 (odd length: the low nibble is 0), rest 0 */
+	memset(raw, 0xee, sizeof(raw));
+	memset(want, 0, sizeof(want));
+	want[0] = 0xab;
+	want[1] = 0xc0;
+	ck_assert_int_eq(hexid_parse_prefix(raw, 20, "abc", 3), 0);
+	ck_assert_mem_eq(raw, want, 20);
+
+	/* "f": 0xf0 then zeros */
+	memset(raw, 0xee, sizeof(raw));
+	memset(want, 0, sizeof(want));
+	want[0] = 0xf0;
+	ck_assert_int_eq(hexid_parse_prefix(raw, 20, "f", 1), 0);
+	ck_assert_mem_eq(raw, want, 20);
+
+	/* the empty prefix: all zeros */
+	memset(raw, 0xee, sizeof(raw));
+	memset(want, 0, sizeof(want));
+	ck_assert_int_eq(hexid_parse_prefix(raw, 20, "", 0), 0);
+	ck_assert_mem_eq(raw, want, 20);
+
+	/* only hex[0..len) is read: "12345678zz" with len 8 is 12 34 56 78 0... */
+	memset(raw, 0xee, sizeof(raw));
+	memset(want, 0, sizeof(want));
+	want[0] = 0x12;
+	want[1] = 0x34;
+	want[2] = 0x56;
+	want[3] = 0x78;
+	ck_assert_int_eq(hexid_parse_prefix(raw, 20, "12345678zz", 8), 0);
+	ck_assert_mem_eq(raw, want, 20);
+
+	/* 39 of 40 chars: the last byte is 0x?0 */
+	memset(raw, 0xee, sizeof(raw));
+	ck_assert_int_eq(hexid_parse_prefix(raw, 20, "fffffffffffffffffffffffffffffffffffffff", 39), 0);
+	for (int i = 0; i < 19; i++)
+		ck_assert_uint_eq(raw[i], 0xff);
+	ck_assert_uint_eq(raw[19], 0xf0);
+
+	/* SHA-256, 17 chars: 8 full bytes, then 0x10 (from "1"), then zeros */
+	{
+		unsigned char r32[32], w32[32];
+
+		memset(r32, 0xee, sizeof(r32));
+		memset(w32, 0, sizeof(w32));
+		memset(w32, 0x99, 8);
+		w32[8] = 0x10;
+		ck_assert_int_eq(hexid_parse_prefix(r32, 32, "99999999999999991", 17), 0);
+		ck_assert_mem_eq(r32, w32, 32);
+	}
+}
+END_TEST
+
+START_TEST(test_parse_upper_case)
+{
+	unsigned char lower[20], upper[20], mixed[20];
+	unsigned char want[20] = { 0xab, 0xcd, 0xef, 0x01, 0x23 };
+
+	ck_assert_int_eq(hexid_parse_prefix(lower, 20, "abcdef0123", 10), 0);
+	ck_assert_int_eq(hexid_parse_prefix(upper, 20, "ABCDEF0123", 10), 0);
+	ck_assert_int_eq(hexid_parse_prefix(mixed, 20, "aBcDeF0123", 10), 0);
+	ck_assert_mem_eq(lower, want, 20);
+	ck_assert_mem_eq(upper, want, 20);
+	ck_assert_mem_eq(mixed, want, 20);
+
+	/* a full upper-case ID formats back in lower case */
+	{
+		char hex[41];
+
+		ck_assert_int_eq(hexid_parse_prefix(upper, 20,
+			"0123456789ABCDEF0123456789ABCDEF01234567", 40), 0);
+		hexid_fmt(hex, upper, 20);
+		ck_assert_str_eq(hex, "0123456789abcdef0123456789abcdef01234567");
+	}
+}
+END_TEST
+
+START_TEST(test_lcp_hand_made)
+{
+	/* only the first byte differs; the shared length is decided inside it */
+	unsigned char a[20] = { 0x12 }, b[20] = { 0x12 };
+
+	b[0] = 0x13; /* "12" vs "13": share "1" */
+	ck_assert_uint_eq(hexid_lcp(a, b, 20), 1);
+	b[0] = 0x22; /* "12" vs "22": share nothing */
+	ck_assert_uint_eq(hexid_lcp(a, b, 20), 0);
+	a[0] = 0x10;
+	b[0] = 0x1f; /* "10" vs "1f": xor 0x0f, share "1" */
+	ck_assert_uint_eq(hexid_lcp(a, b, 20), 1);
+	a[0] = 0xf0;
+	b[0] = 0x00; /* "f0" vs "00": share nothing */
+	ck_assert_uint_eq(hexid_lcp(a, b, 20), 0);
+	a[0] = 0x00;
+	b[0] = 0x00;
+	b[19] = 0x01; /* 39 zeros then "0" vs "1": share 39 */
+	ck_assert_uint_eq(hexid_lcp(a, b, 20), 39);
+	b[19] = 0x10; /* 38 zeros then "0" vs "1": share 38 */
+	ck_assert_uint_eq(hexid_lcp(a, b, 20), 38);
+	b[19] = 0x00; /* identical: 40 */
+	ck_assert_uint_eq(hexid_lcp(a, b, 20), 40);
+}
+END_TEST
+
+START_TEST(test_lcp_sha1_lengths)
+{
+	static const size_t ks[] = { 0, 1, 2, 3, 15, 16, 17, 38, 39 };
+
+	for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
+		unsigned char other[20];
+
+		diverge_at(other, base20, 20, ks[i]);
+		ck_assert_uint_eq(hexid_lcp(base20, other, 20), ks[i]);
+		ck_assert_uint_eq(hexid_lcp(other, base20, 20), ks[i]);
+	}
+	/* identical = 2 * rawsz */
+	ck_assert_uint_eq(hexid_lcp(base20, base20, 20), 40);
+}
+END_TEST
+
+START_TEST(test_lcp_every_length)
+{
+	/* every k for both widths, both argument orders */
+	for (size_t k = 0; k <= 40; k++) {
+		unsigned char other[20];
+
+		diverge_at(other, base20, 20, k);
+		ck_assert_uint_eq(hexid_lcp(base20, other, 20), k);
+		ck_assert_uint_eq(hexid_lcp(other, base20, 20), k);
+	}
+	for (size_t k = 0; k <= 64; k++) {
+		unsigned char other[32];
+
+		diverge_at(other, base32, 32, k);
+		ck_assert_uint_eq(hexid_lcp(base32, other, 32), k);
+		ck_assert_uint_eq(hexid_lcp(other, base32, 32), k);
+	}
+}
+END_TEST
+
+START_TEST(test_lcp_sha256)
+{
+	unsigned char other[32];
+
+	/* differ in the very last hex char (low nibble of byte 31): 63 */
+	memcpy(other, base32, 32);
+	other[31] ^= 0x01;
+	ck_assert_uint_eq(hexid_lcp(base32, other, 32), 63);
+	/* high nibble of byte 31: 62 */
+	memcpy(other, base32, 32);
+	other[31] ^= 0x10;
+	ck_assert_uint_eq(hexid_lcp(base32, other, 32), 62);
+	/* hex char 40 (first char past a SHA-1 length): 40 */
+	diverge_at(other, base32, 32, 40);
+	ck_assert_uint_eq(hexid_lcp(base32, other, 32), 40);
+	ck_assert_uint_eq(hexid_lcp(base32, base32, 32), 64);
+}
+END_TEST
+
+START_TEST(test_type_names)
+{
+	ck_assert_str_eq(hexid_type_name(ABBREV_TYPE_COMMIT), "commit");
+	ck_assert_str_eq(hexid_type_name(ABBREV_TYPE_TREE), "tree");
+	ck_assert_str_eq(hexid_type_name(ABBREV_TYPE_BLOB), "blob");
+	ck_assert_str_eq(hexid_type_name(ABBREV_TYPE_TAG), "tag");
+	/* git's own numbers */
+	ck_assert_int_eq(ABBREV_TYPE_COMMIT, 1);
+	ck_assert_int_eq(ABBREV_TYPE_TAG, 4);
+	for (int t = ABBREV_TYPE_COMMIT; t <= ABBREV_TYPE_TAG; t++)
+		ck_assert_int_eq(hexid_type_from_name(hexid_type_name(t)), t);
+	ck_assert_int_eq(hexid_type_from_name("commit"), ABBREV_TYPE_COMMIT);
+	ck_assert_int_eq(hexid_type_from_name("tree"), ABBREV_TYPE_TREE);
+	ck_assert_int_eq(hexid_type_from_name("blob"), ABBREV_TYPE_BLOB);
+	ck_assert_int_eq(hexid_type_from_name("tag"), ABBREV_TYPE_TAG);
+}
+END_TEST
+
+START_TEST(test_hash_names)
+{
+	ck_assert_str_eq(hexid_hash_name(20), "sha1");
+	ck_assert_str_eq(hexid_hash_name(32), "sha256");
+}
+END_TEST
+
+/* ---- errors ---- */
+
+START_TEST(test_parse_invalid_char)
+{
+	unsigned char raw[20];
+
+	ck_assert_int_eq(hexid_parse_prefix(raw, 20, "12g4", 4), -1);
+	ck_assert_int_eq(hexid_parse_prefix(raw, 20, "12 4", 4), -1);
+	ck_assert_int_eq(hexid_parse_prefix(raw, 20, "xyz", 3), -1);
+	ck_assert_int_eq(hexid_parse_prefix(raw, 20, "-1", 2), -1);
+	ck_assert_int_eq(hexid_parse_prefix(raw, 20, "0x12", 4), -1);
+	/* 'G' is just past 'F', '@' just before 'A', '`' before 'a', ':' after '9' */
+	ck_assert_int_eq(hexid_parse_prefix(raw, 20, "G", 1), -1);
+	ck_assert_int_eq(hexid_parse_prefix(raw, 20, "@", 1), -1);
+	ck_assert_int_eq(hexid_parse_prefix(raw, 20, "`", 1), -1);
+	ck_assert_int_eq(hexid_parse_prefix(raw, 20, ":", 1), -1);
+	ck_assert_int_eq(hexid_parse_prefix(raw, 20, "/", 1), -1);
+	/* a NUL inside [0, len) is not hex either */
+	ck_assert_int_eq(hexid_parse_prefix(raw, 20, "12\0" "4", 4), -1);
+	/* the bad char last, in a full-length ID */
+	ck_assert_int_eq(hexid_parse_prefix(raw, 20,
+		"012345678901234567890123456789012345678z", 40), -1);
+	ck_assert_int_eq(hexid_parse_prefix(raw, 32,
+		"0123456789012345678901234567890123456789012345678901234567890g", 64), -1);
+}
+END_TEST
+
+START_TEST(test_parse_too_long)
+{
+	unsigned char raw[ABBREV_MAX_RAWSZ];
+	static const char h65[] =
+		"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0";
+
+	/* 40 fits SHA-1, 41 does not */
+	ck_assert_int_eq(hexid_parse_prefix(raw, 20, h65, 40), 0);
+	ck_assert_int_eq(hexid_parse_prefix(raw, 20, h65, 41), -1);
+	ck_assert_int_eq(hexid_parse_prefix(raw, 20, h65, 64), -1);
+	/* 64 fits SHA-256, 65 does not */
+	ck_assert_int_eq(hexid_parse_prefix(raw, 32, h65, 64), 0);
+	ck_assert_int_eq(hexid_parse_prefix(raw, 32, h65, 65), -1);
+}
+END_TEST
+
+START_TEST(test_unknown_names)
+{
+	ck_assert_str_eq(hexid_type_name(ABBREV_TYPE_NONE), "unknown");
+	ck_assert_str_eq(hexid_type_name(5), "unknown");
+	ck_assert_str_eq(hexid_type_name(-1), "unknown");
+	ck_assert_str_eq(hexid_type_name(1000), "unknown");
+	ck_assert_int_eq(hexid_type_from_name("unknown"), ABBREV_TYPE_NONE);
+	ck_assert_int_eq(hexid_type_from_name(""), ABBREV_TYPE_NONE);
+	ck_assert_int_eq(hexid_type_from_name("commits"), ABBREV_TYPE_NONE);
+	ck_assert_int_eq(hexid_type_from_name("comm"), ABBREV_TYPE_NONE);
+	ck_assert_int_eq(hexid_type_from_name("all"), ABBREV_TYPE_NONE);
+	ck_assert_ptr_null(hexid_hash_name(0));
+	ck_assert_ptr_null(hexid_hash_name(16));
+	ck_assert_ptr_null(hexid_hash_name(19));
+	ck_assert_ptr_null(hexid_hash_name(21));
+	ck_assert_ptr_null(hexid_hash_name(31));
+	ck_assert_ptr_null(hexid_hash_name(33));
+	ck_assert_ptr_null(hexid_hash_name(40));
+	ck_assert_ptr_null(hexid_hash_name(64));
+}
+END_TEST
+
+Suite *make_hexid_suite(void)
+{
+	Suite *s = suite_create("hexid");
+	TCase *core = tcase_create("core");
+	TCase *errors = tcase_create("errors");
+
+	tcase_add_checked_fixture(core, setup, teardown);
+	tcase_add_test(core, test_fmt_known);
+	tcase_add_test(core, test_fmt_known_sha256);
+	tcase_add_test(core, test_round_trip_sha1);
+	tcase_add_test(core, test_round_trip_sha256);
+	tcase_add_test(core, test_parse_zero_fills);
+	tcase_add_test(core, test_parse_upper_case);
+	tcase_add_test(core, test_lcp_hand_made);
+	tcase_add_test(core, test_lcp_sha1_lengths);
+	tcase_add_test(core, test_lcp_every_length);
+	tcase_add_test(core, test_lcp_sha256);
+	tcase_add_test(core, test_type_names);
+	tcase_add_test(core, test_hash_names);
+	suite_add_tcase(s, core);
+
+	tcase_add_checked_fixture(errors, setup, teardown);
+	tcase_add_test(errors, test_parse_invalid_char);
+	tcase_add_test(errors, test_parse_too_long);
+	tcase_add_test(errors, test_unknown_names);
+	suite_add_tcase(s, errors);
+	return s;
+}

@@ -1,0 +1,125 @@
+/*
+ * check_suites.h - the Check suites of the core modules, and the few
+ * helpers they share.
+ *
+ * One make_<module>_suite() per module; check_main.c runs them all.  The
+ * helpers below make hand-made raw IDs and reproducible "random" ones
+ * (a fixed LCG, so every run and every machine sees the same IDs).  They
+ * touch raw bytes nibble by nibble and do not use hexid.c, so the
+ * brute-force cross-checks stay independent of the code under test.
+ */
+#ifndef CHECK_SUITES_H
+#define CHECK_SUITES_H
+
+#include <check.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "hexid.h"
+
+Suite *make_hexid_suite(void);
+Suite *make_idset_suite(void);
+Suite *make_stats_suite(void);
+
+/* Next value of a 64-bit LCG (Knuth's MMIX constants); the high bits. */
+static inline uint32_t test_rand(uint64_t *state)
+{
+	*state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (uint32_t)(*state >> 33);
+}
+
+/* Hex char i (0 = first) of a raw ID, as a number 0..15. */
+static inline unsigned test_nibble(const unsigned char *raw, size_t i)
+{
+	return i % 2 ? raw[i / 2] & 0xfu : raw[i / 2] >> 4;
+}
+
+static inline void test_set_nibble(unsigned char *raw, size_t i, unsigned v)
+{
+	if (i % 2)
+		raw[i / 2] = (unsigned char)((raw[i / 2] & 0xf0u) | (v & 0xfu));
+	else
+		raw[i / 2] = (unsigned char)((raw[i / 2] & 0x0fu) | ((v & 0xfu) << 4));
+}
+
+static inline void test_rand_id(unsigned char *raw, size_t rawsz, uint64_t *state)
+{
+	for (size_t i = 0; i < rawsz; i++)
+		raw[i] = (unsigned char)(test_rand(state) >> 8);
+}
+
+/* Lower-case hex of a raw ID plus a NUL; our own, not hexid_fmt(). */
+static inline void test_hex(char *out, const unsigned char *raw, size_t rawsz)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < 2 * rawsz; i++)
+		out[i] = digits[test_nibble(raw, i)];
+	out[2 * rawsz] = '\0';
+}
+
+/*
+ * raw <- the hex prefix `hex` (lower case), zero-filled to rawsz bytes.
+ * Our own parser, so idset/stats tests do not lean on hexid_parse_prefix().
+ */
+static inline void test_id(unsigned char *raw, size_t rawsz, const char *hex)
+{
+	size_t len = strlen(hex);
+
+	ck_assert_msg(len <= 2 * rawsz, "test ID %s is too long", hex);
+	memset(raw, 0, rawsz);
+	for (size_t i = 0; i < len; i++) {
+		const char *d = strchr("0123456789abcdef", hex[i]);
+
+		ck_assert_msg(d != NULL, "test ID %s is not lower-case hex", hex);
+		test_set_nibble(raw, i, (unsigned)(d - "0123456789abcdef"));
+	}
+}
+
+/*
+ * n IDs of rawsz bytes into ids[] (n * rawsz bytes) and types[], in
+ * generation (= insertion) order.  Half are fresh random IDs; the rest
+ * copy an earlier ID and rewrite it from a random hex position p on
+ * (p = 2*rawsz leaves an exact duplicate), so shared prefixes of every
+ * length, also past the 16 hex chars of a Judy key, are common.  An ID
+ * made twice keeps its first type (one object, one type); is_new[i]
+ * (if not NULL) says whether ID i is its first occurrence.
+ */
+static inline void test_gen_ids(unsigned char *ids, int *types, unsigned char *is_new,
+				size_t n, size_t rawsz, uint64_t seed)
+{
+	uint64_t st = seed;
+	size_t hexsz = 2 * rawsz;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char *id = ids + i * rawsz;
+
+		types[i] = 1 + (int)(test_rand(&st) % 4);
+		if (i == 0 || test_rand(&st) % 2 == 0) {
+			test_rand_id(id, rawsz, &st);
+		} else {
+			size_t j = test_rand(&st) % i;
+			size_t p = test_rand(&st) % (hexsz + 1);
+
+			memcpy(id, ids + j * rawsz, rawsz);
+			if (p < hexsz) {
+				test_set_nibble(id, p, test_nibble(id, p) + 1 + test_rand(&st) % 15);
+				for (size_t k = p + 1; k < hexsz; k++)
+					test_set_nibble(id, k, test_rand(&st));
+			}
+		}
+		if (is_new)
+			is_new[i] = 1;
+		for (size_t j = 0; j < i; j++) {
+			if (!memcmp(id, ids + j * rawsz, rawsz)) {
+				types[i] = types[j];
+				if (is_new)
+					is_new[i] = 0;
+				break;
+			}
+		}
+	}
+}
+
+#endif
