@@ -5,10 +5,15 @@
 
 #include "cli.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emit.h"
+#include "hexid.h"
+#include "idset.h"
 
 int cli_match_value(const char *arg, const char *name, int argc, char **argv, int *i,
 		    const char **value)
@@ -32,6 +37,116 @@ int cli_match_value(const char *arg, const char *name, int argc, char **argv, in
 	return 0;
 }
 
+static int parse_format(int *format, const char *v, char *err, size_t errsz)
+{
+	if (!v) {
+		snprintf(err, errsz, "option '--format' needs a value");
+		return -1;
+	}
+	*format = emit_format_from_name(v);
+	if (*format < 0) {
+		snprintf(err, errsz, "unknown format '%s' (use text or json)", v);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_probability(double *p, const char *v, char *err, size_t errsz)
+{
+	char *end;
+
+	if (!v) {
+		snprintf(err, errsz, "option '--improbable' needs a probability");
+		return -1;
+	}
+	errno = 0;
+	*p = strtod(v, &end);
+	if (errno || end == v || *end || !(*p >= 0 && *p <= 1)) {
+		snprintf(err, errsz, "'--improbable' takes a probability between 0 and 1, not '%s'", v);
+		return -1;
+	}
+	return 0;
+}
+
+int cli_parse_check(cli_check_opts *o, int argc, char **argv, char *err, size_t errsz)
+{
+	int only_args = 0, have_length = 0;
+	const char *v;
+
+	memset(o, 0, sizeof(*o));
+	o->set = ABBREV_SET_COMMIT;
+	o->progress = -1;
+	o->improbable = CLI_DEFAULT_IMPROBABLE;
+	o->repos = argv;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (only_args || a[0] != '-' || !a[1]) {
+			if (have_length) {
+				o->repos[o->nrepos++] = argv[i];
+				continue;
+			}
+			char *end;
+			unsigned long n;
+
+			errno = 0;
+			n = strtoul(a, &end, 10);
+			if (errno || end == a || *end || n < 1 || n > ABBREV_MAX_HEXSZ) {
+				snprintf(err, errsz, "the length must be a number of hex chars from 1 to %d, not '%s'",
+					 ABBREV_MAX_HEXSZ, a);
+				return CLI_USAGE;
+			}
+			o->length = (unsigned)n;
+			have_length = 1;
+		} else if (!strcmp(a, "--")) {
+			only_args = 1;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			return CLI_HELP;
+		} else if (!strcmp(a, "--progress")) {
+			o->progress = 1;
+		} else if (!strcmp(a, "--no-progress")) {
+			o->progress = 0;
+		} else if (!strcmp(a, "--reachable")) {
+			o->reachable = 1;
+		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+			o->quiet = 1;
+		} else if (cli_match_value(a, "--type", argc, argv, &i, &v)) {
+			if (v && !strcmp(v, "all"))
+				o->set = ABBREV_SET_ALL;
+			else if (!v || !(o->set = hexid_type_from_name(v))) {
+				snprintf(err, errsz, "unknown type '%s' (use commit, tree, blob, tag or all)",
+					 v ? v : "");
+				return CLI_USAGE;
+			}
+		} else if (cli_match_value(a, "--against", argc, argv, &i, &v)) {
+			if (v && !strcmp(v, "same"))
+				o->against_all = 0;
+			else if (v && !strcmp(v, "all"))
+				o->against_all = 1;
+			else {
+				snprintf(err, errsz, "'--against' takes same or all, not '%s'", v ? v : "");
+				return CLI_USAGE;
+			}
+		} else if (cli_match_value(a, "--improbable", argc, argv, &i, &v)) {
+			if (parse_probability(&o->improbable, v, err, errsz))
+				return CLI_USAGE;
+		} else if (cli_match_value(a, "--format", argc, argv, &i, &v)) {
+			if (parse_format(&o->format, v, err, errsz))
+				return CLI_USAGE;
+		} else {
+			snprintf(err, errsz, "unknown option '%s'", a);
+			return CLI_USAGE;
+		}
+	}
+	if (!have_length) {
+		snprintf(err, errsz, "check needs a length: git abbrev check <N>");
+		return CLI_USAGE;
+	}
+	if (o->set == ABBREV_SET_ALL)
+		o->against_all = 0;
+	return CLI_OK;
+}
+
 int cli_parse_report(cli_report_opts *o, int argc, char **argv, char *err, size_t errsz)
 {
 	int only_args = 0;
@@ -39,6 +154,8 @@ int cli_parse_report(cli_report_opts *o, int argc, char **argv, char *err, size_
 
 	o->format = 0;
 	o->progress = -1;
+	o->reachable = 0;
+	o->improbable = CLI_DEFAULT_IMPROBABLE;
 	o->repos = argv;
 	o->nrepos = 0;
 	for (int i = 0; i < argc; i++) {
@@ -54,16 +171,14 @@ int cli_parse_report(cli_report_opts *o, int argc, char **argv, char *err, size_
 			o->progress = 1;
 		} else if (!strcmp(a, "--no-progress")) {
 			o->progress = 0;
+		} else if (!strcmp(a, "--reachable")) {
+			o->reachable = 1;
+		} else if (cli_match_value(a, "--improbable", argc, argv, &i, &v)) {
+			if (parse_probability(&o->improbable, v, err, errsz))
+				return CLI_USAGE;
 		} else if (cli_match_value(a, "--format", argc, argv, &i, &v)) {
-			if (!v) {
-				snprintf(err, errsz, "option '--format' needs a value");
+			if (parse_format(&o->format, v, err, errsz))
 				return CLI_USAGE;
-			}
-			o->format = emit_format_from_name(v);
-			if (o->format < 0) {
-				snprintf(err, errsz, "unknown format '%s' (use text or json)", v);
-				return CLI_USAGE;
-			}
 		} else {
 			snprintf(err, errsz, "unknown option '%s'", a);
 			return CLI_USAGE;

@@ -10,6 +10,9 @@
 
 #include <stddef.h>
 
+/* Groups less likely than this for random IDs are flagged as possibly crafted. */
+#define CLI_DEFAULT_IMPROBABLE 1e-4
+
 enum cli_status {
 	CLI_OK = 0,
 	CLI_HELP = 1,    /* -h / --help was given */
@@ -19,9 +22,27 @@ enum cli_status {
 typedef struct {
 	int format;          /* enum abbrev_format */
 	int progress;        /* 1 --progress, 0 --no-progress, -1 if stderr is a tty */
+	int reachable;       /* --reachable: only objects reachable from the refs */
+	double improbable;   /* --improbable=P: flag longest groups below P */
 	char **repos;        /* positional arguments */
 	size_t nrepos;
 } cli_report_opts;
+
+typedef struct {
+	unsigned length;     /* N: do IDs collide at N hex chars? */
+	int set;             /* enum abbrev_set; default commit */
+	int against_all;     /* --against=all: compare with objects of any type */
+	int reachable;
+	int quiet;           /* --quiet: exit status only */
+	int format;          /* enum abbrev_format */
+	int progress;
+	double improbable;   /* flag groups less likely than this for random IDs */
+	char **repos;
+	size_t nrepos;
+} cli_check_opts;
+
+/* Parse the arguments after "check". */
+int cli_parse_check(cli_check_opts *o, int argc, char **argv, char *err, size_t errsz);
 
 /* Parse the arguments after the command name ("report"). */
 int cli_parse_report(cli_report_opts *o, int argc, char **argv, char *err, size_t errsz);

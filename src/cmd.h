@@ -12,6 +12,8 @@
 
 #include "idset.h"
 #include "progress.h"
+#include "stats.h"
+#include "walk.h"
 
 typedef struct {
 	const char *name;
@@ -21,19 +23,31 @@ typedef struct {
 } abbrev_cmd;
 
 int cmd_report(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 
 /* Print "git-abbrev: <message>" to stderr. */
 void cmd_error(const char *fmt, ...);
 
+/* The repositories of a command, open, and the union of their objects. */
+typedef struct {
+	idsets *s;
+	walk_repo **repos;
+	char **paths;      /* display path of each repository */
+	size_t n;
+} cmd_sets;
+
 /*
- * Walk the repositories (or, with n == 0, the one git would use here)
- * into one new collection: the union of their objects.  On success *out
- * holds the sets and paths[] the display path of each repository (freed
- * with cmd_free_paths).  Returns an exit status; errors are printed.
+ * Open the repositories (or, with n == 0, the one git would use here) and
+ * walk them into one new collection: all objects of their object
+ * databases, or with `reachable` only those reachable from their refs.
+ * Returns an exit status; errors are printed.  Free with cmd_sets_free()
+ * whatever the result.
  */
-int cmd_load_sets(idsets **out, char ***paths, size_t *npaths,
-		  char *const *repos, size_t n, progress *p);
-void cmd_free_paths(char **paths, size_t n);
+int cmd_sets_load(cmd_sets *cs, char *const *repos, size_t n, int reachable, progress *p);
+void cmd_sets_free(cmd_sets *cs);
+
+/* Fill st->member_desc (subjects of commits, names of tags).  0 or -1 (memory). */
+int cmd_sets_describe(cmd_sets *cs, stats_set *st);
 
 /* Whether to show progress for an option value of 1, 0 or -1 (auto). */
 int cmd_want_progress(int option);

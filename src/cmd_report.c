@@ -20,7 +20,7 @@
 #include "walk.h"
 
 static const char report_usage[] =
-	"usage: git abbrev [report] [--format=text|json] [--progress|--no-progress] [<repo>...]\n";
+	"usage: git abbrev [report] [--format=text|json] [--reachable] [--progress|--no-progress] [<repo>...]\n";
 
 void cmd_error(const char *fmt, ...)
 {
@@ -39,15 +39,6 @@ int cmd_want_progress(int option)
 	return option >= 0 ? option : isatty(STDERR_FILENO);
 }
 
-void cmd_free_paths(char **paths, size_t n)
-{
-	if (!paths)
-		return;
-	for (size_t i = 0; i < n; i++)
-		free(paths[i]);
-	free(paths);
-}
-
 static int walk_status_exit(int rc, const char *err)
 {
 	if (rc == WALK_NOMEM) {
@@ -58,71 +49,77 @@ static int walk_status_exit(int rc, const char *err)
 	return ABBREV_EXIT_RUNTIME;
 }
 
-int cmd_load_sets(idsets **out, char ***paths_out, size_t *npaths,
-		  char *const *repos, size_t n, progress *p)
+int cmd_sets_load(cmd_sets *cs, char *const *repos, size_t n, int reachable, progress *p)
 {
 	size_t nopen = n ? n : 1;
-	walk_repo **r = calloc(nopen, sizeof(*r));
-	char **paths = calloc(nopen, sizeof(*paths));
-	idsets *s = NULL;
 	char err[1024] = "";
-	int ret = ABBREV_EXIT_NOMEM, rc;
+	int rc;
 
-	*out = NULL;
-	*paths_out = NULL;
-	*npaths = 0;
-	if (!r || !paths) {
-		cmd_error("out of memory");
-		goto done;
-	}
+	memset(cs, 0, sizeof(*cs));
+	cs->repos = calloc(nopen, sizeof(*cs->repos));
+	cs->paths = calloc(nopen, sizeof(*cs->paths));
+	if (!cs->repos || !cs->paths)
+		goto nomem;
 	/* open them all first: a bad path fails before any long walk */
-	for (size_t i = 0; i < nopen; i++) {
-		rc = walk_repo_open(&r[i], n ? repos[i] : NULL, err, sizeof(err));
-		if (rc) {
-			ret = walk_status_exit(rc, err);
-			goto done;
-		}
-		paths[i] = strdup(walk_repo_path(r[i]));
-		if (!paths[i]) {
-			cmd_error("out of memory");
-			goto done;
+	for (; cs->n < nopen; cs->n++) {
+		rc = walk_repo_open(&cs->repos[cs->n], n ? repos[cs->n] : NULL, err, sizeof(err));
+		if (rc)
+			return walk_status_exit(rc, err);
+		cs->paths[cs->n] = strdup(walk_repo_path(cs->repos[cs->n]));
+		if (!cs->paths[cs->n]) {
+			cs->n++;
+			goto nomem;
 		}
 	}
-	s = idsets_new(walk_repo_rawsz(r[0]));
-	if (!s) {
-		cmd_error("out of memory");
-		goto done;
+	cs->s = idsets_new(walk_repo_rawsz(cs->repos[0]));
+	if (!cs->s)
+		goto nomem;
+	for (size_t i = 0; i < cs->n; i++) {
+		rc = reachable ? walk_repo_reachable(cs->repos[i], cs->s, p, err, sizeof(err))
+			       : walk_repo_objects(cs->repos[i], cs->s, p, err, sizeof(err));
+		if (rc)
+			return walk_status_exit(rc, err);
 	}
-	for (size_t i = 0; i < nopen; i++) {
-		rc = walk_repo_objects(r[i], s, p, err, sizeof(err));
-		if (rc) {
-			ret = walk_status_exit(rc, err);
-			goto done;
-		}
+	return ABBREV_EXIT_OK;
+nomem:
+	cmd_error("out of memory");
+	return ABBREV_EXIT_NOMEM;
+}
+
+void cmd_sets_free(cmd_sets *cs)
+{
+	for (size_t i = 0; i < cs->n; i++) {
+		walk_repo_free(cs->repos[i]);
+		free(cs->paths[i]);
 	}
-	*out = s;
-	s = NULL;
-	*paths_out = paths;
-	paths = NULL;
-	*npaths = nopen;
-	ret = ABBREV_EXIT_OK;
-done:
-	for (size_t i = 0; r && i < nopen; i++)
-		walk_repo_free(r[i]);
-	free(r);
-	cmd_free_paths(paths, nopen);
-	idsets_free(s);
-	return ret;
+	free(cs->repos);
+	free(cs->paths);
+	idsets_free(cs->s);
+	memset(cs, 0, sizeof(*cs));
+}
+
+int cmd_sets_describe(cmd_sets *cs, stats_set *st)
+{
+	size_t rawsz = idsets_rawsz(cs->s);
+
+	if (!st->nmembers)
+		return 0;
+	st->member_desc = calloc(st->nmembers, sizeof(*st->member_desc));
+	if (!st->member_desc)
+		return -1;
+	for (size_t m = 0; m < st->nmembers; m++)
+		for (size_t i = 0; i < cs->n && !st->member_desc[m]; i++)
+			st->member_desc[m] = walk_repo_describe(cs->repos[i],
+				st->member_ids + m * rawsz, st->member_types[m]);
+	return 0;
 }
 
 int cmd_report(int argc, char **argv)
 {
 	cli_report_opts o;
 	stats_report rep;
-	idsets *s = NULL;
+	cmd_sets cs = { 0 };
 	progress *p = NULL;
-	char **paths = NULL;
-	size_t npaths = 0;
 	char err[256];
 	int ret;
 
@@ -140,24 +137,29 @@ int cmd_report(int argc, char **argv)
 		cmd_error("out of memory");
 		return ABBREV_EXIT_NOMEM;
 	}
-	ret = cmd_load_sets(&s, &paths, &npaths, o.repos, o.nrepos, p);
+	ret = cmd_sets_load(&cs, o.repos, o.nrepos, o.reachable, p);
 	if (ret)
 		goto done;
-	if (stats_report_compute(&rep, s)) {
+	if (stats_report_compute(&rep, cs.s)) {
 		cmd_error("out of memory");
 		ret = ABBREV_EXIT_NOMEM;
 		goto done;
 	}
-	rep.repos = (const char *const *)paths;
-	rep.nrepos = npaths;
-	if (emit_report(stdout, &rep, o.format) || fflush(stdout)) {
+	for (int set = 0; set < ABBREV_SET_COUNT; set++)
+		if (cmd_sets_describe(&cs, &rep.sets[set]))
+			ret = ABBREV_EXIT_NOMEM;
+	rep.repos = (const char *const *)cs.paths;
+	rep.improbable = o.improbable;
+	rep.nrepos = cs.n;
+	if (ret)
+		cmd_error("out of memory");
+	else if (emit_report(stdout, &rep, o.format) || fflush(stdout)) {
 		cmd_error("cannot write the report");
 		ret = ABBREV_EXIT_RUNTIME;
 	}
 	stats_report_clear(&rep);
 done:
-	cmd_free_paths(paths, npaths);
-	idsets_free(s);
+	cmd_sets_free(&cs);
 	progress_free(p);
 	return ret;
 }

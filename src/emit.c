@@ -5,12 +5,15 @@
 
 #include <string.h>
 
+#include "model.h"
+
 static const struct {
 	const char *name;
 	int (*report)(FILE *, const stats_report *);
+	int (*check)(FILE *, const stats_check *);
 } formats[] = {
-	[ABBREV_FORMAT_TEXT] = { "text", emit_report_text },
-	[ABBREV_FORMAT_JSON] = { "json", emit_report_json },
+	[ABBREV_FORMAT_TEXT] = { "text", emit_report_text, emit_check_text },
+	[ABBREV_FORMAT_JSON] = { "json", emit_report_json, emit_check_json },
 };
 
 int emit_format_from_name(const char *name)
@@ -26,4 +29,16 @@ int emit_report(FILE *out, const stats_report *r, int format)
 	if (format < 0 || (size_t)format >= sizeof(formats) / sizeof(formats[0]))
 		return -1;
 	return formats[format].report(out, r);
+}
+
+int emit_check(FILE *out, const stats_check *c, int format)
+{
+	if (format < 0 || (size_t)format >= sizeof(formats) / sizeof(formats[0]))
+		return -1;
+	return formats[format].check(out, c);
+}
+
+double emit_p_random(size_t n, unsigned len)
+{
+	return model_p_collision((uint64_t)n, len);
 }

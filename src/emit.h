@@ -25,4 +25,15 @@ int emit_report_json(FILE *out, const stats_report *r);
 /* Dispatch on format. */
 int emit_report(FILE *out, const stats_report *r, int format);
 
+int emit_check_text(FILE *out, const stats_check *c);
+int emit_check_json(FILE *out, const stats_check *c);
+int emit_check(FILE *out, const stats_check *c, int format);
+
+/*
+ * Chance that n random IDs hold a collision at least `len` hex chars
+ * long: below the threshold, a group is "improbable for random IDs:
+ * possibly crafted".
+ */
+double emit_p_random(size_t n, unsigned len);
+
 #endif

@@ -24,34 +24,44 @@ static json_t *lengths_json(const stats_set *st)
 	return o;
 }
 
+static json_t *members_json(const stats_set *st, size_t g, size_t rawsz)
+{
+	json_t *members = json_array();
+	char hex[ABBREV_MAX_HEXSZ + 1];
+
+	for (size_t i = 0; i < st->groups[g].n; i++) {
+		size_t m = st->groups[g].first + i;
+		json_t *o;
+
+		hexid_fmt(hex, st->member_ids + m * rawsz, rawsz);
+		o = json_pack("{s:s,s:s}", "id", hex, "type", hexid_type_name(st->member_types[m]));
+		if (st->member_desc && st->member_desc[m])
+			json_object_set_new(o, "description", json_string(st->member_desc[m]));
+		json_array_append_new(members, o);
+	}
+	return members;
+}
+
 static json_t *groups_json(const stats_set *st, size_t rawsz)
 {
 	json_t *groups = json_array();
-	char hex[ABBREV_MAX_HEXSZ + 1];
 
-	for (size_t g = 0; g < st->ngroups; g++) {
-		json_t *members = json_array();
-
-		for (size_t i = 0; i < st->groups[g].n; i++) {
-			size_t m = st->groups[g].first + i;
-
-			hexid_fmt(hex, st->member_ids + m * rawsz, rawsz);
-			json_array_append_new(members, json_pack("{s:s,s:s}", "id", hex,
-				"type", hexid_type_name(st->member_types[m])));
-		}
-		json_array_append_new(groups, members);
-	}
+	for (size_t g = 0; g < st->ngroups; g++)
+		json_array_append_new(groups, members_json(st, g, rawsz));
 	return groups;
 }
 
-static json_t *set_json(const stats_set *st, size_t rawsz)
+static json_t *set_json(const stats_set *st, size_t rawsz, double threshold)
 {
+	double p = emit_p_random(st->count, st->longest);
+
 	json_t *o = json_pack("{s:I,s:I}", "count", (json_int_t)st->count,
 			      "min_unique_length", (json_int_t)st->min_unique);
 
 	json_object_set_new(o, "lengths", lengths_json(st));
-	json_object_set_new(o, "longest", json_pack("{s:I,s:o}",
-		"length", (json_int_t)st->longest, "groups", groups_json(st, rawsz)));
+	json_object_set_new(o, "longest", json_pack("{s:I,s:f,s:b,s:o}",
+		"length", (json_int_t)st->longest, "p_random", st->ngroups ? p : 1.0,
+		"improbable", st->ngroups && p < threshold, "groups", groups_json(st, rawsz)));
 	return o;
 }
 
@@ -72,8 +82,8 @@ int emit_report_json(FILE *out, const stats_report *r)
 
 	types = json_object();
 	for (int set = ABBREV_SET_COMMIT; set < ABBREV_SET_COUNT; set++)
-		json_object_set_new(types, idset_name(set), set_json(&r->sets[set], r->rawsz));
-	json_object_set_new(types, "all", set_json(&r->sets[ABBREV_SET_ALL], r->rawsz));
+		json_object_set_new(types, idset_name(set), set_json(&r->sets[set], r->rawsz, r->improbable));
+	json_object_set_new(types, "all", set_json(&r->sets[ABBREV_SET_ALL], r->rawsz, r->improbable));
 	json_object_set_new(root, "types", types);
 
 	cvo = json_object();
@@ -84,6 +94,44 @@ int emit_report_json(FILE *out, const stats_report *r)
 	json_object_set_new(root, "commit_vs_other", cvo);
 	json_object_set_new(root, "git_auto_abbrev", json_integer(r->git_auto_abbrev));
 
+	rc = json_dumpf(root, out, JSON_INDENT(2));
+	json_decref(root);
+	if (rc || fputc('\n', out) == EOF)
+		return -1;
+	return 0;
+}
+
+int emit_check_json(FILE *out, const stats_check *c)
+{
+	const stats_set *f = &c->found;
+	json_t *root, *groups, *repos;
+	char hex[ABBREV_MAX_HEXSZ + 1];
+	int rc;
+
+	repos = json_array();
+	for (size_t i = 0; i < c->nrepos; i++)
+		json_array_append_new(repos, json_string(c->repos[i]));
+	groups = json_array();
+	for (size_t g = 0; g < f->ngroups; g++) {
+		const stats_group *gr = &f->groups[g];
+		double p = emit_p_random(f->count, gr->len);
+
+		hexid_fmt(hex, f->member_ids + gr->first * c->rawsz, c->rawsz);
+		hex[c->length] = '\0';
+		json_array_append_new(groups, json_pack("{s:s,s:I,s:f,s:b,s:o}",
+			"prefix", hex, "shared", (json_int_t)gr->len, "p_random", p,
+			"improbable", p < c->improbable, "members", members_json(f, g, c->rawsz)));
+	}
+	root = json_pack("{s:I,s:s,s:s,s:o,s:I,s:b,s:I,s:I,s:o}",
+		"length", (json_int_t)c->length,
+		"type", c->set == ABBREV_SET_ALL ? "all" : idset_name(c->set),
+		"against", c->against_all ? "all" : "same",
+		"repositories", repos,
+		"count", (json_int_t)f->count,
+		"collide", f->ngroups > 0,
+		"colliding_objects", (json_int_t)f->objects[c->length],
+		"colliding_prefixes", (json_int_t)f->prefixes[c->length],
+		"groups", groups);
 	rc = json_dumpf(root, out, JSON_INDENT(2));
 	json_decref(root);
 	if (rc || fputc('\n', out) == EOF)

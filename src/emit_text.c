@@ -19,7 +19,29 @@ static void cell(char *buf, size_t n, const stats_set *st, unsigned L)
 	snprintf(buf, n, "%zu / %zu", st->objects[L], st->prefixes[L]);
 }
 
-static void print_groups(FILE *out, const stats_set *st, const char *what, size_t rawsz)
+/* "commit <id> ("subject") 2024-12-05" */
+static void print_member(FILE *out, const stats_set *st, size_t m, size_t rawsz)
+{
+	char hex[ABBREV_MAX_HEXSZ + 1];
+	const char *desc = st->member_desc ? st->member_desc[m] : NULL;
+
+	hexid_fmt(hex, st->member_ids + m * rawsz, rawsz);
+	fprintf(out, "%-6s %s%s%s\n", hexid_type_name(st->member_types[m]), hex,
+		desc ? " " : "", desc ? desc : "");
+}
+
+/* The note for a group less likely than `threshold` among n random IDs. */
+static void print_improbable(FILE *out, size_t n, unsigned len, double threshold)
+{
+	double p = emit_p_random(n, len);
+
+	if (p < threshold)
+		fprintf(out, "  ^ %u shared chars among %zu IDs: improbable for random IDs "
+			     "(p = %.2g): possibly crafted\n", len, n, p);
+}
+
+static void print_groups(FILE *out, const stats_set *st, const char *what, size_t rawsz,
+			 double threshold)
 {
 	char hex[ABBREV_MAX_HEXSZ + 1];
 	size_t shown = st->ngroups < MAX_GROUPS_SHOWN ? st->ngroups : MAX_GROUPS_SHOWN;
@@ -33,11 +55,11 @@ static void print_groups(FILE *out, const stats_set *st, const char *what, size_
 			size_t m = st->groups[g].first + i;
 
 			hexid_fmt(hex, st->member_ids + m * rawsz, rawsz);
-			fprintf(out, "  %-*.*s  %s %s\n", (int)st->longest,
-				i ? 0 : (int)st->longest, hex, hex,
-				hexid_type_name(st->member_types[m]));
+			fprintf(out, "  %-*.*s  ", (int)st->longest, i ? 0 : (int)st->longest, hex);
+			print_member(out, st, m, rawsz);
 		}
 	}
+	print_improbable(out, st->count, st->longest, threshold);
 	if (shown < st->ngroups)
 		fprintf(out, "  ... and %zu more groups (--format=json lists them all)\n",
 			st->ngroups - shown);
@@ -94,8 +116,45 @@ int emit_report_text(FILE *out, const stats_report *r)
 	fprintf(out, "git's auto abbreviation for %zu objects: %u\n", all->count,
 		r->git_auto_abbrev);
 
-	print_groups(out, all, "all objects", r->rawsz);
+	print_groups(out, all, "all objects", r->rawsz, r->improbable);
 	for (int set = ABBREV_SET_COMMIT; set < ABBREV_SET_COUNT; set++)
-		print_groups(out, &r->sets[set], idset_name(set), r->rawsz);
+		print_groups(out, &r->sets[set], idset_name(set), r->rawsz, r->improbable);
+	return ferror(out) ? -1 : 0;
+}
+
+int emit_check_text(FILE *out, const stats_check *c)
+{
+	const stats_set *f = &c->found;
+	const char *what = c->set == ABBREV_SET_ALL ? "object" : idset_name(c->set);
+	char hex[ABBREV_MAX_HEXSZ + 1];
+
+	if (!f->ngroups) {
+		if (c->against_all)
+			fprintf(out, "no %s ID shares its first %u chars with another object "
+				     "(%zu objects)\n", what, c->length, f->count);
+		else
+			fprintf(out, "no two %s IDs share their first %u chars (%zu %ss)\n",
+				what, c->length, f->count, what);
+		return ferror(out) ? -1 : 0;
+	}
+	if (c->against_all)
+		fprintf(out, "%s IDs share their first %u chars with other objects: "
+			     "%zu objects in %zu prefixes (of %zu objects)\n",
+			what, c->length, f->objects[c->length], f->prefixes[c->length], f->count);
+	else
+		fprintf(out, "%s IDs collide at %u chars: %zu %ss in %zu prefixes (of %zu %ss)\n",
+			what, c->length, f->objects[c->length], what, f->prefixes[c->length],
+			f->count, what);
+	for (size_t g = 0; g < f->ngroups; g++) {
+		const stats_group *gr = &f->groups[g];
+
+		hexid_fmt(hex, f->member_ids + gr->first * c->rawsz, c->rawsz);
+		fprintf(out, "\n%.*s\n", (int)c->length, hex);
+		for (size_t i = 0; i < gr->n; i++) {
+			fputs("  ", out);
+			print_member(out, f, gr->first + i, c->rawsz);
+		}
+		print_improbable(out, f->count, gr->len, c->improbable);
+	}
 	return ferror(out) ? -1 : 0;
 }

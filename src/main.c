@@ -17,6 +17,8 @@
 static const abbrev_cmd commands[] = {
 	{ "report", cmd_report, "[report] [--format=text|json] [--progress|--no-progress] [<repo>...]",
 	  "the full comparison: colliding IDs per length, per type and for all objects" },
+	{ "check", cmd_check, "check <N> [--type=T] [--against=same|all] [<repo>...]",
+	  "do IDs of a type (default commit) collide at N chars? exit 1 if they do" },
 };
 
 static void usage(FILE *out)

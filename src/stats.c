@@ -36,7 +36,14 @@ static int add_member(group_acc *g, const unsigned char *id, int type)
 	memcpy(st->member_ids + st->nmembers * g->rawsz, id, g->rawsz);
 	st->member_types[st->nmembers] = (unsigned char)type;
 	st->nmembers++;
-	st->groups[st->ngroups - 1].n++;
+	stats_group *gr = &st->groups[st->ngroups - 1];
+	if (gr->n) {
+		/* a group's shared length is the least LCP of its neighbours */
+		unsigned c = hexid_lcp(st->member_ids + (st->nmembers - 2) * g->rawsz, id, g->rawsz);
+		if (c < gr->len)
+			gr->len = c;
+	}
+	gr->n++;
 	return 0;
 }
 
@@ -56,6 +63,7 @@ static int start_group(group_acc *g, const unsigned char *a, int ta,
 	}
 	st->groups[st->ngroups].first = st->nmembers;
 	st->groups[st->ngroups].n = 0;
+	st->groups[st->ngroups].len = hexid_lcp(a, b, g->rawsz);
 	st->ngroups++;
 	return add_member(g, a, ta) || add_member(g, b, tb) ? -1 : 0;
 }
@@ -138,8 +146,61 @@ oom:
 	return -1;
 }
 
+int stats_groups_at(stats_set *st, const idsets *s, int set, unsigned L, int against_all)
+{
+	size_t rawsz = idsets_rawsz(s);
+	group_acc g = { st, rawsz, 0, 0 };
+	const unsigned char *prev = NULL, *cur;
+	int prev_type = 0, type, has_type = 0, in_run = 0;
+	idset_iter it;
+
+	memset(st, 0, sizeof(*st));
+	st->hexsz = (unsigned)(2 * rawsz);
+	st->longest = L;
+	st->count = idsets_count(s, against_all ? ABBREV_SET_ALL : set);
+	idset_iter_init(&it, s, against_all ? ABBREV_SET_ALL : set);
+	for (int more = 1; more;) {
+		more = idset_iter_next(&it, &cur, &type);
+		int joins = more && prev && hexid_lcp(prev, cur, rawsz) >= L;
+
+		if (in_run && !joins) {
+			/* the run ended: keep it only if it has an ID of the type asked */
+			if (against_all && !has_type) {
+				st->nmembers = st->groups[--st->ngroups].first;
+			} else {
+				st->objects[L] += st->groups[st->ngroups - 1].n;
+				st->prefixes[L]++;
+			}
+			in_run = 0;
+		}
+		if (joins) {
+			if (!in_run) {
+				if (start_group(&g, prev, prev_type, cur, type))
+					goto oom;
+				in_run = 1;
+				has_type = prev_type == set;
+			} else if (add_member(&g, cur, type)) {
+				goto oom;
+			}
+			has_type |= type == set;
+		}
+		prev = cur;
+		prev_type = type;
+	}
+	st->last_len = L;
+	return 0;
+oom:
+	stats_set_clear(st);
+	return -1;
+}
+
 void stats_set_clear(stats_set *st)
 {
+	if (st->member_desc)
+		for (size_t i = 0; i < st->nmembers; i++)
+			free(st->member_desc[i]);
+	free(st->member_desc);
+	st->member_desc = NULL;
 	free(st->groups);
 	free(st->member_ids);
 	free(st->member_types);

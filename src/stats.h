@@ -23,6 +23,7 @@
 typedef struct {
 	size_t first; /* index into the member arrays of stats_set */
 	size_t n;     /* members in this group (>= 2) */
+	unsigned len; /* hex chars all members share (>= the length asked for) */
 } stats_group;
 
 typedef struct {
@@ -44,11 +45,28 @@ typedef struct {
 	size_t nmembers;
 	unsigned char *member_ids;   /* nmembers * rawsz bytes */
 	unsigned char *member_types; /* nmembers bytes */
+	/*
+	 * Optional words about each member ("subject" of a commit, name of a
+	 * tag), filled by the command layer; NULL or NULL entries for none.
+	 * Freed with the set.
+	 */
+	char **member_desc;
 } stats_set;
 
 /* Fill `out` for one set of `s`.  Returns 0, or -1 when out of memory. */
 int stats_set_compute(stats_set *out, const idsets *s, int set);
 void stats_set_clear(stats_set *st);
+
+/*
+ * The groups of IDs that share their first L hex chars, for `check`.
+ * With against_all 0: groups within `set`.  With against_all 1: groups
+ * of the set of all objects that contain at least one ID of type `set`
+ * (what `git show <prefix>` sees).  Fills the group fields of `out`
+ * (ngroups, groups, members; longest = L), plus out->count (IDs of the
+ * compared set) and out->objects[L] / out->prefixes[L] (members and
+ * groups found).  Returns 0, or -1 when out of memory.
+ */
+int stats_groups_at(stats_set *out, const idsets *s, int set, unsigned L, int against_all);
 
 /*
  * Commits whose first L chars equal those of an object of another type
@@ -76,7 +94,20 @@ typedef struct {
 	size_t cvo[ABBREV_MAX_HEXSZ + 1];
 	unsigned cvo_last_len;
 	unsigned git_auto_abbrev;
+	double improbable;       /* threshold for "possibly crafted" */
 } stats_report;
+
+/* The answer of `check`: do IDs of a set collide at `length` chars? */
+typedef struct {
+	unsigned length;
+	int set;                 /* enum abbrev_set */
+	int against_all;
+	double improbable;       /* threshold for "possibly crafted" */
+	size_t rawsz;
+	size_t nrepos;
+	const char *const *repos;
+	stats_set found;         /* groups from stats_groups_at() */
+} stats_check;
 
 /* Compute every table of the report.  0, or -1 when out of memory. */
 int stats_report_compute(stats_report *r, const idsets *s);

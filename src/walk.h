@@ -41,4 +41,19 @@ size_t walk_repo_rawsz(const walk_repo *r);
 /* Add every object of the repository to `s`. */
 int walk_repo_objects(walk_repo *r, idsets *s, progress *p, char *err, size_t errsz);
 
+/*
+ * Add only the objects reachable from the refs (branches, tags, notes and
+ * HEAD): what a clone receives.  Each tree is read once (the sets are the
+ * visited set).
+ */
+int walk_repo_reachable(walk_repo *r, idsets *s, progress *p, char *err, size_t errsz);
+
+/*
+ * Words about an object for listings: `("subject") 2024-12-05` for a
+ * commit (committer date), `(tag v1.0)` for an annotated tag; NULL when
+ * the object is not in this repository or there is nothing to say.  The
+ * caller frees the string.
+ */
+char *walk_repo_describe(walk_repo *r, const unsigned char *id, int type);
+
 #endif

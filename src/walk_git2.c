@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct walk_repo {
 	git_repository *repo;
@@ -205,4 +206,212 @@ done:
 	free(l.ids);
 	git_odb_free(odb);
 	return ret;
+}
+
+/* ---- objects reachable from the refs ----------------------------------- */
+
+typedef struct {
+	walk_repo *r;
+	idsets *s;
+	progress *p;
+	git_revwalk *walk;
+	size_t n;
+	char *err;
+	size_t errsz;
+	int nomem;
+} reach_ctx;
+
+/* 1 if the object is new to the sets, 0 if seen, -1 on error */
+static int reach_add(reach_ctx *c, const git_oid *oid, int type)
+{
+	int rc = idsets_add(c->s, oid->id, type);
+
+	if (rc == -2) {
+		c->nomem = 1;
+		return -1;
+	}
+	if (rc == 1)
+		progress_update(c->p, ++c->n);
+	return rc;
+}
+
+static int reach_fail(reach_ctx *c, const char *what, const git_oid *oid)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	git_oid_tostr(hex, sizeof(hex), oid);
+	set_err(c->err, c->errsz, "%s: cannot read %s %s: %s", c->r->path, what, hex, git2_msg());
+	return -1;
+}
+
+static int reach_tree(reach_ctx *c, const git_oid *oid)
+{
+	git_tree *tree;
+	int rc = reach_add(c, oid, ABBREV_TYPE_TREE);
+
+	if (rc <= 0)
+		return rc;
+	if (git_tree_lookup(&tree, c->r->repo, oid) < 0)
+		return reach_fail(c, "tree", oid);
+	for (size_t i = 0, n = git_tree_entrycount(tree); i < n && rc >= 0; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
+
+		switch (git_tree_entry_type(e)) {
+		case GIT_OBJECT_TREE:
+			rc = reach_tree(c, git_tree_entry_id(e));
+			break;
+		case GIT_OBJECT_BLOB:
+			rc = reach_add(c, git_tree_entry_id(e), ABBREV_TYPE_BLOB);
+			break;
+		default: /* a submodule's commit lives in another repository */
+			break;
+		}
+	}
+	git_tree_free(tree);
+	return rc < 0 ? -1 : 0;
+}
+
+/* A ref's target: peel tags, queue commits, walk trees, add blobs. */
+static int reach_target(reach_ctx *c, const git_oid *start)
+{
+	git_oid oid = *start;
+
+	for (int depth = 0; depth < 64; depth++) {
+		git_object *obj;
+		git_object_t t;
+		int rc = 0;
+
+		if (git_object_lookup(&obj, c->r->repo, &oid, GIT_OBJECT_ANY) < 0)
+			return reach_fail(c, "object", &oid);
+		t = git_object_type(obj);
+		if (t == GIT_OBJECT_TAG) {
+			rc = reach_add(c, &oid, ABBREV_TYPE_TAG);
+			if (rc > 0)
+				oid = *git_tag_target_id((git_tag *)obj);
+		} else if (t == GIT_OBJECT_COMMIT) {
+			if (git_revwalk_push(c->walk, &oid) < 0)
+				rc = reach_fail(c, "commit", &oid);
+		} else if (t == GIT_OBJECT_TREE) {
+			rc = reach_tree(c, &oid);
+		} else if (t == GIT_OBJECT_BLOB) {
+			rc = reach_add(c, &oid, ABBREV_TYPE_BLOB);
+		}
+		git_object_free(obj);
+		if (rc < 0)
+			return -1;
+		if (t != GIT_OBJECT_TAG || rc == 0)
+			return 0;
+	}
+	set_err(c->err, c->errsz, "%s: tag chain too deep", c->r->path);
+	return -1;
+}
+
+int walk_repo_reachable(walk_repo *r, idsets *s, progress *p, char *err, size_t errsz)
+{
+	reach_ctx c = { r, s, p, NULL, 0, err, errsz, 0 };
+	git_reference_iterator *iter = NULL;
+	git_reference *ref;
+	git_oid oid;
+	int ret = WALK_ERR, rc;
+
+	git_error_clear();
+	if (git_revwalk_new(&c.walk, r->repo) < 0) {
+		set_err(err, errsz, "%s: cannot walk history: %s", r->path, git2_msg());
+		return WALK_ERR;
+	}
+	progress_start(p, "walking reachable objects", 0);
+	if (git_reference_iterator_new(&iter, r->repo) < 0) {
+		set_err(err, errsz, "%s: cannot list refs: %s", r->path, git2_msg());
+		goto done;
+	}
+	while ((rc = git_reference_next(&ref, iter)) == 0) {
+		git_reference *direct = NULL;
+
+		if (git_reference_resolve(&direct, ref) < 0) {
+			/* a dangling symbolic ref points at nothing to walk */
+			git_reference_free(ref);
+			continue;
+		}
+		rc = reach_target(&c, git_reference_target(direct));
+		git_reference_free(direct);
+		git_reference_free(ref);
+		if (rc < 0)
+			goto done;
+	}
+	if (rc != GIT_ITEROVER) {
+		set_err(err, errsz, "%s: cannot list refs: %s", r->path, git2_msg());
+		goto done;
+	}
+	/* a detached HEAD is reachable too; an unborn one is nothing */
+	if (git_reference_name_to_id(&oid, r->repo, "HEAD") == 0 && reach_target(&c, &oid) < 0)
+		goto done;
+
+	while ((rc = git_revwalk_next(&oid, c.walk)) == 0) {
+		git_commit *commit;
+
+		rc = reach_add(&c, &oid, ABBREV_TYPE_COMMIT);
+		if (rc < 0)
+			goto done;
+		if (git_commit_lookup(&commit, r->repo, &oid) < 0) {
+			reach_fail(&c, "commit", &oid);
+			goto done;
+		}
+		rc = reach_tree(&c, git_commit_tree_id(commit));
+		git_commit_free(commit);
+		if (rc < 0)
+			goto done;
+	}
+	if (rc != GIT_ITEROVER) {
+		set_err(err, errsz, "%s: cannot walk history: %s", r->path, git2_msg());
+		goto done;
+	}
+	progress_stop(p);
+	ret = WALK_OK;
+done:
+	if (c.nomem)
+		ret = WALK_NOMEM;
+	git_reference_iterator_free(iter);
+	git_revwalk_free(c.walk);
+	return ret;
+}
+
+/* ---- words about an object, for listings -------------------------------- */
+
+char *walk_repo_describe(walk_repo *r, const unsigned char *id, int type)
+{
+	git_oid oid;
+	char *out = NULL;
+
+	memcpy(oid.id, id, GIT_OID_RAWSZ);
+	if (type == ABBREV_TYPE_COMMIT) {
+		git_commit *c;
+		const git_signature *who;
+		const char *subject;
+		char date[32] = "";
+
+		if (git_commit_lookup(&c, r->repo, &oid) < 0)
+			return NULL;
+		subject = git_commit_summary(c);
+		who = git_commit_committer(c);
+		if (who) {
+			/* the committer's own calendar day, as git log --date=short */
+			time_t t = (time_t)(who->when.time + (git_time_t)who->when.offset * 60);
+			struct tm tm;
+
+			if (gmtime_r(&t, &tm))
+				strftime(date, sizeof(date), " %Y-%m-%d", &tm);
+		}
+		if (asprintf(&out, "(\"%s\")%s", subject ? subject : "", date) < 0)
+			out = NULL;
+		git_commit_free(c);
+	} else if (type == ABBREV_TYPE_TAG) {
+		git_tag *t;
+
+		if (git_tag_lookup(&t, r->repo, &oid) < 0)
+			return NULL;
+		if (asprintf(&out, "(tag %s)", git_tag_name(t)) < 0)
+			out = NULL;
+		git_tag_free(t);
+	}
+	return out;
 }

@@ -1,0 +1,73 @@
+/*
+ * cmd_check.c - `git abbrev check <N>`: do IDs of a type collide at N chars?
+ *
+ * One question, one ordered pass over one set, an exit status scripts can
+ * use (0 no, 1 yes), and the colliding groups with commit subjects so the
+ * answer can be pasted into a reply.
+ */
+#include <config.h>
+
+#include <stdio.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "emit.h"
+#include "exitcodes.h"
+#include "stats.h"
+
+static const char check_usage[] =
+	"usage: git abbrev check <N> [--type=commit|tree|blob|tag|all] [--against=same|all]\n"
+	"                            [--reachable] [--quiet] [--format=text|json]\n"
+	"                            [--improbable=P] [--progress|--no-progress] [<repo>...]\n"
+	"exit status: 0 no two IDs share N chars, 1 some do, 2 usage, 3+ error\n";
+
+int cmd_check(int argc, char **argv)
+{
+	cli_check_opts o;
+	stats_check c = { 0 };
+	cmd_sets cs = { 0 };
+	progress *p = NULL;
+	char err[256];
+	int ret;
+
+	switch (cli_parse_check(&o, argc, argv, err, sizeof(err))) {
+	case CLI_HELP:
+		fputs(check_usage, stdout);
+		return ABBREV_EXIT_OK;
+	case CLI_USAGE:
+		cmd_error("%s", err);
+		fputs(check_usage, stderr);
+		return ABBREV_EXIT_USAGE;
+	}
+	p = progress_new(stderr, !o.quiet && cmd_want_progress(o.progress));
+	if (!p) {
+		cmd_error("out of memory");
+		return ABBREV_EXIT_NOMEM;
+	}
+	ret = cmd_sets_load(&cs, o.repos, o.nrepos, o.reachable, p);
+	if (ret)
+		goto done;
+	c.length = o.length;
+	c.set = o.set;
+	c.against_all = o.against_all;
+	c.improbable = o.improbable;
+	c.rawsz = idsets_rawsz(cs.s);
+	c.repos = (const char *const *)cs.paths;
+	c.nrepos = cs.n;
+	if (stats_groups_at(&c.found, cs.s, o.set, o.length, o.against_all) ||
+	    (!o.quiet && cmd_sets_describe(&cs, &c.found))) {
+		cmd_error("out of memory");
+		ret = ABBREV_EXIT_NOMEM;
+		goto done;
+	}
+	ret = c.found.ngroups ? ABBREV_EXIT_FOUND : ABBREV_EXIT_OK;
+	if (!o.quiet && (emit_check(stdout, &c, o.format) || fflush(stdout))) {
+		cmd_error("cannot write the answer");
+		ret = ABBREV_EXIT_RUNTIME;
+	}
+done:
+	stats_set_clear(&c.found);
+	cmd_sets_free(&cs);
+	progress_free(p);
+	return ret;
+}

@@ -1,0 +1,127 @@
+#!/bin/sh
+# t-check.sh - `git abbrev check <N>` on repositories with planted
+# collisions: exit status at N-1, N, N+1 for each planted pair and for
+# --against=all, the listing (full IDs, subjects from git log), the
+# --reachable view against git rev-list, and the "possibly crafted" flag.
+. "$(dirname "$0")/setup.sh"
+
+repo=$tmp/planted
+gen_repo "$repo" planted
+planted() { # KIND FIELD -> value from gen_repo's JSON
+	python3 -c 'import json,sys
+d=json.load(open(sys.argv[1]))
+p=[x for x in d["planted"] if x["kind"]==sys.argv[2]][0]
+v=p[sys.argv[3]]
+print(" ".join(v) if isinstance(v,list) else v)' "$repo.json" "$1" "$2"
+}
+
+cc_len=$(planted commit-commit shared); cc_ids=$(planted commit-commit ids)
+cb_len=$(planted commit-blob shared); cb_ids=$(planted commit-blob ids)
+tt_len=$(planted tree-tree shared)
+say "planted: commit-commit $cc_len, commit-blob $cb_len, tree-tree $tt_len"
+
+# exit status around each planted length
+check_around() { # LEN ARGS...: 1 at LEN-1 and LEN, 0 at LEN+1
+	len=$1; shift
+	expect_exit 1 "$GIT_ABBREV" check $((len - 1)) --quiet "$@" "$repo"
+	expect_exit 1 "$GIT_ABBREV" check "$len" --quiet "$@" "$repo"
+	[ -s "$out" ] && fail "--quiet printed something: check $len $*"
+	expect_exit 0 "$GIT_ABBREV" check $((len + 1)) --quiet "$@" "$repo"
+}
+check_around "$cc_len"
+check_around "$cc_len" --type=commit --against=same
+check_around "$tt_len" --type=tree
+check_around "$cb_len" --type=blob --against=all
+# the planted blob collides only with a commit: not within the blobs
+expect_exit 0 "$GIT_ABBREV" check "$cb_len" --type=blob "$repo"
+grep -q "^no two blob IDs share their first $cb_len chars" "$out" ||
+	fail "no-collision message for blobs"
+# --type=all sees every planted pair; its longest is the longest planted
+longest=$(printf '%s\n' "$cc_len" "$cb_len" "$tt_len" | sort -n | tail -1)
+check_around "$longest" --type=all
+
+# the listing: both full IDs, the subjects as git log shows them, the dates
+expect_exit 1 "$GIT_ABBREV" check "$cc_len" "$repo"
+for id in $cc_ids; do
+	subject=$(git -C "$repo" log -1 --format=%s "$id")
+	date=$(git -C "$repo" log -1 --format=%cs "$id")
+	grep -qF "commit $id (\"$subject\") $date" "$out" ||
+		fail "listing lacks 'commit $id (\"$subject\") $date'"
+done
+head -1 "$out" | grep -q "^commit IDs collide at $cc_len chars: 2 commits in 1 prefixes" ||
+	fail "headline: $(head -1 "$out")"
+
+# against=all lists the blob beside the commit
+expect_exit 1 "$GIT_ABBREV" check "$cb_len" --against=all "$repo"
+for id in $cb_ids; do
+	grep -q "$id" "$out" || fail "--against=all listing lacks $id"
+done
+grep -q "^  blob   $(echo "$cb_ids" | cut -d' ' -f2)" "$out" ||
+	fail "--against=all listing does not show the blob with its type"
+
+# JSON: the groups and counts
+expect_exit 1 "$GIT_ABBREV" check "$cc_len" --format=json "$repo"
+checks=$((checks + 1))
+python3 - "$out" "$cc_len" $cc_ids <<'PY' || fail "check --format=json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+L = int(sys.argv[2]); ids = set(sys.argv[3:])
+assert d["length"] == L and d["type"] == "commit" and d["collide"] is True, d
+assert d["colliding_objects"] == 2 and d["colliding_prefixes"] == 1, d
+g = d["groups"][0]
+assert {m["id"] for m in g["members"]} == ids, g
+assert g["prefix"] == sorted(ids)[0][:L] and g["shared"] == L, g
+PY
+
+# crafted: 8+ shared chars among a few hundred commits is improbable for
+# random IDs, so it is flagged; --improbable=0 turns the flag off
+ncommits=$(git -C "$repo" cat-file --batch-all-objects --batch-check='%(objecttype)' | grep -c '^commit$')
+expect_exit 1 "$GIT_ABBREV" check "$cc_len" "$repo"
+grep -q "possibly crafted" "$out" || fail "$cc_len chars among $ncommits commits not flagged"
+expect_exit 1 "$GIT_ABBREV" check "$cc_len" --improbable=0 "$repo"
+grep -q "possibly crafted" "$out" && fail "flagged with --improbable=0"
+# natural: the longest collision of 17000 random blobs is expected, not crafted
+gen_repo "$tmp/many" many
+expect_exit 0 "$GIT_ABBREV" report --format=json "$tmp/many"
+checks=$((checks + 1))
+python3 - "$out" <<'PY' || fail "natural collision flagged as crafted"
+import json, sys
+b = json.load(open(sys.argv[1]))["types"]["blob"]["longest"]
+assert b["length"] >= 5 and b["improbable"] is False and b["p_random"] > 1e-3, b
+PY
+
+# --reachable: the planted unreachable blob is counted by default, not with
+# --reachable; the reachable counts equal git rev-list --objects --all
+unreach=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["unreachable"][0])' "$repo.json")
+expect_exit 0 "$GIT_ABBREV" check 40 --type=blob "$repo"
+expect_exit 0 "$GIT_ABBREV" report --format=json "$repo"
+grep -q . "$out" || fail "report printed nothing"
+cp "$out" "$tmp/all.json"
+expect_exit 0 "$GIT_ABBREV" report --format=json --reachable "$repo"
+cp "$out" "$tmp/reach.json"
+git -C "$repo" rev-list --objects --all | cut -d' ' -f1 |
+	git -C "$repo" cat-file --batch-check='%(objectname) %(objecttype)' >"$tmp/revlist"
+grep -q "^$unreach " "$tmp/revlist" && die "planted unreachable blob is reachable"
+checks=$((checks + 1))
+python3 - "$tmp/all.json" "$tmp/reach.json" "$tmp/revlist" <<'PY' || fail "--reachable counts"
+import json, sys, collections
+full = json.load(open(sys.argv[1]))["types"]; reach = json.load(open(sys.argv[2]))["types"]
+want = collections.Counter(l.split()[1] for l in open(sys.argv[3]))
+for t in ("commit", "tree", "blob", "tag"):
+    assert reach[t]["count"] == want[t], (t, reach[t]["count"], want[t])
+assert reach["all"]["count"] == sum(want.values())
+assert full["blob"]["count"] > reach["blob"]["count"], "unreachable blob not excluded"
+PY
+expect_exit 1 "$GIT_ABBREV" check "$cc_len" --reachable "$repo"
+
+# usage errors
+expect_exit 2 "$GIT_ABBREV" check "$repo"
+expect_exit 2 "$GIT_ABBREV" check 0 "$repo"
+expect_exit 2 "$GIT_ABBREV" check 12 --type=bogus "$repo"
+expect_exit 2 "$GIT_ABBREV" check 12 --against=some "$repo"
+expect_exit 2 "$GIT_ABBREV" check 12 --improbable=2 "$repo"
+[ -s "$out" ] && fail "usage error printed to stdout"
+expect_exit 3 "$GIT_ABBREV" check 12 "$tmp/nonexistent"
+one_line "$err" || fail "not one line on stderr: $(cat "$err")"
+
+finish
