@@ -186,3 +186,96 @@ int cli_parse_report(cli_report_opts *o, int argc, char **argv, char *err, size_
 	}
 	return CLI_OK;
 }
+
+/* A count: decimal digits only, no sign, no spaces, at most UINT64_MAX. */
+static int parse_count(uint64_t *n, const char *name, const char *v, char *err, size_t errsz)
+{
+	unsigned long long x;
+	char *end;
+
+	if (!v || !*v) {
+		snprintf(err, errsz, "option '%s' needs a number", name);
+		return -1;
+	}
+	errno = 0;
+	x = strtoull(v, &end, 10);
+	if (*v < '0' || *v > '9' || *end) {
+		snprintf(err, errsz, "option '%s' takes a whole number, not '%s'", name, v);
+		return -1;
+	}
+	if (errno == ERANGE) {
+		snprintf(err, errsz, "option '%s': %s is too large", name, v);
+		return -1;
+	}
+	*n = (uint64_t)x;
+	return 0;
+}
+
+static int parse_length(unsigned *L, const char *name, const char *v, char *err, size_t errsz)
+{
+	uint64_t n;
+
+	if (parse_count(&n, name, v, err, errsz))
+		return -1;
+	if (n < ABBREV_MIN_LEN || n > ABBREV_MAX_HEXSZ) {
+		snprintf(err, errsz, "option '%s' takes a length from %d to %d, not '%s'",
+			 name, ABBREV_MIN_LEN, ABBREV_MAX_HEXSZ, v);
+		return -1;
+	}
+	*L = (unsigned)n;
+	return 0;
+}
+
+int cli_parse_model(cli_model_opts *o, int argc, char **argv, char *err, size_t errsz)
+{
+	int only_args = 0;
+	const char *v;
+
+	memset(o, 0, sizeof(*o));
+	o->repos = argv;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (only_args || a[0] != '-' || !a[1]) {
+			o->repos[o->nrepos++] = argv[i];
+		} else if (!strcmp(a, "--")) {
+			only_args = 1;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			return CLI_HELP;
+		} else if (cli_match_value(a, "--objects", argc, argv, &i, &v)) {
+			if (parse_count(&o->objects, "--objects", v, err, errsz))
+				return CLI_USAGE;
+			o->have_objects = 1;
+		} else if (cli_match_value(a, "--commits", argc, argv, &i, &v)) {
+			if (parse_count(&o->commits, "--commits", v, err, errsz))
+				return CLI_USAGE;
+			o->have_commits = 1;
+		} else if (cli_match_value(a, "--from", argc, argv, &i, &v)) {
+			if (parse_length(&o->from, "--from", v, err, errsz))
+				return CLI_USAGE;
+		} else if (cli_match_value(a, "--to", argc, argv, &i, &v)) {
+			if (parse_length(&o->to, "--to", v, err, errsz))
+				return CLI_USAGE;
+		} else if (cli_match_value(a, "--format", argc, argv, &i, &v)) {
+			if (parse_format(&o->format, v, err, errsz))
+				return CLI_USAGE;
+			if (o->format != ABBREV_FORMAT_TEXT && o->format != ABBREV_FORMAT_JSON) {
+				snprintf(err, errsz, "model prints text or json, not '%s'", v);
+				return CLI_USAGE;
+			}
+		} else {
+			snprintf(err, errsz, "unknown option '%s'", a);
+			return CLI_USAGE;
+		}
+	}
+	if (o->have_objects && o->have_commits && o->commits > o->objects) {
+		snprintf(err, errsz, "--commits (%llu) cannot exceed --objects (%llu): commits are objects",
+			 (unsigned long long)o->commits, (unsigned long long)o->objects);
+		return CLI_USAGE;
+	}
+	if (o->from && o->to && o->from > o->to) {
+		snprintf(err, errsz, "--from (%u) is past --to (%u)", o->from, o->to);
+		return CLI_USAGE;
+	}
+	return CLI_OK;
+}

@@ -9,6 +9,7 @@
 #define ABBREV_CLI_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Groups less likely than this for random IDs are flagged as possibly crafted. */
 #define CLI_DEFAULT_IMPROBABLE 1e-4
@@ -46,6 +47,23 @@ int cli_parse_check(cli_check_opts *o, int argc, char **argv, char *err, size_t 
 
 /* Parse the arguments after the command name ("report"). */
 int cli_parse_report(cli_report_opts *o, int argc, char **argv, char *err, size_t errsz);
+
+typedef struct {
+	uint64_t objects;    /* --objects=N: the number of IDs of all objects */
+	uint64_t commits;    /* --commits=M: and of commits alone */
+	int have_objects, have_commits;
+	unsigned from, to;   /* --from / --to; 0 = the format's default range */
+	int format;          /* enum abbrev_format: text or json */
+	char **repos;        /* positional arguments (repositories) */
+	size_t nrepos;
+} cli_model_opts;
+
+/*
+ * Parse the arguments after "model".  Counts must be plain decimal
+ * (no sign, no spaces) and fit in 64 bits; --commits may not exceed
+ * --objects; lengths run from 4 to 64 with from <= to.
+ */
+int cli_parse_model(cli_model_opts *o, int argc, char **argv, char *err, size_t errsz);
 
 /* The value of "--name=value" / "--name value" style options, shared by commands. */
 int cli_match_value(const char *arg, const char *name, int argc, char **argv, int *i,

@@ -51,8 +51,7 @@ idsets *idsets_new(size_t rawsz)
 {
 	idsets *s;
 
-	/* the Judy key takes the first 8 bytes: shorter IDs do not exist */
-	if (rawsz < 8 || rawsz > ABBREV_MAX_RAWSZ)
+	if (rawsz < 1 || rawsz > ABBREV_MAX_RAWSZ)
 		return NULL;
 	s = calloc(1, sizeof(*s));
 	if (s)
@@ -101,12 +100,13 @@ size_t idsets_count(const idsets *s, int set)
 	return s->count[set];
 }
 
-static Word_t id_key(const unsigned char *id)
+/* The first 8 bytes, big-endian (zero-padded for IDs shorter than that). */
+static Word_t id_key(const idsets *s, const unsigned char *id)
 {
 	Word_t k = 0;
 
-	for (int i = 0; i < 8; i++)
-		k = (k << 8) | id[i];
+	for (size_t i = 0; i < 8; i++)
+		k = (k << 8) | (i < s->rawsz ? id[i] : 0);
 	return k;
 }
 
@@ -251,7 +251,7 @@ static int set_add(idsets *s, int set, Word_t k, size_t idx)
 
 int idsets_add(idsets *s, const unsigned char *id, int type)
 {
-	Word_t k = id_key(id);
+	Word_t k = id_key(s, id);
 	PWord_t pv;
 	size_t idx;
 
@@ -288,7 +288,7 @@ int idsets_add(idsets *s, const unsigned char *id, int type)
 
 int idsets_lookup(const idsets *s, const unsigned char *id)
 {
-	PWord_t pv = (PWord_t)JudyLGet(s->judy[ABBREV_SET_ALL], id_key(id), PJE0);
+	PWord_t pv = (PWord_t)JudyLGet(s->judy[ABBREV_SET_ALL], id_key(s, id), PJE0);
 	long idx;
 
 	if (!pv || (idx = value_find(s, *pv, id)) < 0)
@@ -323,7 +323,7 @@ int idset_iter_next(idset_iter *it, const unsigned char **id, int *type)
 		if (it->state == 2)
 			return 0;
 		if (it->state == 0) {
-			Word_t k = it->from ? id_key(it->from) : 0;
+			Word_t k = it->from ? id_key(s, it->from) : 0;
 
 			pv = (PWord_t)JudyLFirst(judy, &k, PJE0);
 			it->key = k;

@@ -19,6 +19,8 @@ static const abbrev_cmd commands[] = {
 	  "the full comparison: colliding IDs per length, per type and for all objects" },
 	{ "check", cmd_check, "check <N> [--type=T] [--against=same|all] [<repo>...]",
 	  "do IDs of a type (default commit) collide at N chars? exit 1 if they do" },
+	{ "model", cmd_model, "model --objects=N [--commits=M] [--format=text|json] [--from=L] [--to=L]",
+	  "birthday-model numbers: expected collisions and capacity per length" },
 };
 
 static void usage(FILE *out)

@@ -4,7 +4,9 @@
  * Pure math on counts: no libgit2, no I/O.  A real repository can be put
  * beside these numbers to see whether its IDs behave like random ones
  * (they should: they are hashes).  All functions take n as an exact count
- * and L as a number of hex chars, ABBREV_MIN_LEN .. MODEL_MAX_LEN.
+ * and L as a number of hex chars: any L from 1 to MODEL_MAX_LEN works
+ * (the unit tests check small L exhaustively); the tables run from
+ * ABBREV_MIN_LEN.
  *
  * Precision: internally long double (64-bit mantissa on x86-64), and
  * 16^L = 2^(4L) is applied with ldexp, which is exact, so E and P carry

@@ -37,6 +37,12 @@ void walk_repo_free(walk_repo *r);
 const char *walk_repo_path(const walk_repo *r);
 /* Raw ID width of the repository's hash (20 for SHA-1). */
 size_t walk_repo_rawsz(const walk_repo *r);
+/*
+ * The repository's object directory (the common dir's "objects", or
+ * GIT_OBJECT_DIRECTORY when the repository was found from the
+ * environment), for walk_pack_objects(); owned by the handle.
+ */
+const char *walk_repo_objdir(const walk_repo *r);
 
 /* Add every object of the repository to `s`. */
 int walk_repo_objects(walk_repo *r, idsets *s, progress *p, char *err, size_t errsz);

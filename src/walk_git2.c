@@ -21,6 +21,7 @@
 struct walk_repo {
 	git_repository *repo;
 	char *path;
+	char *objdir;
 };
 
 static void set_err(char *err, size_t errsz, const char *fmt, ...)
@@ -37,6 +38,34 @@ static const char *git2_msg(void)
 	const git_error *e = git_error_last();
 
 	return e && e->message ? e->message : "unknown libgit2 error";
+}
+
+/*
+ * The object directory, as libgit2 finds it: opened from the environment,
+ * GIT_OBJECT_DIRECTORY wins (git_repository_item_path() does not know it);
+ * else the common dir's "objects".  No trailing slash.
+ */
+static int find_objdir(char **out, git_repository *repo, int from_env)
+{
+	const char *env = from_env ? getenv("GIT_OBJECT_DIRECTORY") : NULL;
+	git_buf buf = GIT_BUF_INIT;
+	size_t n;
+
+	if (env && *env) {
+		*out = strdup(env);
+	} else {
+		git_error_clear();
+		if (git_repository_item_path(&buf, repo, GIT_REPOSITORY_ITEM_OBJECTS) < 0)
+			return WALK_ERR;
+		*out = strdup(buf.ptr);
+		git_buf_dispose(&buf);
+	}
+	if (!*out)
+		return WALK_NOMEM;
+	n = strlen(*out);
+	while (n > 1 && (*out)[n - 1] == '/')
+		(*out)[--n] = '\0';
+	return WALK_OK;
 }
 
 int walk_repo_open(walk_repo **out, const char *path, char *err, size_t errsz)
@@ -78,6 +107,14 @@ int walk_repo_open(walk_repo **out, const char *path, char *err, size_t errsz)
 	size_t n = strlen(r->path);
 	if (n > 1 && r->path[n - 1] == '/')
 		r->path[n - 1] = '\0';
+	rc = find_objdir(&r->objdir, r->repo, !path);
+	if (rc) {
+		if (rc == WALK_ERR)
+			set_err(err, errsz, "%s: cannot find the object directory: %s", r->path,
+				git2_msg());
+		walk_repo_free(r);
+		return rc;
+	}
 	*out = r;
 	return WALK_OK;
 }
@@ -88,12 +125,18 @@ void walk_repo_free(walk_repo *r)
 		return;
 	git_repository_free(r->repo);
 	free(r->path);
+	free(r->objdir);
 	free(r);
 }
 
 const char *walk_repo_path(const walk_repo *r)
 {
 	return r->path;
+}
+
+const char *walk_repo_objdir(const walk_repo *r)
+{
+	return r->objdir;
 }
 
 size_t walk_repo_rawsz(const walk_repo *r)
