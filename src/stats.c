@@ -298,7 +298,7 @@ unsigned stats_git_auto_abbrev(size_t count)
 	 */
 	unsigned bits = 0, len;
 
-	while (count >> bits)
+	while (bits < 8 * sizeof(count) && count >> bits)
 		bits++;
 	/* bits == msb(count) + 1 for count > 0 */
 	len = (bits + 1) / 2;

@@ -303,7 +303,7 @@ END_TEST
 
 START_TEST(test_parse_invalid_char)
 {
-	unsigned char raw[20];
+	unsigned char raw[ABBREV_MAX_RAWSZ];
 
 	ck_assert_int_eq(hexid_parse_prefix(raw, 20, "12g4", 4), -1);
 	ck_assert_int_eq(hexid_parse_prefix(raw, 20, "12 4", 4), -1);
