@@ -9,6 +9,8 @@
 
 #include <jansson.h>
 
+#include "model.h"
+
 /* {"4": {"objects": n, "prefixes": m}, ...} up to last_len */
 static json_t *lengths_json(const stats_set *st)
 {
@@ -20,6 +22,23 @@ static json_t *lengths_json(const stats_set *st)
 		json_object_set_new(o, key, json_pack("{s:I,s:I}",
 			"objects", (json_int_t)st->objects[L],
 			"prefixes", (json_int_t)st->prefixes[L]));
+	}
+	return o;
+}
+
+/* What as many random IDs would give at each length of the table. */
+static json_t *model_json(const stats_set *st)
+{
+	json_t *o = json_object();
+	char key[8];
+
+	for (unsigned L = ABBREV_MIN_LEN; L <= st->last_len; L++) {
+		snprintf(key, sizeof(key), "%u", L);
+		json_object_set_new(o, key, json_pack("{s:f,s:f,s:f,s:f}",
+			"expected_objects", model_expected_objects(st->count, L),
+			"expected_prefixes", model_expected_prefixes(st->count, L),
+			"expected_pairs", model_expected_pairs(st->count, L),
+			"p_collision", model_p_collision(st->count, L)));
 	}
 	return o;
 }
@@ -59,6 +78,7 @@ static json_t *set_json(const stats_set *st, size_t rawsz, double threshold)
 			      "min_unique_length", (json_int_t)st->min_unique);
 
 	json_object_set_new(o, "lengths", lengths_json(st));
+	json_object_set_new(o, "model", model_json(st));
 	json_object_set_new(o, "longest", json_pack("{s:I,s:f,s:b,s:o}",
 		"length", (json_int_t)st->longest, "p_random", st->ngroups ? p : 1.0,
 		"improbable", st->ngroups && p < threshold, "groups", groups_json(st, rawsz)));

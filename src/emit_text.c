@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include "model.h"
+
 #define MAX_GROUPS_SHOWN 16
 
 /* Display order of the columns: all objects first, then the types. */
@@ -65,6 +67,53 @@ static void print_groups(FILE *out, const stats_set *st, const char *what, size_
 			st->ngroups - shown);
 }
 
+/* "85 / 83.1": measured colliding prefixes beside the birthday model's */
+static void model_cell(char *buf, size_t n, const stats_set *st, unsigned L)
+{
+	double e = model_expected_prefixes(st->count, L);
+
+	snprintf(buf, n, e >= 100 ? "%zu / %.0f" : e >= 0.01 ? "%zu / %.2f" : "%zu / %.1e",
+		 st->prefixes[L], e);
+}
+
+/*
+ * Measured colliding prefixes next to the expectation for as many random
+ * IDs, for all objects and for commits: whether the repository behaves
+ * like random IDs is then visible at a glance.
+ */
+static void print_model(FILE *out, const stats_report *r)
+{
+	static const int sets[] = { ABBREV_SET_ALL, ABBREV_SET_COMMIT };
+	unsigned last = ABBREV_MIN_LEN;
+	int width[2];
+	char buf[64];
+
+	for (int c = 0; c < 2; c++) {
+		const stats_set *st = &r->sets[sets[c]];
+
+		if (st->last_len > last)
+			last = st->last_len;
+	}
+	for (int c = 0; c < 2; c++) {
+		width[c] = c ? 6 : 11;
+		for (unsigned L = ABBREV_MIN_LEN; L <= last; L++) {
+			model_cell(buf, sizeof(buf), &r->sets[sets[c]], L);
+			if ((int)strlen(buf) > width[c])
+				width[c] = (int)strlen(buf);
+		}
+	}
+	fprintf(out, "\ncolliding prefixes, measured / expected for random IDs (birthday model):\n");
+	fprintf(out, "len  %*s  %*s\n", width[0], "all objects", width[1], "commit");
+	for (unsigned L = ABBREV_MIN_LEN; L <= last; L++) {
+		fprintf(out, "%3u", L);
+		for (int c = 0; c < 2; c++) {
+			model_cell(buf, sizeof(buf), &r->sets[sets[c]], L);
+			fprintf(out, "  %*s", width[c], buf);
+		}
+		fputc('\n', out);
+	}
+}
+
 int emit_report_text(FILE *out, const stats_report *r)
 {
 	const stats_set *all = &r->sets[ABBREV_SET_ALL];
@@ -107,6 +156,8 @@ int emit_report_text(FILE *out, const stats_report *r)
 	}
 	fprintf(out, "(colliding objects / colliding prefixes; commit~other: commits that\n"
 		     " share the prefix with a tree, blob or tag, ambiguous to git show)\n");
+
+	print_model(out, r);
 
 	fprintf(out, "\nmin unique length:");
 	for (int c = 0; c < ABBREV_SET_COUNT; c++)
