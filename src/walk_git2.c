@@ -12,6 +12,7 @@
 #include "walk.h"
 
 #include <git2.h>
+#include <git2/worktree.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -388,6 +389,23 @@ int walk_repo_reachable(walk_repo *r, idsets *s, progress *p, char *err, size_t 
 	/* a detached HEAD is reachable too; an unborn one is nothing */
 	if (git_reference_name_to_id(&oid, r->repo, "HEAD") == 0 && reach_target(&c, &oid) < 0)
 		goto done;
+	/* and so are the HEADs of the other worktrees, as for git gc and rev-list --all */
+	git_strarray wts = { 0 };
+	if (git_worktree_list(&wts, r->repo) == 0) {
+		for (size_t i = 0; i < wts.count; i++) {
+			git_reference *head;
+
+			if (git_repository_head_for_worktree(&head, r->repo, wts.strings[i]) < 0)
+				continue;
+			rc = git_reference_target(head) ? reach_target(&c, git_reference_target(head)) : 0;
+			git_reference_free(head);
+			if (rc < 0) {
+				git_strarray_dispose(&wts);
+				goto done;
+			}
+		}
+		git_strarray_dispose(&wts);
+	}
 
 	while ((rc = git_revwalk_next(&oid, c.walk)) == 0) {
 		git_commit *commit;

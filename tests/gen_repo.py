@@ -1,0 +1,544 @@
+#!/usr/bin/env python3
+"""gen_repo.py - build test repositories with planted ID collisions.
+
+    python3 gen_repo.py <dir> [--scenario NAME]
+
+Scenarios (NAME):
+  planted     (default) <dir> is a repository with a work tree and
+              - two commits whose IDs share >= 8 hex chars,
+              - a blob and a commit whose IDs share >= 8 hex chars,
+              - two trees whose IDs share >= 7 hex chars,
+              - annotated tags (of commits, of a tag, of a tree), a ref
+                to a blob, several packs (git repack -d between
+                batches, never -a), objects stored loose and packed, an
+                object in two packs, and an unreachable loose blob.
+  alternates  <dir>/upstream, and <dir>/downstream whose
+              objects/info/alternates points at upstream's object store;
+              a pair of commits sharing >= 8 hex chars is split between
+              the two, and an upstream blob is also stored in downstream.
+  many        <dir> holds 17000 small blobs (unreachable, packed) and one
+              commit: enough objects for git's auto abbrev to pass 7.
+  small       <dir> holds one commit of one file (3 objects).
+  quoting     two pairs of commits sharing exactly 6 hex chars whose
+              subjects need JSON escaping: quotes, backslash, tab, a
+              control char, UTF-8; and Latin-1 bytes (not UTF-8).
+  empty       <dir> is a fresh repository without objects.
+  sha256      <dir> is a SHA-256 repository with a short history.
+
+Collisions are found by brute force: git's object ID is
+sha1(b"<type> <size>\\0" + content), so candidate objects that differ only in a
+fixed-width nonce are hashed with hashlib until two share the wanted prefix
+(a birthday search: about 2^16 candidates for 32 bits).  The nonce sequence is
+fixed and every byte (dates, names) is written by this script, so the same
+IDs come out on every run and every git version.  The winners are written
+with `git hash-object -w -t <type> --stdin`, and the ID git prints must equal
+the one computed here.
+
+A JSON description of what was planted goes to stdout: the repositories,
+and for each planted pair its IDs, types and shared length in hex chars.
+Uses the standard library only.
+"""
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+AUTHOR = b"A U Thor <author@example.com>"
+COMMITTER = b"C O Mitter <committer@example.com>"
+EPOCH = 1112911993  # the date git's own test suite uses
+
+
+def git_env():
+    env = {k: v for k, v in os.environ.items()
+           if not (k.startswith("GIT_") and k not in ("GIT_EXEC_PATH",))}
+    env.update({
+        "LC_ALL": "C",
+        "TZ": "UTC",
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_AUTHOR_NAME": "A U Thor",
+        "GIT_AUTHOR_EMAIL": "author@example.com",
+        "GIT_AUTHOR_DATE": "%d +0000" % EPOCH,
+        "GIT_COMMITTER_NAME": "C O Mitter",
+        "GIT_COMMITTER_EMAIL": "committer@example.com",
+        "GIT_COMMITTER_DATE": "%d +0000" % EPOCH,
+    })
+    return env
+
+
+ENV = git_env()
+
+
+def die(msg):
+    sys.stderr.write("gen_repo.py: %s\n" % msg)
+    sys.exit(1)
+
+
+def git(repo, *args, data=None, check=True):
+    """Run git in `repo` (None: no -C); return stdout as bytes."""
+    cmd = ["git"] + (["-C", repo] if repo else []) + list(args)
+    p = subprocess.run(cmd, input=data, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, env=ENV)
+    if check and p.returncode != 0:
+        die("%s failed (%d): %s" % (" ".join(cmd), p.returncode,
+                                    p.stderr.decode(errors="replace").strip()))
+    return p.stdout
+
+
+def obj_id(otype, content, algo="sha1"):
+    h = hashlib.new(algo)
+    h.update(b"%s %d\0" % (otype.encode(), len(content)))
+    h.update(content)
+    return h.hexdigest()
+
+
+def lcp(a, b):
+    n = 0
+    while n < len(a) and a[n] == b[n]:
+        n += 1
+    return n
+
+
+def write_object(repo, otype, content):
+    """Write exact bytes with hash-object; check git's ID against ours."""
+    want = obj_id(otype, content)
+    got = git(repo, "hash-object", "-w", "-t", otype, "--stdin",
+              data=content).decode().strip()
+    if got != want:
+        die("%s: git wrote %s, expected %s" % (otype, got, want))
+    return got
+
+
+def write_loose_copy(repo_gitdir, otype, content):
+    """Store an object loose even when it already exists (packed or via an
+    alternate), where `git hash-object -w` would only freshen it: let git
+    write the loose file in a scratch repository and copy it over."""
+    scratch = tempfile.mkdtemp(prefix="gen_repo.")
+    try:
+        git(None, "init", "-q", "--bare", scratch)
+        oid = write_object(scratch, otype, content)
+        rel = os.path.join("objects", oid[:2], oid[2:])
+        dst = os.path.join(repo_gitdir, rel)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        shutil.copyfile(os.path.join(scratch, rel), dst)
+    finally:
+        shutil.rmtree(scratch)
+    return oid
+
+
+def commit_bytes(tree, parents, msg, when):
+    lines = [b"tree " + tree.encode()]
+    lines += [b"parent " + p.encode() for p in parents]
+    lines.append(b"author %s %d +0000" % (AUTHOR, when))
+    lines.append(b"committer %s %d +0000" % (COMMITTER, when))
+    return b"\n".join(lines) + b"\n\n" + msg
+
+
+def tag_bytes(target, ttype, name, msg, when):
+    return (b"object %s\ntype %s\ntag %s\ntagger %s %d +0000\n\n%s"
+            % (target.encode(), ttype.encode(), name.encode(), COMMITTER,
+               when, msg))
+
+
+class Family:
+    """Candidates that differ only in a fixed-width nonce: the ID of
+    candidate i is sha1(header + head + nonce(i) + tail)."""
+
+    def __init__(self, otype, head, tail, width=8):
+        self.otype, self.head, self.tail, self.width = otype, head, tail, width
+        size = len(head) + width + len(tail)
+        self.base = hashlib.sha1(b"%s %d\0" % (otype.encode(), size) + head)
+
+    def nonce(self, i):
+        return b"%0*d" % (self.width, i)
+
+    def content(self, i):
+        return self.head + self.nonce(i) + self.tail
+
+    def hexid(self, i):
+        h = self.base.copy()
+        h.update(self.nonce(i))
+        h.update(self.tail)
+        return h.hexdigest()
+
+
+LIMIT = 4000000  # no search below should ever get near this
+
+
+def birthday(fam, nhex, exact=False):
+    """First pair of candidates of one family sharing nhex hex chars
+    (exactly nhex if `exact`)."""
+    seen = {}
+    for i in range(LIMIT):
+        h = fam.hexid(i)
+        key = h[:nhex]
+        j = seen.get(key)
+        if j is None:
+            seen[key] = i
+        elif not exact or fam.hexid(j)[nhex] != h[nhex]:
+            return j, i
+    die("birthday search failed")
+
+
+def cross_birthday(fa, fb, nhex):
+    """First pair (a from fa, b from fb) sharing nhex hex chars."""
+    seen_a, seen_b = {}, {}
+    for i in range(LIMIT):
+        ka, kb = fa.hexid(i)[:nhex], fb.hexid(i)[:nhex]
+        if ka in seen_b:
+            return i, seen_b[ka]
+        seen_a.setdefault(ka, i)
+        if kb in seen_a:
+            return seen_a[kb], i
+        seen_b.setdefault(kb, i)
+    die("cross-type birthday search failed")
+
+
+def fast_import_stream(branch, ncommits, start, when0, parent=None,
+                       tag=None, extra_blobs=0):
+    """A deterministic fast-import stream: `ncommits` commits on `branch`,
+    each changing a few files in a small directory tree."""
+    dirs = ["", "src/", "src/core/", "src/util/", "docs/", "lib/x/y/", "t/"]
+    out = []
+    for k in range(extra_blobs):
+        data = b"loose change %d\n" % k
+        out.append(b"blob\ndata %d\n%s\n" % (len(data), data))
+    for n in range(ncommits):
+        i = start + n
+        when = when0 + 60 * n
+        msg = b"%s: change %d\n" % (branch.encode(), i)
+        out.append(b"commit refs/heads/%s\n" % branch.encode())
+        out.append(b"author %s %d +0000\n" % (AUTHOR, when))
+        out.append(b"committer %s %d +0000\n" % (COMMITTER, when))
+        out.append(b"data %d\n%s\n" % (len(msg), msg))
+        if n == 0 and parent:
+            out.append(b"from %s\n" % parent.encode())
+        for f in range(1 + i % 3):
+            d = dirs[(i * 7 + f * 3) % len(dirs)]
+            path = ("%sfile%d.txt" % (d, (i + f) % 5)).encode()
+            data = b"%s revision %d part %d\n" % (path, i, f)
+            data += b"line %d\n" % (i * i) * (1 + i % 4)
+            out.append(b"M 100644 inline %s\ndata %d\n%s\n"
+                       % (path, len(data), data))
+    if tag:
+        name, msg = tag
+        out.append(b"tag %s\nfrom refs/heads/%s\n" % (name.encode(),
+                                                       branch.encode()))
+        out.append(b"tagger %s %d +0000\n" % (COMMITTER, when0))
+        out.append(b"data %d\n%s\n" % (len(msg), msg))
+    return b"".join(out)
+
+
+def fast_import(repo, stream):
+    git(repo, "fast-import", "--quiet", "--done", data=stream + b"done\n")
+
+
+def init_repo(path, bare=False, fmt=None):
+    args = ["init", "-q"]
+    if bare:
+        args.append("--bare")
+    if fmt:
+        args.append("--object-format=" + fmt)
+    git(None, *(args + [path]))
+    gitdir = path if bare else os.path.join(path, ".git")
+    git(path, "symbolic-ref", "HEAD", "refs/heads/main")  # git < 2.28: no -b
+    # no auto gc (it would merge the packs); fast-import always keeps a pack
+    git(path, "config", "gc.auto", "0")
+    git(path, "config", "fastimport.unpackLimit", "0")
+    return gitdir
+
+
+def rev(repo, name):
+    return git(repo, "rev-parse", "--verify", "-q", name).decode().strip()
+
+
+def all_objects(repo):
+    out = git(repo, "cat-file", "--batch-all-objects",
+              "--batch-check=%(objectname) %(objecttype)").decode()
+    return dict(line.split() for line in out.splitlines())
+
+
+def packs(gitdir):
+    d = os.path.join(gitdir, "objects", "pack")
+    return sorted(f for f in os.listdir(d) if f.endswith(".pack"))
+
+
+def is_loose(gitdir, oid):
+    return os.path.isfile(os.path.join(gitdir, "objects", oid[:2], oid[2:]))
+
+
+def pack_ids(gitdir):
+    """pack name -> set of IDs in it, read with git show-index."""
+    d = os.path.join(gitdir, "objects", "pack")
+    res = {}
+    for p in packs(gitdir):
+        with open(os.path.join(d, p[:-5] + ".idx"), "rb") as f:
+            out = git(None, "show-index", data=f.read()).decode()
+        res[p] = {line.split()[1] for line in out.splitlines()}
+    return res
+
+
+def pair(kind, ids, types):
+    return {"kind": kind, "ids": list(ids), "types": list(types),
+            "shared": lcp(*ids)}
+
+
+def scenario_planted(d):
+    gitdir = init_repo(d)
+    info = {"repos": {"main": d}, "planted": []}
+
+    # batch 1: history on main, one pack
+    fast_import(d, fast_import_stream("main", 300, 0, EPOCH))
+    tip = rev(d, "refs/heads/main")
+    tree = rev(d, "refs/heads/main^{tree}")
+    when = EPOCH + 100000
+
+    # two commits sharing >= 8 hex chars
+    fam = Family("commit",
+                 commit_bytes(tree, [tip], b"planted commit collision, nonce ",
+                              when), b"\n")
+    i, j = birthday(fam, 8)
+    a = write_object(d, "commit", fam.content(i))
+    b = write_object(d, "commit", fam.content(j))
+    git(d, "update-ref", "refs/heads/collide-a", a)
+    git(d, "update-ref", "refs/heads/collide-b", b)
+    info["planted"].append(pair("commit-commit", (a, b), ("commit", "commit")))
+    commit_a_bytes = fam.content(i)
+
+    # a blob and a commit sharing >= 8 hex chars
+    fc = Family("commit",
+                commit_bytes(tree, [tip], b"planted cross-type collision, nonce ",
+                             when + 1), b"\n")
+    fb = Family("blob", b"planted blob, nonce ", b"\n")
+    ic, ib = cross_birthday(fc, fb, 8)
+    c = write_object(d, "commit", fc.content(ic))
+    bl = write_object(d, "blob", fb.content(ib))
+    git(d, "update-ref", "refs/heads/cross", c)
+    git(d, "update-ref", "refs/tags/cross-blob", bl)  # a tag to a blob
+    info["planted"].append(pair("commit-blob", (c, bl), ("commit", "blob")))
+
+    # two trees sharing >= 7 hex chars (one entry each, an existing blob)
+    raw = bytes.fromhex(rev(d, "refs/heads/main:file0.txt"))
+    ft = Family("tree", b"100644 planted-", b"\0" + raw)
+    i, j = birthday(ft, 7)
+    t1 = write_object(d, "tree", ft.content(i))
+    t2 = write_object(d, "tree", ft.content(j))
+    for n, t in enumerate((t1, t2)):
+        cm = write_object(d, "commit", commit_bytes(
+            t, [tip], b"planted tree %d\n" % n, when + 2))
+        git(d, "update-ref", "refs/heads/tree-%d" % n, cm)
+    info["planted"].append(pair("tree-tree", (t1, t2), ("tree", "tree")))
+
+    # pack the loose objects into pack 2 (incremental: not -a)
+    git(d, "repack", "-d", "-q")
+
+    # batch 2: a topic branch with an annotated tag, pack 3 (fast-import)
+    fast_import(d, fast_import_stream("topic", 80, 1000, EPOCH + 50000,
+                                      parent=tip,
+                                      tag=("v1.0", b"release 1.0\n")))
+    tag1 = rev(d, "refs/tags/v1.0")
+
+    # batch 3: loose commits and a second annotated tag, then pack 4
+    parent = rev(d, "refs/heads/topic")
+    ttree = rev(d, "refs/heads/topic^{tree}")
+    for n in range(20):
+        parent = write_object(d, "commit", commit_bytes(
+            ttree, [parent], b"side commit %d\n" % n, when + 100 + n))
+    git(d, "update-ref", "refs/heads/side", parent)
+    tag2 = write_object(d, "tag", tag_bytes(parent, "commit", "v2.0",
+                                             b"release 2.0\n", when + 200))
+    git(d, "update-ref", "refs/tags/v2.0", tag2)
+    git(d, "repack", "-d", "-q")
+
+    # a tag of a tag, left loose; an unreachable loose blob
+    tag3 = write_object(d, "tag", tag_bytes(tag2, "tag", "v2.0-signed",
+                                             b"tag of a tag\n", when + 300))
+    git(d, "update-ref", "refs/tags/v2.0-signed", tag3)
+    # a tree reachable only through an annotated tag, with its own blob
+    kb = write_object(d, "blob", b"only reachable through a tag\n")
+    kt = write_object(d, "tree", b"100644 key.txt\0" + bytes.fromhex(kb))
+    tag4 = write_object(d, "tag", tag_bytes(kt, "tree", "tree-tag",
+                                             b"a tagged tree\n", when + 400))
+    git(d, "update-ref", "refs/tags/tree-tag", tag4)
+    dangling = write_object(d, "blob", b"nothing points at me\n")
+
+    # objects stored twice: loose and packed ...
+    write_loose_copy(gitdir, "commit", commit_a_bytes)
+    write_loose_copy(gitdir, "tree", ft.content(i))
+    twice = [a, t1]
+    # ... and in two packs (pack 5 repeats objects of packs 1 and 2)
+    blob0 = rev(d, "refs/heads/main~10:file1.txt")
+    two_packs = [blob0, c]
+    git(d, "pack-objects", "-q", os.path.join(gitdir, "objects", "pack", "pack"),
+        data=("\n".join(two_packs) + "\n").encode())
+
+    # a work tree with subdirectories
+    git(d, "reset", "-q", "--hard", "refs/heads/main")
+
+    # check what we claim
+    objs = all_objects(d)
+    pk = pack_ids(gitdir)
+    if len(pk) < 4:
+        die("expected >= 4 packs, found %d" % len(pk))
+    for p in info["planted"]:
+        for oid, t in zip(p["ids"], p["types"]):
+            if objs.get(oid) != t:
+                die("planted %s %s missing" % (t, oid))
+    for oid in twice:
+        if not is_loose(gitdir, oid) or not any(oid in s for s in pk.values()):
+            die("%s is not both loose and packed" % oid)
+    for oid in two_packs:
+        if sum(oid in s for s in pk.values()) < 2:
+            die("%s is not in two packs" % oid)
+    if not is_loose(gitdir, dangling):
+        die("dangling blob not loose")
+
+    info.update({
+        "tags": [tag1, tag2, tag3, tag4],
+        "loose_and_packed": twice,
+        "in_two_packs": two_packs,
+        "unreachable": [dangling],
+        "packs": len(pk),
+        "objects": len(objs),
+    })
+    return info
+
+
+def scenario_alternates(d):
+    up = os.path.join(d, "upstream")
+    down = os.path.join(d, "downstream")
+    os.makedirs(d, exist_ok=True)
+    up_git = init_repo(up)
+    fast_import(up, fast_import_stream("main", 150, 0, EPOCH))
+    tip = rev(up, "refs/heads/main")
+    tree = rev(up, "refs/heads/main^{tree}")
+
+    down_git = init_repo(down)
+    with open(os.path.join(down_git, "objects", "info", "alternates"), "w") as f:
+        f.write(os.path.abspath(os.path.join(up_git, "objects")) + "\n")
+    fast_import(down, fast_import_stream("main", 120, 500, EPOCH + 90000,
+                                         parent=tip))
+    git(down, "reset", "-q", "--hard", "refs/heads/main")
+
+    # a commit pair sharing >= 8 hex chars, one on each side
+    fam = Family("commit",
+                 commit_bytes(tree, [tip], b"split collision, nonce ",
+                              EPOCH + 200000), b"\n")
+    i, j = birthday(fam, 8)
+    a = write_object(up, "commit", fam.content(i))
+    git(up, "update-ref", "refs/heads/split", a)
+    b = write_object(down, "commit", fam.content(j))
+    git(down, "update-ref", "refs/heads/split", b)
+
+    # an upstream object also stored in downstream (loose)
+    blob = rev(up, "refs/heads/main:file2.txt")
+    content = git(up, "cat-file", "blob", blob)
+    write_loose_copy(down_git, "blob", content)
+
+    up_objs, down_objs = all_objects(up), all_objects(down)
+    if a not in down_objs:
+        die("git does not list alternate objects in %s" % down)
+    if b in up_objs:
+        die("downstream commit leaked into upstream")
+    if not is_loose(down_git, blob):
+        die("blob copy not loose in downstream")
+    return {
+        "repos": {"upstream": up, "downstream": down},
+        "planted": [dict(pair("commit-commit", (a, b), ("commit", "commit")),
+                         where=["upstream", "downstream"])],
+        "duplicated": [blob],
+        "objects": {"upstream": len(up_objs), "downstream": len(down_objs)},
+    }
+
+
+def scenario_quoting(d):
+    init_repo(d)
+    blob = write_object(d, "blob", b"x\n")
+    tree = write_object(d, "tree", b"100644 x\0" + bytes.fromhex(blob))
+    info = {"repos": {"main": d}, "planted": []}
+    subjects = [
+        # JSON must escape these; valid UTF-8
+        b'say "hi" \\ back\tslash \x01 caf\xc3\xa9, nonce ',
+        # Latin-1, not valid UTF-8 (old kernel history has such commits)
+        b'Latin-1 caf\xe9 na\xefve, nonce ',
+    ]
+    for n, subject in enumerate(subjects):
+        fam = Family("commit", commit_bytes(tree, [], subject, EPOCH + n),
+                     b"\n\nbody\n")
+        i, j = birthday(fam, 6, exact=True)
+        a = write_object(d, "commit", fam.content(i))
+        b = write_object(d, "commit", fam.content(j))
+        git(d, "update-ref", "refs/heads/q%d-a" % n, a)
+        git(d, "update-ref", "refs/heads/q%d-b" % n, b)
+        info["planted"].append(pair("commit-commit", (a, b),
+                                    ("commit", "commit")))
+    git(d, "update-ref", "refs/heads/main", "refs/heads/q0-a")
+    git(d, "reset", "-q", "--hard", "refs/heads/main")
+    info["objects"] = len(all_objects(d))
+    return info
+
+
+def scenario_many(d):
+    init_repo(d)
+    fast_import(d, fast_import_stream("main", 1, 0, EPOCH, extra_blobs=17000))
+    return {"repos": {"main": d}, "planted": [],
+            "objects": len(all_objects(d))}
+
+
+def scenario_small(d):
+    init_repo(d)
+    blob = write_object(d, "blob", b"hello\n")
+    tree = write_object(d, "tree", b"100644 hello.txt\0" + bytes.fromhex(blob))
+    commit = write_object(d, "commit",
+                          commit_bytes(tree, [], b"one file\n", EPOCH))
+    git(d, "update-ref", "refs/heads/main", commit)
+    git(d, "reset", "-q", "--hard", "refs/heads/main")
+    return {"repos": {"main": d}, "planted": [],
+            "ids": {"blob": blob, "tree": tree, "commit": commit},
+            "objects": 3}
+
+
+def scenario_empty(d):
+    init_repo(d)
+    return {"repos": {"main": d}, "planted": [], "objects": 0}
+
+
+def scenario_sha256(d):
+    init_repo(d, fmt="sha256")
+    fast_import(d, fast_import_stream("main", 40, 0, EPOCH))
+    git(d, "reset", "-q", "--hard", "refs/heads/main")
+    return {"repos": {"main": d}, "planted": [],
+            "objects": len(all_objects(d))}
+
+
+SCENARIOS = {
+    "planted": scenario_planted,
+    "alternates": scenario_alternates,
+    "many": scenario_many,
+    "small": scenario_small,
+    "quoting": scenario_quoting,
+    "empty": scenario_empty,
+    "sha256": scenario_sha256,
+}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("dir")
+    ap.add_argument("--scenario", default="planted", choices=sorted(SCENARIOS))
+    args = ap.parse_args()
+    d = os.path.abspath(args.dir)
+    if os.path.exists(d) and os.listdir(d):
+        die("%s exists and is not empty" % d)
+    info = SCENARIOS[args.scenario](d)
+    info["scenario"] = args.scenario
+    json.dump(info, sys.stdout, indent=1, sort_keys=True)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,281 @@
+#!/usr/bin/env python3
+"""oracle.py - the report of SPEC.md, computed the slow and obvious way.
+
+    python3 oracle.py <repo>...                  print the expected JSON
+    python3 oracle.py --compare TOOL.json <repo>...
+                                                 compare the tool's JSON with it
+    python3 oracle.py --selftest                 check the counting on fixed IDs
+    --reachable (before the repos): only objects reachable from the refs and
+    HEAD, as `git rev-list --objects --all` lists them
+
+The object list comes from git itself:
+    git -C <repo> cat-file --batch-all-objects \\
+        --batch-check='%(objectname) %(objecttype)'
+which covers loose objects, every pack and the alternates.  Several repos are
+a union; an ID listed twice counts once.
+
+Every number is counted by brute force, independently of the tool's
+sorted-neighbour method: for each length L, Counter(id[:L]) over the set,
+"objects" = IDs whose prefix count is >= 2, "prefixes" = prefixes whose count
+is >= 2.  commit_vs_other[L] = commits whose L-prefix is also the prefix of a
+non-commit.  git_auto_abbrev follows git's repo_find_unique_abbrev_r():
+len = msb(count) + 1 bits (msb(0) = msb(1) = 0), halved and rounded up, and
+at least 7 (FALLBACK_DEFAULT_ABBREV).
+
+--compare checks only the keys SPEC.md requires (objects, hash,
+types.<set>.count / min_unique_length / lengths, commit_vs_other,
+git_auto_abbrev); extra keys and "repositories" are ignored.  It exits 0 when
+they all match, 1 (listing the differences) otherwise.
+Uses the standard library only.
+"""
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+
+TYPES = ("commit", "tree", "blob", "tag")
+SETS = TYPES + ("all",)
+MIN_LEN = 4  # git's shortest abbreviation
+
+
+def list_objects(repo, reachable=False):
+    """[(hexid, type)] of every object git sees in `repo` (only those
+    reachable from the refs and HEAD, if `reachable`), and the hash."""
+    env = dict(os.environ, LC_ALL="C")
+    top = subprocess.run(["git", "-C", repo, "rev-parse", "--git-dir"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         env=env)
+    if top.returncode != 0:
+        sys.exit("oracle.py: %s: %s" % (repo, top.stderr.decode().strip()))
+    # extensions.objectformat is unset for SHA-1 (works with any git version)
+    fmt = subprocess.run(["git", "-C", repo, "config", "extensions.objectformat"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         env=env)
+    hashname = fmt.stdout.decode().strip().lower() or "sha1"
+    ids = None
+    if reachable:
+        p = subprocess.run(["git", "-C", repo, "rev-list", "--objects", "--all"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           env=env)
+        if p.returncode != 0:
+            sys.exit("oracle.py: rev-list in %s failed: %s"
+                     % (repo, p.stderr.decode().strip()))
+        ids = b"".join(line.split(b" ")[0] + b"\n"
+                       for line in p.stdout.splitlines())
+    p = subprocess.run(["git", "-C", repo, "cat-file"] +
+                       ([] if reachable else ["--batch-all-objects"]) +
+                       ["--batch-check=%(objectname) %(objecttype)"],
+                       input=ids, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, env=env)
+    if p.returncode != 0:
+        sys.exit("oracle.py: cat-file in %s failed: %s"
+                 % (repo, p.stderr.decode().strip()))
+    objs = [tuple(line.split()) for line in p.stdout.decode().splitlines()]
+    for o in objs:
+        if len(o) != 2 or o[1] not in TYPES:
+            sys.exit("oracle.py: %s: git cannot read object: %s"
+                     % (repo, " ".join(o)))
+    return objs, hashname
+
+
+def msb(x):
+    """Index of the highest set bit, as git's msb(): msb(0) = msb(1) = 0."""
+    r = 0
+    while x > 1:
+        x >>= 1
+        r += 1
+    return r
+
+
+def git_auto_abbrev(count):
+    bits = msb(count) + 1
+    return max(7, (bits + 1) // 2)
+
+
+def set_stats(ids):
+    """count, min_unique_length and lengths of one set of hex IDs."""
+    ids = sorted(set(ids))
+    if not ids:
+        return {"count": 0, "min_unique_length": 0,
+                "lengths": {"4": {"objects": 0, "prefixes": 0}}}
+    lengths = {}
+    L = MIN_LEN
+    while True:
+        c = Counter(i[:L] for i in ids)
+        objects = sum(n for n in c.values() if n >= 2)
+        prefixes = sum(1 for n in c.values() if n >= 2)
+        lengths[str(L)] = {"objects": objects, "prefixes": prefixes}
+        if objects == 0:
+            break
+        L += 1
+    return {"count": len(ids), "min_unique_length": L, "lengths": lengths}
+
+
+def commit_vs_other(by_type):
+    commits = by_type["commit"]
+    others = [i for t in TYPES if t != "commit" for i in by_type[t]]
+    res = {}
+    L = MIN_LEN
+    while True:
+        other = set(i[:L] for i in others)
+        n = sum(1 for i in commits if i[:L] in other)
+        res[str(L)] = n
+        if n == 0:
+            return res
+        L += 1
+
+
+def report(objs, hashname, repos):
+    types = {}
+    for oid, t in objs:
+        if oid in types and types[oid] != t:
+            sys.exit("oracle.py: %s listed as %s and %s" % (oid, types[oid], t))
+        types[oid] = t
+    by_type = {t: [] for t in TYPES}
+    for oid, t in types.items():
+        by_type[t].append(oid)
+    out = {
+        "objects": len(types),
+        "hash": hashname,
+        "repositories": repos,
+        "types": {t: set_stats(by_type[t]) for t in TYPES},
+        "commit_vs_other": commit_vs_other(by_type),
+        "git_auto_abbrev": git_auto_abbrev(len(types)),
+    }
+    out["types"]["all"] = set_stats(list(types))
+    return out
+
+
+def oracle(repos, reachable=False):
+    objs, hashes = [], set()
+    for r in repos:
+        o, h = list_objects(r, reachable)
+        objs += o
+        hashes.add(h)
+    if len(hashes) != 1:
+        sys.exit("oracle.py: repositories mix hash functions: %s" % sorted(hashes))
+    return report(objs, hashes.pop(), repos)
+
+
+def compare(tool, want):
+    """Differences between the tool's JSON and the oracle's, SPEC keys only."""
+    diffs = []
+
+    def get(d, path):
+        for k in path:
+            if not isinstance(d, dict) or k not in d:
+                return KeyError
+            d = d[k]
+        return d
+
+    def check(path, exp):
+        got = get(tool, path)
+        if got is KeyError:
+            diffs.append("%s: missing (want %s)" % (".".join(path), json.dumps(exp)))
+        elif got != exp or type(got) is not type(exp):
+            diffs.append("%s: got %s, want %s"
+                         % (".".join(path), json.dumps(got), json.dumps(exp)))
+
+    check(["objects"], want["objects"])
+    check(["hash"], want["hash"])
+    for s in SETS:
+        for k in ("count", "min_unique_length", "lengths"):
+            check(["types", s, k], want["types"][s][k])
+    check(["commit_vs_other"], want["commit_vs_other"])
+    check(["git_auto_abbrev"], want["git_auto_abbrev"])
+    return diffs
+
+
+def selftest():
+    """Hand-counted cases; fails loudly if the counting is wrong."""
+    ok = True
+
+    def expect(what, got, want):
+        nonlocal ok
+        if got != want:
+            ok = False
+            print("selftest %s: got %s, want %s" % (what, got, want))
+
+    for n, want in [(0, 7), (1, 7), (2, 7), (8191, 7), (8192, 7), (16383, 7),
+                    (16384, 8), (65535, 8), (65536, 9), (13021585, 12),
+                    (2 ** 32, 17)]:
+        expect("git_auto_abbrev(%d)" % n, git_auto_abbrev(n), want)
+    z = "0" * 34
+    objs = [
+        ("abcd00" + z, "commit"),
+        ("abcd01" + z, "commit"),   # shares 5 with the first
+        ("abcd11" + z, "blob"),     # shares 4 with both commits
+        ("ffff12" + z, "tree"),
+        ("ffff13" + z, "tag"),      # shares 5 with the tree
+        ("12345" + "6" * 35, "commit"),
+        ("abcd00" + z, "commit"),   # listed twice (two packs): counts once
+    ]
+    r = report(objs, "sha1", ["x"])
+    expect("objects", r["objects"], 6)
+    expect("commit", r["types"]["commit"], {
+        "count": 3, "min_unique_length": 6,
+        "lengths": {"4": {"objects": 2, "prefixes": 1},
+                    "5": {"objects": 2, "prefixes": 1},
+                    "6": {"objects": 0, "prefixes": 0}}})
+    expect("all", r["types"]["all"], {
+        "count": 6, "min_unique_length": 6,
+        "lengths": {"4": {"objects": 5, "prefixes": 2},
+                    "5": {"objects": 4, "prefixes": 2},
+                    "6": {"objects": 0, "prefixes": 0}}})
+    expect("blob", r["types"]["blob"], {
+        "count": 1, "min_unique_length": 4,
+        "lengths": {"4": {"objects": 0, "prefixes": 0}}})
+    expect("tag", r["types"]["tag"]["min_unique_length"], 4)
+    expect("cvo", r["commit_vs_other"], {"4": 2, "5": 0})
+    e = report([], "sha1", [])
+    expect("empty", e["types"]["all"], {
+        "count": 0, "min_unique_length": 0,
+        "lengths": {"4": {"objects": 0, "prefixes": 0}}})
+    expect("empty cvo", e["commit_vs_other"], {"4": 0})
+    expect("empty auto", e["git_auto_abbrev"], 7)
+    # compare() flags a wrong number, a missing key and a string for an int
+    bad = json.loads(json.dumps(r))
+    bad["types"]["tag"]["lengths"]["4"]["objects"] = 1
+    del bad["commit_vs_other"]
+    bad["objects"] = "6"
+    bad["extra"] = True
+    expect("compare", len(compare(bad, r)), 3)
+    expect("compare ok", compare(json.loads(json.dumps(r)), r), [])
+    print("oracle selftest: %s" % ("ok" if ok else "FAILED"))
+    return 0 if ok else 1
+
+
+def main(argv):
+    if argv == ["--selftest"]:
+        return selftest()
+    tool_file = None
+    if argv[:1] == ["--compare"]:
+        if len(argv) < 2:
+            sys.exit("usage: oracle.py --compare TOOL.json <repo>...")
+        tool_file, argv = argv[1], argv[2:]
+    reachable = argv[:1] == ["--reachable"]
+    if reachable:
+        argv = argv[1:]
+    if not argv or argv[0].startswith("-"):
+        sys.exit("usage: oracle.py [--compare TOOL.json] [--reachable] <repo>..."
+                 " | --selftest")
+    want = oracle(argv, reachable)
+    if tool_file is None:
+        json.dump(want, sys.stdout, indent=1, sort_keys=True)
+        sys.stdout.write("\n")
+        return 0
+    try:
+        with open(tool_file, encoding="utf-8") as f:
+            tool = json.load(f)
+    except ValueError as e:
+        print("%s: not one JSON document: %s" % (tool_file, e))
+        return 1
+    diffs = compare(tool, want)
+    for d in diffs:
+        print("  mismatch %s" % d)
+    return 1 if diffs else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,169 @@
+# setup.sh - sourced by every tests/t-*.sh.
+#
+# Gives each test: `set -eu`, LC_ALL=C, a private temp dir ($tmp, removed on
+# exit), a git environment with fixed identity, dates, TZ and an empty HOME
+# so object IDs are the same on every machine, and helpers:
+#   say MSG                 print what is being checked
+#   fail MSG                record a failed check (the test goes on)
+#   die MSG                 abort the test with status 1 (broken setup)
+#   skip MSG                exit 77 (automake's "skipped")
+#   finish                  exit 0 if nothing failed, else 1
+#   expect_exit CODE [-C DIR] CMD...
+#                           run CMD (in DIR), stdout to "$out", stderr to
+#                           "$err", fail unless it exits with CODE ("3+":
+#                           3 or more, but not killed by a signal); never
+#                           aborts; sets $rc
+#   one_line FILE           true if FILE is exactly one non-empty line
+#   gen_repo DIR SCENARIO   tests/gen_repo.py, its JSON to DIR.json
+#   oracle_compare LABEL JSON REPO...
+#                           compare the tool's JSON with tests/oracle.py
+#
+# Paths: the scripts are found beside this file ($tests_dir, from $0, so
+# VPATH builds and `make distcheck` with a read-only source tree work); the
+# binary is $GIT_ABBREV (exported by the Makefile), else src/git-abbrev of
+# the build tree (the current directory or its parent).  Nothing is written
+# outside $tmp.
+
+set -eu
+LC_ALL=C
+export LC_ALL
+unset LANG LANGUAGE || :
+
+test_name=$(basename "$0" .sh)
+tests_dir=$(cd "$(dirname "$0")" && pwd)
+if [ -n "${srcdir:-}" ] && [ -f "$srcdir/tests/setup.sh" ]; then
+	srcdir=$(cd "$srcdir" && pwd)
+else
+	srcdir=$(cd "$tests_dir/.." && pwd)
+fi
+export srcdir
+
+skip() { echo "SKIP: $test_name: $*"; exit 77; }
+die() { echo "ERROR: $test_name: $*" >&2; exit 1; }
+
+command -v git >/dev/null 2>&1 || skip "git not found"
+PYTHON3=${PYTHON3:-python3}
+export PYTHON3
+command -v "$PYTHON3" >/dev/null 2>&1 || skip "$PYTHON3 not found"
+
+if [ -z "${GIT_ABBREV:-}" ]; then
+	for c in "$PWD/src/git-abbrev" "$PWD/../src/git-abbrev" \
+		 "$srcdir/src/git-abbrev"; do
+		if [ -x "$c" ]; then GIT_ABBREV=$c; break; fi
+	done
+fi
+[ -n "${GIT_ABBREV:-}" ] || die "no git-abbrev binary: set GIT_ABBREV"
+case $GIT_ABBREV in
+/*) ;;
+*) GIT_ABBREV=$(cd "$(dirname "$GIT_ABBREV")" && pwd)/$(basename "$GIT_ABBREV") ;;
+esac
+[ -x "$GIT_ABBREV" ] || die "$GIT_ABBREV is not executable"
+export GIT_ABBREV
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/git-abbrev-$test_name.XXXXXX") ||
+	die "cannot create a temp dir"
+tmp=$(cd "$tmp" && pwd -P)
+# shellcheck disable=SC2154 # st is set inside the trap
+trap 'st=$?; rm -rf "$tmp"; exit $st' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# The git environment: nothing from the user, fixed identity and dates.
+unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY \
+      GIT_ALTERNATE_OBJECT_DIRECTORIES GIT_CEILING_DIRECTORIES \
+      GIT_NAMESPACE GIT_COMMON_DIR GIT_CONFIG GIT_CONFIG_PARAMETERS \
+      GIT_CONFIG_COUNT GIT_CONFIG_GLOBAL GIT_PREFIX XDG_CONFIG_HOME \
+      GIT_TRACE GIT_PAGER PAGER || :
+HOME=$tmp/home
+mkdir "$HOME"
+GIT_CONFIG_NOSYSTEM=1
+GIT_AUTHOR_NAME='A U Thor'
+GIT_AUTHOR_EMAIL=author@example.com
+GIT_AUTHOR_DATE='1112911993 +0000'
+GIT_COMMITTER_NAME='C O Mitter'
+GIT_COMMITTER_EMAIL=committer@example.com
+GIT_COMMITTER_DATE='1112911993 +0000'
+TZ=UTC
+PYTHONDONTWRITEBYTECODE=1
+export HOME GIT_CONFIG_NOSYSTEM GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL \
+       GIT_AUTHOR_DATE GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL \
+       GIT_COMMITTER_DATE TZ PYTHONDONTWRITEBYTECODE
+
+failures=0
+checks=0
+runs=0
+
+say() { echo "$test_name: $*"; }
+
+fail() {
+	echo "FAIL: $test_name: $*"
+	failures=$((failures + 1))
+}
+
+finish() {
+	if [ "$failures" -eq 0 ]; then
+		say "all $checks checks passed"
+		exit 0
+	fi
+	echo "$test_name: $failures of $checks checks FAILED"
+	exit 1
+}
+
+# Show a captured file under a failure message (first lines only).
+show() {
+	[ -s "$1" ] || return 0
+	sed -n '1,15s/^/    | /p' "$1"
+}
+
+expect_exit() {
+	want=$1
+	shift
+	dir=.
+	if [ "${1:-}" = -C ]; then
+		dir=$2
+		shift 2
+	fi
+	runs=$((runs + 1))
+	checks=$((checks + 1))
+	out=$tmp/run$runs.out
+	err=$tmp/run$runs.err
+	if (cd "$dir" && exec "$@") >"$out" 2>"$err"; then rc=0; else rc=$?; fi
+	if [ "$rc" -ge 128 ]; then
+		fail "crashed (status $rc): $*"
+		show "$err"
+		return 0
+	fi
+	case $want in
+	*+) [ "$rc" -ge "${want%+}" ] && return 0 ;;
+	*) [ "$rc" -eq "$want" ] && return 0 ;;
+	esac
+	fail "exit $rc, want $want: $*"
+	show "$err"
+	return 0
+}
+
+# Exactly one line: non-empty, a single newline, at the end.
+one_line() {
+	[ -s "$1" ] || return 1
+	[ "$(wc -l <"$1" | tr -d ' ')" -eq 1 ] || return 1
+	[ -z "$(tail -c 1 "$1")" ] || return 1
+	[ "$(wc -c <"$1" | tr -d ' ')" -gt 1 ]
+}
+
+gen_repo() {
+	"$PYTHON3" "$tests_dir/gen_repo.py" "$1" --scenario "$2" >"$1.json" ||
+		die "gen_repo.py $2 failed"
+}
+
+oracle_compare() {
+	label=$1
+	shift
+	checks=$((checks + 1))
+	if "$PYTHON3" "$tests_dir/oracle.py" --compare "$@" >"$tmp/compare.out" 2>&1
+	then
+		:
+	else
+		fail "$label: tool and oracle differ"
+		sed 's/^/    /' "$tmp/compare.out"
+	fi
+}

@@ -1,0 +1,118 @@
+#!/bin/sh
+# t-errors.sh - exit statuses and messages of git-abbrev when things go wrong.
+#
+# Runtime errors (not a repository, a path that does not exist, a corrupt
+# object database): exit 3 (or higher for corruption), exactly one line on
+# stderr, nothing on stdout.  Usage errors: exit 2, a message on stderr,
+# nothing on stdout.  --version: exit 0, one line.  -h / --help: exit 0.
+
+# shellcheck source-path=SCRIPTDIR source=setup.sh
+. "$(dirname "$0")/setup.sh"
+
+# runtime_error LABEL: the last run failed as a runtime error should.
+runtime_error() {
+	[ "$rc" -ge 3 ] && [ "$rc" -lt 128 ] || return 0 # already failed
+	checks=$((checks + 1))
+	one_line "$err" || { fail "$1: stderr is not exactly one line"; show "$err"; }
+	checks=$((checks + 1))
+	[ ! -s "$out" ] || { fail "$1: stdout is not empty"; show "$out"; }
+}
+
+# usage_error LABEL: the last run failed as a usage error should.
+usage_error() {
+	[ "$rc" -eq 2 ] || return 0 # already failed
+	checks=$((checks + 1))
+	[ -s "$err" ] || fail "$1: no message on stderr"
+	checks=$((checks + 1))
+	[ ! -s "$out" ] || { fail "$1: stdout is not empty"; show "$out"; }
+}
+
+# expect_runtime CODE LABEL [-C DIR] CMD...: exit CODE, as a runtime error.
+expect_runtime() {
+	want=$1 label=$2
+	shift 2
+	expect_exit "$want" "$@"
+	runtime_error "$label"
+}
+
+mkdir "$tmp/notrepo"
+# stop repository discovery at $tmp, whatever encloses it
+GIT_CEILING_DIRECTORIES=$tmp
+export GIT_CEILING_DIRECTORIES
+gen_repo "$tmp/repo" small
+
+say "not a repository: exit 3, one line on stderr, empty stdout"
+for fmt in "" --format=json --format=text; do
+	# shellcheck disable=SC2086
+	expect_runtime 3 "cwd not a repository $fmt" -C "$tmp/notrepo" \
+		"$GIT_ABBREV" $fmt
+	# shellcheck disable=SC2086
+	expect_runtime 3 "report $fmt <not a repository>" "$GIT_ABBREV" report \
+		$fmt "$tmp/notrepo"
+done
+expect_runtime 3 "path that does not exist" "$GIT_ABBREV" "$tmp/no/such/dir"
+expect_runtime 3 "report --format=json <path that does not exist>" \
+	"$GIT_ABBREV" report --format=json "$tmp/no/such/dir"
+expect_runtime 3 "a file as <repo>" "$GIT_ABBREV" "$tmp/repo.json"
+expect_runtime 3 "a repository and a path that does not exist" \
+	"$GIT_ABBREV" --format=json "$tmp/repo" "$tmp/no/such/dir"
+expect_runtime 3 "GIT_DIR that is not a repository" -C "$tmp/repo" \
+	env GIT_DIR="$tmp/notrepo" "$GIT_ABBREV" --format=json
+
+say "corrupt object database: exit >= 3, one line on stderr, empty stdout"
+cp -R "$tmp/repo" "$tmp/bad-loose"
+blob=$("$PYTHON3" -c 'import json,sys; print(json.load(open(sys.argv[1]))["ids"]["blob"])' "$tmp/repo.json")
+f=$tmp/bad-loose/.git/objects/$(echo "$blob" | cut -c1-2)/$(echo "$blob" | cut -c3-)
+[ -f "$f" ] || die "no loose object $f"
+chmod -R u+w "$tmp/bad-loose"
+printf 'this is not zlib data\n' >"$f"
+expect_runtime 3+ "garbage loose object" "$GIT_ABBREV" --format=json "$tmp/bad-loose"
+
+cp -R "$tmp/repo" "$tmp/bad-pack"
+chmod -R u+w "$tmp/bad-pack"
+git -C "$tmp/bad-pack" repack -a -d -q
+cp -R "$tmp/bad-pack" "$tmp/bad-idx"
+set -- "$tmp"/bad-pack/.git/objects/pack/*.pack
+[ -f "$1" ] || die "no pack in $tmp/bad-pack"
+chmod u+w "$1"
+# keep the header, lose the objects: the index lists IDs whose type is gone
+"$PYTHON3" -c 'import os,sys; os.truncate(sys.argv[1], 40)' "$1"
+expect_runtime 3+ "truncated pack" "$GIT_ABBREV" --format=json "$tmp/bad-pack"
+
+# git itself skips a pack whose index is garbage; accept that, or an error
+set -- "$tmp"/bad-idx/.git/objects/pack/*.idx
+chmod u+w "$1"
+printf 'garbage\n' >"$1"
+expect_exit 0+ "$GIT_ABBREV" --format=json "$tmp/bad-idx"
+[ "$rc" -eq 0 ] || [ "$rc" -ge 3 ] || fail "garbage pack index: exit $rc"
+[ "$rc" -eq 0 ] || runtime_error "garbage pack index"
+
+say "usage errors: exit 2, message on stderr, empty stdout"
+expect_exit 2 -C "$tmp/repo" "$GIT_ABBREV" --bogus
+usage_error "--bogus"
+expect_exit 2 -C "$tmp/repo" "$GIT_ABBREV" report --bogus
+usage_error "report --bogus"
+expect_exit 2 -C "$tmp/repo" "$GIT_ABBREV" --format=nope
+usage_error "--format=nope"
+expect_exit 2 -C "$tmp/repo" "$GIT_ABBREV" report --format=nope
+usage_error "report --format=nope"
+expect_exit 2 -C "$tmp/repo" "$GIT_ABBREV" --format=
+usage_error "--format="
+expect_exit 2 -C "$tmp/notrepo" "$GIT_ABBREV" --bogus
+usage_error "--bogus outside a repository"
+
+say "--version and --help"
+expect_exit 0 "$GIT_ABBREV" --version
+if [ "$rc" -eq 0 ]; then
+	checks=$((checks + 1))
+	one_line "$out" || { fail "--version: stdout is not one line"; show "$out"; }
+	checks=$((checks + 1))
+	[ ! -s "$err" ] || { fail "--version: unexpected stderr"; show "$err"; }
+fi
+for h in -h --help; do
+	expect_exit 0 -C "$tmp/notrepo" "$GIT_ABBREV" "$h"
+	checks=$((checks + 1))
+	[ "$rc" -ne 0 ] || [ -s "$out" ] || fail "$h: no help on stdout"
+done
+
+finish
