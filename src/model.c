@@ -76,7 +76,12 @@ static long double log_no_pair(long double m, long double q)
 		qk *= q;
 		term = ((k % 2 ? mqk : -mqk) - m * qk) / k;
 		s += term;
-		if (fabsl(term) <= fabsl(s) * LDBL_EPSILON)
+		/*
+		 * Every later term is at most 2 (mq)^j / j, so the tail is
+		 * below 2 (mq)^(k+1) / (1 - mq) < mqk / 40: stop when that is
+		 * lost in s.  (Not on a small term: for m = 1 the odd ones are 0.)
+		 */
+		if (mqk <= fabsl(s) * LDBL_EPSILON)
 			break;
 	}
 	return s;

@@ -1,0 +1,92 @@
+/*
+ * cmd_model.c - `git abbrev model`: what the birthday model expects.
+ *
+ * For counts given on the command line (--objects, --commits) it prints,
+ * per length, the expected colliding pairs, the chance of any collision
+ * and the capacity at 1% and 50%: the numbers a policy discussion needs
+ * next to what a repository measures.  The text shows the useful band of
+ * lengths, JSON every length from 4 to 40, unless --from / --to say.
+ */
+#include <config.h>
+
+#include <stdio.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "emit.h"
+#include "emit_model.h"
+#include "exitcodes.h"
+#include "model.h"
+
+#define JSON_DEFAULT_FROM 4
+#define JSON_DEFAULT_TO 40
+
+static const char model_usage[] =
+	"usage: git abbrev model --objects=N [--commits=M] [--format=text|json]\n"
+	"                        [--from=L] [--to=L]\n";
+
+int cmd_model(int argc, char **argv)
+{
+	cli_model_opts o;
+	model_results r;
+	model_input in[2];
+	size_t nin = 0;
+	unsigned from, to;
+	char err[256];
+	int ret = ABBREV_EXIT_OK;
+
+	switch (cli_parse_model(&o, argc, argv, err, sizeof(err))) {
+	case CLI_HELP:
+		fputs(model_usage, stdout);
+		return ABBREV_EXIT_OK;
+	case CLI_USAGE:
+		cmd_error("%s", err);
+		fputs(model_usage, stderr);
+		return ABBREV_EXIT_USAGE;
+	}
+	if (o.nrepos) {
+		cmd_error("model takes counts (--objects, --commits), not repositories, for now");
+		fputs(model_usage, stderr);
+		return ABBREV_EXIT_USAGE;
+	}
+	if (!o.have_objects && !o.have_commits) {
+		cmd_error("model needs --objects=N (and optionally --commits=M)");
+		fputs(model_usage, stderr);
+		return ABBREV_EXIT_USAGE;
+	}
+	/* the sets to model; a repository would add one per type it counted */
+	if (o.have_objects)
+		in[nin++] = (model_input){ "all", o.objects };
+	if (o.have_commits)
+		in[nin++] = (model_input){ "commit", o.commits };
+
+	if (model_results_compute(&r, in, nin, ABBREV_MIN_LEN, MODEL_MAX_LEN)) {
+		cmd_error("out of memory");
+		return ABBREV_EXIT_NOMEM;
+	}
+	if (o.format == ABBREV_FORMAT_JSON) {
+		from = JSON_DEFAULT_FROM;
+		to = JSON_DEFAULT_TO;
+	} else {
+		model_useful_band(&from, &to, &r);
+	}
+	if (o.from) {
+		from = o.from;
+		if (!o.to && to < from)
+			to = from;
+	}
+	if (o.to) {
+		to = o.to;
+		if (!o.from && from > to)
+			from = to;
+	}
+	r.from = from;
+	r.to = to;
+
+	if (emit_model(stdout, &r, o.format) || fflush(stdout)) {
+		cmd_error("cannot write the model");
+		ret = ABBREV_EXIT_RUNTIME;
+	}
+	model_results_clear(&r);
+	return ret;
+}
