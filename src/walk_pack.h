@@ -1,0 +1,31 @@
+/*
+ * walk_pack.h - the pack-native walker: every (id, type) of an object
+ * directory, read straight from its files, with no libgit2.
+ *
+ * Names come from each pack's .idx (already sorted), types from each pack
+ * entry's header (delta chains followed through headers only, never
+ * inflated), loose objects from the first bytes of their zlib stream, and
+ * info/alternates is followed.  Everything read is validated: a bad file is
+ * an error naming it, never a crash or a silent undercount.  The objects
+ * go into the sets in ascending key order, each once.
+ *
+ * Ownership: the caller owns `s`, `p` and `err`; nothing is kept after the
+ * call returns.  The repository is only read (files are mapped read-only).
+ */
+#ifndef ABBREV_WALK_PACK_H
+#define ABBREV_WALK_PACK_H
+
+#include <stddef.h>
+
+#include "idset.h"
+#include "progress.h"
+
+/*
+ * Add every object stored under the object directory `objdir` (loose,
+ * packed, and in its alternates) to `s`, whose raw ID width decides the
+ * hash.  Returns WALK_OK, WALK_ERR with a one-line message in err, or
+ * WALK_NOMEM (walk.h).
+ */
+int walk_pack_objects(const char *objdir, idsets *s, progress *p, char *err, size_t errsz);
+
+#endif
