@@ -215,7 +215,8 @@ int walk_repo_objects(walk_repo *r, idsets *s, progress *p, char *err, size_t er
 		goto done;
 	}
 	progress_stop(p);
-	qsort(l.ids, l.n, GIT_OID_RAWSZ, cmp_id);
+	if (l.n)
+		qsort(l.ids, l.n, GIT_OID_RAWSZ, cmp_id);
 
 	progress_start(p, "reading types", l.n);
 	for (i = 0; i < l.n; i++) {

@@ -498,13 +498,13 @@ static int entry_header(walker *w, const pack_file *pk, const pack_order *o, uin
 	unsigned c = *p++;
 	int t = (c >> 4) & 7, more = 0;
 
+	*base = NOT_FOUND;
 	while (c & 0x80) {
 		if (p >= e || ++more > 9)
 			return fail(w, "%s: bad object header at offset %llu", pk->pack_path,
 				    (unsigned long long)off);
 		c = *p++;
 	}
-	*base = NOT_FOUND;
 	*type = t;
 	if (t == OBJ_OFS_DELTA) {
 		uint64_t rel;
@@ -525,10 +525,13 @@ static int entry_header(walker *w, const pack_file *pk, const pack_order *o, uin
 		if (*base == NOT_FOUND)
 			goto bad_delta;
 	} else if (t == OBJ_REF_DELTA) {
+		uint64_t boff;
 		uint32_t i;
+		int rc;
 
 		if ((size_t)(e - p) < w->rawsz)
 			goto bad_delta;
+		/* git wants a REF_DELTA's base in the same pack */
 		i = index_find(pk, p, w->rawsz);
 		if (i == NOT_FOUND) {
 			char hex[ABBREV_MAX_HEXSZ + 1];
@@ -537,9 +540,7 @@ static int entry_header(walker *w, const pack_file *pk, const pack_order *o, uin
 			return fail(w, "%s: delta base %s of the object at offset %llu is not in the pack",
 				    pk->pack_path, hex, (unsigned long long)off);
 		}
-		uint64_t boff;
-		int rc = entry_offset(w, pk, i, &boff);
-		if (rc)
+		if ((rc = entry_offset(w, pk, i, &boff)))
 			return rc;
 		*base = rank_of(o, boff);
 		if (*base == NOT_FOUND || *base == r)
@@ -557,8 +558,8 @@ bad_delta:
 /* The type of the entry at rank r, following its delta chain as needed. */
 static int resolve(walker *w, const pack_file *pk, pack_order *o, uint32_t r)
 {
-	uint32_t cur = r, base;
-	int depth = 0, t, rc;
+	uint32_t cur = r, base = NOT_FOUND;
+	int depth = 0, t = 0, rc;
 
 	for (;;) {
 		if ((rc = entry_header(w, pk, o, cur, &t, &base)))
@@ -600,6 +601,10 @@ static int pack_scan(walker *w, pack_file *pk)
 	}
 done:
 	order_free(&o);
+	/* the merge needs only the names: give the pack's pages back now */
+	unmap(pk->pack, pk->pack_size);
+	unmap(pk->rev, pk->rev_size);
+	pk->pack = pk->rev = NULL;
 	return rc;
 }
 

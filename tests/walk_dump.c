@@ -29,6 +29,25 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Peak and current anonymous memory, from Linux's /proc (or "?"). */
+static const char *anon_memory(void)
+{
+	static char buf[128];
+	char line[256];
+	long hwm = -1, anon = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return "?";
+	while (fgets(line, sizeof(line), f)) {
+		sscanf(line, "VmHWM: %ld", &hwm);
+		sscanf(line, "RssAnon: %ld", &anon);
+	}
+	fclose(f);
+	snprintf(buf, sizeof(buf), "RssAnon %ld kB, VmHWM %ld kB", anon, hwm);
+	return buf;
+}
+
 static int usage(void)
 {
 	fputs("usage: walk_dump [-q] [--rawsz=N] <objdir> | [-q] (--repo | --libgit2) <repo>\n",
@@ -86,8 +105,8 @@ int main(int argc, char **argv)
 		for (int set = 0; set < ABBREV_SET_COUNT; set++)
 			printf("%s%s %zu", set ? " " : "", idset_name(set), idsets_count(s, set));
 		printf("\n");
-		fprintf(stderr, "walk: %.3f s, %zu bytes of ID sets\n", t1 - t0,
-			idsets_memory(s));
+		fprintf(stderr, "walk: %.3f s, %zu bytes of ID sets, %s\n", t1 - t0,
+			idsets_memory(s), anon_memory());
 	} else if (!rc) {
 		char hex[ABBREV_MAX_HEXSZ + 1];
 		const unsigned char *id;
