@@ -68,77 +68,168 @@ static int parse_probability(double *p, const char *v, char *err, size_t errsz)
 	return 0;
 }
 
-int cli_parse_check(cli_check_opts *o, int argc, char **argv, char *err, size_t errsz)
-{
-	int only_args = 0, have_length = 0;
-	const char *v;
+#define OPT_TAKEN 2 /* an option parser consumed argv[*i] */
 
+static void repo_opts_init(cli_repo_opts *o, char **argv)
+{
 	memset(o, 0, sizeof(*o));
-	o->set = ABBREV_SET_COMMIT;
+	o->format = ABBREV_FORMAT_TEXT;
 	o->progress = -1;
+	o->walker = CLI_WALKER_PACK;
 	o->improbable = CLI_DEFAULT_IMPROBABLE;
 	o->repos = argv;
+}
+
+/*
+ * One option shared by the commands that read repositories, at argv[*i].
+ * Returns OPT_TAKEN if it was one, 0 if not, CLI_HELP, or CLI_USAGE.
+ */
+static int parse_repo_option(cli_repo_opts *o, int argc, char **argv, int *i,
+			     char *err, size_t errsz)
+{
+	const char *a = argv[*i], *v;
+
+	if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+		return CLI_HELP;
+	if (!strcmp(a, "--progress") || !strcmp(a, "--no-progress")) {
+		o->progress = a[2] == 'p';
+	} else if (!strcmp(a, "--reachable")) {
+		o->reachable = 1;
+	} else if (cli_match_value(a, "--improbable", argc, argv, i, &v)) {
+		if (parse_probability(&o->improbable, v, err, errsz))
+			return CLI_USAGE;
+	} else if (cli_match_value(a, "--format", argc, argv, i, &v)) {
+		if (parse_format(&o->format, v, err, errsz))
+			return CLI_USAGE;
+	} else if (cli_match_value(a, "--walker", argc, argv, i, &v)) {
+		if (v && !strcmp(v, "pack")) {
+			o->walker = CLI_WALKER_PACK;
+		} else if (v && !strcmp(v, "libgit2")) {
+			o->walker = CLI_WALKER_LIBGIT2;
+		} else {
+			snprintf(err, errsz, "'--walker' takes pack or libgit2, not '%s'", v ? v : "");
+			return CLI_USAGE;
+		}
+	} else {
+		return 0;
+	}
+	return OPT_TAKEN;
+}
+
+/*
+ * The loop both commands share: options of `extra` first (when given),
+ * then the repository options; non-options go to `positional`.
+ */
+typedef int (*extra_option)(void *o, int argc, char **argv, int *i, char *err, size_t errsz);
+typedef int (*positional_arg)(void *o, char *arg, char *err, size_t errsz);
+
+static int parse_repo_command(cli_repo_opts *r, void *o, extra_option extra,
+			      positional_arg positional, int argc, char **argv,
+			      char *err, size_t errsz)
+{
+	int only_args = 0, rc;
+
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 
 		if (only_args || a[0] != '-' || !a[1]) {
-			if (have_length) {
-				o->repos[o->nrepos++] = argv[i];
-				continue;
-			}
-			char *end;
-			unsigned long n;
-
-			errno = 0;
-			n = strtoul(a, &end, 10);
-			if (errno || end == a || *end || n < 1 || n > ABBREV_MAX_HEXSZ) {
-				snprintf(err, errsz, "the length must be a number of hex chars from 1 to %d, not '%s'",
-					 ABBREV_MAX_HEXSZ, a);
+			if (positional(o, argv[i], err, errsz))
 				return CLI_USAGE;
-			}
-			o->length = (unsigned)n;
-			have_length = 1;
-		} else if (!strcmp(a, "--")) {
+			continue;
+		}
+		if (!strcmp(a, "--")) {
 			only_args = 1;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			return CLI_HELP;
-		} else if (!strcmp(a, "--progress")) {
-			o->progress = 1;
-		} else if (!strcmp(a, "--no-progress")) {
-			o->progress = 0;
-		} else if (!strcmp(a, "--reachable")) {
-			o->reachable = 1;
-		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-			o->quiet = 1;
-		} else if (cli_match_value(a, "--type", argc, argv, &i, &v)) {
-			if (v && !strcmp(v, "all"))
-				o->set = ABBREV_SET_ALL;
-			else if (!v || !(o->set = hexid_type_from_name(v))) {
-				snprintf(err, errsz, "unknown type '%s' (use commit, tree, blob, tag or all)",
-					 v ? v : "");
-				return CLI_USAGE;
-			}
-		} else if (cli_match_value(a, "--against", argc, argv, &i, &v)) {
-			if (v && !strcmp(v, "same"))
-				o->against_all = 0;
-			else if (v && !strcmp(v, "all"))
-				o->against_all = 1;
-			else {
-				snprintf(err, errsz, "'--against' takes same or all, not '%s'", v ? v : "");
-				return CLI_USAGE;
-			}
-		} else if (cli_match_value(a, "--improbable", argc, argv, &i, &v)) {
-			if (parse_probability(&o->improbable, v, err, errsz))
-				return CLI_USAGE;
-		} else if (cli_match_value(a, "--format", argc, argv, &i, &v)) {
-			if (parse_format(&o->format, v, err, errsz))
-				return CLI_USAGE;
-		} else {
+			continue;
+		}
+		rc = extra ? extra(o, argc, argv, &i, err, errsz) : 0;
+		if (!rc)
+			rc = parse_repo_option(r, argc, argv, &i, err, errsz);
+		if (rc != 0 && rc != OPT_TAKEN)
+			return rc;
+		if (!rc) {
 			snprintf(err, errsz, "unknown option '%s'", a);
 			return CLI_USAGE;
 		}
 	}
-	if (!have_length) {
+	return CLI_OK;
+}
+
+static int report_positional(void *o, char *arg, char *err, size_t errsz)
+{
+	cli_repo_opts *r = o;
+
+	(void)err;
+	(void)errsz;
+	r->repos[r->nrepos++] = arg;
+	return 0;
+}
+
+int cli_parse_report(cli_report_opts *o, int argc, char **argv, char *err, size_t errsz)
+{
+	repo_opts_init(o, argv);
+	return parse_repo_command(o, o, NULL, report_positional, argc, argv, err, errsz);
+}
+
+/* The first non-option is the length, the rest are repositories. */
+static int check_positional(void *opts, char *arg, char *err, size_t errsz)
+{
+	cli_check_opts *o = opts;
+	unsigned long n;
+	char *end;
+
+	if (o->length)
+		return report_positional(&o->r, arg, err, errsz);
+	errno = 0;
+	n = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-' || arg[0] == '+' || n < 1 ||
+	    n > ABBREV_MAX_HEXSZ) {
+		snprintf(err, errsz, "the length must be a number of hex chars from 1 to %d, not '%s'",
+			 ABBREV_MAX_HEXSZ, arg);
+		return -1;
+	}
+	o->length = (unsigned)n;
+	return 0;
+}
+
+static int check_option(void *opts, int argc, char **argv, int *i, char *err, size_t errsz)
+{
+	cli_check_opts *o = opts;
+	const char *a = argv[*i], *v;
+
+	if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+		o->quiet = 1;
+	} else if (cli_match_value(a, "--type", argc, argv, i, &v)) {
+		if (v && !strcmp(v, "all")) {
+			o->set = ABBREV_SET_ALL;
+		} else if (!v || !(o->set = hexid_type_from_name(v))) {
+			snprintf(err, errsz, "unknown type '%s' (use commit, tree, blob, tag or all)",
+				 v ? v : "");
+			return CLI_USAGE;
+		}
+	} else if (cli_match_value(a, "--against", argc, argv, i, &v)) {
+		if (v && (!strcmp(v, "same") || !strcmp(v, "all"))) {
+			o->against_all = v[0] == 'a';
+		} else {
+			snprintf(err, errsz, "'--against' takes same or all, not '%s'", v ? v : "");
+			return CLI_USAGE;
+		}
+	} else {
+		return 0;
+	}
+	return OPT_TAKEN;
+}
+
+int cli_parse_check(cli_check_opts *o, int argc, char **argv, char *err, size_t errsz)
+{
+	int rc;
+
+	memset(o, 0, sizeof(*o));
+	repo_opts_init(&o->r, argv);
+	o->set = ABBREV_SET_COMMIT;
+	rc = parse_repo_command(&o->r, o, check_option, check_positional, argc, argv, err, errsz);
+	if (rc)
+		return rc;
+	if (!o->length) {
 		snprintf(err, errsz, "check needs a length: git abbrev check <N>");
 		return CLI_USAGE;
 	}
@@ -147,47 +238,6 @@ int cli_parse_check(cli_check_opts *o, int argc, char **argv, char *err, size_t 
 	return CLI_OK;
 }
 
-int cli_parse_report(cli_report_opts *o, int argc, char **argv, char *err, size_t errsz)
-{
-	int only_args = 0;
-	const char *v;
-
-	o->format = 0;
-	o->progress = -1;
-	o->reachable = 0;
-	o->improbable = CLI_DEFAULT_IMPROBABLE;
-	o->repos = argv;
-	o->nrepos = 0;
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (only_args || a[0] != '-' || !a[1]) {
-			o->repos[o->nrepos++] = argv[i];
-		} else if (!strcmp(a, "--")) {
-			only_args = 1;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			return CLI_HELP;
-		} else if (!strcmp(a, "--progress")) {
-			o->progress = 1;
-		} else if (!strcmp(a, "--no-progress")) {
-			o->progress = 0;
-		} else if (!strcmp(a, "--reachable")) {
-			o->reachable = 1;
-		} else if (cli_match_value(a, "--improbable", argc, argv, &i, &v)) {
-			if (parse_probability(&o->improbable, v, err, errsz))
-				return CLI_USAGE;
-		} else if (cli_match_value(a, "--format", argc, argv, &i, &v)) {
-			if (parse_format(&o->format, v, err, errsz))
-				return CLI_USAGE;
-		} else {
-			snprintf(err, errsz, "unknown option '%s'", a);
-			return CLI_USAGE;
-		}
-	}
-	return CLI_OK;
-}
-
-/* A count: decimal digits only, no sign, no spaces, at most UINT64_MAX. */
 static int parse_count(uint64_t *n, const char *name, const char *v, char *err, size_t errsz)
 {
 	unsigned long long x;

@@ -20,26 +20,31 @@ enum cli_status {
 	CLI_USAGE = -1   /* bad command line; message in err */
 };
 
+/* Which walker fills the ID sets. */
+enum cli_walker {
+	CLI_WALKER_PACK = 0,   /* read .idx/.pack/loose files directly (default) */
+	CLI_WALKER_LIBGIT2     /* libgit2's object database: reference, fallback */
+};
+
+/* The options of every command that reads repositories. */
 typedef struct {
 	int format;          /* enum abbrev_format */
 	int progress;        /* 1 --progress, 0 --no-progress, -1 if stderr is a tty */
 	int reachable;       /* --reachable: only objects reachable from the refs */
-	double improbable;   /* --improbable=P: flag longest groups below P */
+	int walker;          /* --walker=pack|libgit2 */
+	double improbable;   /* --improbable=P: flag groups less likely than P */
 	char **repos;        /* positional arguments */
 	size_t nrepos;
-} cli_report_opts;
+} cli_repo_opts;
+
+typedef cli_repo_opts cli_report_opts;
 
 typedef struct {
+	cli_repo_opts r;
 	unsigned length;     /* N: do IDs collide at N hex chars? */
 	int set;             /* enum abbrev_set; default commit */
 	int against_all;     /* --against=all: compare with objects of any type */
-	int reachable;
 	int quiet;           /* --quiet: exit status only */
-	int format;          /* enum abbrev_format */
-	int progress;
-	double improbable;   /* flag groups less likely than this for random IDs */
-	char **repos;
-	size_t nrepos;
 } cli_check_opts;
 
 /* Parse the arguments after "check". */

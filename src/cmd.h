@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 
+#include "cli.h"
 #include "idset.h"
 #include "progress.h"
 #include "stats.h"
@@ -38,13 +39,14 @@ typedef struct {
 } cmd_sets;
 
 /*
- * Open the repositories (or, with n == 0, the one git would use here) and
+ * Open the repositories of o->repos (none: the one git would use here) and
  * walk them into one new collection: all objects of their object
- * databases, or with `reachable` only those reachable from their refs.
+ * databases with the walker o->walker, or with o->reachable only those
+ * reachable from their refs.
  * Returns an exit status; errors are printed.  Free with cmd_sets_free()
  * whatever the result.
  */
-int cmd_sets_load(cmd_sets *cs, char *const *repos, size_t n, int reachable, progress *p);
+int cmd_sets_load(cmd_sets *cs, const cli_repo_opts *o, progress *p);
 void cmd_sets_free(cmd_sets *cs);
 
 /* Fill st->member_desc (subjects of commits, names of tags).  0 or -1 (memory). */

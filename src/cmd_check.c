@@ -18,7 +18,8 @@
 static const char check_usage[] =
 	"usage: git abbrev check <N> [--type=commit|tree|blob|tag|all] [--against=same|all]\n"
 	"                            [--reachable] [--quiet] [--format=text|json]\n"
-	"                            [--improbable=P] [--progress|--no-progress] [<repo>...]\n"
+	"                            [--improbable=P] [--walker=pack|libgit2]\n"
+	"                            [--progress|--no-progress] [<repo>...]\n"
 	"exit status: 0 no two IDs share N chars, 1 some do, 2 usage, 3+ error\n";
 
 int cmd_check(int argc, char **argv)
@@ -39,18 +40,18 @@ int cmd_check(int argc, char **argv)
 		fputs(check_usage, stderr);
 		return ABBREV_EXIT_USAGE;
 	}
-	p = progress_new(stderr, !o.quiet && cmd_want_progress(o.progress));
+	p = progress_new(stderr, !o.quiet && cmd_want_progress(o.r.progress));
 	if (!p) {
 		cmd_error("out of memory");
 		return ABBREV_EXIT_NOMEM;
 	}
-	ret = cmd_sets_load(&cs, o.repos, o.nrepos, o.reachable, p);
+	ret = cmd_sets_load(&cs, &o.r, p);
 	if (ret)
 		goto done;
 	c.length = o.length;
 	c.set = o.set;
 	c.against_all = o.against_all;
-	c.improbable = o.improbable;
+	c.improbable = o.r.improbable;
 	c.rawsz = idsets_rawsz(cs.s);
 	c.repos = (const char *const *)cs.paths;
 	c.nrepos = cs.n;
@@ -61,7 +62,7 @@ int cmd_check(int argc, char **argv)
 		goto done;
 	}
 	ret = c.found.ngroups ? ABBREV_EXIT_FOUND : ABBREV_EXIT_OK;
-	if (!o.quiet && (emit_check(stdout, &c, o.format) || fflush(stdout))) {
+	if (!o.quiet && (emit_check(stdout, &c, o.r.format) || fflush(stdout))) {
 		cmd_error("cannot write the answer");
 		ret = ABBREV_EXIT_RUNTIME;
 	}

@@ -18,9 +18,11 @@
 #include "exitcodes.h"
 #include "stats.h"
 #include "walk.h"
+#include "walk_pack.h"
 
 static const char report_usage[] =
-	"usage: git abbrev [report] [--format=text|json] [--reachable] [--progress|--no-progress] [<repo>...]\n";
+	"usage: git abbrev [report] [--format=text|json] [--reachable] [--improbable=P]\n"
+	"                         [--walker=pack|libgit2] [--progress|--no-progress] [<repo>...]\n";
 
 void cmd_error(const char *fmt, ...)
 {
@@ -49,9 +51,10 @@ static int walk_status_exit(int rc, const char *err)
 	return ABBREV_EXIT_RUNTIME;
 }
 
-int cmd_sets_load(cmd_sets *cs, char *const *repos, size_t n, int reachable, progress *p)
+int cmd_sets_load(cmd_sets *cs, const cli_repo_opts *o, progress *p)
 {
-	size_t nopen = n ? n : 1;
+	size_t n = o->nrepos, nopen = n ? n : 1;
+	char *const *repos = o->repos;
 	char err[1024] = "";
 	int rc;
 
@@ -75,8 +78,12 @@ int cmd_sets_load(cmd_sets *cs, char *const *repos, size_t n, int reachable, pro
 	if (!cs->s)
 		goto nomem;
 	for (size_t i = 0; i < cs->n; i++) {
-		rc = reachable ? walk_repo_reachable(cs->repos[i], cs->s, p, err, sizeof(err))
-			       : walk_repo_objects(cs->repos[i], cs->s, p, err, sizeof(err));
+		if (o->reachable)
+			rc = walk_repo_reachable(cs->repos[i], cs->s, p, err, sizeof(err));
+		else if (o->walker == CLI_WALKER_LIBGIT2)
+			rc = walk_repo_objects(cs->repos[i], cs->s, p, err, sizeof(err));
+		else
+			rc = walk_pack_objects(walk_repo_objdir(cs->repos[i]), cs->s, p, err, sizeof(err));
 		if (rc)
 			return walk_status_exit(rc, err);
 	}
@@ -137,7 +144,7 @@ int cmd_report(int argc, char **argv)
 		cmd_error("out of memory");
 		return ABBREV_EXIT_NOMEM;
 	}
-	ret = cmd_sets_load(&cs, o.repos, o.nrepos, o.reachable, p);
+	ret = cmd_sets_load(&cs, &o, p);
 	if (ret)
 		goto done;
 	if (stats_report_compute(&rep, cs.s)) {
