@@ -230,6 +230,17 @@ check_json "one repository named three times" "$P" "$tmp/bare.git" "$P"
 expect_exit 0 "$GIT_ABBREV" --format=json "$tmp/small" "$tmp/empty"
 check_json "small + empty" "$tmp/small" "$tmp/empty"
 
+say "both walkers agree with git: --walker=libgit2 and --walker=pack"
+for w in libgit2 pack; do
+	expect_exit 0 "$GIT_ABBREV" --walker=$w --format=json "$P"
+	check_json "--walker=$w planted" "$P"
+	expect_exit 0 "$GIT_ABBREV" --walker=$w --format=json "$D"
+	check_json "--walker=$w downstream (alternates)" "$D"
+	expect_exit 0 "$GIT_ABBREV" --walker=$w --format=json "$tmp/many" "$tmp/empty"
+	check_json "--walker=$w many + empty" "$tmp/many" "$tmp/empty"
+done
+expect_exit 2 "$GIT_ABBREV" --walker=bogus "$P"
+
 say "edge cases: 17000 blobs, 3 objects, no objects"
 expect_exit 0 "$GIT_ABBREV" --format=json "$tmp/many"
 check_json "17000 blobs (git_auto_abbrev 8)" "$tmp/many"

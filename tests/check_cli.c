@@ -1,0 +1,193 @@
+/*
+ * check_cli.c - option parsing of report and check: defaults, every
+ * option, and the usage errors, without running anything.
+ */
+#include <check.h>
+#include <string.h>
+
+#include "check_suites.h"
+#include "cli.h"
+#include "emit.h"
+#include "idset.h"
+
+static char err[256];
+
+/* Parse a NULL-terminated list of words (copied: the parser may reorder). */
+#define MAXARGS 16
+static char *words[MAXARGS];
+static int nwords;
+
+static char **argv_of(const char *const *args)
+{
+	static char buf[MAXARGS][64];
+
+	for (nwords = 0; args[nwords]; nwords++) {
+		strcpy(buf[nwords], args[nwords]);
+		words[nwords] = buf[nwords];
+	}
+	return words;
+}
+
+static int report(cli_report_opts *o, const char *const *args)
+{
+	char **argv = argv_of(args);
+
+	err[0] = '\0';
+	return cli_parse_report(o, nwords, argv, err, sizeof(err));
+}
+
+static int check(cli_check_opts *o, const char *const *args)
+{
+	char **argv = argv_of(args);
+
+	err[0] = '\0';
+	return cli_parse_check(o, nwords, argv, err, sizeof(err));
+}
+
+START_TEST(test_report_defaults)
+{
+	cli_report_opts o;
+	const char *const args[] = { NULL };
+
+	ck_assert_int_eq(report(&o, args), CLI_OK);
+	ck_assert_int_eq(o.format, ABBREV_FORMAT_TEXT);
+	ck_assert_int_eq(o.progress, -1);
+	ck_assert_int_eq(o.reachable, 0);
+	ck_assert_int_eq(o.walker, CLI_WALKER_PACK);
+	ck_assert(o.improbable == CLI_DEFAULT_IMPROBABLE);
+	ck_assert_uint_eq(o.nrepos, 0);
+}
+END_TEST
+
+START_TEST(test_report_options)
+{
+	cli_report_opts o;
+	const char *const args[] = { "a", "--format=json", "--no-progress", "--reachable",
+		"--walker", "libgit2", "--improbable=0.5", "b", "--", "--c", NULL };
+
+	ck_assert_int_eq(report(&o, args), CLI_OK);
+	ck_assert_int_eq(o.format, ABBREV_FORMAT_JSON);
+	ck_assert_int_eq(o.progress, 0);
+	ck_assert_int_eq(o.reachable, 1);
+	ck_assert_int_eq(o.walker, CLI_WALKER_LIBGIT2);
+	ck_assert(o.improbable == 0.5);
+	ck_assert_uint_eq(o.nrepos, 3);
+	ck_assert_str_eq(o.repos[0], "a");
+	ck_assert_str_eq(o.repos[1], "b");
+	ck_assert_str_eq(o.repos[2], "--c");
+}
+END_TEST
+
+START_TEST(test_report_progress_and_help)
+{
+	cli_report_opts o;
+	const char *const on[] = { "--progress", NULL };
+	const char *const help[] = { "x", "-h", NULL };
+
+	ck_assert_int_eq(report(&o, on), CLI_OK);
+	ck_assert_int_eq(o.progress, 1);
+	ck_assert_int_eq(report(&o, help), CLI_HELP);
+}
+END_TEST
+
+START_TEST(test_check_options)
+{
+	cli_check_opts o;
+	const char *const args[] = { "12", "--type=blob", "--against", "all", "-q", "r1",
+		"--format=json", "r2", NULL };
+
+	ck_assert_int_eq(check(&o, args), CLI_OK);
+	ck_assert_uint_eq(o.length, 12);
+	ck_assert_int_eq(o.set, ABBREV_SET_BLOB);
+	ck_assert_int_eq(o.against_all, 1);
+	ck_assert_int_eq(o.quiet, 1);
+	ck_assert_int_eq(o.r.format, ABBREV_FORMAT_JSON);
+	ck_assert_uint_eq(o.r.nrepos, 2);
+	ck_assert_str_eq(o.r.repos[0], "r1");
+	ck_assert_str_eq(o.r.repos[1], "r2");
+}
+END_TEST
+
+START_TEST(test_check_defaults)
+{
+	cli_check_opts o;
+	const char *const args[] = { "64", NULL };
+	const char *const all[] = { "--type=all", "--against=all", "7", NULL };
+
+	ck_assert_int_eq(check(&o, args), CLI_OK);
+	ck_assert_uint_eq(o.length, 64);
+	ck_assert_int_eq(o.set, ABBREV_SET_COMMIT);
+	ck_assert_int_eq(o.against_all, 0);
+	ck_assert_int_eq(o.quiet, 0);
+	/* all objects against all objects is just the set of all objects */
+	ck_assert_int_eq(check(&o, all), CLI_OK);
+	ck_assert_int_eq(o.set, ABBREV_SET_ALL);
+	ck_assert_int_eq(o.against_all, 0);
+}
+END_TEST
+
+/* Each of these is a usage error with a message. */
+static const char *const bad_check[][4] = {
+	{ NULL },
+	{ "0", NULL },
+	{ "65", NULL },
+	{ "-1", NULL },
+	{ "+5", NULL },
+	{ "12x", NULL },
+	{ "12", "--type=bogus", NULL },
+	{ "12", "--type", NULL },
+	{ "12", "--against=some", NULL },
+	{ "12", "--improbable=2", NULL },
+	{ "12", "--improbable=nan", NULL },
+	{ "12", "--format=xml", NULL },
+	{ "12", "--walker=fast", NULL },
+	{ "12", "--bogus", NULL },
+};
+
+START_TEST(test_check_errors)
+{
+	cli_check_opts o;
+
+	ck_assert_int_eq(check(&o, bad_check[_i]), CLI_USAGE);
+	ck_assert_msg(err[0] != '\0', "no message for case %d", _i);
+	ck_assert_msg(!strchr(err, '\n'), "message is not one line: %s", err);
+}
+END_TEST
+
+static const char *const bad_report[][3] = {
+	{ "--format", NULL },
+	{ "--format=", NULL },
+	{ "--walker", NULL },
+	{ "--improbable=-0.1", NULL },
+	{ "--quiet", NULL },
+	{ "-x", NULL },
+};
+
+START_TEST(test_report_errors)
+{
+	cli_report_opts o;
+
+	ck_assert_int_eq(report(&o, bad_report[_i]), CLI_USAGE);
+	ck_assert_msg(err[0] != '\0', "no message for case %d", _i);
+}
+END_TEST
+
+Suite *make_cli_suite(void)
+{
+	Suite *s = suite_create("cli");
+	TCase *core = tcase_create("core");
+	TCase *errors = tcase_create("errors");
+
+	tcase_add_test(core, test_report_defaults);
+	tcase_add_test(core, test_report_options);
+	tcase_add_test(core, test_report_progress_and_help);
+	tcase_add_test(core, test_check_options);
+	tcase_add_test(core, test_check_defaults);
+	tcase_add_loop_test(errors, test_check_errors, 0,
+			    (int)(sizeof(bad_check) / sizeof(bad_check[0])));
+	tcase_add_loop_test(errors, test_report_errors, 0,
+			    (int)(sizeof(bad_report) / sizeof(bad_report[0])));
+	suite_add_tcase(s, core);
+	suite_add_tcase(s, errors);
+	return s;
+}
