@@ -36,6 +36,7 @@ typedef struct {
 	walk_repo **repos;
 	char **paths;      /* display path of each repository */
 	size_t n;
+	unsigned lacks;    /* enum abbrev_lack of any of them */
 } cmd_sets;
 
 /*

@@ -55,6 +55,7 @@ int cmd_check(int argc, char **argv)
 	c.rawsz = idsets_rawsz(cs.s);
 	c.repos = (const char *const *)cs.paths;
 	c.nrepos = cs.n;
+	c.lacks = cs.lacks;
 	if (stats_groups_at(&c.found, cs.s, o.set, o.length, o.against_all) ||
 	    (!o.quiet && cmd_sets_describe(&cs, &c.found))) {
 		cmd_error("out of memory");

@@ -68,6 +68,7 @@ int cmd_sets_load(cmd_sets *cs, const cli_repo_opts *o, progress *p)
 		rc = walk_repo_open(&cs->repos[cs->n], n ? repos[cs->n] : NULL, err, sizeof(err));
 		if (rc)
 			return walk_status_exit(rc, err);
+		cs->lacks |= walk_repo_lacks(cs->repos[cs->n]);
 		cs->paths[cs->n] = strdup(walk_repo_path(cs->repos[cs->n]));
 		if (!cs->paths[cs->n]) {
 			cs->n++;
@@ -157,6 +158,7 @@ int cmd_report(int argc, char **argv)
 			ret = ABBREV_EXIT_NOMEM;
 	rep.repos = (const char *const *)cs.paths;
 	rep.improbable = o.improbable;
+	rep.lacks = cs.lacks;
 	rep.nrepos = cs.n;
 	if (ret)
 		cmd_error("out of memory");

@@ -38,6 +38,24 @@ int emit_check(FILE *out, const stats_check *c, int format)
 	return formats[format].check(out, c);
 }
 
+const char *emit_lacks_note(unsigned lacks, int i)
+{
+	static const struct {
+		unsigned flag;
+		const char *note;
+	} notes[] = {
+		{ ABBREV_LACKS_SHALLOW, "a shallow clone: commits past its boundary, and the trees "
+				      "and blobs only they use, are missing" },
+		{ ABBREV_LACKS_PARTIAL, "a partial clone: objects the server filtered out are "
+				      "missing until fetched" },
+	};
+
+	for (size_t k = 0; k < sizeof(notes) / sizeof(notes[0]); k++)
+		if ((lacks & notes[k].flag) && i-- == 0)
+			return notes[k].note;
+	return NULL;
+}
+
 double emit_p_random(size_t n, unsigned len)
 {
 	return model_p_collision((uint64_t)n, len);

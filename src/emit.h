@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "lacks.h"
 #include "stats.h"
 
 enum abbrev_format {
@@ -35,5 +36,8 @@ int emit_check(FILE *out, const stats_check *c, int format);
  * possibly crafted".
  */
 double emit_p_random(size_t n, unsigned len);
+
+/* One sentence per thing the repositories lack, for notes; NULL after the last. */
+const char *emit_lacks_note(unsigned lacks, int i);
 
 #endif

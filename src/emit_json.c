@@ -99,6 +99,8 @@ int emit_report_json(FILE *out, const stats_report *r)
 	for (size_t i = 0; i < r->nrepos; i++)
 		json_array_append_new(repos, json_string(r->repos[i]));
 	json_object_set_new(root, "repositories", repos);
+	json_object_set_new(root, "shallow", json_boolean(r->lacks & ABBREV_LACKS_SHALLOW));
+	json_object_set_new(root, "partial", json_boolean(r->lacks & ABBREV_LACKS_PARTIAL));
 
 	types = json_object();
 	for (int set = ABBREV_SET_COMMIT; set < ABBREV_SET_COUNT; set++)
@@ -142,11 +144,13 @@ int emit_check_json(FILE *out, const stats_check *c)
 			"prefix", hex, "shared", (json_int_t)gr->len, "p_random", p,
 			"improbable", p < c->improbable, "members", members_json(f, g, c->rawsz)));
 	}
-	root = json_pack("{s:I,s:s,s:s,s:o,s:I,s:b,s:I,s:I,s:o}",
+	root = json_pack("{s:I,s:s,s:s,s:o,s:b,s:b,s:I,s:b,s:I,s:I,s:o}",
 		"length", (json_int_t)c->length,
 		"type", c->set == ABBREV_SET_ALL ? "all" : idset_name(c->set),
 		"against", c->against_all ? "all" : "same",
 		"repositories", repos,
+		"shallow", (c->lacks & ABBREV_LACKS_SHALLOW) != 0,
+		"partial", (c->lacks & ABBREV_LACKS_PARTIAL) != 0,
 		"count", (json_int_t)f->count,
 		"collide", f->ngroups > 0,
 		"colliding_objects", (json_int_t)f->objects[c->length],

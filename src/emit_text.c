@@ -72,8 +72,11 @@ static void model_cell(char *buf, size_t n, const stats_set *st, unsigned L)
 {
 	double e = model_expected_prefixes(st->count, L);
 
-	snprintf(buf, n, e >= 100 ? "%zu / %.0f" : e >= 0.01 ? "%zu / %.2f" : "%zu / %.1e",
-		 st->prefixes[L], e);
+	if (e == 0)
+		snprintf(buf, n, "%zu / 0", st->prefixes[L]);
+	else
+		snprintf(buf, n, e >= 100 ? "%zu / %.0f" : e >= 0.01 ? "%zu / %.2f" : "%zu / %.1e",
+			 st->prefixes[L], e);
 }
 
 /*
@@ -128,6 +131,9 @@ int emit_report_text(FILE *out, const stats_report *r)
 		r->sets[ABBREV_SET_COMMIT].count, r->sets[ABBREV_SET_TREE].count,
 		r->sets[ABBREV_SET_BLOB].count, r->sets[ABBREV_SET_TAG].count);
 
+	for (int i = 0; emit_lacks_note(r->lacks, i); i++)
+		fprintf(out, "note: %s\n", emit_lacks_note(r->lacks, i));
+
 	/* the table runs to the first length where every column is 0 */
 	for (int c = 0; c < ABBREV_SET_COUNT; c++) {
 		const stats_set *st = &r->sets[column_sets[c]];
@@ -179,6 +185,8 @@ int emit_check_text(FILE *out, const stats_check *c)
 	const char *what = c->set == ABBREV_SET_ALL ? "object" : idset_name(c->set);
 	char hex[ABBREV_MAX_HEXSZ + 1];
 
+	for (int i = 0; emit_lacks_note(c->lacks, i); i++)
+		fprintf(out, "note: %s\n", emit_lacks_note(c->lacks, i));
 	if (!f->ngroups) {
 		if (c->against_all)
 			fprintf(out, "no %s ID shares its first %u chars with another object "

@@ -95,6 +95,7 @@ typedef struct {
 	unsigned cvo_last_len;
 	unsigned git_auto_abbrev;
 	double improbable;       /* threshold for "possibly crafted" */
+	unsigned lacks;          /* 1: shallow clone, 2: partial clone (lacks.h) */
 } stats_report;
 
 /* The answer of `check`: do IDs of a set collide at `length` chars? */
@@ -106,6 +107,7 @@ typedef struct {
 	size_t rawsz;
 	size_t nrepos;
 	const char *const *repos;
+	unsigned lacks;          /* what a shallow or partial clone lacks (lacks.h) */
 	stats_set found;         /* groups from stats_groups_at() */
 } stats_check;
 

@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "idset.h"
+#include "lacks.h"
 #include "progress.h"
 
 /* Return codes of the walker. */
@@ -35,8 +36,19 @@ void walk_repo_free(walk_repo *r);
 
 /* The path to show for the repository: its work tree, or its git dir if bare. */
 const char *walk_repo_path(const walk_repo *r);
-/* Raw ID width of the repository's hash (20 for SHA-1). */
+/* Raw ID width of the repository's hash (20 for SHA-1, 32 for SHA-256). */
 size_t walk_repo_rawsz(const walk_repo *r);
+
+/* What a repository lacks by design: flags of enum abbrev_lack. */
+unsigned walk_repo_lacks(const walk_repo *r);
+
+/*
+ * Whether libgit2 could open the repository.  It cannot open SHA-256
+ * repositories (libgit2 1.5); those are still found, and the pack walker
+ * reads them, but the libgit2 walker, --reachable and commit subjects
+ * are not available for them.
+ */
+int walk_repo_has_libgit2(const walk_repo *r);
 /*
  * The repository's object directory (the common dir's "objects", or
  * GIT_OBJECT_DIRECTORY when the repository was found from the

@@ -11,8 +11,11 @@
 
 #include "walk.h"
 
+#include <dirent.h>
 #include <git2.h>
 #include <git2/worktree.h>
+#include <strings.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,9 +23,11 @@
 #include <time.h>
 
 struct walk_repo {
-	git_repository *repo;
+	git_repository *repo;   /* NULL for a repository libgit2 cannot open */
 	char *path;
 	char *objdir;
+	size_t rawsz;
+	unsigned lacks;
 };
 
 static void set_err(char *err, size_t errsz, const char *fmt, ...)
@@ -69,6 +74,151 @@ static int find_objdir(char **out, git_repository *repo, int from_env)
 	return WALK_OK;
 }
 
+/* "/x/repo/" -> "/x/repo" */
+static void strip_slash(char *p)
+{
+	size_t n = strlen(p);
+
+	while (n > 1 && p[n - 1] == '/')
+		p[--n] = '\0';
+}
+
+static int file_exists(const char *dir, const char *name)
+{
+	char *p;
+	int ok;
+
+	if (asprintf(&p, "%s/%s", dir, name) < 0)
+		return 0;
+	ok = access(p, F_OK) == 0;
+	free(p);
+	return ok;
+}
+
+/* A partial clone: extensions.partialclone, or a promisor pack. */
+static int is_partial(const char *objdir, git_config *cfg)
+{
+	char *dir;
+	const char *v;
+	DIR *d;
+	struct dirent *e;
+	int found = 0;
+
+	if (cfg && git_config_get_string(&v, cfg, "extensions.partialclone") == 0 && *v)
+		return 1;
+	if (asprintf(&dir, "%s/pack", objdir) < 0)
+		return 0;
+	d = opendir(dir);
+	free(dir);
+	if (!d)
+		return 0;
+	while (!found && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+
+		found = n > 9 && !strcmp(e->d_name + n - 9, ".promisor");
+	}
+	closedir(d);
+	return found;
+}
+
+/*
+ * libgit2 1.5 refuses repositories with extensions.objectformat, that is
+ * SHA-256 ones.  Find the git dir ourselves (git_repository_discover does
+ * not look at extensions, GIT_DIR as git does), read the hash from its
+ * config, and keep the repository for the pack walker only.
+ */
+static int open_without_libgit2(walk_repo *r, const char *path, char *err, size_t errsz)
+{
+	git_buf gitdir = GIT_BUF_INIT;
+	git_config *cfg = NULL;
+	const char *env = path ? NULL : getenv("GIT_DIR"), *fmt = NULL, *what;
+	char *cfgpath = NULL, *common = NULL;
+	FILE *f;
+	int rc = WALK_ERR;
+
+	what = path ? path : "the current directory";
+	git_error_clear();
+	if (env && *env) {
+		if (git_buf_set(&gitdir, env, strlen(env)) < 0)
+			return WALK_NOMEM;
+	} else if (git_repository_discover(&gitdir, path ? path : ".", 0,
+					   getenv("GIT_CEILING_DIRECTORIES")) < 0) {
+		set_err(err, errsz, "not a git repository (or any parent): %s", what);
+		return WALK_ERR;
+	}
+	strip_slash(gitdir.ptr);
+	/* a worktree's objects live in the common dir */
+	if (asprintf(&cfgpath, "%s/commondir", gitdir.ptr) < 0) {
+		cfgpath = NULL;
+		rc = WALK_NOMEM;
+		goto done;
+	}
+	if ((f = fopen(cfgpath, "r"))) {
+		char line[4096];
+
+		if (fgets(line, sizeof(line), f)) {
+			line[strcspn(line, "\n")] = '\0';
+			if (asprintf(&common, line[0] == '/' ? "%s%s" : "%s/%s",
+				     line[0] == '/' ? "" : gitdir.ptr, line) < 0)
+				common = NULL;
+		}
+		fclose(f);
+	} else {
+		common = strdup(gitdir.ptr);
+	}
+	free(cfgpath);
+	if (!common || asprintf(&cfgpath, "%s/config", common) < 0) {
+		cfgpath = NULL;
+		rc = WALK_NOMEM;
+		goto done;
+	}
+	git_config *disk = NULL;
+	rc = git_config_open_ondisk(&disk, cfgpath);
+	if (rc == 0)
+		rc = git_config_snapshot(&cfg, disk);
+	git_config_free(disk);
+	rc = WALK_ERR;
+	if (!cfg ||
+	    git_config_get_string(&fmt, cfg, "extensions.objectformat") < 0) {
+		set_err(err, errsz, "cannot open repository %s: %s", what, git2_msg());
+		goto done;
+	}
+	if (!strcasecmp(fmt, "sha256")) {
+		r->rawsz = 32;
+	} else if (!strcasecmp(fmt, "sha1")) {
+		r->rawsz = 20;
+	} else {
+		set_err(err, errsz, "%s: unknown object format '%s'", what, fmt);
+		goto done;
+	}
+	env = path ? NULL : getenv("GIT_OBJECT_DIRECTORY");
+	if (env && *env)
+		r->objdir = strdup(env);
+	else if (asprintf(&r->objdir, "%s/objects", common) < 0)
+		r->objdir = NULL;
+	/* show the work tree for "<dir>/.git", else the git dir itself */
+	size_t n = strlen(gitdir.ptr);
+	if (n > 5 && !strcmp(gitdir.ptr + n - 5, "/.git"))
+		gitdir.ptr[n - 5] = '\0';
+	r->path = strdup(gitdir.ptr);
+	if (!r->objdir || !r->path) {
+		rc = WALK_NOMEM;
+		goto done;
+	}
+	strip_slash(r->objdir);
+	if (file_exists(common, "shallow"))
+		r->lacks |= ABBREV_LACKS_SHALLOW;
+	if (is_partial(r->objdir, cfg))
+		r->lacks |= ABBREV_LACKS_PARTIAL;
+	rc = WALK_OK;
+done:
+	free(cfgpath);
+	free(common);
+	git_config_free(cfg);
+	git_buf_dispose(&gitdir);
+	return rc;
+}
+
 int walk_repo_open(walk_repo **out, const char *path, char *err, size_t errsz)
 {
 	walk_repo *r;
@@ -88,15 +238,24 @@ int walk_repo_open(walk_repo **out, const char *path, char *err, size_t errsz)
 		const char *what = path ? path : "the current directory";
 		const git_error *e = git_error_last();
 
-		if (rc == GIT_ENOTFOUND)
+		if (rc == GIT_ENOTFOUND) {
 			set_err(err, errsz, "not a git repository (or any parent): %s", what);
-		else if (e && e->message && strstr(e->message, "objectformat"))
-			set_err(err, errsz, "%s: SHA-256 repositories are not supported by this libgit2", what);
-		else
+			rc = WALK_ERR;
+		} else if (e && e->message && strstr(e->message, "objectformat")) {
+			r->repo = NULL;
+			rc = open_without_libgit2(r, path, err, errsz);
+			if (rc == WALK_OK) {
+				*out = r;
+				return WALK_OK;
+			}
+		} else {
 			set_err(err, errsz, "cannot open repository %s: %s", what, git2_msg());
-		free(r);
-		return WALK_ERR;
+			rc = WALK_ERR;
+		}
+		walk_repo_free(r);
+		return rc;
 	}
+	r->rawsz = GIT_OID_RAWSZ;
 	shown = git_repository_is_bare(r->repo) ? git_repository_path(r->repo)
 						 : git_repository_workdir(r->repo);
 	r->path = strdup(shown);
@@ -116,6 +275,15 @@ int walk_repo_open(walk_repo **out, const char *path, char *err, size_t errsz)
 		walk_repo_free(r);
 		return rc;
 	}
+	if (git_repository_is_shallow(r->repo) == 1)
+		r->lacks |= ABBREV_LACKS_SHALLOW;
+	git_config *cfg = NULL;
+	if (git_repository_config_snapshot(&cfg, r->repo) == 0) {
+		if (is_partial(r->objdir, cfg))
+			r->lacks |= ABBREV_LACKS_PARTIAL;
+		git_config_free(cfg);
+	}
+	git_error_clear();
 	*out = r;
 	return WALK_OK;
 }
@@ -142,8 +310,25 @@ const char *walk_repo_objdir(const walk_repo *r)
 
 size_t walk_repo_rawsz(const walk_repo *r)
 {
-	(void)r;
-	return GIT_OID_RAWSZ;
+	return r->rawsz;
+}
+
+unsigned walk_repo_lacks(const walk_repo *r)
+{
+	return r->lacks;
+}
+
+int walk_repo_has_libgit2(const walk_repo *r)
+{
+	return r->repo != NULL;
+}
+
+/* The error for what needs libgit2 on a repository it cannot open. */
+static int no_libgit2(const walk_repo *r, const char *what, char *err, size_t errsz)
+{
+	set_err(err, errsz, "%s: %s needs libgit2, which cannot read this repository's "
+		"%zu-byte object IDs (SHA-256)", r->path, what, r->rawsz);
+	return WALK_ERR;
 }
 
 typedef struct {
@@ -197,6 +382,8 @@ int walk_repo_objects(walk_repo *r, idsets *s, progress *p, char *err, size_t er
 	int ret = WALK_ERR;
 	size_t i, done = 0;
 
+	if (!r->repo)
+		return no_libgit2(r, "--walker=libgit2", err, errsz);
 	if (idsets_rawsz(s) != GIT_OID_RAWSZ) {
 		set_err(err, errsz, "%s: hash width differs from the other repositories", r->path);
 		return WALK_ERR;
@@ -259,12 +446,32 @@ typedef struct {
 	walk_repo *r;
 	idsets *s;
 	progress *p;
-	git_revwalk *walk;
+	git_odb *odb;
+	git_oid *stack;      /* commits still to visit */
+	size_t nstack, capstack;
 	size_t n;
+	size_t missing;      /* objects a shallow or partial clone lacks */
 	char *err;
 	size_t errsz;
 	int nomem;
 } reach_ctx;
+
+static int reach_push(reach_ctx *c, const git_oid *oid)
+{
+	if (c->nstack == c->capstack) {
+		size_t n = c->capstack ? 2 * c->capstack : 1024;
+		git_oid *st = realloc(c->stack, n * sizeof(*st));
+
+		if (!st) {
+			c->nomem = 1;
+			return -1;
+		}
+		c->stack = st;
+		c->capstack = n;
+	}
+	c->stack[c->nstack++] = *oid;
+	return 0;
+}
 
 /* 1 if the object is new to the sets, 0 if seen, -1 on error */
 static int reach_add(reach_ctx *c, const git_oid *oid, int type)
@@ -296,8 +503,14 @@ static int reach_tree(reach_ctx *c, const git_oid *oid)
 
 	if (rc <= 0)
 		return rc;
-	if (git_tree_lookup(&tree, c->r->repo, oid) < 0)
+	if (git_tree_lookup(&tree, c->r->repo, oid) < 0) {
+		/* a partial clone may have been given the tree's name only */
+		if ((c->r->lacks & ABBREV_LACKS_PARTIAL) && !git_odb_exists(c->odb, oid)) {
+			c->missing++;
+			return 0;
+		}
 		return reach_fail(c, "tree", oid);
+	}
 	for (size_t i = 0, n = git_tree_entrycount(tree); i < n && rc >= 0; i++) {
 		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
 
@@ -334,8 +547,7 @@ static int reach_target(reach_ctx *c, const git_oid *start)
 			if (rc > 0)
 				oid = *git_tag_target_id((git_tag *)obj);
 		} else if (t == GIT_OBJECT_COMMIT) {
-			if (git_revwalk_push(c->walk, &oid) < 0)
-				rc = reach_fail(c, "commit", &oid);
+			rc = reach_push(c, &oid);
 		} else if (t == GIT_OBJECT_TREE) {
 			rc = reach_tree(c, &oid);
 		} else if (t == GIT_OBJECT_BLOB) {
@@ -351,17 +563,52 @@ static int reach_target(reach_ctx *c, const git_oid *start)
 	return -1;
 }
 
+/* Visit the queued commits: each commit, its tree, and its parents. */
+static int reach_commits(reach_ctx *c)
+{
+	while (c->nstack) {
+		git_oid oid = c->stack[--c->nstack];
+		git_commit *commit;
+		int rc = reach_add(c, &oid, ABBREV_TYPE_COMMIT);
+
+		if (rc < 0)
+			return -1;
+		if (!rc)
+			continue;
+		if (git_commit_lookup(&commit, c->r->repo, &oid) < 0)
+			return reach_fail(c, "commit", &oid);
+		for (unsigned i = 0, n = git_commit_parentcount(commit); i < n && rc >= 0; i++) {
+			const git_oid *parent = git_commit_parent_id(commit, i);
+
+			/* a shallow clone ends where its parents are not there */
+			if ((c->r->lacks & ABBREV_LACKS_SHALLOW) && !git_odb_exists(c->odb, parent)) {
+				c->missing++;
+				continue;
+			}
+			rc = reach_push(c, parent);
+		}
+		if (rc >= 0)
+			rc = reach_tree(c, git_commit_tree_id(commit));
+		git_commit_free(commit);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int walk_repo_reachable(walk_repo *r, idsets *s, progress *p, char *err, size_t errsz)
 {
-	reach_ctx c = { r, s, p, NULL, 0, err, errsz, 0 };
+	reach_ctx c = { .r = r, .s = s, .p = p, .err = err, .errsz = errsz };
 	git_reference_iterator *iter = NULL;
 	git_reference *ref;
 	git_oid oid;
 	int ret = WALK_ERR, rc;
 
+	if (!r->repo)
+		return no_libgit2(r, "--reachable", err, errsz);
 	git_error_clear();
-	if (git_revwalk_new(&c.walk, r->repo) < 0) {
-		set_err(err, errsz, "%s: cannot walk history: %s", r->path, git2_msg());
+	if (git_repository_odb(&c.odb, r->repo) < 0) {
+		set_err(err, errsz, "%s: cannot open object database: %s", r->path, git2_msg());
 		return WALK_ERR;
 	}
 	progress_start(p, "walking reachable objects", 0);
@@ -380,7 +627,7 @@ int walk_repo_reachable(walk_repo *r, idsets *s, progress *p, char *err, size_t 
 		rc = reach_target(&c, git_reference_target(direct));
 		git_reference_free(direct);
 		git_reference_free(ref);
-		if (rc < 0)
+		if (rc < 0 || reach_commits(&c) < 0)
 			goto done;
 	}
 	if (rc != GIT_ITEROVER) {
@@ -388,7 +635,8 @@ int walk_repo_reachable(walk_repo *r, idsets *s, progress *p, char *err, size_t 
 		goto done;
 	}
 	/* a detached HEAD is reachable too; an unborn one is nothing */
-	if (git_reference_name_to_id(&oid, r->repo, "HEAD") == 0 && reach_target(&c, &oid) < 0)
+	if (git_reference_name_to_id(&oid, r->repo, "HEAD") == 0 &&
+	    (reach_target(&c, &oid) < 0 || reach_commits(&c) < 0))
 		goto done;
 	/* and so are the HEADs of the other worktrees, as for git gc and rev-list --all */
 	git_strarray wts = { 0 };
@@ -400,32 +648,12 @@ int walk_repo_reachable(walk_repo *r, idsets *s, progress *p, char *err, size_t 
 				continue;
 			rc = git_reference_target(head) ? reach_target(&c, git_reference_target(head)) : 0;
 			git_reference_free(head);
-			if (rc < 0) {
+			if (rc < 0 || reach_commits(&c) < 0) {
 				git_strarray_dispose(&wts);
 				goto done;
 			}
 		}
 		git_strarray_dispose(&wts);
-	}
-
-	while ((rc = git_revwalk_next(&oid, c.walk)) == 0) {
-		git_commit *commit;
-
-		rc = reach_add(&c, &oid, ABBREV_TYPE_COMMIT);
-		if (rc < 0)
-			goto done;
-		if (git_commit_lookup(&commit, r->repo, &oid) < 0) {
-			reach_fail(&c, "commit", &oid);
-			goto done;
-		}
-		rc = reach_tree(&c, git_commit_tree_id(commit));
-		git_commit_free(commit);
-		if (rc < 0)
-			goto done;
-	}
-	if (rc != GIT_ITEROVER) {
-		set_err(err, errsz, "%s: cannot walk history: %s", r->path, git2_msg());
-		goto done;
 	}
 	progress_stop(p);
 	ret = WALK_OK;
@@ -433,7 +661,8 @@ done:
 	if (c.nomem)
 		ret = WALK_NOMEM;
 	git_reference_iterator_free(iter);
-	git_revwalk_free(c.walk);
+	git_odb_free(c.odb);
+	free(c.stack);
 	return ret;
 }
 
@@ -444,6 +673,8 @@ char *walk_repo_describe(walk_repo *r, const unsigned char *id, int type)
 	git_oid oid;
 	char *out = NULL;
 
+	if (!r->repo)
+		return NULL;
 	memcpy(oid.id, id, GIT_OID_RAWSZ);
 	if (type == ABBREV_TYPE_COMMIT) {
 		git_commit *c;
