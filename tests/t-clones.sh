@@ -1,0 +1,102 @@
+#!/bin/sh
+# t-clones.sh - repositories that lack something by design or use another
+# hash: SHA-256 (64-hex IDs, loose and packed), a shallow clone and a
+# partial (blob-less) clone.  Each is analysed, equal to git's own listing,
+# says what it lacks, and --reachable agrees with git rev-list.
+. "$(dirname "$0")/setup.sh"
+
+# reach_oracle REPO TOOL.json: --reachable counts equal git rev-list's,
+# missing objects (a partial clone's blobs) counted by the type git names
+reach_oracle() {
+	git -C "$1" rev-list --objects --all --missing=print >"$tmp/rl" ||
+		die "rev-list failed in $1"
+	sed -n 's/^?\([0-9a-f]*\).*/\1 missing/p' "$tmp/rl" >"$tmp/rl.missing"
+	grep -v '^?' "$tmp/rl" | cut -d' ' -f1 |
+		git -C "$1" cat-file --batch-check='%(objectname) %(objecttype)' >"$tmp/rl.typed"
+	checks=$((checks + 1))
+	python3 - "$2" "$tmp/rl.typed" "$tmp/rl.missing" <<'PY' || fail "$1: --reachable counts differ from rev-list"
+import json, sys, collections
+t = json.load(open(sys.argv[1]))["types"]
+want = collections.Counter(l.split()[1] for l in open(sys.argv[2]))
+# rev-list --missing=print names a missing object without its type: in a
+# blob-less clone every missing object is a blob
+want["blob"] += sum(1 for _ in open(sys.argv[3]))
+got = {k: t[k]["count"] for k in ("commit", "tree", "blob", "tag")}
+assert got == {k: want[k] for k in got}, (got, dict(want))
+PY
+}
+
+json_true() { # FILE KEY: the report's top-level KEY is true
+	python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))[sys.argv[2]] is True else 1)' "$@"
+}
+
+say "SHA-256: 64-hex IDs from loose objects and from packs"
+if python3 "$tests_dir/gen_repo.py" "$tmp/s256" --scenario sha256 >"$tmp/s256.json" 2>/dev/null
+then
+	S=$tmp/s256
+	expect_exit 0 "$GIT_ABBREV" --format=json "$S"
+	oracle_compare "sha256 loose+packed" "$out" "$S"
+	expect_exit 1 "$GIT_ABBREV" check 2 --type=all --format=json "$S"
+	git -C "$S" cat-file --batch-all-objects --batch-check='%(objectname)' >"$tmp/s256.ids"
+	checks=$((checks + 1))
+	python3 - "$out" "$tmp/s256.ids" <<'PY' || fail "sha256: groups at 2 chars"
+import json, sys, collections
+d = json.load(open(sys.argv[1]))
+ids = [l.strip() for l in open(sys.argv[2])]
+want = collections.Counter(i[:2] for i in ids)
+want = {p: n for p, n in want.items() if n > 1}
+got = {g["prefix"]: len(g["members"]) for g in d["groups"]}
+assert got == want, (got, want)
+assert all(len(m["id"]) == 64 for g in d["groups"] for m in g["members"])
+PY
+	git -C "$S" repack -adq
+	expect_exit 0 "$GIT_ABBREV" --format=json "$S"
+	oracle_compare "sha256 one pack" "$out" "$S"
+	# a length past 40 exists only for 64-hex IDs
+	expect_exit 0 "$GIT_ABBREV" check 50 --type=all "$S"
+	expect_exit 1 "$GIT_ABBREV" check 1 --type=all "$S"
+	# what needs libgit2 says so, in one line
+	expect_exit 3 "$GIT_ABBREV" --reachable "$S"
+	one_line "$err" && grep -q "SHA-256" "$err" || fail "sha256 --reachable: $(cat "$err")"
+	[ -s "$out" ] && fail "sha256 --reachable printed on stdout"
+	expect_exit 3 "$GIT_ABBREV" --walker=libgit2 "$S"
+	one_line "$err" || fail "sha256 --walker=libgit2: not one line"
+else
+	say "git cannot create SHA-256 repositories here, not checked"
+fi
+
+gen_repo "$tmp/src" planted
+git -C "$tmp/src" config uploadpack.allowFilter true
+git -C "$tmp/src" config uploadpack.allowAnySHA1InWant true
+
+say "a shallow clone: analysed, and says it is shallow"
+git clone -q --depth 1 --no-single-branch "file://$tmp/src" "$tmp/shallow" 2>/dev/null ||
+	die "shallow clone failed"
+expect_exit 0 "$GIT_ABBREV" --format=json "$tmp/shallow"
+oracle_compare "shallow" "$out" "$tmp/shallow"
+checks=$((checks + 1))
+json_true "$out" shallow || fail "shallow: JSON does not say shallow"
+expect_exit 0 "$GIT_ABBREV" "$tmp/shallow"
+grep -q "^note: a shallow clone" "$out" || fail "shallow: no note in the text report"
+expect_exit 0 "$GIT_ABBREV" --format=json --reachable "$tmp/shallow"
+reach_oracle "$tmp/shallow" "$out"
+
+say "a partial (blob-less) clone: analysed, and says it is partial"
+git clone -q --filter=blob:none --no-checkout "file://$tmp/src" "$tmp/partial" 2>/dev/null ||
+	die "partial clone failed"
+expect_exit 0 "$GIT_ABBREV" --format=json "$tmp/partial"
+oracle_compare "partial" "$out" "$tmp/partial"
+checks=$((checks + 1))
+json_true "$out" partial || fail "partial: JSON does not say partial"
+expect_exit 0 "$GIT_ABBREV" --format=json --reachable "$tmp/partial"
+reach_oracle "$tmp/partial" "$out"
+expect_exit 1 "$GIT_ABBREV" check 4 --type=all "$tmp/partial"
+grep -q "^note: a partial clone" "$out" || fail "partial: check does not say partial"
+# and a tree-less one: --reachable counts the trees it was not given
+git clone -q --filter=tree:0 --no-checkout "file://$tmp/src" "$tmp/treeless" 2>/dev/null ||
+	die "tree-less clone failed"
+expect_exit 0 "$GIT_ABBREV" --format=json "$tmp/treeless"
+oracle_compare "tree-less" "$out" "$tmp/treeless"
+expect_exit 0 "$GIT_ABBREV" --format=json --reachable "$tmp/treeless"
+
+finish
