@@ -81,6 +81,14 @@ typedef struct {
 	z_stream zs;
 	int zs_ready;
 	size_t done;
+	/*
+	 * A concurrent repack or gc: a file listed but gone when opened, and
+	 * the names of the packs as listed, to list again before the merge.
+	 */
+	int vanished;
+	int paused;      /* the test hook waited already */
+	char *packs_seen;
+	size_t packs_seen_len, packs_seen_cap;
 } walker;
 
 /* A pack in offset ("rank") order, while its headers are read. */
@@ -168,6 +176,9 @@ static int map_file(walker *w, const char *path, int optional,
 	if (fd < 0) {
 		if (optional && errno == ENOENT)
 			return 1;
+		/* listed, then gone: a repack or gc removed it meanwhile */
+		if (errno == ENOENT)
+			w->vanished = 1;
 		return fail(w, "%s: cannot open: %s", path, strerror(errno));
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
@@ -273,10 +284,15 @@ static int pack_check(walker *w, pack_file *pk)
 	if (be32(pk->pack + 8) != pk->n)
 		return fail(w, "%s: holds %u objects, its index %u", pk->pack_path,
 			    be32(pk->pack + 8), pk->n);
-	/* the index ends with the pack's checksum: a truncated or other pack fails */
-	if (memcmp(pk->pack + pk->pack_size - rawsz, idx + pk->idx_size - 2 * rawsz, rawsz))
-		return fail(w, "%s: checksum does not match its index (truncated?)",
-			    pk->pack_path);
+	/*
+	 * The index ends with the pack's checksum: a truncated or other pack
+	 * fails.  So does a pack rewritten under the same name between the
+	 * two opens (git repack -f), so this is worth another attempt first.
+	 */
+	if (memcmp(pk->pack + pk->pack_size - rawsz, idx + pk->idx_size - 2 * rawsz, rawsz)) {
+		w->vanished = 2;
+		return fail(w, "%s: checksum does not match its index (truncated?)", pk->pack_path);
+	}
 	return 0;
 }
 
@@ -616,23 +632,33 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* Map every pack-*.idx of dir/pack that has its .pack (git skips the others). */
-static int add_packs(walker *w, const char *dir)
+static void free_names(char **names, size_t n)
 {
-	char *pdir = join(dir, "pack");
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/*
+ * The packs of one pack directory: the names of its pack-*.idx files
+ * without ".idx", sorted (a fixed order keeps error messages
+ * reproducible), and appended to `seen` one per line.  A missing
+ * directory has none.
+ */
+static int list_packs(walker *w, const char *pdir, char ***out, size_t *nout,
+		      char **seen, size_t *seen_len, size_t *seen_cap)
+{
 	char **names = NULL;
-	size_t n = 0, cap = 0, i;
+	size_t n = 0, cap = 0;
 	struct dirent *de;
 	DIR *d;
 	int rc = 0;
 
-	if (!pdir)
-		return WALK_NOMEM;
+	*out = NULL;
+	*nout = 0;
 	d = opendir(pdir);
-	if (!d) {
-		rc = errno == ENOENT ? 0 : fail(w, "%s: cannot read: %s", pdir, strerror(errno));
-		free(pdir);
-		return rc;
-	}
+	if (!d)
+		return errno == ENOENT ? 0 : fail(w, "%s: cannot read: %s", pdir, strerror(errno));
 	while ((de = readdir(d))) {
 		size_t len = strlen(de->d_name);
 
@@ -640,16 +666,47 @@ static int add_packs(walker *w, const char *dir)
 		    strcmp(de->d_name + len - 4, ".idx"))
 			continue;
 		if ((rc = grow(&names, &cap, n + 1, sizeof(*names))))
-			goto done;
+			break;
 		if (!(names[n] = strndup(de->d_name, len - 4))) {
 			rc = WALK_NOMEM;
-			goto done;
+			break;
 		}
 		n++;
 	}
-	/* a fixed order keeps error messages reproducible */
+	closedir(d);
 	if (n)
 		qsort(names, n, sizeof(*names), cmp_str);
+	for (size_t i = 0; !rc && i < n; i++) {
+		size_t need = strlen(pdir) + strlen(names[i]) + 3;
+
+		if ((rc = grow(seen, seen_cap, *seen_len + need, 1)))
+			break;
+		*seen_len += (size_t)sprintf(*seen + *seen_len, "%s/%s\n", pdir, names[i]);
+	}
+	if (rc) {
+		free_names(names, n);
+		return rc;
+	}
+	*out = names;
+	*nout = n;
+	return 0;
+}
+
+static int add_packs(walker *w, const char *dir)
+{
+	char *pdir = join(dir, "pack");
+	char **names = NULL;
+	size_t n = 0, i;
+	int rc = 0;
+
+	if (!pdir)
+		return WALK_NOMEM;
+	rc = list_packs(w, pdir, &names, &n, &w->packs_seen, &w->packs_seen_len,
+			&w->packs_seen_cap);
+	if (rc) {
+		free(pdir);
+		return rc;
+	}
 	for (i = 0; i < n; i++) {
 		pack_file *pk;
 		char *base = join(pdir, names[i]);
@@ -697,11 +754,36 @@ static int add_packs(walker *w, const char *dir)
 		rc = 0;
 	}
 done:
-	closedir(d);
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	free_names(names, n);
 	free(pdir);
+	return rc;
+}
+
+/*
+ * Whether the packs are still the ones listed at the start: a repack
+ * that finished meanwhile wrote a new pack (and may have removed loose
+ * objects we had not read yet), so the walk must start again.
+ * 1 if they changed, 0 if not, or an error.
+ */
+static int packs_changed(walker *w)
+{
+	char *now = NULL, *pdir;
+	size_t len = 0, cap = 0;
+	int rc = 0;
+
+	for (size_t i = 0; !rc && i < w->ndirs; i++) {
+		char **names;
+		size_t n;
+
+		if (!(pdir = join(w->dirs[i], "pack")))
+			rc = WALK_NOMEM;
+		else if (!(rc = list_packs(w, pdir, &names, &n, &now, &len, &cap)))
+			free_names(names, n);
+		free(pdir);
+	}
+	if (!rc)
+		rc = len != w->packs_seen_len || (len && memcmp(now, w->packs_seen, len));
+	free(now);
 	return rc;
 }
 
@@ -737,8 +819,11 @@ static int loose_type(walker *w, const char *path, int *type)
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		if (errno == ENOENT)
+		if (errno == ENOENT) {
+			/* listed, then gone: pruned, or moved into a pack */
+			w->vanished = 1;
 			return 1;
+		}
 		return fail(w, "%s: cannot open: %s", path, strerror(errno));
 	}
 	w->zs.next_out = (unsigned char *)hdr;
@@ -1010,7 +1095,19 @@ static int add_objdir(walker *w, const char *dir, int depth, const char *from)
 		return WALK_NOMEM;
 	}
 	w->dirs[w->ndirs++] = real;
-	if ((rc = add_packs(w, dir)) || (rc = add_loose(w, dir)))
+	if ((rc = add_packs(w, dir)))
+		return rc;
+	/*
+	 * A test hook: wait here, between listing the packs and reading the
+	 * loose objects, so that tests/t-concurrent.sh can repack in between
+	 * every time instead of by chance.
+	 */
+	const char *pause = getenv("GIT_ABBREV_TEST_PAUSE_MS");
+	if (pause && !w->paused) {
+		w->paused = 1;
+		usleep(1000u * (unsigned)atoi(pause));
+	}
+	if ((rc = add_loose(w, dir)))
 		return rc;
 	return add_alternates(w, dir, depth);
 }
@@ -1172,37 +1269,69 @@ static void walker_free(walker *w)
 		free(w->dirs[i]);
 	free(w->dirs);
 	free(w->chain);
+	free(w->packs_seen);
 	if (w->zs_ready)
 		inflateEnd(&w->zs);
 }
 
-int walk_pack_objects(const char *objdir, idsets *s, progress *p, char *err, size_t errsz)
+/* How often a walk starts again when a repack or gc changes the packs under it. */
+#define MAX_ATTEMPTS 5
+
+/*
+ * One attempt: list and map everything, read the types, and, if nothing
+ * was repacked meanwhile, merge into the sets.  1 means "changed: try
+ * again" (nothing was added to the sets then).
+ */
+static int walk_once(walker *w, const char *objdir, idsets *s, int last)
 {
-	walker w = { 0 };
 	size_t total = 0;
 	int rc;
 
-	w.rawsz = idsets_rawsz(s);
-	w.p = p;
-	w.err = err;
-	w.errsz = errsz;
-	w.chain = malloc(MAX_DELTA_DEPTH * sizeof(*w.chain));
-	if (!w.chain)
-		return WALK_NOMEM;
-	progress_start(p, "reading loose objects", 0);
-	rc = add_objdir(&w, objdir, 0, NULL);
-	progress_stop(p);
-	if (rc)
-		goto done;
-	for (size_t i = 0; i < w.npacks; i++)
-		total += w.packs[i].n;
-	progress_start(p, "reading pack headers", total);
-	for (size_t i = 0; i < w.npacks && !rc; i++)
-		rc = pack_scan(&w, &w.packs[i]);
-	progress_stop(p);
+	progress_start(w->p, "reading loose objects", 0);
+	rc = add_objdir(w, objdir, 0, NULL);
+	progress_stop(w->p);
+	for (size_t i = 0; !rc && i < w->npacks; i++)
+		total += w->packs[i].n;
 	if (!rc)
-		rc = merge(&w, s);
-done:
-	walker_free(&w);
+		progress_start(w->p, "reading pack headers", total);
+	for (size_t i = 0; i < w->npacks && !rc; i++)
+		rc = pack_scan(w, &w->packs[i]);
+	progress_stop(w->p);
+	/*
+	 * The maps stay valid whatever happens to the files now, so the
+	 * merge reads one consistent state if the packs listed at the start
+	 * are still the packs now and no file vanished in between.
+	 */
+	if (w->vanished == 2 && last)
+		return rc; /* not a race after all: a broken pack */
+	if ((!rc || w->vanished) && (w->vanished || (rc = packs_changed(w)) == 1))
+		return 1;
+	if (!rc)
+		rc = merge(w, s);
+	return rc;
+}
+
+int walk_pack_objects(const char *objdir, idsets *s, progress *p, char *err, size_t errsz)
+{
+	int rc = 1;
+
+	for (int attempt = 0; rc == 1 && attempt < MAX_ATTEMPTS; attempt++) {
+		walker w = { 0 };
+
+		if (attempt)
+			usleep(10000u << attempt); /* let the repack finish */
+		w.rawsz = idsets_rawsz(s);
+		w.p = p;
+		w.err = err;
+		w.errsz = errsz;
+		w.chain = malloc(MAX_DELTA_DEPTH * sizeof(*w.chain));
+		rc = w.chain ? walk_once(&w, objdir, s, attempt == MAX_ATTEMPTS - 1) : WALK_NOMEM;
+		walker_free(&w);
+	}
+	if (rc == 1) {
+		snprintf(err, errsz, "%s: the object directory kept changing during the walk "
+			 "(a repack or gc?); try again", objdir);
+		rc = WALK_ERR;
+	}
 	return rc;
 }
