@@ -50,8 +50,17 @@
 /* Pack entry types (git's enum object_type). */
 enum { OBJ_OFS_DELTA = 6, OBJ_REF_DELTA = 7 };
 
+/* Which file a path names now, to tell a rewritten file from a broken one. */
+typedef struct {
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+} file_id;
+
 typedef struct {
 	char *idx_path, *pack_path, *rev_path;
+	file_id idx_id, pack_id;  /* the files as mapped */
 	const unsigned char *idx, *pack, *rev; /* read-only maps */
 	size_t idx_size, pack_size, rev_size;
 	int version;              /* index version, 1 or 2 */
@@ -163,8 +172,29 @@ static char *join(const char *a, const char *b)
  * Map a whole file read-only.  Returns 0, 1 if it does not exist and
  * `optional`, or an error.  An empty file maps to NULL, size 0.
  */
+static void file_id_of(file_id *f, const struct stat *st)
+{
+	f->dev = st->st_dev;
+	f->ino = st->st_ino;
+	f->size = st->st_size;
+	f->mtime = st->st_mtim;
+}
+
+/* Whether `path` still names the file `f` was taken from. */
+static int same_file(const char *path, const file_id *f)
+{
+	struct stat st;
+	file_id now;
+
+	if (stat(path, &st) < 0)
+		return 0;
+	file_id_of(&now, &st);
+	return now.dev == f->dev && now.ino == f->ino && now.size == f->size &&
+	       now.mtime.tv_sec == f->mtime.tv_sec && now.mtime.tv_nsec == f->mtime.tv_nsec;
+}
+
 static int map_file(walker *w, const char *path, int optional,
-		    const unsigned char **out, size_t *size)
+		    const unsigned char **out, size_t *size, file_id *id)
 {
 	struct stat st;
 	void *m;
@@ -185,6 +215,8 @@ static int map_file(walker *w, const char *path, int optional,
 		close(fd);
 		return fail(w, "%s: not a regular file", path);
 	}
+	if (id)
+		file_id_of(id, &st);
 	if ((uint64_t)st.st_size > SIZE_MAX) {
 		close(fd);
 		return fail(w, "%s: too large to map", path);
@@ -290,7 +322,8 @@ static int pack_check(walker *w, pack_file *pk)
 	 * two opens (git repack -f), so this is worth another attempt first.
 	 */
 	if (memcmp(pk->pack + pk->pack_size - rawsz, idx + pk->idx_size - 2 * rawsz, rawsz)) {
-		w->vanished = 2;
+		if (!same_file(pk->idx_path, &pk->idx_id) || !same_file(pk->pack_path, &pk->pack_id))
+			w->vanished = 1; /* rewritten meanwhile: look again */
 		return fail(w, "%s: checksum does not match its index (truncated?)", pk->pack_path);
 	}
 	return 0;
@@ -736,7 +769,7 @@ static int add_packs(walker *w, const char *dir)
 		sprintf(pk->rev_path, "%s.rev", base);
 		free(base);
 		w->npacks++; /* from here on, freed with the walker */
-		rc = map_file(w, pk->pack_path, 1, &pk->pack, &pk->pack_size);
+		rc = map_file(w, pk->pack_path, 1, &pk->pack, &pk->pack_size, &pk->pack_id);
 		if (rc == 1) { /* an index without its pack: not a pack to git either */
 			w->npacks--;
 			free(pk->idx_path);
@@ -745,10 +778,10 @@ static int add_packs(walker *w, const char *dir)
 			rc = 0;
 			continue;
 		}
-		if (rc || (rc = map_file(w, pk->idx_path, 0, &pk->idx, &pk->idx_size)) ||
+		if (rc || (rc = map_file(w, pk->idx_path, 0, &pk->idx, &pk->idx_size, &pk->idx_id)) ||
 		    (rc = pack_check(w, pk)))
 			goto done;
-		rc = map_file(w, pk->rev_path, 1, &pk->rev, &pk->rev_size);
+		rc = map_file(w, pk->rev_path, 1, &pk->rev, &pk->rev_size, NULL);
 		if (rc < 0)
 			goto done;
 		rc = 0;
@@ -1022,7 +1055,7 @@ static int add_alternates(walker *w, const char *dir, int depth)
 
 	if (!path)
 		return WALK_NOMEM;
-	rc = map_file(w, path, 1, &m, &size);
+	rc = map_file(w, path, 1, &m, &size, NULL);
 	if (rc) {
 		free(path);
 		return rc == 1 ? 0 : rc;
@@ -1302,8 +1335,8 @@ static int walk_once(walker *w, const char *objdir, idsets *s, int last)
 	 * merge reads one consistent state if the packs listed at the start
 	 * are still the packs now and no file vanished in between.
 	 */
-	if (w->vanished == 2 && last)
-		return rc; /* not a race after all: a broken pack */
+	if (w->vanished && rc && last)
+		return rc; /* still failing: not a race but a broken repository */
 	if ((!rc || w->vanished) && (w->vanished || (rc = packs_changed(w)) == 1))
 		return 1;
 	if (!rc)
