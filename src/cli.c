@@ -37,15 +37,26 @@ int cli_match_value(const char *arg, const char *name, int argc, char **argv, in
 	return 0;
 }
 
-static int parse_format(int *format, const char *v, char *err, size_t errsz)
+/*
+ * --format=v for the results of `kind` (enum emit_kind): a usage error
+ * naming the formats the command has when it has no emitter for v.
+ */
+static int parse_format(int *format, int kind, const char *v, char *err, size_t errsz)
 {
+	static const char *const commands[] = {
+		[EMIT_REPORT] = "report", [EMIT_CHECK] = "check", [EMIT_MODEL] = "model"
+	};
+	char names[128];
+
 	if (!v) {
 		snprintf(err, errsz, "option '--format' needs a value");
 		return -1;
 	}
 	*format = emit_format_from_name(v);
-	if (*format < 0) {
-		snprintf(err, errsz, "unknown format '%s' (use text or json)", v);
+	if (!emit_format_supported(kind, *format)) {
+		emit_format_names(names, sizeof(names), kind);
+		snprintf(err, errsz, "%s format '%s' (%s prints %s)",
+			 *format < 0 ? "unknown" : "no", v, commands[kind], names);
 		return -1;
 	}
 	return 0;
@@ -84,7 +95,7 @@ static void repo_opts_init(cli_repo_opts *o, char **argv)
  * One option shared by the commands that read repositories, at argv[*i].
  * Returns OPT_TAKEN if it was one, 0 if not, CLI_HELP, or CLI_USAGE.
  */
-static int parse_repo_option(cli_repo_opts *o, int argc, char **argv, int *i,
+static int parse_repo_option(cli_repo_opts *o, int kind, int argc, char **argv, int *i,
 			     char *err, size_t errsz)
 {
 	const char *a = argv[*i], *v;
@@ -99,7 +110,7 @@ static int parse_repo_option(cli_repo_opts *o, int argc, char **argv, int *i,
 		if (parse_probability(&o->improbable, v, err, errsz))
 			return CLI_USAGE;
 	} else if (cli_match_value(a, "--format", argc, argv, i, &v)) {
-		if (parse_format(&o->format, v, err, errsz))
+		if (parse_format(&o->format, kind, v, err, errsz))
 			return CLI_USAGE;
 	} else if (cli_match_value(a, "--walker", argc, argv, i, &v)) {
 		if (v && !strcmp(v, "pack")) {
@@ -118,12 +129,13 @@ static int parse_repo_option(cli_repo_opts *o, int argc, char **argv, int *i,
 
 /*
  * The loop both commands share: options of `extra` first (when given),
- * then the repository options; non-options go to `positional`.
+ * then the repository options; non-options go to `positional`.  `kind`
+ * (enum emit_kind) says which formats the command prints.
  */
 typedef int (*extra_option)(void *o, int argc, char **argv, int *i, char *err, size_t errsz);
 typedef int (*positional_arg)(void *o, char *arg, char *err, size_t errsz);
 
-static int parse_repo_command(cli_repo_opts *r, void *o, extra_option extra,
+static int parse_repo_command(cli_repo_opts *r, int kind, void *o, extra_option extra,
 			      positional_arg positional, int argc, char **argv,
 			      char *err, size_t errsz)
 {
@@ -143,7 +155,7 @@ static int parse_repo_command(cli_repo_opts *r, void *o, extra_option extra,
 		}
 		rc = extra ? extra(o, argc, argv, &i, err, errsz) : 0;
 		if (!rc)
-			rc = parse_repo_option(r, argc, argv, &i, err, errsz);
+			rc = parse_repo_option(r, kind, argc, argv, &i, err, errsz);
 		if (rc != 0 && rc != OPT_TAKEN)
 			return rc;
 		if (!rc) {
@@ -164,10 +176,41 @@ static int report_positional(void *o, char *arg, char *err, size_t errsz)
 	return 0;
 }
 
+/* --type=T of report: the set --format=classic lists. */
+static int report_option(void *opts, int argc, char **argv, int *i, char *err, size_t errsz)
+{
+	cli_report_opts *o = opts;
+	const char *v;
+
+	if (!cli_match_value(argv[*i], "--type", argc, argv, i, &v))
+		return 0;
+	if (v && !strcmp(v, "all")) {
+		o->set = ABBREV_SET_ALL;
+	} else if (!v || !(o->set = hexid_type_from_name(v))) {
+		snprintf(err, errsz, "unknown type '%s' (use commit, tree, blob, tag or all)",
+			 v ? v : "");
+		return CLI_USAGE;
+	}
+	return OPT_TAKEN;
+}
+
 int cli_parse_report(cli_report_opts *o, int argc, char **argv, char *err, size_t errsz)
 {
+	int rc, typed;
+
 	repo_opts_init(o, argv);
-	return parse_repo_command(o, o, NULL, report_positional, argc, argv, err, errsz);
+	o->set = -1;
+	rc = parse_repo_command(o, EMIT_REPORT, o, report_option, report_positional, argc, argv,
+				err, errsz);
+	typed = o->set >= 0;
+	if (!typed)
+		o->set = ABBREV_SET_ALL;
+	if (rc == CLI_OK && typed && o->format != ABBREV_FORMAT_CLASSIC) {
+		snprintf(err, errsz, "'--type' goes with --format=classic (the other formats "
+			 "show every type)");
+		return CLI_USAGE;
+	}
+	return rc;
 }
 
 /* The first non-option is the length, the rest are repositories. */
@@ -226,7 +269,8 @@ int cli_parse_check(cli_check_opts *o, int argc, char **argv, char *err, size_t 
 	memset(o, 0, sizeof(*o));
 	repo_opts_init(&o->r, argv);
 	o->set = ABBREV_SET_COMMIT;
-	rc = parse_repo_command(&o->r, o, check_option, check_positional, argc, argv, err, errsz);
+	rc = parse_repo_command(&o->r, EMIT_CHECK, o, check_option, check_positional, argc, argv,
+				err, errsz);
 	if (rc)
 		return rc;
 	if (!o->length) {
@@ -307,12 +351,8 @@ int cli_parse_model(cli_model_opts *o, int argc, char **argv, char *err, size_t 
 			if (parse_length(&o->to, "--to", v, err, errsz))
 				return CLI_USAGE;
 		} else if (cli_match_value(a, "--format", argc, argv, &i, &v)) {
-			if (parse_format(&o->format, v, err, errsz))
+			if (parse_format(&o->format, EMIT_MODEL, v, err, errsz))
 				return CLI_USAGE;
-			if (o->format != ABBREV_FORMAT_TEXT && o->format != ABBREV_FORMAT_JSON) {
-				snprintf(err, errsz, "model prints text or json, not '%s'", v);
-				return CLI_USAGE;
-			}
 		} else {
 			snprintf(err, errsz, "unknown option '%s'", a);
 			return CLI_USAGE;

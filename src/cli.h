@@ -33,6 +33,7 @@ typedef struct {
 	int reachable;       /* --reachable: only objects reachable from the refs */
 	int walker;          /* --walker=pack|libgit2 */
 	double improbable;   /* --improbable=P: flag groups less likely than P */
+	int set;             /* report --type=T: the set --format=classic lists (all) */
 	char **repos;        /* positional arguments */
 	size_t nrepos;
 } cli_repo_opts;
@@ -50,7 +51,10 @@ typedef struct {
 /* Parse the arguments after "check". */
 int cli_parse_check(cli_check_opts *o, int argc, char **argv, char *err, size_t errsz);
 
-/* Parse the arguments after the command name ("report"). */
+/*
+ * Parse the arguments after the command name ("report").  --type=T goes
+ * with --format=classic only (the other formats show every set).
+ */
 int cli_parse_report(cli_report_opts *o, int argc, char **argv, char *err, size_t errsz);
 
 typedef struct {
@@ -58,7 +62,7 @@ typedef struct {
 	uint64_t commits;    /* --commits=M: and of commits alone */
 	int have_objects, have_commits;
 	unsigned from, to;   /* --from / --to; 0 = the format's default range */
-	int format;          /* enum abbrev_format: text or json */
+	int format;          /* enum abbrev_format: one the model has (emit.c) */
 	char **repos;        /* positional arguments (repositories) */
 	size_t nrepos;
 } cli_model_opts;

@@ -4,8 +4,9 @@
  * For counts given on the command line (--objects, --commits) it prints,
  * per length, the expected colliding pairs, the chance of any collision
  * and the capacity at 1% and 50%: the numbers a policy discussion needs
- * next to what a repository measures.  The text shows the useful band of
- * lengths, JSON every length from 4 to 40, unless --from / --to say.
+ * next to what a repository measures.  Text, Markdown and SVG show the
+ * useful band of lengths, JSON and CSV every length from 4 to 40, unless
+ * --from / --to say.
  */
 #include <config.h>
 
@@ -22,7 +23,7 @@
 #define JSON_DEFAULT_TO 40
 
 static const char model_usage[] =
-	"usage: git abbrev model --objects=N [--commits=M] [--format=text|json]\n"
+	"usage: git abbrev model --objects=N [--commits=M] [--format=text|json|csv|markdown|svg]\n"
 	"                        [--from=L] [--to=L]\n";
 
 int cmd_model(int argc, char **argv)
@@ -64,7 +65,7 @@ int cmd_model(int argc, char **argv)
 		cmd_error("out of memory");
 		return ABBREV_EXIT_NOMEM;
 	}
-	if (o.format == ABBREV_FORMAT_JSON) {
+	if (o.format == ABBREV_FORMAT_JSON || o.format == ABBREV_FORMAT_CSV) {
 		from = JSON_DEFAULT_FROM;
 		to = JSON_DEFAULT_TO;
 	} else {

@@ -21,8 +21,10 @@
 #include "walk_pack.h"
 
 static const char report_usage[] =
-	"usage: git abbrev [report] [--format=text|json] [--reachable] [--improbable=P]\n"
-	"                         [--walker=pack|libgit2] [--progress|--no-progress] [<repo>...]\n";
+	"usage: git abbrev [report] [--format=text|json|csv|markdown|svg|classic] [--type=T]\n"
+	"                         [--reachable] [--improbable=P] [--walker=pack|libgit2]\n"
+	"                         [--progress|--no-progress] [<repo>...]\n"
+	"  --type=T goes with --format=classic: the one set it lists (default all)\n";
 
 void cmd_error(const char *fmt, ...)
 {
@@ -158,6 +160,7 @@ int cmd_report(int argc, char **argv)
 			ret = ABBREV_EXIT_NOMEM;
 	rep.repos = (const char *const *)cs.paths;
 	rep.improbable = o.improbable;
+	rep.set = o.set;
 	rep.lacks = cs.lacks;
 	rep.nrepos = cs.n;
 	if (ret)

@@ -5,37 +5,90 @@
 
 #include <string.h>
 
+#include "emit_model.h"
 #include "model.h"
 
+/*
+ * One row per format, one column per kind of results: NULL where a
+ * command's results have no such emitter (the command then refuses the
+ * format with a usage error naming the ones it has).
+ */
 static const struct {
 	const char *name;
 	int (*report)(FILE *, const stats_report *);
 	int (*check)(FILE *, const stats_check *);
+	int (*model)(FILE *, const model_results *);
 } formats[] = {
-	[ABBREV_FORMAT_TEXT] = { "text", emit_report_text, emit_check_text },
-	[ABBREV_FORMAT_JSON] = { "json", emit_report_json, emit_check_json },
+	[ABBREV_FORMAT_TEXT] = { "text", emit_report_text, emit_check_text, emit_model_text },
+	[ABBREV_FORMAT_JSON] = { "json", emit_report_json, emit_check_json, emit_model_json },
+	[ABBREV_FORMAT_CSV] = { "csv", emit_report_csv, NULL, emit_model_csv },
+	[ABBREV_FORMAT_MARKDOWN] = { "markdown", emit_report_markdown, NULL, emit_model_markdown },
+	[ABBREV_FORMAT_SVG] = { "svg", emit_report_svg, NULL, emit_model_svg },
+	[ABBREV_FORMAT_CLASSIC] = { "classic", emit_report_classic, NULL, NULL },
 };
+
+#define NFORMATS (sizeof(formats) / sizeof(formats[0]))
 
 int emit_format_from_name(const char *name)
 {
-	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+	for (size_t i = 0; i < NFORMATS; i++)
 		if (!strcmp(name, formats[i].name))
 			return (int)i;
 	return -1;
 }
 
+int emit_format_supported(int kind, int format)
+{
+	if (format < 0 || (size_t)format >= NFORMATS)
+		return 0;
+	switch (kind) {
+	case EMIT_REPORT:
+		return formats[format].report != NULL;
+	case EMIT_CHECK:
+		return formats[format].check != NULL;
+	case EMIT_MODEL:
+		return formats[format].model != NULL;
+	}
+	return 0;
+}
+
+void emit_format_names(char *buf, size_t n, int kind)
+{
+	size_t total = 0, k = 0, o = 0;
+
+	if (!n)
+		return;
+	buf[0] = '\0';
+	for (size_t i = 0; i < NFORMATS; i++)
+		total += emit_format_supported(kind, (int)i);
+	for (size_t i = 0; i < NFORMATS && o < n; i++) {
+		if (!emit_format_supported(kind, (int)i))
+			continue;
+		k++;
+		o += (size_t)snprintf(buf + o, n - o, "%s%s", k == 1 ? "" : k == total ? " or " : ", ",
+				      formats[i].name);
+	}
+}
+
 int emit_report(FILE *out, const stats_report *r, int format)
 {
-	if (format < 0 || (size_t)format >= sizeof(formats) / sizeof(formats[0]))
+	if (!emit_format_supported(EMIT_REPORT, format))
 		return -1;
 	return formats[format].report(out, r);
 }
 
 int emit_check(FILE *out, const stats_check *c, int format)
 {
-	if (format < 0 || (size_t)format >= sizeof(formats) / sizeof(formats[0]))
+	if (!emit_format_supported(EMIT_CHECK, format))
 		return -1;
 	return formats[format].check(out, c);
+}
+
+int emit_model(FILE *out, const model_results *r, int format)
+{
+	if (!emit_format_supported(EMIT_MODEL, format))
+		return -1;
+	return formats[format].model(out, r);
 }
 
 const char *emit_lacks_note(unsigned lacks, int i)

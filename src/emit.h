@@ -14,14 +14,36 @@
 
 enum abbrev_format {
 	ABBREV_FORMAT_TEXT = 0,
-	ABBREV_FORMAT_JSON
+	ABBREV_FORMAT_JSON,
+	ABBREV_FORMAT_CSV,
+	ABBREV_FORMAT_MARKDOWN,
+	ABBREV_FORMAT_SVG,
+	ABBREV_FORMAT_CLASSIC  /* git-unique-abbrev's layout */
 };
 
-/* "text", "json" -> enum abbrev_format, or -1. */
+/* "text", "json", "csv", "markdown", "svg", "classic" -> enum abbrev_format, or -1. */
 int emit_format_from_name(const char *name);
+
+/* What is printed: each command's results have their own emitters. */
+enum emit_kind {
+	EMIT_REPORT = 0,
+	EMIT_CHECK,
+	EMIT_MODEL
+};
+
+/* Whether results of `kind` have an emitter for `format`. */
+int emit_format_supported(int kind, int format);
+
+/* The formats of `kind` for a message: "text, json, csv, markdown or svg". */
+void emit_format_names(char *buf, size_t n, int kind);
 
 int emit_report_text(FILE *out, const stats_report *r);
 int emit_report_json(FILE *out, const stats_report *r);
+int emit_report_csv(FILE *out, const stats_report *r);
+int emit_report_markdown(FILE *out, const stats_report *r);
+int emit_report_svg(FILE *out, const stats_report *r);
+/* git-unique-abbrev's layout, for the set r->set (see emit_classic.c). */
+int emit_report_classic(FILE *out, const stats_report *r);
 
 /* Dispatch on format. */
 int emit_report(FILE *out, const stats_report *r, int format);

@@ -198,14 +198,3 @@ int emit_model_json(FILE *out, const model_results *r)
 		return -1;
 	return ferror(out) ? -1 : 0;
 }
-
-int emit_model(FILE *out, const model_results *r, int format)
-{
-	switch (format) {
-	case ABBREV_FORMAT_TEXT:
-		return emit_model_text(out, r);
-	case ABBREV_FORMAT_JSON:
-		return emit_model_json(out, r);
-	}
-	return -1;
-}

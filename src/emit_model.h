@@ -30,7 +30,23 @@ int emit_model_text(FILE *out, const model_results *r);
  */
 int emit_model_json(FILE *out, const model_results *r);
 
-/* Dispatch on enum abbrev_format (text or json; -1 for anything else). */
+/*
+ * CSV: a header row, then one row per length r->from .. r->to, columns
+ * length and, per set, <name>_expected_pairs, _p_collision,
+ * _expected_objects, _expected_prefixes, _capacity_p01, _capacity_p50.
+ */
+int emit_model_csv(FILE *out, const model_results *r);
+
+/* Markdown: a heading, then a table per set like the text's. */
+int emit_model_markdown(FILE *out, const model_results *r);
+
+/* SVG: P(collision) against the length, one line per set, 1% and 50% marked. */
+int emit_model_svg(FILE *out, const model_results *r);
+
+/*
+ * Dispatch on enum abbrev_format through the format table of emit.c;
+ * -1 for a format the model has no emitter for.
+ */
 int emit_model(FILE *out, const model_results *r, int format);
 
 #endif

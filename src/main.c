@@ -15,11 +15,11 @@
 #include "exitcodes.h"
 
 static const abbrev_cmd commands[] = {
-	{ "report", cmd_report, "[report] [--format=text|json] [--progress|--no-progress] [<repo>...]",
+	{ "report", cmd_report, "[report] [--format=text|json|csv|markdown|svg|classic] [--type=T] [<repo>...]",
 	  "the full comparison: colliding IDs per length, per type and for all objects" },
 	{ "check", cmd_check, "check <N> [--type=T] [--against=same|all] [<repo>...]",
 	  "do IDs of a type (default commit) collide at N chars? exit 1 if they do" },
-	{ "model", cmd_model, "model --objects=N [--commits=M] [--format=text|json] [--from=L] [--to=L]",
+	{ "model", cmd_model, "model --objects=N [--commits=M] [--format=text|json|csv|markdown|svg] [--from=L] [--to=L]",
 	  "birthday-model numbers: expected collisions and capacity per length" },
 };
 

@@ -96,6 +96,7 @@ typedef struct {
 	unsigned git_auto_abbrev;
 	double improbable;       /* threshold for "possibly crafted" */
 	unsigned lacks;          /* 1: shallow clone, 2: partial clone (lacks.h) */
+	int set;                 /* report --type: the one set --format=classic lists */
 } stats_report;
 
 /* The answer of `check`: do IDs of a set collide at `length` chars? */

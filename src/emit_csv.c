@@ -1,0 +1,148 @@
+/*
+ * emit_csv.c - the report and the model as CSV for spreadsheets and
+ * scripts: a header row, then one row per length, one column per set and
+ * measure.  Report:
+ *
+ *	length,all_objects,all_prefixes,all_expected_prefixes,commit_objects,
+ *	...,tag_expected_prefixes,commit_vs_other,repository
+ *
+ * from length 4 to the first length where every set (and commit vs
+ * other) is 0; "expected" is the birthday model's value for as many
+ * random IDs.  The repository column repeats on every row, so that runs
+ * of several repositories can be concatenated into one table.
+ * Model: length,<set>_expected_pairs,<set>_p_collision,... per set.
+ * Fields are quoted only where RFC 4180 needs it (csv.h).
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h"
+#include "emit.h"
+#include "emit_model.h"
+#include "model.h"
+
+/* Column order of the sets: all objects first, then the types. */
+static const int column_sets[ABBREV_SET_COUNT] = {
+	ABBREV_SET_ALL, ABBREV_SET_COMMIT, ABBREV_SET_TREE, ABBREV_SET_BLOB, ABBREV_SET_TAG
+};
+
+/* A real in the shortest form that keeps 10 significant digits. */
+static void real_field(FILE *out, double v)
+{
+	char buf[40];
+
+	snprintf(buf, sizeof(buf), "%.10g", v);
+	csv_field(out, buf, 0);
+}
+
+static void count_field(FILE *out, unsigned long long v, int first)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%llu", v);
+	csv_field(out, buf, first);
+}
+
+/* The repositories of the report, "a + b", or "" (caller frees). */
+static char *repos_joined(const stats_report *r)
+{
+	size_t len = 1;
+	char *s;
+
+	for (size_t i = 0; i < r->nrepos; i++)
+		len += strlen(r->repos[i]) + 3;
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	s[0] = '\0';
+	for (size_t i = 0; i < r->nrepos; i++) {
+		if (i)
+			strcat(s, " + ");
+		strcat(s, r->repos[i]);
+	}
+	return s;
+}
+
+int emit_report_csv(FILE *out, const stats_report *r)
+{
+	unsigned last = r->cvo_last_len;
+	char name[32], *repos = repos_joined(r);
+
+	if (!repos)
+		return -1;
+	for (int c = 0; c < ABBREV_SET_COUNT; c++)
+		if (r->sets[column_sets[c]].last_len > last)
+			last = r->sets[column_sets[c]].last_len;
+
+	csv_field(out, "length", 1);
+	for (int c = 0; c < ABBREV_SET_COUNT; c++) {
+		static const char *const measures[] = { "objects", "prefixes", "expected_prefixes" };
+
+		for (size_t m = 0; m < sizeof(measures) / sizeof(measures[0]); m++) {
+			snprintf(name, sizeof(name), "%s_%s", idset_name(column_sets[c]), measures[m]);
+			csv_field(out, name, 0);
+		}
+	}
+	csv_field(out, "commit_vs_other", 0);
+	csv_field(out, "repository", 0);
+	csv_end_record(out);
+
+	for (unsigned L = ABBREV_MIN_LEN; L <= last; L++) {
+		count_field(out, L, 1);
+		for (int c = 0; c < ABBREV_SET_COUNT; c++) {
+			const stats_set *st = &r->sets[column_sets[c]];
+
+			count_field(out, st->objects[L], 0);
+			count_field(out, st->prefixes[L], 0);
+			real_field(out, model_expected_prefixes(st->count, L));
+		}
+		count_field(out, L <= r->cvo_last_len ? r->cvo[L] : 0, 0);
+		csv_field(out, repos, 0);
+		csv_end_record(out);
+	}
+	free(repos);
+	return ferror(out) ? -1 : 0;
+}
+
+static void capacity_field(FILE *out, uint64_t exact, int saturated, double real)
+{
+	if (saturated)
+		real_field(out, real);
+	else
+		count_field(out, exact, 0);
+}
+
+int emit_model_csv(FILE *out, const model_results *r)
+{
+	static const char *const measures[] = {
+		"expected_pairs", "p_collision", "expected_objects", "expected_prefixes",
+		"capacity_p01", "capacity_p50"
+	};
+	char name[64];
+
+	csv_field(out, "length", 1);
+	for (size_t i = 0; i < r->nsets; i++) {
+		for (size_t m = 0; m < sizeof(measures) / sizeof(measures[0]); m++) {
+			snprintf(name, sizeof(name), "%s_%s", r->sets[i].name, measures[m]);
+			csv_field(out, name, 0);
+		}
+	}
+	csv_end_record(out);
+	for (unsigned L = r->from; L <= r->to; L++) {
+		count_field(out, L, 1);
+		for (size_t i = 0; i < r->nsets; i++) {
+			const model_row *row = &r->sets[i].rows[L];
+
+			real_field(out, row->expected_pairs);
+			real_field(out, row->p_collision);
+			real_field(out, row->expected_objects);
+			real_field(out, row->expected_prefixes);
+			capacity_field(out, row->cap_low, row->cap_low_sat, row->cap_low_real);
+			capacity_field(out, row->cap_high, row->cap_high_sat, row->cap_high_real);
+		}
+		csv_end_record(out);
+	}
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,442 @@
+/*
+ * emit_svg.c - the charts, written as SVG text (svg.h does the axes).
+ *
+ * Report: colliding prefixes (log scale) against the abbreviation length,
+ * one series per set (all objects and commits always, trees, blobs and
+ * tags when they have IDs): the measured counts as points, the birthday
+ * model's expected colliding prefixes for as many random IDs as a line,
+ * so a reader sees at once whether the repository behaves like random IDs
+ * and where each set stops colliding.  A count of 0 has no place on a log
+ * axis: those points are left out, and the notes under the chart say from
+ * which length on.  git's auto abbreviation for the object count is
+ * marked with a dashed line.
+ *
+ * Model: P(collision) (linear, 0 to 1) against the length, one line per
+ * set, with the 1% and 50% levels marked.
+ *
+ * Element names the tests rely on: each set is
+ * <g class="series set-<name>" id="series-<name>"> holding a
+ * <polyline class="model"> and points of class "point" with
+ * data-length / data-prefixes; the legend is <g class="legend">.
+ */
+#include <config.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "emit.h"
+#include "emit_model.h"
+#include "model.h"
+#include "svg.h"
+
+#define WIDTH 900
+#define HEIGHT 700       /* room under the plot: legend rows and notes */
+#define MODEL_HEIGHT 620
+#define NOTE_WIDTH 124 /* chars of a 12px note line across the plot's width */
+
+/* Order, colour and marker of each set's series. */
+static const struct {
+	int set;
+	const char *title;
+	const char *colour;
+	const char *marker; /* circle, square, up, diamond, down */
+} series[ABBREV_SET_COUNT] = {
+	{ ABBREV_SET_ALL, "all objects", "#222222", "circle" },
+	{ ABBREV_SET_COMMIT, "commits", "#d62728", "square" },
+	{ ABBREV_SET_TREE, "trees", "#2ca02c", "up" },
+	{ ABBREV_SET_BLOB, "blobs", "#1f77b4", "diamond" },
+	{ ABBREV_SET_TAG, "tags", "#9467bd", "down" },
+};
+
+/* 13021585 -> "13,021,585" */
+static void fmt_count(char *buf, size_t n, size_t v)
+{
+	svg_fmt_number(buf, n, (double)v);
+	if ((double)v >= 1e9)
+		snprintf(buf, n, "%zu", v);
+}
+
+/* A marker of the given shape centred on (x, y), left open for attributes. */
+static void marker_open(FILE *out, const char *shape, double x, double y, const char *colour)
+{
+	const double r = 4.5;
+
+	if (!strcmp(shape, "circle"))
+		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\"", x, y, r);
+	else if (!strcmp(shape, "square"))
+		fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"",
+			x - r * 0.85, y - r * 0.85, r * 1.7, r * 1.7);
+	else if (!strcmp(shape, "up"))
+		fprintf(out, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\"",
+			x, y - r * 1.15, x + r, y + r * 0.75, x - r, y + r * 0.75);
+	else if (!strcmp(shape, "down"))
+		fprintf(out, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\"",
+			x, y + r * 1.15, x + r, y - r * 0.75, x - r, y - r * 0.75);
+	else
+		fprintf(out, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fZ\"",
+			x, y - r * 1.2, x + r * 1.2, y, x, y + r * 1.2, x - r * 1.2, y);
+	fprintf(out, " fill=\"%s\" stroke=\"#fff\" stroke-width=\"1\"", colour);
+}
+
+/* The sets drawn: all objects and commits always, the others when they have IDs. */
+static int drawn(const stats_report *r, int set)
+{
+	return set == ABBREV_SET_ALL || set == ABBREV_SET_COMMIT || r->sets[set].count > 0;
+}
+
+/* The repositories for the title, "a + b", the front cut when long. */
+static void repos_title(char *buf, size_t n, const stats_report *r)
+{
+	const size_t max = 64;
+	size_t len;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < r->nrepos; i++) {
+		if (i)
+			strncat(buf, " + ", n - strlen(buf) - 1);
+		strncat(buf, r->repos[i], n - strlen(buf) - 1);
+	}
+	len = strlen(buf);
+	if (len > max) {
+		const char *tail = buf + len - (max - 3);
+
+		/* start at a character, not inside a UTF-8 sequence */
+		while (((unsigned char)*tail & 0xc0) == 0x80)
+			tail++;
+		memmove(buf + 3, tail, strlen(tail) + 1);
+		memcpy(buf, "...", 3);
+	}
+}
+
+static void text_at(FILE *out, double x, double y, const char *cls, const char *anchor,
+		    const char *s)
+{
+	fprintf(out, "<text class=\"%s\" x=\"%.1f\" y=\"%.1f\"%s%s%s>", cls, x, y,
+		anchor ? " text-anchor=\"" : "", anchor ? anchor : "", anchor ? "\"" : "");
+	svg_text(out, s);
+	fputs("</text>\n", out);
+}
+
+/* One set: the model as a line over the x range, the measured counts as points. */
+static void report_series(FILE *out, const svg_frame *f, const stats_report *r, int k,
+			  double dodge, unsigned xmax, double ymin)
+{
+	int set = series[k].set;
+	const stats_set *st = &r->sets[set];
+	const char *name = idset_name(set);
+	char buf[64];
+
+	fprintf(out, "<g class=\"series set-%s\" id=\"series-%s\" data-set=\"%s\" data-count=\"%zu\">\n",
+		name, name, name, st->count);
+	if (st->count >= 2) {
+		fprintf(out, "<polyline class=\"model\" clip-path=\"url(#plot)\" fill=\"none\" "
+			     "stroke=\"%s\" stroke-width=\"1.6\" stroke-opacity=\"0.75\" points=\"",
+			series[k].colour);
+		for (unsigned L = ABBREV_MIN_LEN; L <= xmax; L++) {
+			double e = model_expected_prefixes(st->count, L);
+
+			/* below the axis it only has to leave the plot, clipped */
+			if (!(e > ymin / 1000))
+				e = ymin / 1000;
+			fprintf(out, "%s%.1f,%.1f", L > ABBREV_MIN_LEN ? " " : "",
+				svg_scale_map(&f->x, L), svg_scale_map(&f->y, e));
+		}
+		fputs("\"/>\n", out);
+	}
+	fputs("<g class=\"measured\">\n", out);
+	for (unsigned L = ABBREV_MIN_LEN; L <= st->last_len && L <= xmax; L++) {
+		if (!st->prefixes[L])
+			continue;
+		marker_open(out, series[k].marker, svg_scale_map(&f->x, L) + dodge,
+			    svg_scale_map(&f->y, (double)st->prefixes[L]), series[k].colour);
+		snprintf(buf, sizeof(buf), "%.3g", model_expected_prefixes(st->count, L));
+		fprintf(out, " class=\"point\" data-length=\"%u\" data-prefixes=\"%zu\" "
+			     "data-objects=\"%zu\"><title>%s, %u chars: %zu colliding prefixes "
+			     "(%zu objects); model %s</title></%s>\n",
+			L, st->prefixes[L], st->objects[L], series[k].title, L, st->prefixes[L],
+			st->objects[L], buf,
+			!strcmp(series[k].marker, "circle") ? "circle" :
+			!strcmp(series[k].marker, "square") ? "rect" : "path");
+	}
+	fputs("</g>\n</g>\n", out);
+}
+
+/*
+ * The legend flows in rows under the x axis label, where it can hide no
+ * data (inside the plot, planted or odd collisions can sit anywhere).
+ * Widths are estimated from the label (about 6.8 px a char at 12 px).
+ */
+typedef struct {
+	double x, y, left, right, row;
+} legend_pos;
+
+static void legend_item(FILE *out, legend_pos *p, const char *set, const char *colour,
+			const char *shape, int with_line, const char *label)
+{
+	double w = 44 + 6.8 * (double)strlen(label) + 18;
+
+	if (p->x > p->left && p->x + w > p->right) {
+		p->x = p->left;
+		p->y += p->row;
+	}
+	fputs("<g class=\"legend-item\"", out);
+	if (set)
+		fprintf(out, " data-set=\"%s\"", set);
+	fputc('>', out);
+	if (with_line)
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+			     "stroke-width=\"1.6\"/>", p->x + 2, p->y, p->x + 30, p->y, colour);
+	if (shape) {
+		marker_open(out, shape, p->x + 16, p->y, colour);
+		fputs("/>", out);
+	}
+	text_at(out, p->x + 38, p->y + 4, "legend-text", NULL, label);
+	fputs("</g>\n", out);
+	p->x += w;
+}
+
+/* Returns the y below the legend. */
+static double report_legend(FILE *out, const svg_frame *f, const stats_report *r, double y)
+{
+	legend_pos p = { f->left, y, f->left, f->right, 18 };
+	char num[32], line[96];
+
+	fputs("<g class=\"legend\">\n", out);
+	for (int k = 0; k < ABBREV_SET_COUNT; k++) {
+		const stats_set *st = &r->sets[series[k].set];
+
+		if (!drawn(r, series[k].set))
+			continue;
+		fmt_count(num, sizeof(num), st->count);
+		snprintf(line, sizeof(line), "%s: %s ID%s", series[k].title, num,
+			 st->count == 1 ? "" : "s");
+		legend_item(out, &p, idset_name(series[k].set), series[k].colour, series[k].marker,
+			    1, line);
+	}
+	p.x = p.left;
+	p.y += p.row;
+	legend_item(out, &p, NULL, "#888", "circle", 0, "points: measured colliding prefixes");
+	legend_item(out, &p, NULL, "#888", NULL, 1, "lines: birthday model, random IDs");
+	fputs("</g>\n", out);
+	return p.y + p.row;
+}
+
+/*
+ * Under the chart: which lengths have no point (a count of 0 has no place
+ * on a log axis), what the lines are, and what the repository lacks.
+ */
+static void report_notes(FILE *out, const svg_frame *f, const stats_report *r, unsigned xmax,
+			 double y)
+{
+	char line[1024];
+	size_t o;
+	int any = 0;
+
+	o = (size_t)snprintf(line, sizeof(line),
+			     "Not drawn: lengths with 0 colliding prefixes (no place on a log scale):");
+	for (int k = 0; k < ABBREV_SET_COUNT && o < sizeof(line); k++) {
+		const stats_set *st = &r->sets[series[k].set];
+
+		if (!drawn(r, series[k].set))
+			continue;
+		if (!st->count)
+			o += (size_t)snprintf(line + o, sizeof(line) - o, "%s %s (no IDs)",
+					      any ? "," : "", series[k].title);
+		else if (st->last_len <= xmax)
+			o += (size_t)snprintf(line + o, sizeof(line) - o, "%s %s from %u chars",
+					      any ? "," : "", series[k].title, st->last_len);
+		any = 1;
+	}
+	if (o < sizeof(line))
+		snprintf(line + o, sizeof(line) - o, ".");
+	y = svg_wrapped(out, f->left, y, 15, NOTE_WIDTH, "note", line);
+	y = svg_wrapped(out, f->left, y, 15, NOTE_WIDTH, "note",
+			"Colliding prefixes: L-char prefixes shared by two or more IDs of the set. "
+			"Lines: the birthday model's expectation for as many random IDs "
+			"(about n(n-1)/2 / 16^L when collisions are rare).");
+	for (int i = 0; emit_lacks_note(r->lacks, i); i++) {
+		snprintf(line, sizeof(line), "Note: %s.", emit_lacks_note(r->lacks, i));
+		y = svg_wrapped(out, f->left, y, 15, NOTE_WIDTH, "note", line);
+	}
+}
+
+int emit_report_svg(FILE *out, const stats_report *r)
+{
+	const stats_set *all = &r->sets[ABBREV_SET_ALL];
+	svg_frame f = { .left = 96, .top = 74, .right = WIDTH - 24, .bottom = 490 };
+	unsigned xmax = ABBREV_MIN_LEN;
+	double ymin, ymax = 10, lo, hi, dodge, n = 0, y;
+	char title[256], repos[160], num[32], line[160];
+	int k2 = 0;
+
+	for (int k = 0; k < ABBREV_SET_COUNT; k++) {
+		const stats_set *st = &r->sets[series[k].set];
+
+		if (!drawn(r, series[k].set))
+			continue;
+		n++;
+		if (st->last_len > xmax)
+			xmax = st->last_len;
+		for (unsigned L = ABBREV_MIN_LEN; L <= st->last_len; L++)
+			if ((double)st->prefixes[L] > ymax)
+				ymax = (double)st->prefixes[L];
+	}
+	xmax++; /* one length past the last collision: the model keeps falling */
+	for (int k = 0; k < ABBREV_SET_COUNT; k++) {
+		double e = model_expected_prefixes(r->sets[series[k].set].count, ABBREV_MIN_LEN);
+
+		if (drawn(r, series[k].set) && e > ymax)
+			ymax = e;
+	}
+	/* the bottom: where the model of all objects ends, within 0.001 .. 0.1 */
+	ymin = model_expected_prefixes(all->count, xmax);
+	ymin = ymin < 1e-3 ? 1e-3 : ymin > 0.1 ? 0.1 : ymin;
+	svg_log_range(&lo, &hi, ymin, ymax);
+	svg_scale_init(&f.x, ABBREV_MIN_LEN - 0.4, xmax + 0.4, f.left, f.right, 0);
+	f.x.whole = 1;
+	svg_scale_init(&f.y, lo, hi, f.bottom, f.top, 1);
+
+	repos_title(repos, sizeof(repos), r);
+	fmt_count(num, sizeof(num), all->count);
+	snprintf(title, sizeof(title), "%s%s%s objects: colliding abbreviated IDs by length",
+		 repos, r->nrepos ? ": " : "", num);
+	svg_begin(out, WIDTH, HEIGHT, title);
+	fputs("<desc>Colliding prefixes (log scale) against abbreviation length, per set: "
+	      "measured as points, the birthday model as lines. Min unique length:", out);
+	for (int k = 0; k < ABBREV_SET_COUNT; k++)
+		fprintf(out, "%s %s %u", k ? "," : "", series[k].title,
+			r->sets[series[k].set].min_unique);
+	fputs(".</desc>\n", out);
+	snprintf(line, sizeof(line), "%s%s%s objects (%s)", repos, r->nrepos ? ": " : "", num,
+		 r->hash ? r->hash : "unknown");
+	text_at(out, f.left, 26, "title", NULL, line);
+	text_at(out, f.left, 48, "subtitle", NULL,
+		"Colliding abbreviated IDs by length: measured (points) and expected for "
+		"random IDs (lines)");
+	svg_axes(out, &f, "abbreviation length (hex chars)", "colliding prefixes (log scale)",
+		 32, 16);
+	svg_clip(out, &f, "plot");
+
+	if (r->git_auto_abbrev >= ABBREV_MIN_LEN && r->git_auto_abbrev <= xmax) {
+		double x = svg_scale_map(&f.x, r->git_auto_abbrev);
+
+		snprintf(line, sizeof(line), "git's auto abbrev: %u", r->git_auto_abbrev);
+		fprintf(out, "<g class=\"git-auto-abbrev\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+			     "y2=\"%.1f\" stroke=\"#999\" stroke-dasharray=\"5 4\"/>", x, f.top, x, f.bottom);
+		text_at(out, x - 4, f.bottom - 8, "note", "end", line);
+		fputs("</g>\n", out);
+	}
+	/* draw all objects last, on top; dodge the markers a little apart */
+	for (int k = ABBREV_SET_COUNT - 1; k >= 0; k--) {
+		if (!drawn(r, series[k].set))
+			continue;
+		k2 = 0;
+		for (int j = 0; j < k; j++)
+			k2 += drawn(r, series[j].set);
+		dodge = ((double)k2 - (n - 1) / 2) * 3.5;
+		report_series(out, &f, r, k, dodge, xmax, lo);
+	}
+	y = report_legend(out, &f, r, f.bottom + 64);
+	report_notes(out, &f, r, xmax, y + 8);
+	return svg_end(out);
+}
+
+/* ---- model: P(collision) against length ---------------------------------- */
+
+/* "all" -> "all objects", "commit" -> "commits" */
+static const char *model_title(const char *name)
+{
+	for (int k = 0; k < ABBREV_SET_COUNT; k++)
+		if (!strcmp(name, idset_name(series[k].set)))
+			return series[k].title;
+	return name;
+}
+
+static const char *const model_colours[] = { "#222222", "#d62728", "#2ca02c", "#1f77b4", "#9467bd" };
+static const char *const model_markers[] = { "circle", "square", "up", "diamond", "down" };
+
+int emit_model_svg(FILE *out, const model_results *r)
+{
+	svg_frame f = { .left = 96, .top = 74, .right = WIDTH - 24, .bottom = 490 };
+	unsigned from = r->from, to = r->to;
+	double y;
+	char title[256], num[32], line[128];
+	size_t o = 0;
+
+	/* one length alone still gets an axis a length wide */
+	svg_scale_init(&f.x, from - 0.4, (to > from ? to : from + 1) + 0.4, f.left, f.right, 0);
+	f.x.whole = 1;
+	svg_scale_init(&f.y, 0, 1, f.bottom, f.top, 0);
+	o = (size_t)snprintf(title, sizeof(title), "Birthday model:");
+	for (size_t i = 0; i < r->nsets && o < sizeof(title); i++) {
+		svg_fmt_number(num, sizeof(num), (double)r->sets[i].n);
+		o += (size_t)snprintf(title + o, sizeof(title) - o, "%s %s %s", i ? "," : "",
+				      num, model_title(r->sets[i].name));
+	}
+	svg_begin(out, WIDTH, MODEL_HEIGHT, title);
+	text_at(out, f.left, 26, "title", NULL, title);
+	text_at(out, f.left, 48, "subtitle", NULL,
+		"Chance of at least one collision among n random IDs at L hex chars: "
+		"P = 1 - exp(-n(n-1)/2 / 16^L)");
+	svg_axes(out, &f, "abbreviation length (hex chars)", "P(collision)", 32, 11);
+	for (int i = 0; i < 2; i++) {
+		double p = i ? MODEL_P_HIGH : MODEL_P_LOW, yp = svg_scale_map(&f.y, p);
+
+		snprintf(line, sizeof(line), "P = %g%%", 100 * p);
+		fprintf(out, "<g class=\"level\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			     "stroke=\"#999\" stroke-dasharray=\"5 4\"/>", f.left, yp, f.right, yp);
+		text_at(out, f.right - 6, yp - 5, "note", "end", line);
+		fputs("</g>\n", out);
+	}
+	for (size_t i = 0; i < r->nsets; i++) {
+		const model_set *s = &r->sets[i];
+		const char *colour = model_colours[i % 5], *shape = model_markers[i % 5];
+
+		fprintf(out, "<g class=\"series set-%s\" id=\"series-%s\" data-set=\"%s\">\n"
+			     "<polyline class=\"model\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\" points=\"",
+			s->name, s->name, s->name, colour);
+		for (unsigned L = from; L <= to; L++)
+			fprintf(out, "%s%.1f,%.1f", L > from ? " " : "", svg_scale_map(&f.x, L),
+				svg_scale_map(&f.y, s->rows[L].p_collision));
+		fputs("\"/>\n", out);
+		for (unsigned L = from; L <= to; L++) {
+			marker_open(out, shape, svg_scale_map(&f.x, L),
+				    svg_scale_map(&f.y, s->rows[L].p_collision), colour);
+			fprintf(out, " class=\"point\" data-length=\"%u\" data-p=\"%.6g\"><title>%s, "
+				     "%u chars: P = %.3g, %.3g expected pairs</title></%s>\n",
+				L, s->rows[L].p_collision, s->name, L, s->rows[L].p_collision,
+				s->rows[L].expected_pairs,
+				!strcmp(shape, "circle") ? "circle" : !strcmp(shape, "square") ? "rect" : "path");
+		}
+		fputs("</g>\n", out);
+	}
+	{
+		legend_pos p = { f.left, f.bottom + 64, f.left, f.right, 18 };
+
+		fputs("<g class=\"legend\">\n", out);
+		for (size_t i = 0; i < r->nsets; i++) {
+			svg_fmt_number(num, sizeof(num), (double)r->sets[i].n);
+			snprintf(line, sizeof(line), "%s: n = %s", model_title(r->sets[i].name), num);
+			legend_item(out, &p, r->sets[i].name, model_colours[i % 5],
+				    model_markers[i % 5], 1, line);
+		}
+		fputs("</g>\n", out);
+		y = p.y + p.row + 8;
+	}
+	for (size_t i = 0; i < r->nsets; i++) {
+		unsigned l50 = model_min_length(r->sets[i].n, MODEL_P_HIGH);
+		unsigned l01 = model_min_length(r->sets[i].n, MODEL_P_LOW);
+		char a[32], b[32];
+
+		snprintf(a, sizeof(a), l50 > MODEL_MAX_LEN ? "beyond %u" : "from %u",
+			 l50 > MODEL_MAX_LEN ? MODEL_MAX_LEN : l50);
+		snprintf(b, sizeof(b), l01 > MODEL_MAX_LEN ? "beyond %u" : "from %u",
+			 l01 > MODEL_MAX_LEN ? MODEL_MAX_LEN : l01);
+		snprintf(line, sizeof(line), "%s: P <= 50%% %s chars, P <= 1%% %s chars",
+			 model_title(r->sets[i].name), a, b);
+		text_at(out, f.left, y, "note", NULL, line);
+		y += 15;
+	}
+	return svg_end(out);
+}

@@ -1,0 +1,310 @@
+/*
+ * svg.c - scales, ticks, labels, escaping and axes for the SVG charts.
+ *
+ * A log scale maps log10(v) linearly, so each decade gets the same room:
+ * the right picture for collision counts, which fall by a factor of about
+ * 16 per hex char once collisions are rare (E = n(n-1)/2 / 16^L).
+ */
+#include <config.h>
+
+#include "svg.h"
+
+#include <math.h>
+#include <string.h>
+
+int svg_scale_init(svg_scale *s, double lo, double hi, double p0, double p1, int log)
+{
+	s->lo = lo;
+	s->hi = hi;
+	s->p0 = p0;
+	s->p1 = p1;
+	s->log = log;
+	s->whole = 0;
+	if (!(hi > lo) || (log && !(lo > 0)) || !isfinite(lo) || !isfinite(hi)) {
+		s->lo = 0;
+		s->hi = 0;
+		s->log = 0;
+		return -1;
+	}
+	return 0;
+}
+
+double svg_scale_map(const svg_scale *s, double v)
+{
+	double f;
+
+	if (!(s->hi > s->lo))
+		return s->p0;
+	if (s->log) {
+		if (!(v > 0))
+			return NAN;
+		f = (log10(v) - log10(s->lo)) / (log10(s->hi) - log10(s->lo));
+	} else {
+		f = (v - s->lo) / (s->hi - s->lo);
+	}
+	return s->p0 + f * (s->p1 - s->p0);
+}
+
+int svg_log_range(double *lo, double *hi, double min, double max)
+{
+	double a, b;
+
+	if (!(min > 0) || !(max > 0) || !isfinite(min) || !isfinite(max))
+		return -1;
+	if (max < min) {
+		double t = min;
+
+		min = max;
+		max = t;
+	}
+	/* round first, so that 1000 (log10 = 2.9999999999999996) stays 10^3 */
+	a = floor(log10(min) + 1e-9);
+	b = ceil(log10(max) - 1e-9);
+	if (b <= a)
+		b = a + 1;
+	*lo = pow(10, a);
+	*hi = pow(10, b);
+	return 0;
+}
+
+/* The smallest of 1, 2, 5 x 10^k that is at least raw (raw > 0). */
+static double nice_step(double raw)
+{
+	double mag = pow(10, floor(log10(raw)));
+	static const double steps[] = { 1, 2, 5, 10 };
+
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+		if (steps[i] * mag >= raw * (1 - 1e-9))
+			return steps[i] * mag;
+	return 10 * mag;
+}
+
+size_t svg_ticks(double *t, size_t max, const svg_scale *s)
+{
+	size_t n = 0;
+
+	if (max < 2 || !(s->hi > s->lo))
+		return 0;
+	if (s->log) {
+		long a = lround(ceil(log10(s->lo) - 1e-9));
+		long b = lround(floor(log10(s->hi) + 1e-9));
+		long every = 1;
+
+		if (b < a)
+			return 0;
+		while ((b - a) / every + 1 > (long)max)
+			every++;
+		for (long k = a; k <= b; k += every)
+			t[n++] = pow(10, (double)k);
+		return n;
+	}
+	double step = nice_step((s->hi - s->lo) / (double)(max - 1));
+
+	if (s->whole && step < 1)
+		step = 1;
+	double first = ceil(s->lo / step - 1e-9) * step;
+
+	for (double v = first; v <= s->hi + step * 1e-9 && n < max; v = first + (double)n * step)
+		t[n++] = fabs(v) < step * 1e-9 ? 0 : v;
+	return n;
+}
+
+/* "1234567" -> "1,234,567" for a whole number below 10^18. */
+static void group_thousands(char *buf, size_t n, double v)
+{
+	char digits[32];
+	size_t len, o = 0;
+	const char *d = digits;
+
+	snprintf(digits, sizeof(digits), "%.0f", v);
+	if (*d == '-') {
+		if (o + 1 < n)
+			buf[o++] = '-';
+		d++;
+	}
+	len = strlen(d);
+	for (size_t i = 0; i < len && o + 2 < n; i++) {
+		if (i && (len - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = d[i];
+	}
+	buf[o] = '\0';
+}
+
+void svg_fmt_number(char *buf, size_t n, double v)
+{
+	double a = fabs(v);
+
+	if (!n)
+		return;
+	if (v == 0 || !isfinite(v))
+		snprintf(buf, n, v == 0 ? "0" : "%g", v);
+	else if (a >= 1e9)
+		snprintf(buf, n, "%.0e", v);
+	else if (a >= 1 && fabs(v - round(v)) <= 1e-9 * a)
+		group_thousands(buf, n, round(v));
+	else
+		snprintf(buf, n, "%.3g", v);
+}
+
+/* The length of the UTF-8 sequence at s that XML can hold, or 0. */
+static size_t utf8_ok(const unsigned char *s)
+{
+	unsigned c = s[0], cp;
+	size_t len;
+
+	if (c < 0x80)
+		return c >= 0x20 || c == '\t' || c == '\n' ? 1 : 0;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4, cp = c & 0x07;
+	else
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe || cp == 0xffff ||
+	    (cp >= 0x7f && cp <= 0x9f))
+		return 0;
+	return len;
+}
+
+void svg_text(FILE *out, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	while (*s) {
+		size_t len = utf8_ok(s);
+
+		if (!len) {
+			fputs("\xef\xbf\xbd", out); /* U+FFFD */
+			s++;
+			continue;
+		}
+		switch (*s) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&apos;", out); break;
+		default: fwrite(s, 1, len, out);
+		}
+		s += len;
+	}
+}
+
+void svg_begin(FILE *out, int width, int height, const char *title)
+{
+	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		     "viewBox=\"0 0 %d %d\">\n<title>", width, height, width, height);
+	svg_text(out, title);
+	fprintf(out, "</title>\n"
+		     "<style>\n"
+		     "text { font-family: DejaVu Sans, Helvetica, Arial, sans-serif; font-size: 12px; fill: #222; }\n"
+		     ".title { font-size: 16px; font-weight: bold; }\n"
+		     ".subtitle, .note { font-size: 12px; fill: #555; }\n"
+		     ".axis-label { font-size: 13px; }\n"
+		     ".grid { stroke: #e3e3e3; stroke-width: 1; }\n"
+		     ".frame { fill: none; stroke: #888; stroke-width: 1; }\n"
+		     ".tick text { font-size: 11px; fill: #444; }\n"
+		     ".legend-box { fill: #fff; fill-opacity: 0.92; stroke: #bbb; }\n"
+		     "</style>\n"
+		     "<rect class=\"background\" width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n",
+		width, height);
+}
+
+#define MAX_TICKS 64
+
+void svg_axes(FILE *out, const svg_frame *f, const char *xlabel, const char *ylabel,
+	      size_t max_xticks, size_t max_yticks)
+{
+	double t[MAX_TICKS];
+	char label[48];
+	size_t n;
+
+	n = svg_ticks(t, max_xticks < MAX_TICKS ? max_xticks : MAX_TICKS, &f->x);
+	fputs("<g class=\"axis x\">\n", out);
+	for (size_t i = 0; i < n; i++) {
+		double x = svg_scale_map(&f->x, t[i]);
+
+		svg_fmt_number(label, sizeof(label), t[i]);
+		fprintf(out, "<g class=\"tick\"><line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" "
+			     "x2=\"%.1f\" y2=\"%.1f\"/><text x=\"%.1f\" y=\"%.1f\" "
+			     "text-anchor=\"middle\">%s</text></g>\n",
+			x, f->top, x, f->bottom + 5, x, f->bottom + 19, label);
+	}
+	fprintf(out, "<text class=\"axis-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+		(f->left + f->right) / 2, f->bottom + 40);
+	svg_text(out, xlabel);
+	fputs("</text>\n</g>\n", out);
+
+	n = svg_ticks(t, max_yticks < MAX_TICKS ? max_yticks : MAX_TICKS, &f->y);
+	fputs("<g class=\"axis y\">\n", out);
+	for (size_t i = 0; i < n; i++) {
+		double y = svg_scale_map(&f->y, t[i]);
+
+		svg_fmt_number(label, sizeof(label), t[i]);
+		fprintf(out, "<g class=\"tick\"><line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" "
+			     "x2=\"%.1f\" y2=\"%.1f\"/><text x=\"%.1f\" y=\"%.1f\" "
+			     "text-anchor=\"end\">%s</text></g>\n",
+			f->left - 5, y, f->right, y, f->left - 8, y + 4, label);
+	}
+	fprintf(out, "<text class=\"axis-label\" transform=\"translate(%.1f %.1f) rotate(-90)\" "
+		     "text-anchor=\"middle\">", f->left - 68, (f->top + f->bottom) / 2);
+	svg_text(out, ylabel);
+	fputs("</text>\n</g>\n", out);
+	fprintf(out, "<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n",
+		f->left, f->top, f->right - f->left, f->bottom - f->top);
+}
+
+void svg_clip(FILE *out, const svg_frame *f, const char *id)
+{
+	fprintf(out, "<defs><clipPath id=\"%s\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		     "height=\"%.1f\"/></clipPath></defs>\n",
+		id, f->left, f->top, f->right - f->left, f->bottom - f->top);
+}
+
+double svg_wrapped(FILE *out, double x, double y, double step, size_t width,
+		   const char *cls, const char *text)
+{
+	const char *s = text;
+
+	while (*s) {
+		size_t len = strlen(s), cut = len;
+		char line[512];
+
+		if (len > width) {
+			/* the last space within the width, else the first after it */
+			for (cut = width; cut > 0 && s[cut] != ' '; cut--)
+				;
+			if (!cut)
+				for (cut = width; cut < len && s[cut] != ' '; cut++)
+					;
+		}
+		if (cut >= sizeof(line))
+			cut = sizeof(line) - 1;
+		memcpy(line, s, cut);
+		line[cut] = '\0';
+		fprintf(out, "<text class=\"%s\" x=\"%.1f\" y=\"%.1f\">", cls, x, y);
+		svg_text(out, line);
+		fputs("</text>\n", out);
+		y += step;
+		s += cut;
+		while (*s == ' ')
+			s++;
+	}
+	return y;
+}
+
+int svg_end(FILE *out)
+{
+	fputs("</svg>\n", out);
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,501 @@
+/*
+ * check_formats.c - unit tests of the output formats: the pure helpers
+ * of svg.h (linear and log scales, decades, ticks, labels, XML escaping,
+ * line wrapping) and csv.h (RFC 4180 quoting), the format table of emit.c
+ * (which command prints what, and the names in messages), --format and
+ * --type parsing, and the classic emitter on hand-made IDs, captured in
+ * memory and compared byte for byte with git-unique-abbrev's layout.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_suites.h"
+#include "cli.h"
+#include "csv.h"
+#include "emit.h"
+#include "idset.h"
+#include "stats.h"
+#include "svg.h"
+
+/* Output of one call captured in memory: the buffer stays until the next capture. */
+static char *mem;
+static size_t memlen;
+
+static FILE *capture(void)
+{
+	FILE *f;
+
+	free(mem);
+	mem = NULL;
+	f = open_memstream(&mem, &memlen);
+	ck_assert_ptr_nonnull(f);
+	return f;
+}
+
+static const char *captured(FILE *f)
+{
+	ck_assert_int_eq(fclose(f), 0);
+	return mem;
+}
+
+static void teardown(void)
+{
+	free(mem);
+	mem = NULL;
+}
+
+#define assert_near(a, b) ck_assert_msg(fabs((double)(a) - (double)(b)) < 1e-9, "%.12g != %.12g", \
+					 (double)(a), (double)(b))
+
+START_TEST(test_scale_linear)
+{
+	svg_scale s;
+
+	ck_assert_int_eq(svg_scale_init(&s, 4, 12, 100, 900, 0), 0);
+	assert_near(svg_scale_map(&s, 4), 100);
+	assert_near(svg_scale_map(&s, 12), 900);
+	assert_near(svg_scale_map(&s, 8), 500);
+	assert_near(svg_scale_map(&s, 13), 1000); /* extrapolates */
+	/* a y axis runs upwards: p1 < p0 */
+	ck_assert_int_eq(svg_scale_init(&s, 0, 1, 490, 90, 0), 0);
+	assert_near(svg_scale_map(&s, 0.5), 290);
+	/* an empty range is refused and maps everything to p0 */
+	ck_assert_int_eq(svg_scale_init(&s, 3, 3, 10, 20, 0), -1);
+	assert_near(svg_scale_map(&s, 5), 10);
+}
+END_TEST
+
+START_TEST(test_scale_log)
+{
+	svg_scale s;
+
+	/* 1 .. 1000 over 400 .. 100 px: 100 px a decade, upwards */
+	ck_assert_int_eq(svg_scale_init(&s, 1, 1000, 400, 100, 1), 0);
+	assert_near(svg_scale_map(&s, 1), 400);
+	assert_near(svg_scale_map(&s, 10), 300);
+	assert_near(svg_scale_map(&s, 100), 200);
+	assert_near(svg_scale_map(&s, 1000), 100);
+	assert_near(svg_scale_map(&s, 10000), 0);
+	assert_near(svg_scale_map(&s, 0.1), 500);
+	/* sqrt(10) is half a decade */
+	assert_near(svg_scale_map(&s, sqrt(10)), 350);
+	/* 0 and negative counts have no place on a log axis */
+	ck_assert(isnan(svg_scale_map(&s, 0)));
+	ck_assert(isnan(svg_scale_map(&s, -5)));
+	/* a log scale needs a positive range */
+	ck_assert_int_eq(svg_scale_init(&s, 0, 10, 0, 1, 1), -1);
+	ck_assert_int_eq(svg_scale_init(&s, -1, 10, 0, 1, 1), -1);
+}
+END_TEST
+
+START_TEST(test_log_range)
+{
+	double lo, hi;
+
+	ck_assert_int_eq(svg_log_range(&lo, &hi, 0.05, 65536), 0);
+	assert_near(lo, 0.01);
+	assert_near(hi, 1e5);
+	/* exact powers of ten stay where they are */
+	ck_assert_int_eq(svg_log_range(&lo, &hi, 0.001, 1000), 0);
+	assert_near(lo, 0.001);
+	assert_near(hi, 1000);
+	/* at least one decade */
+	ck_assert_int_eq(svg_log_range(&lo, &hi, 1000, 1000), 0);
+	assert_near(lo, 1000);
+	assert_near(hi, 10000);
+	ck_assert_int_eq(svg_log_range(&lo, &hi, 3, 3), 0);
+	assert_near(lo, 1);
+	assert_near(hi, 10);
+	/* swapped bounds are put in order */
+	ck_assert_int_eq(svg_log_range(&lo, &hi, 2e6, 7), 0);
+	assert_near(lo, 1);
+	assert_near(hi, 1e7);
+	ck_assert_int_eq(svg_log_range(&lo, &hi, 0, 10), -1);
+	ck_assert_int_eq(svg_log_range(&lo, &hi, 1, -10), -1);
+}
+END_TEST
+
+START_TEST(test_ticks)
+{
+	double t[64];
+	svg_scale s;
+	size_t n;
+
+	/* lengths 4 .. 11 with a margin: whole numbers only */
+	svg_scale_init(&s, 3.6, 11.4, 0, 800, 0);
+	s.whole = 1;
+	n = svg_ticks(t, 32, &s);
+	ck_assert_uint_eq(n, 8);
+	for (size_t i = 0; i < n; i++)
+		assert_near(t[i], 4.0 + (double)i);
+	/* without `whole` the same range gets half steps */
+	s.whole = 0;
+	n = svg_ticks(t, 32, &s);
+	ck_assert_uint_eq(n, 15);
+	assert_near(t[0], 4);
+	assert_near(t[1], 4.5);
+	/* 0 .. 1 in tenths, 0 exactly 0 */
+	svg_scale_init(&s, 0, 1, 0, 1, 0);
+	n = svg_ticks(t, 11, &s);
+	ck_assert_uint_eq(n, 11);
+	ck_assert(t[0] == 0);
+	assert_near(t[5], 0.5);
+	assert_near(t[10], 1);
+	/* 4 .. 40 in at most 10 ticks: a step of 36/9 = 4 rounds up to 5 */
+	svg_scale_init(&s, 4, 40, 0, 1, 0);
+	n = svg_ticks(t, 10, &s);
+	ck_assert_uint_eq(n, 8);
+	assert_near(t[0], 5);
+	assert_near(t[7], 40);
+	/* at most 20: a step of 2 */
+	n = svg_ticks(t, 20, &s);
+	ck_assert_uint_eq(n, 19);
+	assert_near(t[0], 4);
+	assert_near(t[18], 40);
+	/* log: one tick a decade, inclusive */
+	svg_scale_init(&s, 0.01, 1e6, 0, 1, 1);
+	n = svg_ticks(t, 16, &s);
+	ck_assert_uint_eq(n, 9);
+	assert_near(t[0], 0.01);
+	assert_near(t[2], 1);
+	assert_near(t[8], 1e6);
+	/* too many decades: every second one */
+	n = svg_ticks(t, 5, &s);
+	ck_assert_uint_eq(n, 5);
+	assert_near(t[1], 1);
+	assert_near(t[4], 1e6);
+	/* fewer than 2 allowed, or an empty scale: none */
+	ck_assert_uint_eq(svg_ticks(t, 1, &s), 0);
+	svg_scale_init(&s, 1, 1, 0, 1, 0);
+	ck_assert_uint_eq(svg_ticks(t, 10, &s), 0);
+}
+END_TEST
+
+static const struct {
+	double v;
+	const char *s;
+} numbers[] = {
+	{ 0, "0" }, { 0.001, "0.001" }, { 0.01, "0.01" }, { 0.5, "0.5" }, { 7, "7" },
+	{ 10, "10" }, { 1000, "1,000" }, { 65536, "65,536" }, { 1e6, "1,000,000" },
+	{ 13021585, "13,021,585" }, { 999999999, "999,999,999" }, { 1e9, "1e+09" },
+	{ -2500, "-2,500" }, { 2.5, "2.5" },
+};
+
+START_TEST(test_fmt_number)
+{
+	char buf[32];
+
+	svg_fmt_number(buf, sizeof(buf), numbers[_i].v);
+	ck_assert_str_eq(buf, numbers[_i].s);
+}
+END_TEST
+
+START_TEST(test_fmt_number_small_buffer)
+{
+	char buf[4];
+
+	svg_fmt_number(buf, sizeof(buf), 1234567);
+	ck_assert_uint_lt(strlen(buf), sizeof(buf));
+}
+END_TEST
+
+static const struct {
+	const char *in, *out;
+} xml[] = {
+	{ "plain", "plain" },
+	{ "a&b<c>d\"e'f", "a&amp;b&lt;c&gt;d&quot;e&apos;f" },
+	{ "tab\there\nnl", "tab\there\nnl" },
+	{ "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80" },
+	/* Latin-1, a control char, a lone continuation byte, an overlong '/' */
+	{ "caf\xe9!", "caf\xef\xbf\xbd!" },
+	{ "a\x01z", "a\xef\xbf\xbdz" },
+	{ "\x80", "\xef\xbf\xbd" },
+	{ "\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd" },
+	/* a UTF-16 surrogate encoded in UTF-8 is not a character */
+	{ "\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" },
+	/* cut short at the end */
+	{ "x\xe2\x82", "x\xef\xbf\xbd\xef\xbf\xbd" },
+};
+
+START_TEST(test_svg_text)
+{
+	FILE *f = capture();
+
+	svg_text(f, xml[_i].in);
+	ck_assert_str_eq(captured(f), xml[_i].out);
+}
+END_TEST
+
+START_TEST(test_svg_wrapped)
+{
+	FILE *f = capture();
+	double y = svg_wrapped(f, 10, 100, 15, 12, "note", "one two three four <&> fivesixseveneight");
+
+	/* lines of at most 12 chars, broken at spaces; a longer word stays whole */
+	ck_assert_str_eq(captured(f),
+		"<text class=\"note\" x=\"10.0\" y=\"100.0\">one two</text>\n"
+		"<text class=\"note\" x=\"10.0\" y=\"115.0\">three four</text>\n"
+		"<text class=\"note\" x=\"10.0\" y=\"130.0\">&lt;&amp;&gt;</text>\n"
+		"<text class=\"note\" x=\"10.0\" y=\"145.0\">fivesixseveneight</text>\n");
+	assert_near(y, 160);
+}
+END_TEST
+
+static const struct {
+	const char *in, *out;
+} csv[] = {
+	{ "plain", "plain" },
+	{ "", "" },
+	{ "/tmp/repo", "/tmp/repo" },
+	{ "a,b", "\"a,b\"" },
+	{ "say \"hi\"", "\"say \"\"hi\"\"\"" },
+	{ "\"", "\"\"\"\"" },
+	{ "two\nlines", "\"two\nlines\"" },
+	{ "cr\r", "\"cr\r\"" },
+	{ " lead", "\" lead\"" },
+	{ "trail ", "\"trail \"" },
+	{ "in side", "in side" },
+	{ "tab\tx", "tab\tx" },
+};
+
+START_TEST(test_csv_field)
+{
+	FILE *f = capture();
+
+	csv_field(f, csv[_i].in, 1);
+	ck_assert_str_eq(captured(f), csv[_i].out);
+	ck_assert_int_eq(csv_needs_quotes(csv[_i].in), strcmp(csv[_i].in, csv[_i].out) != 0);
+}
+END_TEST
+
+START_TEST(test_csv_record)
+{
+	FILE *f = capture();
+
+	csv_field(f, "length", 1);
+	csv_field(f, "a,b", 0);
+	csv_field(f, "", 0);
+	csv_end_record(f);
+	ck_assert_str_eq(captured(f), "length,\"a,b\",\n");
+}
+END_TEST
+
+START_TEST(test_format_table)
+{
+	static const char *const names[] = { "text", "json", "csv", "markdown", "svg", "classic" };
+	char buf[128];
+
+	for (int i = 0; i < 6; i++) {
+		ck_assert_int_eq(emit_format_from_name(names[i]), i);
+		ck_assert(emit_format_supported(EMIT_REPORT, i));
+	}
+	ck_assert_int_eq(emit_format_from_name("xml"), -1);
+	ck_assert_int_eq(emit_format_from_name("CSV"), -1);
+	ck_assert(!emit_format_supported(EMIT_REPORT, -1));
+	ck_assert(!emit_format_supported(EMIT_REPORT, 6));
+	ck_assert(!emit_format_supported(EMIT_CHECK, ABBREV_FORMAT_CSV));
+	ck_assert(!emit_format_supported(EMIT_MODEL, ABBREV_FORMAT_CLASSIC));
+	ck_assert(emit_format_supported(EMIT_MODEL, ABBREV_FORMAT_SVG));
+	emit_format_names(buf, sizeof(buf), EMIT_REPORT);
+	ck_assert_str_eq(buf, "text, json, csv, markdown, svg or classic");
+	emit_format_names(buf, sizeof(buf), EMIT_CHECK);
+	ck_assert_str_eq(buf, "text or json");
+	emit_format_names(buf, sizeof(buf), EMIT_MODEL);
+	ck_assert_str_eq(buf, "text, json, csv, markdown or svg");
+	/* a short buffer is cut, never overrun */
+	emit_format_names(buf, 8, EMIT_REPORT);
+	ck_assert_str_eq(buf, "text, j");
+}
+END_TEST
+
+/* argv of words (copied: the parsers keep pointers into it) */
+static char **words(const char *const *w, int *argc)
+{
+	static char buf[8][64];
+	static char *argv[8];
+
+	for (*argc = 0; w[*argc]; (*argc)++) {
+		strcpy(buf[*argc], w[*argc]);
+		argv[*argc] = buf[*argc];
+	}
+	return argv;
+}
+
+START_TEST(test_cli_formats)
+{
+	static const char *const classic[] = { "--format=classic", "--type=commit", "r", NULL };
+	static const char *const typed_all[] = { "--type", "all", "--format", "classic", NULL };
+	static const char *const svg[] = { "--format=svg", NULL };
+	static const char *const type_text[] = { "--type=commit", NULL };
+	static const char *const bad_type[] = { "--format=classic", "--type=note", NULL };
+	static const char *const check_csv[] = { "12", "--format=csv", NULL };
+	static const char *const check_xml[] = { "12", "--format=xml", NULL };
+	static const char *const model_classic[] = { "--objects=5", "--format=classic", NULL };
+	static const char *const model_md[] = { "--objects=5", "--format=markdown", NULL };
+	cli_report_opts o;
+	cli_check_opts c;
+	cli_model_opts m;
+	char err[256];
+	char **argv;
+	int argc;
+
+	argv = words(classic, &argc);
+	ck_assert_int_eq(cli_parse_report(&o, argc, argv, err, sizeof(err)), CLI_OK);
+	ck_assert_int_eq(o.format, ABBREV_FORMAT_CLASSIC);
+	ck_assert_int_eq(o.set, ABBREV_SET_COMMIT);
+	ck_assert_uint_eq(o.nrepos, 1);
+	argv = words(typed_all, &argc);
+	ck_assert_int_eq(cli_parse_report(&o, argc, argv, err, sizeof(err)), CLI_OK);
+	ck_assert_int_eq(o.set, ABBREV_SET_ALL);
+	argv = words(svg, &argc);
+	ck_assert_int_eq(cli_parse_report(&o, argc, argv, err, sizeof(err)), CLI_OK);
+	ck_assert_int_eq(o.format, ABBREV_FORMAT_SVG);
+	ck_assert_int_eq(o.set, ABBREV_SET_ALL);
+
+	argv = words(type_text, &argc);
+	ck_assert_int_eq(cli_parse_report(&o, argc, argv, err, sizeof(err)), CLI_USAGE);
+	ck_assert_ptr_nonnull(strstr(err, "classic"));
+	argv = words(bad_type, &argc);
+	ck_assert_int_eq(cli_parse_report(&o, argc, argv, err, sizeof(err)), CLI_USAGE);
+	ck_assert_ptr_nonnull(strstr(err, "note"));
+
+	/* a format the command lacks names the ones it has */
+	argv = words(check_csv, &argc);
+	ck_assert_int_eq(cli_parse_check(&c, argc, argv, err, sizeof(err)), CLI_USAGE);
+	ck_assert_str_eq(err, "no format 'csv' (check prints text or json)");
+	argv = words(check_xml, &argc);
+	ck_assert_int_eq(cli_parse_check(&c, argc, argv, err, sizeof(err)), CLI_USAGE);
+	ck_assert_str_eq(err, "unknown format 'xml' (check prints text or json)");
+	argv = words(model_classic, &argc);
+	ck_assert_int_eq(cli_parse_model(&m, argc, argv, err, sizeof(err)), CLI_USAGE);
+	ck_assert_str_eq(err, "no format 'classic' (model prints text, json, csv, markdown or svg)");
+	argv = words(model_md, &argc);
+	ck_assert_int_eq(cli_parse_model(&m, argc, argv, err, sizeof(err)), CLI_OK);
+	ck_assert_int_eq(m.format, ABBREV_FORMAT_MARKDOWN);
+}
+END_TEST
+
+/*
+ * Six IDs laid out like the seed's last lines: two commits sharing 11
+ * chars (21cf4d54d3c), a blob and a tree sharing 11 (8a048bbf895), a blob
+ * sharing only "21cf" with the commits, and a loner.
+ */
+static const struct {
+	const char *hex;
+	int type;
+} seedlike[] = {
+	{ "21cf4d54d3c702ac20c6747fa6d4f64dee07dd11", ABBREV_TYPE_COMMIT },
+	{ "8a048bbf895b1359e4a33b779ea6d7386cfe4de2", ABBREV_TYPE_TREE },
+	{ "21cf4d54d3ced8a3e752030e483d72997721076d", ABBREV_TYPE_COMMIT },
+	{ "21cf0000000000000000000000000000000000ff", ABBREV_TYPE_BLOB },
+	{ "8a048bbf89528d45c604aed68f7e0f0ef957067d", ABBREV_TYPE_BLOB },
+	{ "ffff000000000000000000000000000000000001", ABBREV_TYPE_TAG },
+};
+
+static const char classic_all[] =
+	"6 objects\n"
+	" 4: 5 / 2\n"
+	" 5: 4 / 2\n"
+	" 6: 4 / 2\n"
+	" 7: 4 / 2\n"
+	" 8: 4 / 2\n"
+	" 9: 4 / 2\n"
+	"10: 4 / 2\n"
+	"11: 4 / 2\n"
+	"12: 0 / 0\n"
+	"21cf4d54d3c702ac20c6747fa6d4f64dee07dd11\n"
+	"21cf4d54d3ced8a3e752030e483d72997721076d\n"
+	"8a048bbf89528d45c604aed68f7e0f0ef957067d\n"
+	"8a048bbf895b1359e4a33b779ea6d7386cfe4de2\n";
+
+static const char classic_commit[] =
+	"2 objects\n"
+	" 4: 2 / 1\n"
+	" 5: 2 / 1\n"
+	" 6: 2 / 1\n"
+	" 7: 2 / 1\n"
+	" 8: 2 / 1\n"
+	" 9: 2 / 1\n"
+	"10: 2 / 1\n"
+	"11: 2 / 1\n"
+	"12: 0 / 0\n"
+	"21cf4d54d3c702ac20c6747fa6d4f64dee07dd11\n"
+	"21cf4d54d3ced8a3e752030e483d72997721076d\n";
+
+/* one tree, one blob: no collision at all, the table stops at 4 */
+static const char classic_blob[] =
+	"2 objects\n"
+	" 4: 0 / 0\n";
+
+static const char classic_empty[] =
+	"0 objects\n"
+	" 4: 0 / 0\n";
+
+START_TEST(test_classic)
+{
+	idsets *s = idsets_new(20);
+	unsigned char raw[20];
+	stats_report r;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(s);
+	for (size_t i = 0; i < sizeof(seedlike) / sizeof(seedlike[0]); i++) {
+		test_id(raw, 20, seedlike[i].hex);
+		ck_assert_int_eq(idsets_add(s, raw, seedlike[i].type), 1);
+	}
+	memset(&r, 0, sizeof(r));
+	ck_assert_int_eq(stats_report_compute(&r, s), 0);
+	r.set = ABBREV_SET_ALL;
+	f = capture();
+	ck_assert_int_eq(emit_report(f, &r, ABBREV_FORMAT_CLASSIC), 0);
+	ck_assert_str_eq(captured(f), classic_all);
+	r.set = ABBREV_SET_COMMIT;
+	f = capture();
+	ck_assert_int_eq(emit_report_classic(f, &r), 0);
+	ck_assert_str_eq(captured(f), classic_commit);
+	r.set = ABBREV_SET_BLOB;
+	f = capture();
+	ck_assert_int_eq(emit_report_classic(f, &r), 0);
+	ck_assert_str_eq(captured(f), classic_blob);
+	stats_report_clear(&r);
+	idsets_free(s);
+
+	s = idsets_new(20);
+	memset(&r, 0, sizeof(r));
+	ck_assert_int_eq(stats_report_compute(&r, s), 0);
+	f = capture();
+	ck_assert_int_eq(emit_report_classic(f, &r), 0);
+	ck_assert_str_eq(captured(f), classic_empty);
+	stats_report_clear(&r);
+	idsets_free(s);
+}
+END_TEST
+
+Suite *make_formats_suite(void)
+{
+	Suite *s = suite_create("formats");
+	TCase *core = tcase_create("core");
+	TCase *errors = tcase_create("errors");
+
+	tcase_add_checked_fixture(core, NULL, teardown);
+	tcase_add_checked_fixture(errors, NULL, teardown);
+	tcase_add_test(core, test_scale_linear);
+	tcase_add_test(core, test_scale_log);
+	tcase_add_test(core, test_log_range);
+	tcase_add_test(core, test_ticks);
+	tcase_add_loop_test(core, test_fmt_number, 0, (int)(sizeof(numbers) / sizeof(numbers[0])));
+	tcase_add_test(core, test_fmt_number_small_buffer);
+	tcase_add_loop_test(core, test_svg_text, 0, (int)(sizeof(xml) / sizeof(xml[0])));
+	tcase_add_test(core, test_svg_wrapped);
+	tcase_add_loop_test(core, test_csv_field, 0, (int)(sizeof(csv) / sizeof(csv[0])));
+	tcase_add_test(core, test_csv_record);
+	tcase_add_test(core, test_format_table);
+	tcase_add_test(core, test_classic);
+	tcase_add_test(errors, test_cli_formats);
+	suite_add_tcase(s, core);
+	suite_add_tcase(s, errors);
+	return s;
+}

@@ -1,0 +1,535 @@
+#!/bin/sh
+# t-formats.sh - the formats people read: --format=csv, markdown, svg and
+# classic of the report, and csv, markdown and svg of the model.
+#
+# On gen_repo.py repositories (planted collisions, 17000 blobs, 3 objects,
+# none, alternates, odd paths) every format is parsed back and compared
+# with numbers from elsewhere:
+#   csv       python's csv module; every count against the JSON report,
+#             the expected prefixes against the birthday formula computed
+#             here with 60-digit decimals
+#   markdown  the table cells, the heading and the min-unique line, against
+#             the JSON report and the same formula
+#   svg       xml.etree: one series per set with the right ids and classes,
+#             one point per length with colliding prefixes (data-length /
+#             data-prefixes as in the JSON), points on a log scale that
+#             agrees with the y-axis ticks, axis labels, legend, notes
+#   classic   line by line against git-unique-abbrev's layout computed from
+#             `git cat-file --batch-all-objects` by tests/oracle.py's counter
+# and the model's formats against `model --format=json`.  Formats a command
+# lacks are usage errors (exit 2) naming the ones it has.
+
+# shellcheck source-path=SCRIPTDIR source=setup.sh
+. "$(dirname "$0")/setup.sh"
+
+cat >"$tmp/formats.py" <<'EOF'
+"""Checks of the formats; argv: KIND FILES...; prints problems, exits 1 if any."""
+import csv
+import io
+import json
+import math
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from collections import Counter
+from decimal import Decimal, getcontext
+
+sys.path.insert(0, sys.argv[1])
+import oracle  # noqa: E402  (tests/oracle.py: the brute-force counter)
+
+getcontext().prec = 60
+SETS = ["all", "commit", "tree", "blob", "tag"]
+TITLES = {"all": "all objects", "commit": "commits", "tree": "trees",
+          "blob": "blobs", "tag": "tags"}
+bad = []
+
+
+def expect(cond, msg):
+    if not cond:
+        bad.append(msg)
+    return cond
+
+
+def expected_prefixes(n, L):
+    """16^L (1 - (1-q)^n - n q (1-q)^(n-1)), q = 16^-L, in 60 digits."""
+    if n < 2:
+        return 0.0
+    m = Decimal(16) ** L
+    q = 1 / m
+    a = (1 - q) ** (n - 1)
+    return float(m * (1 - a * (1 - q) - n * q * a))
+
+
+def close(a, b, rel=1e-8):
+    return abs(a - b) <= rel * max(abs(a), abs(b)) + 1e-300
+
+
+def grouped(n):
+    return "{:,}".format(n)
+
+
+def counts(rep, s, L):
+    row = rep["types"][s]["lengths"].get(str(L))
+    return (row["objects"], row["prefixes"]) if row else (0, 0)
+
+
+def last_len(rep):
+    """The first length where every set and commit_vs_other is 0."""
+    keys = [int(k) for s in SETS for k in rep["types"][s]["lengths"]]
+    keys += [int(k) for k in rep["commit_vs_other"]]
+    return max(keys)
+
+
+def drawn(rep):
+    return [s for s in SETS
+            if s in ("all", "commit") or rep["types"][s]["count"] > 0]
+
+
+def check_csv(rep, path):
+    text = open(path, encoding="utf-8", newline="").read()
+    expect("\r" not in text, "csv: CR in the output")
+    rows = list(csv.reader(io.StringIO(text)))
+    header = ["length"] + ["%s_%s" % (s, m) for s in SETS
+                           for m in ("objects", "prefixes", "expected_prefixes")]
+    header += ["commit_vs_other", "repository"]
+    if not expect(rows and rows[0] == header, "csv: header %s" % (rows[:1],)):
+        return
+    lengths = [int(r[0]) for r in rows[1:]]
+    expect(lengths == list(range(4, last_len(rep) + 1)),
+           "csv: lengths %s, want 4..%d" % (lengths, last_len(rep)))
+    for r in rows[1:]:
+        d = dict(zip(header, r))
+        L = int(d["length"])
+        expect(len(r) == len(header), "csv: row %d has %d fields" % (L, len(r)))
+        for s in SETS:
+            got = (int(d[s + "_objects"]), int(d[s + "_prefixes"]))
+            expect(got == counts(rep, s, L),
+                   "csv: %s at %d: %s, json %s" % (s, L, got, counts(rep, s, L)))
+            e = float(d[s + "_expected_prefixes"])
+            want = expected_prefixes(rep["types"][s]["count"], L)
+            expect(close(e, want), "csv: %s expected at %d: %r, formula %r"
+                   % (s, L, e, want))
+        expect(int(d["commit_vs_other"]) == rep["commit_vs_other"].get(str(L), 0),
+               "csv: commit_vs_other at %d" % L)
+        expect(d["repository"] == " + ".join(rep["repositories"]),
+               "csv: repository %r, json %r" % (d["repository"], rep["repositories"]))
+
+
+def cells(line):
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def check_markdown(rep, path):
+    lines = open(path, encoding="utf-8").read().split("\n")
+    head = lines[0]
+    expect(head.startswith("### Colliding abbreviated IDs: "), "markdown: heading %r" % head)
+    expect(head.endswith(", %s objects (%s)" % (grouped(rep["objects"]), rep["hash"])),
+           "markdown: heading %r lacks the object count" % head)
+    for repo in rep["repositories"]:
+        expect(repo in head, "markdown: heading %r lacks %r" % (head, repo))
+    table = [l for l in lines if l.startswith("|")]
+    hdr, sep, body = cells(table[0]), cells(table[1]), table[2:]
+    want = ["length"]
+    for s in drawn(rep):
+        want += [TITLES[s], "expected"]
+    want.append("commit vs other")
+    expect(hdr == want, "markdown: header %s, want %s" % (hdr, want))
+    expect(all(re.fullmatch(r"-+:", c) for c in sep) and len(sep) == len(hdr),
+           "markdown: separator %s" % sep)
+    expect([int(cells(l)[0]) for l in body] == list(range(4, last_len(rep) + 1)),
+           "markdown: rows")
+    for l in body:
+        c = cells(l)
+        L = int(c[0])
+        expect(len(c) == len(hdr), "markdown: row %d has %d cells" % (L, len(c)))
+        for i, s in enumerate(drawn(rep)):
+            m = re.fullmatch(r"(\d+) / (\d+)", c[1 + 2 * i])
+            if expect(m, "markdown: cell %r" % c[1 + 2 * i]):
+                got = (int(m.group(1)), int(m.group(2)))
+                expect(got == counts(rep, s, L), "markdown: %s at %d: %s" % (s, L, got))
+            e = float(c[2 + 2 * i])
+            want = expected_prefixes(rep["types"][s]["count"], L)
+            # printed with 2 decimals, 3 significant digits or as a whole number
+            expect(abs(e - want) <= 0.0051 + 0.051 * want,
+                   "markdown: %s expected at %d: %s, formula %g" % (s, L, c[2 + 2 * i], want))
+        expect(int(c[-1]) == rep["commit_vs_other"].get(str(L), 0),
+               "markdown: commit vs other at %d" % L)
+    mu = [l for l in lines if l.startswith("**Min unique length:**")]
+    if expect(len(mu) == 1, "markdown: no min unique line"):
+        m = re.fullmatch(r"\*\*Min unique length:\*\* (.*); commits vs other types (\d+); "
+                         r"git's auto abbreviation for ([\d,]+) objects: (\d+)", mu[0])
+        if expect(m, "markdown: min unique line %r" % mu[0]):
+            got = {} if m.group(1) == "(no objects)" else dict(
+                (t, int(v)) for t, v in (re.fullmatch(r"(.*) (\d+)", p.strip()).groups()
+                                         for p in m.group(1).split(",")))
+            want = dict((TITLES[s], rep["types"][s]["min_unique_length"])
+                        for s in SETS if rep["types"][s]["count"])
+            expect(got == want, "markdown: min unique %s, json %s" % (got, want))
+            expect(int(m.group(2)) == max(int(k) for k in rep["commit_vs_other"]),
+                   "markdown: commits vs other")
+            expect(m.group(3) == grouped(rep["objects"]), "markdown: count")
+            expect(int(m.group(4)) == rep["git_auto_abbrev"], "markdown: auto abbrev")
+
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def classes(e):
+    return e.get("class", "").split()
+
+
+def centre(e):
+    """Centre of a point marker: circle, rect (others are not used here)."""
+    if e.tag == NS + "circle":
+        return float(e.get("cx")), float(e.get("cy"))
+    return (float(e.get("x")) + float(e.get("width")) / 2,
+            float(e.get("y")) + float(e.get("height")) / 2)
+
+
+def check_svg(rep, path):
+    root = ET.parse(path).getroot()
+    expect(root.tag == NS + "svg", "svg: root %s" % root.tag)
+    title = root.find(NS + "title").text
+    expect(grouped(rep["objects"]) + " objects" in title, "svg: title %r" % title)
+    for repo in rep["repositories"]:
+        expect(repo in title or "..." in title, "svg: title %r lacks %r" % (title, repo))
+    frame = [e for e in root.iter(NS + "rect") if "frame" in classes(e)]
+    if not expect(len(frame) == 1, "svg: no frame"):
+        return
+    fx, fy = float(frame[0].get("x")), float(frame[0].get("y"))
+    fw, fh = float(frame[0].get("width")), float(frame[0].get("height"))
+
+    series = {e.get("id"): e for e in root.iter(NS + "g")
+              if (e.get("id") or "").startswith("series-")}
+    want_ids = {"series-" + s for s in drawn(rep)}
+    expect(set(series) == want_ids, "svg: series %s, want %s" % (sorted(series), sorted(want_ids)))
+    xmax = max(max(int(k) for k in rep["types"][s]["lengths"]) for s in drawn(rep)) + 1
+    logfit = []  # (log10 prefixes, y) of circles and squares
+    for s in drawn(rep):
+        g = series.get("series-" + s)
+        if g is None:
+            continue
+        expect({"series", "set-" + s} <= set(classes(g)), "svg: classes of %s" % s)
+        lines = [e for e in g.iter(NS + "polyline") if "model" in classes(e)]
+        if rep["types"][s]["count"] >= 2:
+            if expect(len(lines) == 1, "svg: %s has %d model lines" % (s, len(lines))):
+                pts = lines[0].get("points").split()
+                expect(len(pts) == xmax - 3, "svg: %s model has %d points, want %d"
+                       % (s, len(pts), xmax - 3))
+        else:
+            expect(not lines, "svg: a model line for %s (fewer than 2 IDs)" % s)
+        points = [e for e in g.iter() if "point" in classes(e)]
+        want = {int(L): v["prefixes"] for L, v in rep["types"][s]["lengths"].items()
+                if v["prefixes"] > 0}
+        got = {int(e.get("data-length")): int(e.get("data-prefixes")) for e in points}
+        expect(len(points) == len(want) and got == want,
+               "svg: points of %s %s, json %s" % (s, got, want))
+        for e in points:
+            if e.tag in (NS + "circle", NS + "rect"):
+                x, y = centre(e)
+                expect(fx <= x <= fx + fw and fy <= y <= fy + fh,
+                       "svg: %s point at %d outside the plot" % (s, int(e.get("data-length"))))
+                logfit.append((math.log10(int(e.get("data-prefixes"))), y))
+    # a log scale: y = a + b log10(p), b < 0, for every point and every y tick
+    ticks = []
+    for g in root.iter(NS + "g"):
+        if {"axis", "y"} <= set(classes(g)):
+            for t in g.iter(NS + "g"):
+                if "tick" in classes(t):
+                    v = float(t.find(NS + "text").text.replace(",", ""))
+                    ticks.append((math.log10(v), float(t.find(NS + "line").get("y1"))))
+    expect(len(ticks) >= 2, "svg: fewer than 2 y ticks")
+    if len(ticks) >= 2:
+        (l0, y0), (l1, y1) = ticks[0], ticks[-1]
+        b = (y1 - y0) / (l1 - l0)
+        expect(b < 0, "svg: the y axis runs downwards")
+        for lv, y in ticks + logfit:
+            expect(abs(y0 + b * (lv - l0) - y) < 0.25,
+                   "svg: y %.1f for log10 %.3f is off the log scale" % (y, lv))
+        expect(all(abs(ticks[i + 1][0] - ticks[i][0] - (ticks[1][0] - ticks[0][0])) < 1e-9
+                   for i in range(len(ticks) - 1)), "svg: y ticks not evenly spaced decades")
+    xt = [int(t.find(NS + "text").text) for g in root.iter(NS + "g")
+          if {"axis", "x"} <= set(classes(g))
+          for t in g.iter(NS + "g") if "tick" in classes(t)]
+    expect(xt == list(range(4, xmax + 1)), "svg: x ticks %s, want 4..%d" % (xt, xmax))
+    labels = [e.text for e in root.iter(NS + "text") if "axis-label" in classes(e)]
+    expect(labels == ["abbreviation length (hex chars)", "colliding prefixes (log scale)"],
+           "svg: axis labels %s" % labels)
+    legend = [e for e in root.iter(NS + "g") if "legend" in classes(e)]
+    if expect(len(legend) == 1, "svg: no legend"):
+        items = [e.get("data-set") for e in legend[0].iter(NS + "g")
+                 if "legend-item" in classes(e) and e.get("data-set")]
+        expect(items == drawn(rep), "svg: legend %s" % items)
+    notes = " ".join(e.text for e in root.iter(NS + "text") if "note" in classes(e))
+    notes = re.sub(r"\s+", " ", notes)
+    for s in drawn(rep):
+        t = rep["types"][s]
+        if t["count"]:
+            m = "%s from %d chars" % (TITLES[s], t["min_unique_length"])
+        else:
+            m = "%s (no IDs)" % TITLES[s]
+        expect(m in notes, "svg: notes lack %r: %s" % (m, notes))
+
+
+def classic_expected(repos, settype):
+    """git-unique-abbrev's layout, from git's own listing and oracle.py."""
+    objs = {}
+    for r in repos:
+        for oid, t in oracle.list_objects(r)[0]:
+            objs[oid] = t
+    ids = sorted(i for i, t in objs.items() if settype in ("all", t))
+    st = oracle.set_stats(ids)
+    out = ["%d objects" % st["count"]]
+    for L in sorted(st["lengths"], key=int):
+        v = st["lengths"][L]
+        out.append("%2d: %d / %d" % (int(L), v["objects"], v["prefixes"]))
+    longest = st["min_unique_length"] - 1
+    if longest >= 4:
+        c = Counter(i[:longest] for i in ids)
+        out += [i for i in ids if c[i[:longest]] >= 2]
+    return out
+
+
+def check_classic(path, settype, repos):
+    got = open(path, encoding="utf-8").read()
+    expect(got.endswith("\n"), "classic: no final newline")
+    got = got.split("\n")[:-1]
+    want = classic_expected(repos, settype)
+    for i, (g, w) in enumerate(zip(got, want)):
+        if not expect(g == w, "classic line %d: %r, want %r" % (i + 1, g, w)):
+            break
+    expect(len(got) == len(want), "classic: %d lines, want %d" % (len(got), len(want)))
+    # the layout of the seeds: "N objects", " L: a / b" right-aligned, 40-char IDs
+    expect(re.fullmatch(r"\d+ objects", got[0] if got else ""), "classic: first line")
+    for g in got[1:]:
+        expect(re.fullmatch(r"[ \d]\d: \d+ / \d+|[0-9a-f]{40}|[0-9a-f]{64}", g),
+               "classic: line %r" % g)
+
+
+def check_model(js, path, kind, band):
+    d = json.load(open(js))
+    sets = d["sets"] if "sets" in d else {"all": d}
+    if kind == "csv":
+        rows = list(csv.reader(open(path, newline="")))
+        meas = ["expected_pairs", "p_collision", "expected_objects", "expected_prefixes",
+                "capacity_p01", "capacity_p50"]
+        header = ["length"] + ["%s_%s" % (s, m) for s in sets for m in meas]
+        if not expect(rows[0] == header, "model csv header %s" % rows[0]):
+            return
+        want_l = [int(L) for L in next(iter(sets.values()))["lengths"]]
+        expect([int(r[0]) for r in rows[1:]] == want_l, "model csv: lengths")
+        for r in rows[1:]:
+            dd = dict(zip(header, r))
+            L = r[0]
+            for s, v in sets.items():
+                for m in meas[:4]:
+                    expect(close(float(dd[s + "_" + m]), v["lengths"][L][m], 1e-9),
+                           "model csv %s %s at %s" % (s, m, L))
+                n = int(v["objects"])
+                pairs = Decimal(n) * (n - 1) / 2 / Decimal(16) ** int(L)
+                expect(close(float(dd[s + "_expected_pairs"]), float(pairs), 1e-9),
+                       "model csv: %s pairs at %s vs formula" % (s, L))
+                for m, k in (("capacity_p01", "p01"), ("capacity_p50", "p50")):
+                    expect(close(float(dd[s + "_" + m]), float(v["capacity"][L][k]), 1e-9),
+                           "model csv %s %s at %s" % (s, m, L))
+    elif kind == "markdown":
+        lines = open(path, encoding="utf-8").read().split("\n")
+        expect(lines[0].startswith("### Birthday model: "), "model md heading")
+        heads = [l for l in lines if l.startswith("#### ")]
+        expect([h.split(":")[0][5:] for h in heads] == [TITLES[s] for s in sets],
+               "model md: set headings %s" % heads)
+        tables = []
+        for l in lines:
+            if l.startswith("| length"):
+                tables.append([])
+            elif l.startswith("|") and not l.startswith("|---") and tables:
+                tables[-1].append(cells(l))
+        expect(len(tables) == len(sets), "model md: %d tables" % len(tables))
+        for (s, v), t in zip(sets.items(), tables):
+            expect([int(c[0]) for c in t] == band, "model md: %s lengths" % s)
+            for c in t:
+                L = c[0]
+                expect(close(float(c[1]), v["lengths"][L]["expected_pairs"], 0.006),
+                       "model md: %s pairs at %s: %s" % (s, L, c[1]))
+                expect(close(float(c[2]), v["lengths"][L]["p_collision"], 0.006),
+                       "model md: %s P at %s: %s" % (s, L, c[2]))
+                for i, k in ((4, "p01"), (5, "p50")):
+                    cap = v["capacity"][L][k]
+                    if isinstance(cap, int):
+                        expect(c[i] == grouped(cap), "model md: %s %s at %s: %s"
+                               % (s, k, L, c[i]))
+    else:
+        root = ET.parse(path).getroot()
+        for s, v in sets.items():
+            g = [e for e in root.iter(NS + "g") if e.get("id") == "series-" + s]
+            if not expect(len(g) == 1, "model svg: no series-%s" % s):
+                continue
+            pts = [e for e in g[0].iter() if "point" in classes(e)]
+            expect([int(e.get("data-length")) for e in pts] == band,
+                   "model svg: %s points %s" % (s, [e.get("data-length") for e in pts]))
+            for e in pts:
+                L = e.get("data-length")
+                expect(close(float(e.get("data-p")), v["lengths"][L]["p_collision"], 1e-5),
+                       "model svg: %s P at %s" % (s, L))
+        labels = [e.text for e in root.iter(NS + "text") if "axis-label" in classes(e)]
+        expect(labels == ["abbreviation length (hex chars)", "P(collision)"],
+               "model svg: axis labels %s" % labels)
+
+
+def main(a):
+    kind = a[2]
+    if kind == "classic":
+        check_classic(a[3], a[4], a[5:])
+    elif kind.startswith("model-"):
+        band = list(range(int(a[5]), int(a[6]) + 1)) if len(a) > 6 else None
+        check_model(a[3], a[4], kind[6:], band)
+    else:
+        rep = json.load(open(a[3], encoding="utf-8"))
+        {"csv": check_csv, "markdown": check_markdown, "svg": check_svg}[kind](rep, a[4])
+    for b in bad[:20]:
+        print(b)
+    return 1 if bad else 0
+
+
+sys.exit(main(sys.argv))
+EOF
+
+# check KIND LABEL ARGS...: run the checker on the last run's output
+# (sh has no local variables: these helpers use names of their own)
+check() {
+	c_kind=$1 c_label=$2
+	shift 2
+	[ "$rc" -eq 0 ] || return 0 # already failed
+	checks=$((checks + 1))
+	if [ -s "$err" ]; then
+		fail "$c_label: unexpected stderr"
+		show "$err"
+	fi
+	checks=$((checks + 1))
+	if "$PYTHON3" "$tmp/formats.py" "$tests_dir" "$c_kind" "$@" >"$tmp/check.out" 2>&1; then
+		:
+	else
+		fail "$c_label"
+		show "$tmp/check.out"
+	fi
+}
+
+# all_formats LABEL REPO...: every report format of REPO... against its JSON
+all_formats() {
+	a_label=$1
+	shift
+	expect_exit 0 "$GIT_ABBREV" report --format=json "$@"
+	[ "$rc" -eq 0 ] || return 0
+	json=$tmp/$runs.json
+	cp "$out" "$json"
+	for f in csv markdown svg; do
+		expect_exit 0 "$GIT_ABBREV" report --format=$f "$@"
+		check $f "$a_label: --format=$f" "$json" "$out"
+	done
+	for t in all commit tree blob tag; do
+		expect_exit 0 "$GIT_ABBREV" report --format=classic --type=$t "$@"
+		check classic "$a_label: --format=classic --type=$t" "$out" $t "$@"
+	done
+	expect_exit 0 "$GIT_ABBREV" --format=classic "$@"
+	check classic "$a_label: --format=classic" "$out" all "$@"
+}
+
+say "generating repositories"
+gen_repo "$tmp/planted" planted
+gen_repo "$tmp/many" many
+gen_repo "$tmp/small" small
+gen_repo "$tmp/empty" empty
+gen_repo "$tmp/alt" alternates
+
+say "planted collisions"
+all_formats "planted" "$tmp/planted"
+say "17000 blobs"
+all_formats "many" "$tmp/many"
+say "3 objects, no objects"
+all_formats "small" "$tmp/small"
+all_formats "empty" "$tmp/empty"
+say "alternates; several repositories"
+all_formats "downstream" "$tmp/alt/downstream"
+all_formats "planted + many" "$tmp/planted" "$tmp/many"
+
+say "the seed's layout, byte for byte"
+expect_exit 0 "$GIT_ABBREV" --format=classic "$tmp/planted"
+if [ "$rc" -eq 0 ]; then
+	checks=$((checks + 1))
+	# one "0 / 0" line, the last of the table, then only IDs
+	n0=$(grep -c ': 0 / 0$' "$out" || :)
+	after=$(sed '1,/: 0 \/ 0$/d' "$out" | grep -cvE '^[0-9a-f]{40}$' || :)
+	[ "$n0" -eq 1 ] && [ "$after" -eq 0 ] ||
+		fail "classic: the table does not end at its one '0 / 0' line"
+	checks=$((checks + 1))
+	if grep -vqE '^([0-9]+ objects|[ 1-9][0-9]: [0-9]+ / [0-9]+|[0-9a-f]{40})$' "$out"; then
+		fail "classic: a line outside the layout"
+		show "$out"
+	fi
+fi
+
+say "paths that need quoting: CSV, Markdown code span, XML"
+Q=$tmp/'we,ird "q" <a&b> `tick`'
+mkdir "$Q"
+gen_repo "$Q/r" small
+all_formats "odd path" "$Q/r"
+L1=$(printf '%s/latin1-\351' "$tmp")
+mkdir "$L1"
+gen_repo "$L1/r" small
+expect_exit 0 "$GIT_ABBREV" --format=svg "$L1/r"
+checks=$((checks + 1))
+[ "$rc" -ne 0 ] || "$PYTHON3" -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$out" ||
+	fail "svg of a Latin-1 path is not well-formed XML"
+
+say "model: csv, markdown and svg against model --format=json"
+for args in "--objects=13021585 --commits=1302158" "--objects=1000" \
+	"--objects=0 --commits=0" "--objects=18446744073709551615"; do
+	# shellcheck disable=SC2086
+	expect_exit 0 "$GIT_ABBREV" model $args --format=json
+	[ "$rc" -eq 0 ] || continue
+	cp "$out" "$tmp/model.json"
+	# shellcheck disable=SC2086
+	expect_exit 0 "$GIT_ABBREV" model $args --format=csv
+	check model-csv "model $args --format=csv" "$tmp/model.json" "$out"
+	# the band text shows is the one markdown and svg show
+	# shellcheck disable=SC2086
+	expect_exit 0 "$GIT_ABBREV" model $args --format=text
+	from=$(awk '$1 == "len" { getline; print $1; exit }' "$out")
+	to=$(awk '$1 == "len" { on = 1; next } on && $1 !~ /^[0-9]+$/ { exit } on { l = $1 } END { print l }' "$out")
+	# shellcheck disable=SC2086
+	expect_exit 0 "$GIT_ABBREV" model $args --format=json --from="$from" --to="$to"
+	cp "$out" "$tmp/band.json"
+	for f in markdown svg; do
+		# shellcheck disable=SC2086
+		expect_exit 0 "$GIT_ABBREV" model $args --format=$f
+		check model-$f "model $args --format=$f" "$tmp/band.json" "$out" "$from" "$to"
+	done
+done
+expect_exit 0 "$GIT_ABBREV" model --objects=5000 --format=csv --from=10 --to=12
+checks=$((checks + 1))
+[ "$rc" -ne 0 ] || [ "$(cut -d, -f1 "$out" | tr '\n' ' ')" = "length 10 11 12 " ] ||
+	fail "model --format=csv --from=10 --to=12: $(cut -d, -f1 "$out" | tr '\n' ' ')"
+
+say "formats a command lacks: exit 2, one line naming the ones it has"
+usage() { # MESSAGE-PART CMD...
+	u_want=$1
+	shift
+	expect_exit 2 -C "$tmp/planted" "$@"
+	[ "$rc" -eq 2 ] || return 0
+	checks=$((checks + 1))
+	[ ! -s "$out" ] || { fail "$*: stdout not empty"; show "$out"; }
+	checks=$((checks + 1))
+	grep -qF -e "$u_want" "$err" || { fail "$*: stderr lacks '$u_want'"; show "$err"; }
+	checks=$((checks + 1))
+	[ "$(grep -c '^git-abbrev: ' "$err")" -eq 1 ] || { fail "$*: not one error line"; show "$err"; }
+}
+usage "check prints text or json" "$GIT_ABBREV" check 8 --format=csv
+usage "check prints text or json" "$GIT_ABBREV" check 8 --format=classic
+usage "report prints text, json, csv, markdown, svg or classic" "$GIT_ABBREV" --format=xml
+usage "model prints text, json, csv, markdown or svg" "$GIT_ABBREV" model --objects=9 --format=classic
+usage "--format=classic" "$GIT_ABBREV" report --type=commit
+usage "--format=classic" "$GIT_ABBREV" report --format=csv --type=commit
+usage "unknown type 'note'" "$GIT_ABBREV" report --format=classic --type=note
+
+finish
