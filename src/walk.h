@@ -13,6 +13,7 @@
 #define ABBREV_WALK_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "idset.h"
 #include "lacks.h"
@@ -73,5 +74,17 @@ int walk_repo_reachable(walk_repo *r, idsets *s, progress *p, char *err, size_t 
  * caller frees the string.
  */
 char *walk_repo_describe(walk_repo *r, const unsigned char *id, int type);
+
+/*
+ * Committer times, for the history: for each of the n commit IDs
+ * (n * rawsz bytes) whose found[i] is 0, read the commit from this
+ * repository and, if it is there, set times[i] (unix seconds; 0 for a
+ * date git cannot read either) and found[i] = 1.  An ID this repository
+ * does not hold is left alone (it may be in another of the union).
+ * Needs libgit2 (not SHA-256 repositories).  WALK_OK, WALK_ERR (a commit
+ * that is there cannot be read) or WALK_NOMEM.
+ */
+int walk_repo_commit_times(walk_repo *r, const unsigned char *ids, size_t n, int64_t *times,
+			   unsigned char *found, progress *p, char *err, size_t errsz);
 
 #endif

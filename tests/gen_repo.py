@@ -24,6 +24,12 @@ Scenarios (NAME):
               control char, UTF-8; and Latin-1 bytes (not UTF-8).
   empty       <dir> is a fresh repository without objects.
   sha256      <dir> is a SHA-256 repository with a short history.
+  history     <dir> holds 400 commits whose committer dates grow
+              exponentially over six years (pairs share a date, so ties
+              are broken by ID), plus planted pairs of commits, both
+              dated on purpose: sharing exactly 6 hex chars at
+              HISTORY_PLANT6, >= 7 at HISTORY_PLANT7 (one of them
+              unreachable: no ref), >= 9 at HISTORY_PLANT9.
 
 Collisions are found by brute force: git's object ID is
 sha1(b"<type> <size>\\0" + content), so candidate objects that differ only in a
@@ -41,6 +47,7 @@ Uses the standard library only.
 import argparse
 import hashlib
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -515,6 +522,58 @@ def scenario_sha256(d):
             "objects": len(all_objects(d))}
 
 
+YEAR = 31556952
+HISTORY_PLANT6 = EPOCH + 1 * YEAR
+HISTORY_PLANT7 = EPOCH + 2 * YEAR + 12345
+HISTORY_PLANT9 = EPOCH + 3 * YEAR
+
+
+def history_stream(n, rate):
+    """n commits on main whose count grows as 50 e^(rate t) - 50 over the
+    years from EPOCH; commits 2k and 2k+1 share a date."""
+    out = []
+    for i in range(n):
+        k = i - i % 2
+        when = EPOCH + int(YEAR * math.log((k + 50) / 50) / rate)
+        msg = b"history: change %d\n" % i
+        data = b"file revision %d\n" % i
+        out.append(b"commit refs/heads/main\n")
+        out.append(b"author %s %d +0000\n" % (AUTHOR, when))
+        out.append(b"committer %s %d +0000\n" % (COMMITTER, when))
+        out.append(b"data %d\n%s\n" % (len(msg), msg))
+        out.append(b"M 100644 inline file%d.txt\ndata %d\n%s\n"
+                   % (i % 7, len(data), data))
+    return b"".join(out)
+
+
+def scenario_history(d):
+    init_repo(d)
+    fast_import(d, history_stream(400, 0.35))
+    tip = rev(d, "refs/heads/main")
+    tree = rev(d, "refs/heads/main^{tree}")
+    info = {"repos": {"main": d}, "planted": []}
+
+    # both commits of a pair carry the planted date: the replay puts the
+    # one with the larger ID second (ties go by ID), at that date
+    for nhex, when, msg, exact, reachable in (
+            (6, HISTORY_PLANT6, b"planted 6, nonce ", True, True),
+            (7, HISTORY_PLANT7, b"planted 7, nonce ", False, False),
+            (9, HISTORY_PLANT9, b"planted 9, nonce ", False, True)):
+        fam = Family("commit", commit_bytes(tree, [tip], msg, when), b"\n")
+        i, j = birthday(fam, nhex, exact=exact)
+        a = write_object(d, "commit", fam.content(i))
+        b = write_object(d, "commit", fam.content(j))
+        git(d, "update-ref", "refs/heads/planted%d-a" % nhex, a)
+        if reachable:
+            git(d, "update-ref", "refs/heads/planted%d-b" % nhex, b)
+        p = pair("commit-commit", (a, b), ("commit", "commit"))
+        p.update({"date": when, "reachable": [True, reachable]})
+        info["planted"].append(p)
+    git(d, "reset", "-q", "--hard", "refs/heads/main")
+    info["objects"] = len(all_objects(d))
+    return info
+
+
 SCENARIOS = {
     "planted": scenario_planted,
     "alternates": scenario_alternates,
@@ -523,6 +582,7 @@ SCENARIOS = {
     "quoting": scenario_quoting,
     "empty": scenario_empty,
     "sha256": scenario_sha256,
+    "history": scenario_history,
 }
 
 
