@@ -369,3 +369,85 @@ int cli_parse_model(cli_model_opts *o, int argc, char **argv, char *err, size_t 
 	}
 	return CLI_OK;
 }
+
+static int verify_positional(void *opts, char *arg, char *err, size_t errsz)
+{
+	cli_verify_opts *o = opts;
+
+	(void)err;
+	(void)errsz;
+	o->files[o->nfiles++] = arg;
+	return 0;
+}
+
+/* verify's own options; --format is taken here, verify printing text or json. */
+static int verify_option(void *opts, int argc, char **argv, int *i, char *err, size_t errsz)
+{
+	cli_verify_opts *o = opts;
+	const char *a = argv[*i], *v;
+
+	if (!strcmp(a, "-C")) {
+		if (*i + 1 >= argc || !argv[*i + 1][0]) {
+			snprintf(err, errsz, "option '-C' needs a repository");
+			return CLI_USAGE;
+		}
+		o->repo = argv[++*i];
+	} else if (!strncmp(a, "-C", 2)) {
+		o->repo = argv[*i] + 2; /* -C<repo> */
+	} else if (cli_match_value(a, "--min-length", argc, argv, i, &v)) {
+		if (parse_length(&o->min_length, "--min-length", v, err, errsz))
+			return CLI_USAGE;
+	} else if (cli_match_value(a, "--range", argc, argv, i, &v)) {
+		if (!v || !*v) {
+			snprintf(err, errsz, "option '--range' needs a revision range");
+			return CLI_USAGE;
+		}
+		o->range = v;
+	} else if (!strcmp(a, "--fix")) {
+		o->fix = 1;
+	} else if (cli_match_value(a, "--format", argc, argv, i, &v)) {
+		int f = v ? emit_format_from_name(v) : -1;
+
+		if (f != ABBREV_FORMAT_TEXT && f != ABBREV_FORMAT_JSON) {
+			snprintf(err, errsz, "%s format '%s' (verify prints text or json)",
+				 f < 0 ? "unknown" : "no", v ? v : "");
+			return CLI_USAGE;
+		}
+		o->r.format = f;
+	} else {
+		return 0;
+	}
+	return OPT_TAKEN;
+}
+
+int cli_parse_verify(cli_verify_opts *o, int argc, char **argv, char *err, size_t errsz)
+{
+	int rc;
+
+	memset(o, 0, sizeof(*o));
+	repo_opts_init(&o->r, argv);
+	o->files = argv;
+	o->min_length = CLI_DEFAULT_MIN_LENGTH;
+	/* --format never reaches the shared options: verify_option takes it */
+	rc = parse_repo_command(&o->r, EMIT_CHECK, o, verify_option, verify_positional, argc, argv,
+				err, errsz);
+	if (rc)
+		return rc;
+	if (o->range && o->nfiles) {
+		snprintf(err, errsz, "--range checks the messages of commits, not files");
+		return CLI_USAGE;
+	}
+	if (o->fix && o->range) {
+		snprintf(err, errsz, "--fix rewrites a file, not history");
+		return CLI_USAGE;
+	}
+	if (o->fix && o->nfiles > 1) {
+		snprintf(err, errsz, "--fix takes one input (it prints it rewritten)");
+		return CLI_USAGE;
+	}
+	if (o->fix && o->r.format != ABBREV_FORMAT_TEXT) {
+		snprintf(err, errsz, "--fix prints the text; its findings go to stderr as text");
+		return CLI_USAGE;
+	}
+	return CLI_OK;
+}

@@ -74,6 +74,25 @@ typedef struct {
  */
 int cli_parse_model(cli_model_opts *o, int argc, char **argv, char *err, size_t errsz);
 
+/* The kernel's rule: at least 12 hex chars in a commit reference. */
+#define CLI_DEFAULT_MIN_LENGTH 12
+
+typedef struct {
+	cli_repo_opts r;     /* --format (text or json), --reachable, --walker, --progress */
+	char *repo;          /* -C <repo>; NULL: the repository git finds here */
+	unsigned min_length; /* --min-length=N: the shortest ID a reference may use */
+	const char *range;   /* --range=<rev-range>: check these commits' messages */
+	int fix;             /* --fix: print the input with its references rewritten */
+	char **files;        /* positional arguments: files, "-" for stdin */
+	size_t nfiles;
+} cli_verify_opts;
+
+/*
+ * Parse the arguments after "verify".  --range takes no files; --fix
+ * takes at most one input, prints text findings (to stderr) and no range.
+ */
+int cli_parse_verify(cli_verify_opts *o, int argc, char **argv, char *err, size_t errsz);
+
 /* The value of "--name=value" / "--name value" style options, shared by commands. */
 int cli_match_value(const char *arg, const char *name, int argc, char **argv, int *i,
 		    const char **value);

@@ -51,6 +51,11 @@ unsigned walk_repo_lacks(const walk_repo *r);
  */
 int walk_repo_has_libgit2(const walk_repo *r);
 /*
+ * The libgit2 handle of the repository (owned by r), or NULL when
+ * walk_repo_has_libgit2() is 0: for the reference resolver (verify).
+ */
+struct git_repository *walk_repo_git2(walk_repo *r);
+/*
  * The repository's object directory (the common dir's "objects", or
  * GIT_OBJECT_DIRECTORY when the repository was found from the
  * environment), for walk_pack_objects(); owned by the handle.

@@ -323,6 +323,11 @@ int walk_repo_has_libgit2(const walk_repo *r)
 	return r->repo != NULL;
 }
 
+struct git_repository *walk_repo_git2(walk_repo *r)
+{
+	return r->repo;
+}
+
 /* The error for what needs libgit2 on a repository it cannot open. */
 static int no_libgit2(const walk_repo *r, const char *what, char *err, size_t errsz)
 {

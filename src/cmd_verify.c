@@ -1,0 +1,296 @@
+/*
+ * cmd_verify.c - `git abbrev verify`: check the commit references of
+ * patches, mailboxes and commit messages against a repository.
+ *
+ * The IDs of the repository go into the Judy sets once (as for report);
+ * each input is read whole, its references found (refs_parse), judged
+ * (refs_resolve) and printed by one emitter.  With --range the inputs are
+ * the messages of a range of commits, and a Fixes: tag or a revert must
+ * name an ancestor of its commit.  --fix prints the input with every
+ * reference whose commit is known rewritten; files are never edited.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "emit.h"
+#include "emit_verify.h"
+#include "exitcodes.h"
+#include "hexid.h"
+#include "refs_parse.h"
+#include "refs_resolve.h"
+#include "walk.h"
+
+static const char verify_usage[] =
+	"usage: git abbrev verify [-C <repo>] [--min-length=N] [--range=<rev-range>]\n"
+	"                         [--format=text|json] [--fix] [--reachable]\n"
+	"                         [--walker=pack|libgit2] [--progress|--no-progress] [<file>...]\n"
+	"checks Fixes: tags, `commit <id> (\"subject\")` and `This reverts commit <id>.`\n"
+	"in the files (none or '-': stdin), or with --range in the commits' messages\n"
+	"exit status: 0 nothing flagged, 1 something flagged, 2 usage, 3+ error\n";
+
+typedef struct {
+	const cli_verify_opts *o;
+	refs_resolver *res;
+	verify_emitter *em;
+	const idsets *s;
+	size_t rawsz;
+	verify_totals t;
+	int ret;              /* the worst runtime status so far */
+} verify_ctx;
+
+/* The whole of a file ("-": stdin).  0, or -1 with errno set. */
+static int read_all(const char *path, char **out, size_t *len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	size_t cap = 1 << 16, n = 0, got;
+	char *buf = NULL, *b;
+	int saved;
+
+	if (!f)
+		return -1;
+	for (;;) {
+		if (!buf || n == cap) {
+			if (buf)
+				cap *= 2;
+			b = realloc(buf, cap + 1);
+			if (!b) {
+				errno = ENOMEM;
+				break;
+			}
+			buf = b;
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0) {
+			if (ferror(f))
+				break;
+			buf[n] = '\0';
+			if (f != stdin)
+				fclose(f);
+			*out = buf;
+			*len = n;
+			return 0;
+		}
+	}
+	saved = errno ? errno : EIO;
+	free(buf);
+	if (f != stdin)
+		fclose(f);
+	errno = saved;
+	return -1;
+}
+
+/* The input with each reference whose commit is known rewritten. */
+static int write_fixed(FILE *out, const char *buf, size_t len, const refs_list *l,
+		       const refs_results *res)
+{
+	size_t pos = 0;
+
+	for (size_t i = 0; i < res->n; i++) {
+		const refs_result *x = &res->v[i];
+		const refs_ref *ref = &l->v[x->ref];
+
+		if (!x->suggest || ref->start < pos)
+			continue;
+		fwrite(buf + pos, 1, ref->start - pos, out);
+		fputs(x->replacement, out);
+		pos = ref->end;
+	}
+	fwrite(buf + pos, 1, len - pos, out);
+	return ferror(out) ? -1 : 0;
+}
+
+/* Find, judge and print the references of one text. */
+static int check_text(verify_ctx *c, const char *name, const char *commit_hex,
+		      const unsigned char *commit, const char *buf, size_t len, unsigned opts)
+{
+	refs_list l = { 0 };
+	refs_results res = { 0 };
+	char err[512] = "";
+	int rc = ABBREV_EXIT_OK;
+
+	if (refs_parse(&l, buf, len, opts)) {
+		rc = ABBREV_EXIT_NOMEM;
+		goto done;
+	}
+	switch (refs_resolve(c->res, &res, buf, &l, commit, err, sizeof(err))) {
+	case 0:
+		break;
+	case -1:
+		rc = ABBREV_EXIT_NOMEM;
+		goto done;
+	default:
+		cmd_error("%s", err);
+		rc = ABBREV_EXIT_RUNTIME;
+		goto done;
+	}
+	c->t.inputs++;
+	c->t.references += res.nrefs;
+	c->t.errors += res.errors;
+	c->t.warnings += res.warnings;
+	verify_input in = { name, commit_hex, buf, &l, &res, c->rawsz };
+	if (emit_verify_input(c->em, &in) ||
+	    (c->o->fix && (write_fixed(stdout, buf, len, &l, &res) || fflush(stdout)))) {
+		cmd_error("cannot write the findings");
+		rc = ABBREV_EXIT_RUNTIME;
+	}
+done:
+	if (rc == ABBREV_EXIT_NOMEM)
+		cmd_error("out of memory");
+	refs_results_clear(&res);
+	refs_list_free(&l);
+	return rc;
+}
+
+static int check_file(verify_ctx *c, const char *path)
+{
+	char *buf;
+	size_t len;
+	int rc;
+
+	if (read_all(path, &buf, &len)) {
+		cmd_error("cannot read %s: %s", strcmp(path, "-") ? path : "standard input",
+			  strerror(errno));
+		return errno == ENOMEM ? ABBREV_EXIT_NOMEM : ABBREV_EXIT_RUNTIME;
+	}
+	rc = check_text(c, strcmp(path, "-") ? path : "<stdin>", NULL, NULL, buf, len, 0);
+	free(buf);
+	return rc;
+}
+
+static int check_range(verify_ctx *c, struct git_repository *repo)
+{
+	refs_range *rg;
+	unsigned char id[ABBREV_MAX_RAWSZ];
+	char err[512] = "", full[ABBREV_MAX_HEXSZ + 1], name[ABBREV_MAX_HEXSZ + 1];
+	const char *msg;
+	size_t len;
+	int rc;
+
+	rc = refs_range_new(&rg, repo, c->o->range, err, sizeof(err));
+	if (rc == -1) {
+		cmd_error("out of memory");
+		return ABBREV_EXIT_NOMEM;
+	}
+	if (rc) {
+		cmd_error("%s", err);
+		return ABBREV_EXIT_USAGE;
+	}
+	while ((rc = refs_range_next(rg, id, &msg, &len, err, sizeof(err))) == 1) {
+		unsigned L = refs_unique_length(c->s, ABBREV_SET_ALL, id);
+
+		if (L < c->o->min_length)
+			L = c->o->min_length;
+		if (L > 2 * c->rawsz)
+			L = (unsigned)(2 * c->rawsz);
+		hexid_fmt(full, id, c->rawsz);
+		memcpy(name, full, L);
+		name[L] = '\0';
+		rc = check_text(c, name, full, id, msg, len, REFS_PARSE_MESSAGE);
+		if (rc)
+			break;
+	}
+	if (rc < 0) {
+		cmd_error("%s", err);
+		rc = ABBREV_EXIT_RUNTIME;
+	}
+	refs_range_free(rg);
+	return rc;
+}
+
+static int usage_error(const char *msg)
+{
+	cmd_error("%s", msg);
+	fputs(verify_usage, stderr);
+	return ABBREV_EXIT_USAGE;
+}
+
+int cmd_verify(int argc, char **argv)
+{
+	cli_verify_opts o;
+	cli_repo_opts ro;
+	cmd_sets cs = { 0 };
+	verify_ctx c = { 0 };
+	progress *p = NULL;
+	struct git_repository *repo;
+	char err[256];
+	int ret;
+
+	switch (cli_parse_verify(&o, argc, argv, err, sizeof(err))) {
+	case CLI_HELP:
+		fputs(verify_usage, stdout);
+		return ABBREV_EXIT_OK;
+	case CLI_USAGE:
+		return usage_error(err);
+	}
+	c.o = &o;
+	ro = o.r;
+	ro.repos = o.repo ? &o.repo : NULL;
+	ro.nrepos = o.repo ? 1 : 0;
+	p = progress_new(stderr, cmd_want_progress(o.r.progress));
+	if (!p) {
+		cmd_error("out of memory");
+		return ABBREV_EXIT_NOMEM;
+	}
+	ret = cmd_sets_load(&cs, &ro, p);
+	if (ret)
+		goto done;
+	repo = walk_repo_git2(cs.repos[0]);
+	if (!repo) {
+		cmd_error("%s: verify reads commits with libgit2, which cannot open this repository",
+			  cs.paths[0]);
+		ret = ABBREV_EXIT_RUNTIME;
+		goto done;
+	}
+	c.s = cs.s;
+	c.rawsz = idsets_rawsz(cs.s);
+	switch (refs_resolver_new(&c.res, cs.s, repo, o.min_length)) {
+	case 0:
+		break;
+	case -1:
+		cmd_error("out of memory");
+		ret = ABBREV_EXIT_NOMEM;
+		goto done;
+	default:
+		cmd_error("%s: cannot open the object database", cs.paths[0]);
+		ret = ABBREV_EXIT_RUNTIME;
+		goto done;
+	}
+	/* with --fix, stdout carries the rewritten text and the findings go to stderr */
+	c.em = emit_verify_new(o.fix ? stderr : stdout, o.r.format);
+	if (!c.em) {
+		cmd_error("out of memory");
+		ret = ABBREV_EXIT_NOMEM;
+		goto done;
+	}
+	if (o.range) {
+		ret = check_range(&c, repo);
+	} else if (!o.nfiles) {
+		ret = check_file(&c, "-");
+	} else {
+		for (size_t i = 0; i < o.nfiles && ret != ABBREV_EXIT_NOMEM; i++) {
+			int rc = check_file(&c, o.files[i]);
+
+			if (rc > ret)
+				ret = rc;
+		}
+	}
+	if (emit_verify_finish(c.em, &c.t) || fflush(stdout)) {
+		cmd_error("cannot write the findings");
+		ret = ABBREV_EXIT_RUNTIME;
+	}
+	if (!ret && (c.t.errors || c.t.warnings))
+		ret = ABBREV_EXIT_FOUND;
+done:
+	emit_verify_free(c.em);
+	refs_resolver_free(c.res);
+	cmd_sets_free(&cs);
+	progress_free(p);
+	return ret;
+}

@@ -1,0 +1,50 @@
+/*
+ * emit_verify.h - the emitters of `git abbrev verify`, one per format.
+ *
+ * Text is editor friendly, one finding a line:
+ *
+ *	FILE:LINE: error|warning: <message>
+ *	    candidate: <id> ("<subject>")         (an ambiguous ID, each commit)
+ *	    suggestion: Fixes: <id> ("<subject>")  (when the commit meant is known)
+ *
+ * JSON is one document, {"findings": [...], "inputs", "references",
+ * "errors", "warnings"}, one finding per line (file, line, reference,
+ * kind, severity, message, given_id, given_subject, resolved_id, subject,
+ * suggestion, candidates; commit with --range).  It is written as the
+ * inputs come, so memory does not grow with their number.
+ *
+ * Ownership: the emitter borrows the FILE; inputs are only read.
+ */
+#ifndef ABBREV_EMIT_VERIFY_H
+#define ABBREV_EMIT_VERIFY_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "refs_parse.h"
+#include "refs_resolve.h"
+
+typedef struct {
+	const char *name;      /* the file as given, "<stdin>", or the commit (--range) */
+	const char *commit;    /* --range: the full ID of the commit; else NULL */
+	const char *buf;       /* the text the references were found in */
+	const refs_list *refs;
+	const refs_results *res;
+	size_t rawsz;          /* raw ID width of the repository */
+} verify_input;
+
+typedef struct {
+	size_t inputs, references, errors, warnings;
+} verify_totals;
+
+typedef struct verify_emitter verify_emitter;
+
+/* An emitter of `format` (ABBREV_FORMAT_TEXT or _JSON) to out; NULL: no memory or format. */
+verify_emitter *emit_verify_new(FILE *out, int format);
+/* The findings of one input.  0, or -1 on a write error or out of memory. */
+int emit_verify_input(verify_emitter *e, const verify_input *in);
+/* After the last input (JSON ends its document).  0 or -1. */
+int emit_verify_finish(verify_emitter *e, const verify_totals *t);
+void emit_verify_free(verify_emitter *e);
+
+#endif

@@ -1,0 +1,1004 @@
+/*
+ * refs_parse.c - find commit references in commit messages, patches and
+ * mailboxes.
+ *
+ * One pass over the lines with a small state machine: mail and `git log`
+ * headers, the prose of a message, and diffs.  Only prose is searched.
+ * A reference may run over up to three lines, as checkpatch accepts
+ * ("commit" at the end of a line, the ID or the subject on the next), so
+ * the text after an ID is copied into a bounded window with the lines
+ * trimmed and joined by one space, each byte remembering where it came
+ * from.  The window's bound keeps every reference O(1) however long a
+ * line is, so garbage input of any size costs linear time.
+ */
+#include <config.h>
+
+#include "refs_parse.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { ST_TEXT, ST_HEADER, ST_DIFF };
+
+/* How far back (in lines) a `Revert "..."` title belongs to "This reverts commit". */
+#define TITLE_REACH 20
+
+typedef struct {
+	size_t start, end, next; /* [start, end) without the newline; next line */
+} line_t;
+
+typedef struct {
+	char c[REFS_WINDOW];
+	size_t off[REFS_WINDOW];          /* offset of each byte in the buffer */
+	unsigned char ln[REFS_WINDOW];    /* 0: the ID's line, 1, 2: the next ones */
+	size_t n;
+} window;
+
+typedef struct {
+	const char *buf;
+	size_t len;
+	unsigned opts;
+	refs_list *out;
+	int state;
+	size_t resume;        /* a reference ran over lines: go on scanning here */
+	char *title;          /* X of a recent `Revert "X"` title, or NULL */
+	size_t title_len, title_line;
+	char *hsubj;          /* a mail's Subject: header, continuation lines joined */
+	size_t hsubj_len;
+	int in_subject;       /* the last header line was Subject: */
+	int nomem;
+	window w;
+} parser;
+
+/* ---- bytes (no locale: the input may be anything) ------------------------ */
+
+static int is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int is_hex(unsigned char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static int is_alpha(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static int is_word(unsigned char c)
+{
+	return is_digit(c) || is_alpha(c) || c == '_';
+}
+
+static int is_space(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static unsigned char lower(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 'a' - 'A') : c;
+}
+
+/* buf[s..e) starts with `word`, ignoring case. */
+static int iprefix(const char *b, size_t s, size_t e, const char *word)
+{
+	size_t n = strlen(word);
+
+	if (e - s < n)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (lower((unsigned char)b[s + i]) != (unsigned char)word[i])
+			return 0;
+	return 1;
+}
+
+/* buf[s..e) starts with the whole word `word` (lower case), ignoring case. */
+static int iword(const char *b, size_t s, size_t e, const char *word)
+{
+	size_t n = strlen(word);
+
+	return iprefix(b, s, e, word) && (s + n == e || !is_word((unsigned char)b[s + n]));
+}
+
+static int prefix(const char *b, size_t s, size_t e, const char *word)
+{
+	size_t n = strlen(word);
+
+	return e - s >= n && !memcmp(b + s, word, n);
+}
+
+static void line_at(const parser *p, size_t start, line_t *l)
+{
+	const char *nl = memchr(p->buf + start, '\n', p->len - start);
+
+	l->start = start;
+	l->end = nl ? (size_t)(nl - p->buf) : p->len;
+	l->next = nl ? l->end + 1 : p->len;
+}
+
+static size_t skip_ws(const parser *p, size_t s, size_t e)
+{
+	while (s < e && is_space((unsigned char)p->buf[s]))
+		s++;
+	return s;
+}
+
+static size_t trim_end(const parser *p, size_t s, size_t e)
+{
+	while (e > s && is_space((unsigned char)p->buf[e - 1]))
+		e--;
+	return e;
+}
+
+/* ---- what a line is ------------------------------------------------------ */
+
+static size_t skip_digits(const char *b, size_t q, size_t e, size_t min, size_t max)
+{
+	size_t n = 0;
+
+	while (q + n < e && n < max && is_digit((unsigned char)b[q + n]))
+		n++;
+	return n >= min ? q + n : SIZE_MAX;
+}
+
+/* An mbox separator: "From <who> Mon Sep 17 00:00:00 2001" (asctime date). */
+static int is_mbox_from(const parser *p, const line_t *l)
+{
+	const char *b = p->buf;
+	size_t q = l->start + 5, e = l->end;
+
+	if (!prefix(b, l->start, e, "From "))
+		return 0;
+	while (q < e && !is_space((unsigned char)b[q]))
+		q++;
+	while (q < e && b[q] == ' ')
+		q++;
+	for (int part = 0; part < 2; part++) { /* "Mon " "Sep " */
+		if (e - q < 4 || !is_alpha((unsigned char)b[q]) || !is_alpha((unsigned char)b[q + 1]) ||
+		    !is_alpha((unsigned char)b[q + 2]) || b[q + 3] != ' ')
+			return 0;
+		q += 4;
+	}
+	while (q < e && b[q] == ' ')
+		q++;
+	if ((q = skip_digits(b, q, e, 1, 2)) == SIZE_MAX || q >= e || b[q] != ' ')
+		return 0;
+	q++;
+	for (int part = 0; part < 3; part++) { /* "00:00:00" */
+		if ((q = skip_digits(b, q, e, 2, 2)) == SIZE_MAX)
+			return 0;
+		if (part < 2 && (q >= e || b[q++] != ':'))
+			return 0;
+	}
+	return 1;
+}
+
+static size_t hex_run(const char *b, size_t q, size_t e)
+{
+	size_t n = 0;
+
+	while (q + n < e && is_hex((unsigned char)b[q + n]))
+		n++;
+	return n;
+}
+
+/*
+ * `git log` output: "commit <full id>[ (decorations)]" followed by a
+ * header line such as "Author: " or "Merge: ".
+ */
+static int is_log_header(const parser *p, const line_t *l)
+{
+	const char *b = p->buf;
+	size_t n, q;
+	line_t nx;
+
+	if (!prefix(b, l->start, l->end, "commit "))
+		return 0;
+	n = hex_run(b, l->start + 7, l->end);
+	q = l->start + 7 + n;
+	if ((n != 40 && n != 64) || (q < l->end && b[q] != ' '))
+		return 0;
+	if (l->next >= p->len)
+		return 0;
+	line_at(p, l->next, &nx);
+	q = nx.start;
+	if (q >= nx.end || b[q] < 'A' || b[q] > 'Z')
+		return 0;
+	while (q < nx.end && (is_alpha((unsigned char)b[q]) || b[q] == '-'))
+		q++;
+	return q < nx.end && b[q] == ':';
+}
+
+/* The first line of a mail or a `git format-patch` file without its From line. */
+static int is_mail_header(const parser *p, const line_t *l)
+{
+	static const char *const names[] = {
+		"from:", "date:", "subject:", "to:", "cc:", "message-id:", "return-path:",
+		"received:", "delivered-to:", "mime-version:", "content-type:", "in-reply-to:",
+		"references:", "reply-to:", "sender:", "x-", "list-", "arc-", "dkim-signature:",
+		"authentication-results:", "envelope-to:",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (iprefix(p->buf, l->start, l->end, names[i]))
+			return 1;
+	return 0;
+}
+
+static int is_diff_start(const parser *p, const line_t *l)
+{
+	const char *b = p->buf;
+	size_t s = l->start, e = l->end;
+	line_t nx;
+
+	if (prefix(b, s, e, "diff -") || prefix(b, s, e, "Index: "))
+		return 1;
+	if (prefix(b, s, e, "@@ -") && e - s > 4 && is_digit((unsigned char)b[s + 4]))
+		return 1;
+	if (prefix(b, s, e, "--- ") && l->next < p->len) {
+		line_at(p, l->next, &nx);
+		return prefix(b, nx.start, nx.end, "+++ ");
+	}
+	return 0;
+}
+
+/* Inside a diff: hunk lines, file headers, blank lines (mailers eat spaces). */
+static int is_diff_content(const parser *p, const line_t *l)
+{
+	static const char *const heads[] = {
+		"diff ", "index ", "new file mode", "deleted file mode", "old mode", "new mode",
+		"similarity index", "dissimilarity index", "rename from", "rename to",
+		"copy from", "copy to", "Binary files", "GIT binary patch", "literal ", "delta ",
+	};
+	const char *b = p->buf;
+
+	if (trim_end(p, l->start, l->end) == l->start)
+		return 1;
+	if (strchr(" +-@\\", b[l->start]) && b[l->start])
+		return 1;
+	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
+		if (prefix(b, l->start, l->end, heads[i]))
+			return 1;
+	return 0;
+}
+
+/* Lines whose IDs are links, not references (checkpatch skips them too). */
+static int is_link_line(const parser *p, size_t s, size_t e)
+{
+	static const char *const heads[] = {
+		"link:", "buglink:", "closes:", "patchwork:", "base-commit:", "http://", "https://",
+	};
+
+	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
+		if (iprefix(p->buf, s, e, heads[i]))
+			return 1;
+	return 0;
+}
+
+/* A line that can carry on a reference begun on the line before. */
+static int is_continuation(const parser *p, const line_t *l)
+{
+	size_t s = skip_ws(p, l->start, l->end);
+
+	if (s >= trim_end(p, l->start, l->end) || p->buf[s] == '>')
+		return 0;
+	if (is_diff_start(p, l))
+		return 0;
+	if (!(p->opts & REFS_PARSE_MESSAGE) && (is_mbox_from(p, l) || is_log_header(p, l)))
+		return 0;
+	return 1;
+}
+
+/* ---- revert titles --------------------------------------------------------- */
+
+static void drop_title(parser *p)
+{
+	free(p->title);
+	p->title = NULL;
+	p->title_len = 0;
+}
+
+/* If b[s..e) is `Revert "X"`, remember X as the title of the message. */
+static void note_title(parser *p, const char *b, size_t s, size_t e, size_t lineno)
+{
+	char *t;
+
+	if (e - s < 10 || memcmp(b + s, "Revert \"", 8) || b[e - 1] != '"')
+		return;
+	t = malloc(e - s - 8);
+	if (!t) {
+		p->nomem = 1;
+		return;
+	}
+	memcpy(t, b + s + 8, e - s - 9);
+	t[e - s - 9] = '\0';
+	drop_title(p);
+	p->title = t;
+	p->title_len = e - s - 9;
+	p->title_line = lineno;
+}
+
+static void header_line(parser *p, const line_t *l, size_t lineno)
+{
+	const char *b = p->buf;
+	size_t s = l->start, e = trim_end(p, l->start, l->end);
+	char *n;
+
+	if (s < e && (b[s] == ' ' || b[s] == '\t')) {
+		if (!p->in_subject)
+			return;
+		s = skip_ws(p, s, e);
+	} else if (iprefix(b, s, e, "subject:")) {
+		p->in_subject = 1;
+		p->hsubj_len = 0;
+		s = skip_ws(p, s + 8, e);
+		/* [PATCH v2 1/3] and the like */
+		while (s < e && b[s] == '[') {
+			const char *close = memchr(b + s, ']', e - s);
+
+			if (!close)
+				break;
+			s = skip_ws(p, (size_t)(close - b) + 1, e);
+		}
+	} else {
+		p->in_subject = 0;
+		return;
+	}
+	n = realloc(p->hsubj, p->hsubj_len + (e - s) + 2);
+	if (!n) {
+		p->nomem = 1;
+		return;
+	}
+	p->hsubj = n;
+	if (p->hsubj_len)
+		n[p->hsubj_len++] = ' ';
+	memcpy(n + p->hsubj_len, b + s, e - s);
+	p->hsubj_len += e - s;
+	n[p->hsubj_len] = '\0';
+	drop_title(p);
+	note_title(p, n, 0, p->hsubj_len, lineno);
+}
+
+/* ---- the window after an ID ------------------------------------------------ */
+
+static void window_add(window *w, char c, size_t off, unsigned char ln)
+{
+	if (w->n < REFS_WINDOW) {
+		w->c[w->n] = c;
+		w->off[w->n] = off;
+		w->ln[w->n] = ln;
+		w->n++;
+	}
+}
+
+/*
+ * The text from `from` to the end of its line `l`, then up to two
+ * following prose lines, each trimmed and joined by one space (which
+ * stands for the newline).
+ */
+static void window_fill(parser *p, const line_t *l, size_t from)
+{
+	window *w = &p->w;
+	size_t e = trim_end(p, l->start, l->end);
+	line_t cur = *l;
+
+	w->n = 0;
+	for (size_t q = from; q < e && w->n < REFS_WINDOW; q++)
+		window_add(w, p->buf[q], q, 0);
+	for (unsigned char ln = 1; ln <= 2 && w->n < REFS_WINDOW; ln++) {
+		line_t nx;
+
+		if (cur.next >= p->len)
+			break;
+		line_at(p, cur.next, &nx);
+		if (!is_continuation(p, &nx))
+			break;
+		window_add(w, ' ', cur.end, ln);
+		e = trim_end(p, nx.start, nx.end);
+		for (size_t q = skip_ws(p, nx.start, nx.end); q < e && w->n < REFS_WINDOW; q++)
+			window_add(w, p->buf[q], q, ln);
+		cur = nx;
+	}
+}
+
+typedef struct {
+	int found;
+	size_t spaces;   /* blanks between the ID and the subject */
+	size_t open;     /* the '(' or '"' that begins it */
+	size_t t0, t1;   /* the subject text */
+	size_t last;     /* its last byte (the closing parenthesis) */
+	size_t d0;       /* with REFS_F_DATED: the date, 10 bytes */
+	unsigned style, flags;
+} subject_t;
+
+static size_t balanced_close(const window *w, size_t open)
+{
+	size_t depth = 0;
+
+	for (size_t k = open; k < w->n; k++) {
+		if (w->c[k] == '(')
+			depth++;
+		else if (w->c[k] == ')' && --depth == 0)
+			return k;
+	}
+	return SIZE_MAX;
+}
+
+static int ends_word(const window *w, size_t k)
+{
+	return k >= w->n || !is_word((unsigned char)w->c[k]);
+}
+
+/* The first `")` from `from` on that is not inside a word. */
+static size_t quote_paren(const window *w, size_t from)
+{
+	for (size_t k = from; k + 1 < w->n; k++)
+		if (w->c[k] == '"' && w->c[k + 1] == ')' && ends_word(w, k + 2))
+			return k;
+	return SIZE_MAX;
+}
+
+/* The end of the window's line that holds index k. */
+static size_t window_eol(const window *w, size_t k)
+{
+	size_t e = k;
+
+	while (e < w->n && w->ln[e] == w->ln[k])
+		e++;
+	return e;
+}
+
+/*
+ * ", 2024-12-05" at the end of w[t0..t1): git's --pretty=reference.  The
+ * index of the date, and in *comma that of the comma before it.
+ */
+static size_t dated(const window *w, size_t t0, size_t t1, size_t *comma)
+{
+	const char *c = w->c;
+	size_t d = t1 - 10, k;
+
+	if (t1 - t0 < 13)
+		return SIZE_MAX;
+	for (size_t i = 0; i < 10; i++)
+		if (i == 4 || i == 7 ? c[d + i] != '-' : !is_digit((unsigned char)c[d + i]))
+			return SIZE_MAX;
+	k = d;
+	while (k > t0 && c[k - 1] == ' ')
+		k--;
+	if (k == d || k <= t0 + 1 || c[k - 1] != ',')
+		return SIZE_MAX;
+	*comma = k - 1;
+	return d;
+}
+
+/* The subject at the start of the window: ("..."), (...), "..." or none. */
+static void parse_subject(const window *w, subject_t *s)
+{
+	size_t k = 0, close, comma;
+
+	memset(s, 0, sizeof(*s));
+	while (k < w->n && (w->c[k] == ' ' || w->c[k] == '\t'))
+		k++;
+	s->spaces = k;
+	if (k >= w->n || (w->c[k] != '(' && w->c[k] != '"'))
+		return;
+	s->open = k;
+	if (w->c[k] == '"') {
+		for (close = k + 1; close < w->n; close++)
+			if (w->c[close] == '"' && (close + 1 >= w->n ||
+			    strchr(" .,;:)", w->c[close + 1])))
+				break;
+		if (close >= w->n)
+			return;
+		s->found = 1;
+		s->style |= REFS_STYLE_NO_PARENS;
+		s->t0 = k + 1;
+		s->t1 = close;
+		s->last = close;
+		return;
+	}
+	s->found = 1;
+	close = balanced_close(w, k);
+	if (k + 1 < w->n && w->c[k + 1] == '"') {
+		s->t0 = k + 2;
+		/* ("subject", 2024-12-05): quoted, and dated as git's reference */
+		if (close != SIZE_MAX && w->c[close - 1] != '"' &&
+		    (s->d0 = dated(w, k + 1, close, &comma)) != SIZE_MAX &&
+		    comma >= k + 3 && w->c[comma - 1] == '"') {
+			s->flags |= REFS_F_DATED | REFS_F_QUOTED_DATE;
+			s->t1 = comma - 1;
+			s->last = close;
+			return;
+		}
+		if (close != SIZE_MAX && close >= k + 3 && w->c[close - 1] == '"') {
+			s->t1 = close - 1;
+		} else if ((close = quote_paren(w, k + 2)) != SIZE_MAX) {
+			s->t1 = close++;
+		} else {
+			s->style |= REFS_STYLE_UNCLOSED;
+			s->t1 = window_eol(w, k);
+			close = s->t1 - 1;
+		}
+		s->last = close;
+		return;
+	}
+	s->t0 = k + 1;
+	if (close == SIZE_MAX) {
+		s->style |= REFS_STYLE_UNCLOSED | REFS_STYLE_NO_QUOTES;
+		s->t1 = window_eol(w, k);
+		s->last = s->t1 - 1;
+		return;
+	}
+	s->t1 = close;
+	s->last = close;
+	s->d0 = dated(w, s->t0, s->t1, &comma);
+	if (s->d0 != SIZE_MAX) {
+		s->flags |= REFS_F_DATED;
+		s->t1 = comma;
+	} else {
+		s->style |= REFS_STYLE_NO_QUOTES;
+	}
+}
+
+/* ---- building references --------------------------------------------------- */
+
+static refs_ref *new_ref(parser *p)
+{
+	refs_list *l = p->out;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		refs_ref *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v) {
+			p->nomem = 1;
+			return NULL;
+		}
+		l->v = v;
+		l->cap = cap;
+	}
+	memset(&l->v[l->n], 0, sizeof(l->v[0]));
+	return &l->v[l->n];
+}
+
+static void set_id(const parser *p, refs_ref *r, size_t q, size_t n)
+{
+	r->id_start = q;
+	r->id_len = n;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p->buf[q + i];
+
+		if (c >= 'A' && c <= 'F')
+			r->flags |= REFS_F_UPPER;
+		if (i < REFS_ID_MAX)
+			r->id[i] = (char)lower(c);
+	}
+	r->id[n < REFS_ID_MAX ? n : REFS_ID_MAX] = '\0';
+}
+
+static int has_digit_and_letter(const char *b, size_t q, size_t n)
+{
+	int d = 0, a = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (is_digit((unsigned char)b[q + i]))
+			d = 1;
+		else
+			a = 1;
+	}
+	return d && a;
+}
+
+static int has_digit(const char *b, size_t q, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (is_digit((unsigned char)b[q + i]))
+			return 1;
+	return 0;
+}
+
+/* Copy the subject out of the window into r; 0 or -1 (memory). */
+static int take_subject(parser *p, refs_ref *r, const subject_t *s)
+{
+	const window *w = &p->w;
+	size_t n = s->t1 - s->t0, m;
+	const char *t;
+
+	r->subject = malloc(n + 1);
+	if (!r->subject) {
+		p->nomem = 1;
+		return -1;
+	}
+	memcpy(r->subject, w->c + s->t0, n);
+	r->subject[n] = '\0';
+	r->subject_len = n;
+	r->subj_start = s->t0 < w->n ? w->off[s->t0] : w->off[w->n - 1] + 1;
+	r->subj_end = n ? w->off[s->t1 - 1] + 1 : r->subj_start;
+	r->end = w->off[s->last] + 1;
+	r->style |= s->style;
+	r->flags |= s->flags;
+	if (s->flags & REFS_F_DATED) {
+		r->date_start = w->off[s->d0];
+		r->date_len = w->off[s->d0 + 9] + 1 - r->date_start;
+	}
+	/* "subject..." or "subject…": what comes before is a prefix */
+	t = r->subject;
+	m = n;
+	if (m >= 3 && !memcmp(t + m - 3, "...", 3))
+		m -= 3;
+	else if (m >= 3 && !memcmp(t + m - 3, "\xe2\x80\xa6", 3))
+		m -= 3;
+	if (m != n) {
+		while (m && t[m - 1] == ' ')
+			m--;
+		r->flags |= REFS_F_ELLIPSIS;
+		r->match_len = m;
+	}
+	return 0;
+}
+
+static void push_ref(parser *p)
+{
+	p->out->n++;
+}
+
+/* The hex ID at b[q..e): its length, or 0 if there is none (a word, too long). */
+static size_t id_at(const parser *p, size_t q, size_t e, size_t min)
+{
+	size_t n = hex_run(p->buf, q, e);
+
+	if (n < min || n > REFS_MAX_HEX)
+		return 0;
+	if (q + n < e && is_word((unsigned char)p->buf[q + n]))
+		return 0;
+	return n;
+}
+
+/* "Fixes: <id> ("subject")" at b[s..); the end of the reference, or 0. */
+static size_t try_fixes(parser *p, const line_t *l, size_t lineno, size_t s)
+{
+	const char *b = p->buf;
+	size_t e = trim_end(p, l->start, l->end), q = s + 5, sp, n;
+	unsigned style = 0;
+	subject_t sj;
+	refs_ref *r;
+
+	if (q < e && b[q] == ':')
+		q++;
+	if (q != s + 6 || memcmp(b + s, "Fixes", 5))
+		style |= REFS_STYLE_TAG;
+	sp = q;
+	q = skip_ws(p, q, e);
+	sp = q - sp;
+	if (iword(b, q, e, "commit")) {
+		style |= REFS_STYLE_COMMIT_WORD;
+		q = skip_ws(p, q + 6, e);
+	}
+	n = id_at(p, q, e, 5);
+	if (!n)
+		return 0;
+	window_fill(p, l, q + n);
+	parse_subject(&p->w, &sj);
+	if (!sj.found && !has_digit_and_letter(b, q, n))
+		return 0; /* a bug number, a word: not a commit */
+	if (sp != 1)
+		style |= REFS_STYLE_SPACING;
+	r = new_ref(p);
+	if (!r)
+		return 0;
+	r->kind = REFS_FIXES;
+	r->line = lineno;
+	r->start = s;
+	r->end = q + n;
+	set_id(p, r, q, n);
+	if (sj.found) {
+		if (take_subject(p, r, &sj))
+			return 0;
+		if (p->w.ln[sj.last])
+			style |= REFS_STYLE_SPLIT;
+		else if (sj.spaces != 1)
+			style |= REFS_STYLE_SPACING;
+	} else {
+		style |= REFS_STYLE_NO_SUBJECT;
+	}
+	r->style |= style;
+	push_ref(p);
+	return r->end;
+}
+
+/* The word before b[s] (skipping blanks) is `word`. */
+static int word_before(const parser *p, size_t ls, size_t s, const char *word)
+{
+	size_t n = strlen(word);
+
+	while (s > ls && is_space((unsigned char)p->buf[s - 1]))
+		s--;
+	if (s - ls < n || (s - ls > n && is_word((unsigned char)p->buf[s - n - 1])))
+		return 0;
+	return iprefix(p->buf, s - n, s, word);
+}
+
+/* The window (after the ID) begins with the word `word`. */
+static int window_word(const window *w, const char *word)
+{
+	size_t k = 0, n = strlen(word);
+
+	while (k < w->n && w->c[k] == ' ')
+		k++;
+	if (w->n - k < n)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (lower((unsigned char)w->c[k + i]) != (unsigned char)word[i])
+			return 0;
+	return ends_word(w, k + n);
+}
+
+/*
+ * "commit <id> ("subject")" with b[s..s+6) the word commit, or a bare
+ * "<id> ("subject")" at b[s..) (bare = 1); the end of the reference or 0.
+ */
+static size_t try_commit(parser *p, const line_t *l, size_t lineno, size_t s, int bare)
+{
+	const char *b = p->buf;
+	size_t e = trim_end(p, l->start, l->end), q = bare ? s : s + 6, n;
+	line_t idl = *l;
+	subject_t sj;
+	refs_ref *r;
+
+	if (!bare) {
+		if (q < e && !is_space((unsigned char)b[q]))
+			return 0;
+		q = skip_ws(p, q, e);
+		if (q >= e) { /* "commit" ends the line: the ID begins the next one */
+			if (l->next >= p->len)
+				return 0;
+			line_at(p, l->next, &idl);
+			if (!is_continuation(p, &idl))
+				return 0;
+			e = trim_end(p, idl.start, idl.end);
+			q = skip_ws(p, idl.start, e);
+		}
+	}
+	n = id_at(p, q, e, bare ? 7 : 5);
+	if (!n)
+		return 0;
+	window_fill(p, &idl, q + n);
+	parse_subject(&p->w, &sj);
+	if (bare) {
+		if (!sj.found || ((sj.style & (REFS_STYLE_NO_QUOTES | REFS_STYLE_NO_PARENS |
+					       REFS_STYLE_UNCLOSED)) && !(sj.flags & REFS_F_DATED)))
+			return 0;
+	} else if (!sj.found && (n < 7 || !has_digit_and_letter(b, q, n))) {
+		return 0;
+	}
+	r = new_ref(p);
+	if (!r)
+		return 0;
+	r->kind = REFS_COMMIT;
+	r->line = lineno;
+	r->start = s;
+	r->end = q + n;
+	set_id(p, r, q, n);
+	if (bare)
+		r->flags |= REFS_F_BARE;
+	else if (b[s] == 'C')
+		r->flags |= REFS_F_CAPITAL;
+	if (!bare && (word_before(p, l->start, s, "upstream") ||
+		      (!sj.found && window_word(&p->w, "upstream"))))
+		r->flags |= REFS_F_UPSTREAM;
+	if (sj.found) {
+		if (take_subject(p, r, &sj))
+			return 0;
+	} else if (!(r->flags & REFS_F_UPSTREAM)) {
+		r->style |= REFS_STYLE_NO_SUBJECT;
+	}
+	push_ref(p);
+	return r->end;
+}
+
+/* "This reverts commit <id>." at b[s..); the end of the reference or 0. */
+static size_t try_revert(parser *p, const line_t *l, size_t lineno, size_t s)
+{
+	size_t e = trim_end(p, l->start, l->end), q, n;
+	refs_ref *r;
+
+	q = skip_ws(p, s + 12, e); /* "this reverts" */
+	if (!iword(p->buf, q, e, "commit"))
+		return 0;
+	q = skip_ws(p, q + 6, e);
+	n = id_at(p, q, e, 7);
+	if (!n || !has_digit(p->buf, q, n))
+		return 0;
+	r = new_ref(p);
+	if (!r)
+		return 0;
+	r->kind = REFS_REVERT;
+	r->line = lineno;
+	r->start = q;
+	r->end = q + n;
+	set_id(p, r, q, n);
+	if (p->title && lineno - p->title_line <= TITLE_REACH) {
+		r->subject = malloc(p->title_len + 1);
+		if (!r->subject) {
+			p->nomem = 1;
+			return 0;
+		}
+		memcpy(r->subject, p->title, p->title_len + 1);
+		r->subject_len = p->title_len;
+		r->flags |= REFS_F_TITLE;
+	}
+	push_ref(p);
+	return r->end;
+}
+
+static int all_hex(const char *b, size_t s, size_t e)
+{
+	for (size_t q = s; q < e; q++)
+		if (!is_hex((unsigned char)b[q]))
+			return 0;
+	return 1;
+}
+
+/* The references of one line of prose, from b[s] (its first non-blank) to e. */
+static void scan_prose(parser *p, const line_t *l, size_t lineno, size_t s, size_t e)
+{
+	const char *b = p->buf;
+	size_t pos = s, end;
+
+	if (p->resume > l->start) {
+		if (p->resume >= e)
+			return;
+		pos = p->resume;
+	} else {
+		note_title(p, b, s, e, lineno);
+		if (iword(b, s, e, "fixes") && (end = try_fixes(p, l, lineno, s))) {
+			pos = end;
+		} else if (iprefix(b, s, e, "this reverts ") && (end = try_revert(p, l, lineno, s))) {
+			pos = end;
+		}
+		/* a title belongs to the line after it (the blank between does not count) */
+		if (p->title && p->title_line != lineno)
+			drop_title(p);
+		if (pos == s && is_link_line(p, s, e))
+			return;
+		if (pos > l->end) {
+			p->resume = pos;
+			return;
+		}
+	}
+	while (pos < e && !p->nomem) {
+		size_t we;
+
+		if (!is_word((unsigned char)b[pos]) || (pos > l->start && is_word((unsigned char)b[pos - 1]))) {
+			pos++;
+			continue;
+		}
+		for (we = pos; we < e && is_word((unsigned char)b[we]); we++)
+			;
+		end = 0;
+		if (we - pos == 6 && iword(b, pos, e, "commit"))
+			end = try_commit(p, l, lineno, pos, 0);
+		else if (we - pos >= 7 && we - pos <= REFS_MAX_HEX && all_hex(b, pos, we) &&
+			 has_digit_and_letter(b, pos, we - pos) &&
+			 (pos == l->start || is_space((unsigned char)b[pos - 1]) || b[pos - 1] == '(' ||
+			  b[pos - 1] == '['))
+			end = try_commit(p, l, lineno, pos, 1);
+		if (end > l->end) {
+			p->resume = end;
+			return;
+		}
+		pos = end ? end : we;
+	}
+}
+
+static void process_line(parser *p, const line_t *l, size_t lineno)
+{
+	const char *b = p->buf;
+	size_t s = skip_ws(p, l->start, l->end), e = trim_end(p, l->start, l->end);
+
+	if (!(p->opts & REFS_PARSE_MESSAGE)) {
+		if (is_mbox_from(p, l) || is_log_header(p, l) ||
+		    (lineno == 1 && is_mail_header(p, l))) {
+			p->state = ST_HEADER;
+			p->in_subject = 0;
+			drop_title(p);
+			if (lineno == 1 && is_mail_header(p, l))
+				header_line(p, l, lineno);
+			return;
+		}
+	}
+	if (p->state == ST_HEADER) {
+		if (s >= e)
+			p->state = ST_TEXT;
+		else
+			header_line(p, l, lineno);
+		return;
+	}
+	if (p->state == ST_DIFF) {
+		if (is_diff_content(p, l))
+			return;
+		p->state = ST_TEXT;
+	}
+	if (s >= e)
+		return;
+	if (is_diff_start(p, l)) {
+		p->state = ST_DIFF;
+		return;
+	}
+	if (b[s] == '>')
+		return;
+	scan_prose(p, l, lineno, s, e);
+}
+
+int refs_parse(refs_list *out, const char *buf, size_t len, unsigned opts)
+{
+	parser *p = calloc(1, sizeof(*p));
+	size_t pos = 0, lineno = 0;
+	int ret;
+
+	if (!p)
+		return -1;
+	p->buf = buf;
+	p->len = len;
+	p->opts = opts;
+	p->out = out;
+	p->state = ST_TEXT;
+	while (pos < len && !p->nomem) {
+		line_t l;
+
+		line_at(p, pos, &l);
+		process_line(p, &l, ++lineno);
+		pos = l.next;
+	}
+	ret = p->nomem ? -1 : 0;
+	drop_title(p);
+	free(p->hsubj);
+	free(p);
+	return ret;
+}
+
+void refs_list_free(refs_list *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].subject);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+const char *refs_kind_name(int kind)
+{
+	switch (kind) {
+	case REFS_FIXES: return "fixes";
+	case REFS_COMMIT: return "commit";
+	case REFS_REVERT: return "revert";
+	default: return "unknown";
+	}
+}
+
+char *refs_format_fixed(const char *buf, const refs_ref *r, const char *hex, const char *subject)
+{
+	const char *word = "";
+	char *out = NULL;
+	int rc;
+
+	if (r->kind == REFS_REVERT)
+		return strdup(hex);
+	if (r->kind == REFS_FIXES)
+		word = "Fixes: ";
+	else if (!(r->flags & REFS_F_BARE))
+		word = r->flags & REFS_F_CAPITAL ? "Commit " : "commit ";
+	if (r->flags & REFS_F_DATED)
+		rc = asprintf(&out, (r->flags & REFS_F_QUOTED_DATE) ? "%s%s (\"%s\", %.*s)" :
+			      "%s%s (%s, %.*s)", word, hex, subject, (int)r->date_len,
+			      buf + r->date_start);
+	else
+		rc = asprintf(&out, "%s%s (\"%s\")", word, hex, subject);
+	return rc < 0 ? NULL : out;
+}

@@ -1,0 +1,1047 @@
+/*
+ * refs_resolve.c - decide what is wrong with each commit reference, and
+ * which commit was meant.
+ *
+ * IDs: a prefix seek in the Judy set of all objects lists the commits and
+ * the other objects that start with it, in key order, without a git
+ * process.  Subjects: read with git_odb_read() and cut the way git's %s
+ * does (first paragraph, lines right-trimmed and joined by a space), kept
+ * in a JudyL cache keyed by the ID's first 8 bytes.  Searching by subject
+ * needs every commit's subject: a JudySL array (subject -> commits) built
+ * once, on first need, from the commit set; JudySL keeps keys sorted, so
+ * a subject shortened with "..." is a range of keys from its prefix on.
+ *
+ * When several commits carry the subject searched for (cherry-picks,
+ * "Merge branch 'maint'"), the one meant is, in this order: an ancestor
+ * of the commit being checked (--range), the one sharing the most leading
+ * hex chars with the ID as written (a typo keeps most of it), the oldest,
+ * the lowest ID.  All of this is deterministic.
+ */
+#include <config.h>
+
+#include "refs_resolve.h"
+
+#include <Judy.h>
+#include <git2.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Commits listed for an ambiguous ID, or considered for a subject. */
+#define MAX_CANDS 64
+
+typedef struct centry {
+	struct centry *next;
+	char *subject;        /* NULL: not a readable commit */
+	int64_t time;         /* committer time */
+	unsigned char id[ABBREV_MAX_RAWSZ];
+} centry;
+
+struct refs_resolver {
+	const idsets *s;
+	git_repository *repo;
+	git_odb *odb;
+	size_t rawsz;
+	unsigned min_length;
+	Pvoid_t cache;        /* JudyL: first 8 ID bytes -> centry list */
+	int indexed;
+	Pvoid_t subjects;     /* JudySL: subject -> 1 + index of its first commit */
+	unsigned char *ix_ids;
+	uint32_t *ix_next;    /* the next commit of the same subject, or UINT32_MAX */
+	int64_t *ix_time;
+	size_t ix_n;
+	char *key;            /* JudySL key buffer: the longest subject fits */
+	size_t keycap;
+	char *sbuf;           /* scratch for subjects */
+	size_t scap;
+};
+
+/* ---- names ------------------------------------------------------------------ */
+
+static const struct {
+	const char *name;
+	int severity;
+} problems[REFS_P_COUNT] = {
+	[REFS_P_UNKNOWN] = { "unknown-id", REFS_ERROR },
+	[REFS_P_NOT_COMMIT] = { "not-a-commit", REFS_ERROR },
+	[REFS_P_AMBIGUOUS] = { "ambiguous", REFS_ERROR },
+	[REFS_P_AMBIGUOUS_OBJECT] = { "ambiguous-object", REFS_WARNING },
+	[REFS_P_SUBJECT] = { "subject-mismatch", REFS_ERROR },
+	[REFS_P_SHORTENED] = { "subject-shortened", REFS_WARNING },
+	[REFS_P_SHORT] = { "short-id", REFS_WARNING },
+	[REFS_P_LONG] = { "long-id", REFS_ERROR },
+	[REFS_P_UPPER] = { "upper-case-id", REFS_WARNING },
+	[REFS_P_STYLE] = { "style", REFS_WARNING },
+	[REFS_P_NOT_ANCESTOR] = { "not-ancestor", REFS_ERROR },
+};
+
+const char *refs_problem_name(int problem)
+{
+	return problem > 0 && problem < REFS_P_COUNT ? problems[problem].name : "unknown";
+}
+
+int refs_problem_severity(int problem)
+{
+	return problem > 0 && problem < REFS_P_COUNT ? problems[problem].severity : REFS_ERROR;
+}
+
+const char *refs_severity_name(int severity)
+{
+	return severity == REFS_ERROR ? "error" : "warning";
+}
+
+/* ---- reading commits ---------------------------------------------------------- */
+
+static int is_space(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+static int sbuf_grow(refs_resolver *r, size_t need)
+{
+	char *n;
+
+	if (need <= r->scap)
+		return 0;
+	n = realloc(r->sbuf, need * 2);
+	if (!n)
+		return -1;
+	r->sbuf = n;
+	r->scap = need * 2;
+	return 0;
+}
+
+/*
+ * The subject (git's %s) and committer time of a raw commit, the subject
+ * into r->sbuf, NUL-terminated.  0 or -1 (memory).
+ */
+static int parse_commit(refs_resolver *r, const char *d, size_t len, int64_t *time)
+{
+	size_t i = 0, n = 0;
+
+	*time = 0;
+	while (i < len) { /* headers, up to the blank line */
+		const char *nl = memchr(d + i, '\n', len - i);
+		size_t e = nl ? (size_t)(nl - d) : len;
+
+		if (e == i) {
+			i++;
+			break;
+		}
+		if (e - i > 10 && !memcmp(d + i, "committer ", 10)) {
+			size_t q = e;
+
+			while (q > i && d[q - 1] != '>')
+				q--;
+			while (q < e && d[q] == ' ')
+				q++;
+			for (*time = 0; q < e && d[q] >= '0' && d[q] <= '9' && *time < INT64_MAX / 10; q++)
+				*time = *time * 10 + (d[q] - '0');
+		}
+		i = e + 1;
+	}
+	if (sbuf_grow(r, 1))
+		return -1;
+	while (i < len) { /* blank lines first, then the first paragraph */
+		const char *nl = memchr(d + i, '\n', len - i);
+		size_t e = nl ? (size_t)(nl - d) : len, t = e;
+
+		while (t > i && is_space((unsigned char)d[t - 1]))
+			t--;
+		if (t == i) {
+			if (n)
+				break;
+		} else {
+			if (sbuf_grow(r, n + (t - i) + 2))
+				return -1;
+			if (n)
+				r->sbuf[n++] = ' ';
+			memcpy(r->sbuf + n, d + i, t - i);
+			n += t - i;
+		}
+		i = e + 1;
+	}
+	r->sbuf[n] = '\0';
+	return 0;
+}
+
+/* Read a commit: 1 (subject in r->sbuf), 0 (not a commit here), -1 (memory). */
+static int read_commit(refs_resolver *r, const unsigned char *id, int64_t *time)
+{
+	git_odb_object *o;
+	git_oid oid;
+	int rc = 0;
+
+	memcpy(oid.id, id, GIT_OID_RAWSZ);
+	if (git_odb_read(&o, r->odb, &oid) < 0)
+		return 0;
+	if (git_odb_object_type(o) == GIT_OBJECT_COMMIT)
+		rc = parse_commit(r, git_odb_object_data(o), git_odb_object_size(o), time) ? -1 : 1;
+	git_odb_object_free(o);
+	return rc;
+}
+
+static Word_t key8(const unsigned char *id)
+{
+	Word_t k = 0;
+
+	for (size_t i = 0; i < sizeof(Word_t); i++)
+		k = (k << 8) | id[i];
+	return k;
+}
+
+/* The cached subject and time of a commit (subject NULL if unreadable); NULL: memory. */
+static centry *commit_info(refs_resolver *r, const unsigned char *id)
+{
+	Word_t k = key8(id);
+	PWord_t pv = (PWord_t)JudyLGet(r->cache, k, PJE0);
+	JError_t je;
+	centry *c;
+	int rc;
+
+	for (c = pv ? (centry *)*pv : NULL; c; c = c->next)
+		if (!memcmp(c->id, id, r->rawsz))
+			return c;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	memcpy(c->id, id, r->rawsz);
+	rc = read_commit(r, id, &c->time);
+	if (rc > 0 && !(c->subject = strdup(r->sbuf)))
+		rc = -1;
+	pv = rc < 0 ? PJERR : (PWord_t)JudyLIns(&r->cache, k, &je);
+	if (pv == PJERR) {
+		free(c->subject);
+		free(c);
+		return NULL;
+	}
+	c->next = (centry *)*pv;
+	*pv = (Word_t)c;
+	return c;
+}
+
+/* ---- the subject index ---------------------------------------------------------- */
+
+static int key_room(refs_resolver *r, size_t n)
+{
+	char *k;
+
+	if (n + 1 <= r->keycap)
+		return 0;
+	k = realloc(r->key, n + 1);
+	if (!k)
+		return -1;
+	r->key = k;
+	r->keycap = n + 1;
+	return 0;
+}
+
+static int build_index(refs_resolver *r)
+{
+	size_t n = idsets_count(r->s, ABBREV_SET_COMMIT);
+	const unsigned char *id;
+	idset_iter it;
+	JError_t je;
+	int type, rc;
+
+	r->indexed = 1;
+	if (!n)
+		return 0;
+	r->ix_ids = malloc(n * r->rawsz);
+	r->ix_next = malloc(n * sizeof(*r->ix_next));
+	r->ix_time = malloc(n * sizeof(*r->ix_time));
+	if (!r->ix_ids || !r->ix_next || !r->ix_time)
+		return -1;
+	idset_iter_init(&it, r->s, ABBREV_SET_COMMIT);
+	while (idset_iter_next(&it, &id, &type) && r->ix_n < n && r->ix_n < UINT32_MAX) {
+		size_t i = r->ix_n;
+		PWord_t pv;
+
+		rc = read_commit(r, id, &r->ix_time[i]);
+		if (rc < 0)
+			return -1;
+		if (!rc)
+			continue;
+		pv = (PWord_t)JudySLIns(&r->subjects, (const uint8_t *)r->sbuf, &je);
+		if (pv == PJERR || key_room(r, strlen(r->sbuf)))
+			return -1;
+		memcpy(r->ix_ids + i * r->rawsz, id, r->rawsz);
+		r->ix_next[i] = *pv ? (uint32_t)(*pv - 1) : UINT32_MAX;
+		*pv = (Word_t)i + 1;
+		r->ix_n++;
+	}
+	return 0;
+}
+
+int refs_resolver_indexed(const refs_resolver *r)
+{
+	return r->indexed;
+}
+
+typedef struct {
+	size_t n;             /* how many matched (may exceed MAX_CANDS) */
+	uint32_t ix[MAX_CANDS];
+} subject_hits;
+
+static void hits_add_list(const refs_resolver *r, subject_hits *h, Word_t head)
+{
+	for (uint32_t i = (uint32_t)(head - 1); i != UINT32_MAX; i = r->ix_next[i]) {
+		if (h->n < MAX_CANDS)
+			h->ix[h->n] = i;
+		h->n++;
+	}
+}
+
+/*
+ * The commits whose subject is s[0..n), or with `prefix` begins with it.
+ * 0 or -1 (memory).
+ */
+static int search_subject(refs_resolver *r, const char *s, size_t n, int prefix, subject_hits *h)
+{
+	PWord_t pv;
+
+	h->n = 0;
+	if (memchr(s, '\0', n) || (prefix && !n))
+		return 0;
+	if (!r->indexed && build_index(r))
+		return -1;
+	if (key_room(r, n))
+		return -1;
+	memcpy(r->key, s, n);
+	r->key[n] = '\0';
+	if (!prefix) {
+		pv = (PWord_t)JudySLGet(r->subjects, (const uint8_t *)r->key, PJE0);
+		if (pv)
+			hits_add_list(r, h, *pv);
+		return 0;
+	}
+	for (pv = (PWord_t)JudySLFirst(r->subjects, (uint8_t *)r->key, PJE0);
+	     pv && !strncmp(r->key, s, n) && h->n < MAX_CANDS;
+	     pv = (PWord_t)JudySLNext(r->subjects, (uint8_t *)r->key, PJE0))
+		hits_add_list(r, h, *pv);
+	return 0;
+}
+
+/* ---- IDs ------------------------------------------------------------------------ */
+
+typedef struct {
+	size_t ncommits, nothers;
+	int other_type;
+	unsigned char commits[MAX_CANDS][ABBREV_MAX_RAWSZ];
+} prefix_hits;
+
+/* The objects whose IDs start with hex[0..n) (n <= 2 * rawsz). */
+static void lookup_prefix(const refs_resolver *r, const char *hex, size_t n, prefix_hits *h)
+{
+	unsigned char from[ABBREV_MAX_RAWSZ];
+	const unsigned char *id;
+	idset_iter it;
+	int type;
+
+	memset(h, 0, sizeof(*h));
+	if (hexid_parse_prefix(from, r->rawsz, hex, n))
+		return;
+	idset_iter_init(&it, r->s, ABBREV_SET_ALL);
+	idset_iter_seek(&it, from);
+	while (idset_iter_next(&it, &id, &type) && hexid_lcp(id, from, r->rawsz) >= n) {
+		if (type == ABBREV_TYPE_COMMIT) {
+			if (h->ncommits < MAX_CANDS)
+				memcpy(h->commits[h->ncommits], id, r->rawsz);
+			h->ncommits++;
+		} else {
+			if (!h->nothers)
+				h->other_type = type;
+			h->nothers++;
+		}
+	}
+}
+
+/* Whether an ID of `set` other than `id` shares its first L hex chars. */
+static int other_shares(const idsets *s, int set, const unsigned char *id, unsigned L)
+{
+	size_t rawsz = idsets_rawsz(s);
+	unsigned char from[ABBREV_MAX_RAWSZ] = { 0 };
+	const unsigned char *x;
+	idset_iter it;
+	int type;
+
+	memcpy(from, id, L / 2);
+	if (L % 2)
+		from[L / 2] = id[L / 2] & 0xf0;
+	idset_iter_init(&it, s, set);
+	idset_iter_seek(&it, from);
+	while (idset_iter_next(&it, &x, &type) && hexid_lcp(x, from, rawsz) >= L)
+		if (memcmp(x, id, rawsz))
+			return 1;
+	return 0;
+}
+
+unsigned refs_unique_length(const idsets *s, int set, const unsigned char *id)
+{
+	unsigned lo = 0, hi = (unsigned)(2 * idsets_rawsz(s)); /* shares at lo, not at hi */
+
+	if (other_shares(s, set, id, hi))
+		return hi; /* not unique at all: the ID is stored twice? */
+	if (!other_shares(s, set, id, lo))
+		return ABBREV_MIN_LEN;
+	while (hi - lo > 1) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (other_shares(s, set, id, mid))
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return hi < ABBREV_MIN_LEN ? ABBREV_MIN_LEN : hi;
+}
+
+/* ---- resolver ----------------------------------------------------------------------- */
+
+int refs_resolver_new(refs_resolver **out, const idsets *s, struct git_repository *repo,
+		      unsigned min_length)
+{
+	refs_resolver *r = calloc(1, sizeof(*r));
+
+	*out = NULL;
+	if (!r)
+		return -1;
+	r->s = s;
+	r->repo = repo;
+	r->rawsz = idsets_rawsz(s);
+	r->min_length = min_length;
+	if (git_repository_odb(&r->odb, repo) < 0) {
+		free(r);
+		return -2;
+	}
+	*out = r;
+	return 0;
+}
+
+void refs_resolver_free(refs_resolver *r)
+{
+	Word_t k = 0;
+	PWord_t pv;
+
+	if (!r)
+		return;
+	for (pv = (PWord_t)JudyLFirst(r->cache, &k, PJE0); pv;
+	     pv = (PWord_t)JudyLNext(r->cache, &k, PJE0)) {
+		for (centry *c = (centry *)*pv, *next; c; c = next) {
+			next = c->next;
+			free(c->subject);
+			free(c);
+		}
+	}
+	JudyLFreeArray(&r->cache, PJE0);
+	JudySLFreeArray(&r->subjects, PJE0);
+	free(r->ix_ids);
+	free(r->ix_next);
+	free(r->ix_time);
+	free(r->key);
+	free(r->sbuf);
+	git_odb_free(r->odb);
+	free(r);
+}
+
+/* ---- one reference ---------------------------------------------------------------- */
+
+typedef struct {
+	refs_resolver *r;
+	const char *buf;
+	const refs_ref *ref;
+	const unsigned char *ctx;  /* the commit whose message this is, or NULL */
+	refs_result *x;
+	int nomem;
+} job;
+
+static void add(job *j, int problem, const char *fmt, ...)
+{
+	refs_result *x = j->x;
+	refs_finding *f;
+	va_list ap;
+	char *msg;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (rc < 0) {
+		j->nomem = 1;
+		return;
+	}
+	f = realloc(x->f, (x->nf + 1) * sizeof(*f));
+	if (!f) {
+		free(msg);
+		j->nomem = 1;
+		return;
+	}
+	x->f = f;
+	f[x->nf].problem = problem;
+	f[x->nf].message = msg;
+	x->nf++;
+	if (refs_problem_severity(problem) > x->severity)
+		x->severity = refs_problem_severity(problem);
+}
+
+static int set_commit(job *j, refs_commit *c, const unsigned char *id)
+{
+	centry *e = commit_info(j->r, id);
+
+	memcpy(c->id, id, j->r->rawsz);
+	free(c->subject);
+	c->subject = NULL;
+	if (!e || (e->subject && !(c->subject = strdup(e->subject)))) {
+		j->nomem = 1;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * a[0..an) and b[0..bn) are equal but for blanks (a line wrapped after
+ * "builtin/") and a final full stop (often dropped when citing).
+ */
+static int same_but_blanks(const char *a, size_t an, const char *b, size_t bn)
+{
+	size_t i = 0, k = 0;
+
+	while (an && (is_space((unsigned char)a[an - 1]) || a[an - 1] == '.'))
+		an--;
+	while (bn && (is_space((unsigned char)b[bn - 1]) || b[bn - 1] == '.'))
+		bn--;
+
+	for (;;) {
+		while (i < an && is_space((unsigned char)a[i]))
+			i++;
+		while (k < bn && is_space((unsigned char)b[k]))
+			k++;
+		if (i == an || k == bn)
+			return i == an && k == bn;
+		if (a[i++] != b[k++])
+			return 0;
+	}
+}
+
+/*
+ * 1 the same (but for blanks, a final full stop, or an old "[PATCH] "
+ * the citation left out), 2 a "..." prefix of it, 0 no.
+ */
+static int subject_matches(const refs_ref *ref, const char *real)
+{
+	size_t rl;
+
+	if (!ref->subject || !real)
+		return 0;
+	rl = strlen(real);
+	if (same_but_blanks(ref->subject, ref->subject_len, real, rl))
+		return 1;
+	if (real[0] == '[') {
+		const char *close = strchr(real, ']');
+
+		if (close && close[1] == ' ' &&
+		    same_but_blanks(ref->subject, ref->subject_len, close + 2, strlen(close + 2)))
+			return 1;
+	}
+	if ((ref->flags & REFS_F_ELLIPSIS) && ref->match_len && ref->match_len <= rl &&
+	    !memcmp(ref->subject, real, ref->match_len))
+		return 2;
+	return 0;
+}
+
+/* git_graph_descendant_of: 1 yes, 0 no or unknown. */
+static int is_ancestor(const refs_resolver *r, const unsigned char *anc, const unsigned char *of)
+{
+	git_oid a, o;
+
+	memcpy(a.id, anc, GIT_OID_RAWSZ);
+	memcpy(o.id, of, GIT_OID_RAWSZ);
+	return git_graph_descendant_of(r->repo, &o, &a) == 1;
+}
+
+/* hex chars of `id` equal to the ID as written */
+static unsigned lcp_given(const job *j, const unsigned char *id)
+{
+	unsigned char given[ABBREV_MAX_RAWSZ];
+	size_t n = j->ref->id_len < 2 * j->r->rawsz ? j->ref->id_len : 2 * j->r->rawsz;
+	unsigned l;
+
+	if (hexid_parse_prefix(given, j->r->rawsz, j->ref->id, n))
+		return 0;
+	l = hexid_lcp(id, given, j->r->rawsz);
+	return l < n ? l : (unsigned)n;
+}
+
+/* Is a better than b as the commit meant?  (See the top of the file.) */
+static int better(const job *j, uint32_t a, uint32_t b, int a_anc, int b_anc)
+{
+	const refs_resolver *r = j->r;
+	const unsigned char *ia = r->ix_ids + a * r->rawsz, *ib = r->ix_ids + b * r->rawsz;
+	unsigned la, lb;
+
+	if (a_anc != b_anc)
+		return a_anc > b_anc;
+	la = lcp_given(j, ia);
+	lb = lcp_given(j, ib);
+	if (la != lb)
+		return la > lb;
+	if (r->ix_time[a] != r->ix_time[b])
+		return r->ix_time[a] < r->ix_time[b];
+	return memcmp(ia, ib, r->rawsz) < 0;
+}
+
+/*
+ * The commit whose subject is the reference's (exact, then the "..."
+ * prefix), skipping `not` (raw ID or NULL).  1 found (into *out and its
+ * count of matches into *nmatch), 0 none, -1 memory.
+ */
+static int find_by_subject(job *j, const char *subject, size_t len, int prefix,
+			   const unsigned char *not, unsigned char *out, size_t *nmatch)
+{
+	refs_resolver *r = j->r;
+	subject_hits h;
+	int best = -1, best_anc = 0, found = 0;
+
+	if (search_subject(r, subject, len, prefix, &h))
+		return -1;
+	*nmatch = 0;
+	for (size_t i = 0; i < h.n && i < MAX_CANDS; i++) {
+		const unsigned char *id = r->ix_ids + h.ix[i] * r->rawsz;
+		int anc;
+
+		if (not && !memcmp(id, not, r->rawsz))
+			continue;
+		(*nmatch)++;
+		anc = j->ctx ? is_ancestor(r, id, j->ctx) : 0;
+		if (best < 0 || better(j, h.ix[i], (uint32_t)best, anc, best_anc)) {
+			best = (int)h.ix[i];
+			best_anc = anc;
+		}
+	}
+	if (best >= 0) {
+		memcpy(out, r->ix_ids + (size_t)best * r->rawsz, r->rawsz);
+		found = 1;
+	}
+	return found;
+}
+
+/* Search for the reference's own subject; 1 found, 0 not, -1 memory. */
+static int find_ref_subject(job *j, const unsigned char *not, unsigned char *out, size_t *nmatch)
+{
+	const refs_ref *ref = j->ref;
+	int rc;
+
+	*nmatch = 0;
+	if (!ref->subject)
+		return 0;
+	rc = find_by_subject(j, ref->subject, ref->subject_len, 0, not, out, nmatch);
+	if (rc == 0 && (ref->flags & REFS_F_ELLIPSIS))
+		rc = find_by_subject(j, ref->subject, ref->match_len, 1, not, out, nmatch);
+	return rc;
+}
+
+static const char *type_name_a(int type)
+{
+	switch (type) {
+	case ABBREV_TYPE_TREE: return "a tree";
+	case ABBREV_TYPE_BLOB: return "a blob";
+	case ABBREV_TYPE_TAG: return "a tag";
+	default: return "an object";
+	}
+}
+
+static void short_hex(const job *j, char *out, const unsigned char *id)
+{
+	unsigned L = refs_unique_length(j->r->s, ABBREV_SET_ALL, id);
+	size_t hexsz = 2 * j->r->rawsz;
+
+	if (L < j->r->min_length)
+		L = j->r->min_length;
+	if (L > hexsz)
+		L = (unsigned)hexsz;
+	hexid_fmt(out, id, j->r->rawsz);
+	out[L] = '\0';
+}
+
+static void style_finding(job *j)
+{
+	static const struct {
+		unsigned bit;
+		const char *what;
+	} parts[] = {
+		{ REFS_STYLE_TAG, "the tag is not spelt \"Fixes:\"" },
+		{ REFS_STYLE_SPACING, "not one space after \"Fixes:\" and before the subject" },
+		{ REFS_STYLE_COMMIT_WORD, "no word \"commit\" belongs after \"Fixes:\"" },
+		{ REFS_STYLE_NO_SUBJECT, "no (\"subject\") after the ID" },
+		{ REFS_STYLE_NO_QUOTES, "the subject lacks its double quotes" },
+		{ REFS_STYLE_NO_PARENS, "the subject lacks its parentheses" },
+		{ REFS_STYLE_UNCLOSED, "the subject is not closed with \")" },
+		{ REFS_STYLE_SPLIT, "the tag is split over lines" },
+	};
+	char msg[512];
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		if (!(j->ref->style & parts[i].bit))
+			continue;
+		n += (size_t)snprintf(msg + n, sizeof(msg) - n, "%s%s", n ? "; " : "", parts[i].what);
+		if (n >= sizeof(msg))
+			n = sizeof(msg) - 1;
+	}
+	add(j, REFS_P_STYLE, "%s style: %s", j->ref->kind == REFS_FIXES ? "Fixes: tag" :
+	    "commit reference", msg);
+}
+
+static void ancestry(job *j, const unsigned char *t)
+{
+	refs_resolver *r = j->r;
+	refs_result *x = j->x;
+	char th[ABBREV_MAX_HEXSZ + 1], oh[ABBREV_MAX_HEXSZ + 1];
+	centry *e;
+	subject_hits h;
+
+	if (is_ancestor(r, t, j->ctx))
+		return;
+	short_hex(j, th, t);
+	e = commit_info(r, t);
+	if (!e) {
+		j->nomem = 1;
+		return;
+	}
+	/* a commit with the same subject may be the one meant (a rebase) */
+	if (e->subject && search_subject(r, e->subject, strlen(e->subject), 0, &h) == 0) {
+		for (size_t i = 0; i < h.n && i < MAX_CANDS; i++) {
+			const unsigned char *o = r->ix_ids + h.ix[i] * r->rawsz;
+
+			if (!memcmp(o, t, r->rawsz))
+				continue;
+			short_hex(j, oh, o);
+			if (is_ancestor(r, o, j->ctx)) {
+				add(j, REFS_P_NOT_ANCESTOR, "%s is not an ancestor of this commit; "
+				    "%s with the same subject is", th, oh);
+				x->suggest = 1;
+				set_commit(j, &x->target, o);
+				return;
+			}
+			if (is_ancestor(r, j->ctx, o)) {
+				add(j, REFS_P_NOT_ANCESTOR, "%s is not an ancestor of this commit; "
+				    "%s with the same subject comes after it", th, oh);
+				return;
+			}
+		}
+	}
+	add(j, REFS_P_NOT_ANCESTOR, "%s is not an ancestor of this commit", th);
+}
+
+static void resolve_one(job *j)
+{
+	refs_resolver *r = j->r;
+	const refs_ref *ref = j->ref;
+	refs_result *x = j->x;
+	size_t hexsz = 2 * r->rawsz, look = ref->id_len, nmatch = 0;
+	int given_len = ref->id_len > 80 ? 80 : (int)ref->id_len;
+	const char *given = j->buf + ref->id_start;
+	unsigned char found[ABBREV_MAX_RAWSZ];
+	prefix_hits *ph;
+	int rc;
+
+	ph = malloc(sizeof(*ph));
+	if (!ph) {
+		j->nomem = 1;
+		return;
+	}
+	if (ref->id_len > hexsz) {
+		add(j, REFS_P_LONG, "%.*s%s has %zu hex chars, more than a %s ID", given_len, given,
+		    given_len < (int)ref->id_len ? "..." : "", ref->id_len,
+		    hexid_hash_name(r->rawsz) ? hexid_hash_name(r->rawsz) : "full");
+		look = hexsz;
+	}
+	if (ref->flags & REFS_F_UPPER)
+		add(j, REFS_P_UPPER, "%.*s has upper-case hex; git writes IDs in lower case",
+		    given_len, given);
+	lookup_prefix(r, ref->id, look, ph);
+
+	if (ph->ncommits == 0) {
+		rc = find_ref_subject(j, NULL, found, &nmatch);
+		if (rc < 0)
+			goto nomem;
+		if (rc)
+			x->suggest = 1, set_commit(j, &x->target, found);
+		add(j, ph->nothers ? REFS_P_NOT_COMMIT : REFS_P_UNKNOWN, "%.*s %s%s%s",
+		    given_len, given, ph->nothers ? "is not a commit but " : "names no object in this repository",
+		    ph->nothers ? type_name_a(ph->other_type) : "",
+		    rc ? "; a commit has this subject" : ref->subject ? "; no commit has this subject" : "");
+	} else if (ph->ncommits >= 2) {
+		size_t nc = ph->ncommits < MAX_CANDS ? ph->ncommits : MAX_CANDS, nsub = 0;
+		int pick = -1;
+
+		x->cands = calloc(nc, sizeof(*x->cands));
+		if (!x->cands)
+			goto nomem;
+		for (size_t i = 0; i < nc; i++) {
+			if (set_commit(j, &x->cands[i], ph->commits[i]))
+				goto nomem;
+			x->ncands++;
+			if (subject_matches(ref, x->cands[i].subject)) {
+				nsub++;
+				pick = (int)i;
+			}
+		}
+		if (nsub == 1) {
+			x->suggest = 1;
+			set_commit(j, &x->target, ph->commits[pick]);
+		} else if (!nsub && ref->subject) {
+			rc = find_ref_subject(j, NULL, found, &nmatch);
+			if (rc < 0)
+				goto nomem;
+			if (rc)
+				x->suggest = 1, set_commit(j, &x->target, found);
+		}
+		add(j, REFS_P_AMBIGUOUS, "%.*s is ambiguous: %zu commits start with it%s", given_len, given,
+		    ph->ncommits, x->suggest && nsub == 1 ? "; the subject tells which" :
+		    x->suggest ? "; none has this subject, another commit has" :
+		    nsub > 1 ? "; the subject does not tell which" :
+		    ref->subject ? "; no commit has this subject" : "; no subject to tell which");
+	} else {
+		const char *real;
+
+		x->named = 1;
+		if (set_commit(j, &x->commit, ph->commits[0]))
+			goto nomem;
+		x->suggest = 1;
+		if (set_commit(j, &x->target, ph->commits[0]))
+			goto nomem;
+		real = x->commit.subject;
+		if (ph->nothers)
+			add(j, REFS_P_AMBIGUOUS_OBJECT, "%.*s also names %s: `git show %.*s` fails, "
+			    "`git log` works", given_len, given, type_name_a(ph->other_type),
+			    given_len, given);
+		if (ref->subject && real) {
+			char hex[ABBREV_MAX_HEXSZ + 1];
+
+			short_hex(j, hex, ph->commits[0]);
+			rc = subject_matches(ref, real);
+			if (rc == 2) {
+				add(j, REFS_P_SHORTENED, "subject shortened with \"...\"; %s is (\"%s\")", hex, real);
+			} else if (!rc) {
+				rc = find_ref_subject(j, ph->commits[0], found, &nmatch);
+				if (rc < 0)
+					goto nomem;
+				if (rc) {
+					char fh[ABBREV_MAX_HEXSZ + 1];
+
+					short_hex(j, fh, found);
+					set_commit(j, &x->target, found);
+					add(j, REFS_P_SUBJECT, "subject does not match %s (\"%s\"); it is the "
+					    "subject of %s", hex, real, fh);
+				} else {
+					add(j, REFS_P_SUBJECT, "subject does not match %s (\"%s\")", hex, real);
+				}
+			}
+		}
+		if (ref->id_len < r->min_length)
+			add(j, REFS_P_SHORT, "%.*s has %zu hex chars, fewer than %u", given_len, given,
+			    ref->id_len, r->min_length);
+	}
+	if (ref->style)
+		style_finding(j);
+	if (j->ctx && (ref->kind == REFS_FIXES || ref->kind == REFS_REVERT) && x->suggest)
+		ancestry(j, x->target.id);
+	if (x->suggest && x->nf && x->target.subject) {
+		if (ref->kind == REFS_REVERT)
+			hexid_fmt(x->target_hex, x->target.id, r->rawsz);
+		else
+			short_hex(j, x->target_hex, x->target.id);
+		x->replacement = refs_format_fixed(j->buf, ref, x->target_hex, x->target.subject);
+		if (ref->kind == REFS_REVERT) {
+			if (asprintf(&x->suggestion, "This reverts commit %s.", x->target_hex) < 0)
+				x->suggestion = NULL;
+		} else if (x->replacement) {
+			x->suggestion = strdup(x->replacement);
+		}
+		if (!x->suggestion || !x->replacement)
+			goto nomem;
+		/* nothing to suggest when the text would stay as it is (not an ancestor) */
+		if (strlen(x->replacement) == ref->end - ref->start &&
+		    !memcmp(x->replacement, j->buf + ref->start, ref->end - ref->start)) {
+			free(x->suggestion);
+			free(x->replacement);
+			x->suggestion = x->replacement = NULL;
+			x->suggest = 0;
+		}
+	} else {
+		x->suggest = 0;
+	}
+	free(ph);
+	return;
+nomem:
+	j->nomem = 1;
+	free(ph);
+}
+
+static void commit_clear(refs_commit *c)
+{
+	free(c->subject);
+	c->subject = NULL;
+}
+
+static void result_clear(refs_result *x)
+{
+	for (size_t i = 0; i < x->nf; i++)
+		free(x->f[i].message);
+	free(x->f);
+	commit_clear(&x->commit);
+	commit_clear(&x->target);
+	for (size_t i = 0; i < x->ncands; i++)
+		commit_clear(&x->cands[i]);
+	free(x->cands);
+	free(x->suggestion);
+	free(x->replacement);
+	memset(x, 0, sizeof(*x));
+}
+
+void refs_results_clear(refs_results *res)
+{
+	for (size_t i = 0; i < res->n; i++)
+		result_clear(&res->v[i]);
+	free(res->v);
+	memset(res, 0, sizeof(*res));
+}
+
+int refs_resolve(refs_resolver *r, refs_results *out, const char *buf, const refs_list *refs,
+		 const unsigned char *commit, char *err, size_t errsz)
+{
+	(void)err;
+	(void)errsz;
+	for (size_t i = 0; i < refs->n; i++) {
+		job j = { r, buf, &refs->v[i], commit, NULL, 0 };
+		refs_result x = { 0 };
+
+		j.x = &x;
+		x.ref = i;
+		resolve_one(&j);
+		out->nrefs++;
+		if (j.nomem) {
+			result_clear(&x);
+			return -1;
+		}
+		if (!x.nf) {
+			result_clear(&x);
+			continue;
+		}
+		if (out->n == out->cap) {
+			size_t cap = out->cap ? 2 * out->cap : 16;
+			refs_result *v = realloc(out->v, cap * sizeof(*v));
+
+			if (!v) {
+				result_clear(&x);
+				return -1;
+			}
+			out->v = v;
+			out->cap = cap;
+		}
+		for (size_t k = 0; k < x.nf; k++) {
+			if (refs_problem_severity(x.f[k].problem) == REFS_ERROR)
+				out->errors++;
+			else
+				out->warnings++;
+		}
+		out->v[out->n++] = x;
+	}
+	return 0;
+}
+
+/* ---- --range -------------------------------------------------------------------------- */
+
+struct refs_range {
+	git_revwalk *walk;
+	git_repository *repo;
+	git_commit *cur;
+};
+
+static const char *git2_msg(void)
+{
+	const git_error *e = git_error_last();
+
+	return e && e->message ? e->message : "unknown libgit2 error";
+}
+
+int refs_range_new(refs_range **out, struct git_repository *repo, const char *range,
+		   char *err, size_t errsz)
+{
+	refs_range *rg = calloc(1, sizeof(*rg));
+	git_object *obj = NULL;
+	int rc;
+
+	*out = NULL;
+	if (!rg)
+		return -1;
+	rg->repo = repo;
+	git_error_clear();
+	if (git_revwalk_new(&rg->walk, repo) < 0) {
+		snprintf(err, errsz, "cannot walk history: %s", git2_msg());
+		refs_range_free(rg);
+		return -2;
+	}
+	git_revwalk_sorting(rg->walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME);
+	if (strstr(range, "...")) {
+		snprintf(err, errsz, "symmetric ranges are not supported: '%s'", range);
+		refs_range_free(rg);
+		return -2;
+	}
+	if (strstr(range, "..")) {
+		rc = git_revwalk_push_range(rg->walk, range);
+	} else {
+		rc = git_revparse_single(&obj, repo, range);
+		if (rc == 0) {
+			git_object *c = NULL;
+
+			rc = git_object_peel(&c, obj, GIT_OBJECT_COMMIT);
+			if (rc == 0)
+				rc = git_revwalk_push(rg->walk, git_object_id(c));
+			git_object_free(c);
+		}
+		git_object_free(obj);
+	}
+	if (rc < 0) {
+		snprintf(err, errsz, "bad revision range '%s': %s", range, git2_msg());
+		refs_range_free(rg);
+		return -2;
+	}
+	*out = rg;
+	return 0;
+}
+
+int refs_range_next(refs_range *rg, unsigned char *id, const char **msg, size_t *len,
+		    char *err, size_t errsz)
+{
+	git_oid oid;
+	int rc;
+
+	git_commit_free(rg->cur);
+	rg->cur = NULL;
+	git_error_clear();
+	rc = git_revwalk_next(&oid, rg->walk);
+	if (rc == GIT_ITEROVER)
+		return 0;
+	if (rc < 0 || git_commit_lookup(&rg->cur, rg->repo, &oid) < 0) {
+		snprintf(err, errsz, "cannot walk history: %s", git2_msg());
+		return -2;
+	}
+	memcpy(id, oid.id, GIT_OID_RAWSZ);
+	*msg = git_commit_message(rg->cur);
+	if (!*msg)
+		*msg = "";
+	*len = strlen(*msg);
+	return 1;
+}
+
+void refs_range_free(refs_range *rg)
+{
+	if (!rg)
+		return;
+	git_commit_free(rg->cur);
+	git_revwalk_free(rg->walk);
+	free(rg);
+}

@@ -1,0 +1,146 @@
+/*
+ * refs_resolve.h - commit references -> findings, against one repository.
+ *
+ * A reference's ID is looked up as a prefix in the Judy set of all
+ * objects (never a git process per reference).  Subjects are read from
+ * the object database when a reference needs one, and the index of every
+ * commit's subject is built once, lazily, the first time a subject has
+ * to be searched for (an unknown or ambiguous ID, a subject that names
+ * another commit).  With a commit to check against (--range), the target
+ * of a Fixes: tag or a revert must be one of its ancestors.
+ *
+ * Suggested IDs are max(min_length, the length at which the commit's ID
+ * is unique among all objects): what `git show` needs, never shorter than
+ * the project's rule.
+ *
+ * This and refs_range are the only libgit2 users besides the walker; the
+ * header keeps git2.h out of its users.
+ *
+ * Ownership: refs_resolver_new() returns a resolver freed with
+ * refs_resolver_free(); it borrows the ID sets and the repository, which
+ * must outlive it.  refs_resolve() fills a refs_results the caller clears
+ * with refs_results_clear(); results refer to references by index.
+ */
+#ifndef ABBREV_REFS_RESOLVE_H
+#define ABBREV_REFS_RESOLVE_H
+
+#include <stddef.h>
+
+#include "hexid.h"
+#include "idset.h"
+#include "refs_parse.h"
+
+struct git_repository;
+
+/* What can be wrong with a reference; each has a fixed severity. */
+enum refs_problem {
+	REFS_P_UNKNOWN = 1,      /* error: no object has this ID */
+	REFS_P_NOT_COMMIT,       /* error: only trees, blobs or tags have it */
+	REFS_P_AMBIGUOUS,        /* error: two or more commits have it */
+	REFS_P_AMBIGUOUS_OBJECT, /* warning: one commit, and objects of other types */
+	REFS_P_SUBJECT,          /* error: the subject is not the named commit's */
+	REFS_P_SHORTENED,        /* warning: the subject is a "..." prefix of the commit's */
+	REFS_P_SHORT,            /* warning: fewer hex chars than the minimum */
+	REFS_P_LONG,             /* error: more hex chars than the hash has */
+	REFS_P_UPPER,            /* warning: upper-case hex */
+	REFS_P_STYLE,            /* warning: the Fixes: / commit style */
+	REFS_P_NOT_ANCESTOR,     /* error: --range: the target is not an ancestor */
+	REFS_P_COUNT
+};
+
+enum refs_severity {
+	REFS_WARNING = 1,
+	REFS_ERROR = 2
+};
+
+/* "unknown-id", "not-a-commit", "ambiguous", ... (for JSON and tests). */
+const char *refs_problem_name(int problem);
+int refs_problem_severity(int problem);
+/* "warning", "error". */
+const char *refs_severity_name(int severity);
+
+typedef struct {
+	int problem;         /* enum refs_problem */
+	char *message;       /* one line, lower case, no full stop */
+} refs_finding;
+
+typedef struct {
+	unsigned char id[ABBREV_MAX_RAWSZ];
+	char *subject;       /* NULL if it could not be read */
+} refs_commit;
+
+/* One reference with at least one finding. */
+typedef struct {
+	size_t ref;          /* index in the refs_list */
+	refs_finding *f;
+	size_t nf;
+	int severity;        /* the worst of its findings */
+	int named;           /* the ID names exactly one commit: */
+	refs_commit commit;  /* that one */
+	int suggest;         /* the commit meant is known: */
+	refs_commit target;  /* that one, */
+	char target_hex[ABBREV_MAX_HEXSZ + 1]; /* its ID at the suggested length, */
+	char *suggestion;    /* and the reference written to name it, */
+	char *replacement;   /* which replaces its span [start, end) (--fix) */
+	refs_commit *cands;  /* an ambiguous ID: the commits it names, in ID order */
+	size_t ncands;
+} refs_result;
+
+typedef struct {
+	refs_result *v;      /* the references with findings, in input order */
+	size_t n, cap;
+	size_t nrefs;        /* references checked */
+	size_t errors, warnings; /* findings of each severity */
+} refs_results;
+
+void refs_results_clear(refs_results *res);
+
+typedef struct refs_resolver refs_resolver;
+
+/*
+ * A resolver over the object IDs `s` (at least the commits; all objects
+ * to tell "ambiguous only with trees/blobs") and the repository `repo`.
+ * min_length: the shortest ID a reference may use.  0 or -1 (memory).
+ */
+int refs_resolver_new(refs_resolver **out, const idsets *s, struct git_repository *repo,
+		      unsigned min_length);
+void refs_resolver_free(refs_resolver *r);
+
+/*
+ * Check the references `refs` found in buf (refs_parse()) and add the
+ * ones with findings to `out`.  `commit` (raw ID) is the commit whose
+ * message buf is, for the ancestry check, or NULL.  Returns 0, -1 when
+ * out of memory, -2 when the repository cannot be read (message in err).
+ */
+int refs_resolve(refs_resolver *r, refs_results *out, const char *buf, const refs_list *refs,
+		 const unsigned char *commit, char *err, size_t errsz);
+
+/* Whether the subject index has been built (the lazy part, for tests). */
+int refs_resolver_indexed(const refs_resolver *r);
+
+/*
+ * The smallest length >= 4 at which `id` shares its prefix with no other
+ * ID of `set`: what git needs to name it unambiguously.
+ */
+unsigned refs_unique_length(const idsets *s, int set, const unsigned char *id);
+
+/* ---- --range: the commits whose messages to check ------------------------ */
+
+typedef struct refs_range refs_range;
+
+/*
+ * The commits of a revision range as `git rev-list` takes one: "A..B",
+ * "B" (all its ancestors), "A.." (to HEAD).  0, -1 (memory) or -2 with a
+ * message in err (unknown revision, bad range).
+ */
+int refs_range_new(refs_range **out, struct git_repository *repo, const char *range,
+		   char *err, size_t errsz);
+/*
+ * The next commit: its raw ID and its message (valid until the next
+ * call).  1, 0 at the end, -2 on a read error (message in err).
+ */
+int refs_range_next(refs_range *rg, unsigned char *id, const char **msg, size_t *len,
+		    char *err, size_t errsz);
+void refs_range_free(refs_range *rg);
+
+#endif

@@ -1,0 +1,572 @@
+/*
+ * check_refs.c - refs_parse on hand-written texts: every form of
+ * reference the verify command knows, with exact line numbers, IDs,
+ * subjects and style flags; the parts of patches and mailboxes that are
+ * not prose; garbage input (NULs, invalid UTF-8, huge lines, random
+ * bytes from a fixed seed); the rewritten form --fix prints; and the
+ * option parsing of `verify`.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_suites.h"
+#include "cli.h"
+#include "emit.h"
+#include "refs_parse.h"
+
+#define ID12 "1234567890ab"
+#define ID40 "0123456789abcdef0123456789abcdef01234567"
+
+static refs_list L;
+
+static void setup(void)
+{
+	memset(&L, 0, sizeof(L));
+}
+
+static void teardown(void)
+{
+	refs_list_free(&L);
+}
+
+static size_t parse(const char *text)
+{
+	refs_list_free(&L);
+	ck_assert_int_eq(refs_parse(&L, text, strlen(text), 0), 0);
+	return L.n;
+}
+
+static size_t parse_msg(const char *text)
+{
+	refs_list_free(&L);
+	ck_assert_int_eq(refs_parse(&L, text, strlen(text), REFS_PARSE_MESSAGE), 0);
+	return L.n;
+}
+
+/* Reference i is of `kind` at `line` with `id`, `subject` (NULL: none) and `style`. */
+static void expect(size_t i, int kind, size_t line, const char *id, const char *subject,
+		   unsigned style)
+{
+	const refs_ref *r;
+
+	ck_assert_uint_lt(i, L.n);
+	r = &L.v[i];
+	ck_assert_int_eq(r->kind, kind);
+	ck_assert_uint_eq(r->line, line);
+	ck_assert_str_eq(r->id, id);
+	ck_assert_uint_eq(r->id_len, strlen(id));
+	if (subject) {
+		ck_assert_ptr_nonnull(r->subject);
+		ck_assert_str_eq(r->subject, subject);
+		ck_assert_uint_eq(r->subject_len, strlen(subject));
+	} else {
+		ck_assert_ptr_null(r->subject);
+	}
+	ck_assert_uint_eq(r->style, style);
+}
+
+/* The text of reference i's span. */
+static void expect_span(const char *text, size_t i, const char *span)
+{
+	const refs_ref *r = &L.v[i];
+
+	ck_assert_uint_eq(r->end - r->start, strlen(span));
+	ck_assert_int_eq(memcmp(text + r->start, span, strlen(span)), 0);
+}
+
+/* ---- Fixes: ------------------------------------------------------------------- */
+
+START_TEST(test_fixes_canonical)
+{
+	const char *t = "net: fix the thing\n\nLong story.\n\n"
+		"Fixes: " ID12 " (\"net: add the thing\")\nSigned-off-by: A <a@b>\n";
+
+	ck_assert_uint_eq(parse(t), 1);
+	expect(0, REFS_FIXES, 5, ID12, "net: add the thing", 0);
+	expect_span(t, 0, "Fixes: " ID12 " (\"net: add the thing\")");
+	ck_assert_uint_eq(L.v[0].flags, 0);
+	ck_assert_uint_eq(L.v[0].id_start, (size_t)(strstr(t, ID12) - t));
+}
+END_TEST
+
+START_TEST(test_fixes_style)
+{
+	ck_assert_uint_eq(parse("fixes: " ID12 " (\"a\")\n"), 1);
+	expect(0, REFS_FIXES, 1, ID12, "a", REFS_STYLE_TAG);
+	ck_assert_uint_eq(parse("FIXES: " ID12 " (\"a\")\n"), 1);
+	expect(0, REFS_FIXES, 1, ID12, "a", REFS_STYLE_TAG);
+	ck_assert_uint_eq(parse("Fixes " ID12 " (\"a\")\n"), 1);
+	expect(0, REFS_FIXES, 1, ID12, "a", REFS_STYLE_TAG);
+	ck_assert_uint_eq(parse("Fixes:  " ID12 " (\"a\")\n"), 1);
+	expect(0, REFS_FIXES, 1, ID12, "a", REFS_STYLE_SPACING);
+	ck_assert_uint_eq(parse("Fixes:" ID12 " (\"a\")\n"), 1);
+	expect(0, REFS_FIXES, 1, ID12, "a", REFS_STYLE_SPACING);
+	ck_assert_uint_eq(parse("Fixes: " ID12 "(\"a\")\n"), 1);
+	expect(0, REFS_FIXES, 1, ID12, "a", REFS_STYLE_SPACING);
+	ck_assert_uint_eq(parse("Fixes: commit " ID12 " (\"a\")\n"), 1);
+	expect(0, REFS_FIXES, 1, ID12, "a", REFS_STYLE_COMMIT_WORD);
+	ck_assert_uint_eq(parse("Fixes: " ID12 "\n"), 1);
+	expect(0, REFS_FIXES, 1, ID12, NULL, REFS_STYLE_NO_SUBJECT);
+	ck_assert_uint_eq(parse("Fixes: " ID12 " (a: b)\n"), 1);
+	expect(0, REFS_FIXES, 1, ID12, "a: b", REFS_STYLE_NO_QUOTES);
+	ck_assert_uint_eq(parse("Fixes: " ID12 " \"a: b\"\n"), 1);
+	expect(0, REFS_FIXES, 1, ID12, "a: b", REFS_STYLE_NO_PARENS);
+	ck_assert_uint_eq(parse("Fixes: " ID12 " (\"a: b\n\nnext paragraph\n"), 1);
+	expect(0, REFS_FIXES, 1, ID12, "a: b", REFS_STYLE_UNCLOSED);
+	/* upper case: flagged, the ID kept in lower case */
+	ck_assert_uint_eq(parse("Fixes: 1234567890AB (\"a\")\n"), 1);
+	expect(0, REFS_FIXES, 1, ID12, "a", 0);
+	ck_assert_uint_eq(L.v[0].flags, REFS_F_UPPER);
+	/* short and long IDs are still references */
+	ck_assert_uint_eq(parse("Fixes: 12345 (\"a\")\n"), 1);
+	expect(0, REFS_FIXES, 1, "12345", "a", 0);
+	ck_assert_uint_eq(parse("Fixes: " ID40 "ab (\"a\")\n"), 1);
+	expect(0, REFS_FIXES, 1, ID40 "ab", "a", 0);
+	/* in `git log` output, indented */
+	ck_assert_uint_eq(parse("    Fixes: " ID12 " (\"a\")\n"), 1);
+	expect(0, REFS_FIXES, 1, ID12, "a", 0);
+}
+END_TEST
+
+START_TEST(test_fixes_split)
+{
+	const char *t = "x\n\nFixes: " ID12 " (\"net: a long\n  subject\")\nCc: x\n";
+
+	ck_assert_uint_eq(parse(t), 1);
+	expect(0, REFS_FIXES, 3, ID12, "net: a long subject", REFS_STYLE_SPLIT);
+	expect_span(t, 0, "Fixes: " ID12 " (\"net: a long\n  subject\")");
+	/* the subject on the next line */
+	ck_assert_uint_eq(parse("Fixes: " ID12 "\n(\"a\")\n"), 1);
+	expect(0, REFS_FIXES, 1, ID12, "a", REFS_STYLE_SPLIT);
+}
+END_TEST
+
+START_TEST(test_fixes_not_ids)
+{
+	/* bug numbers, words, too short, not at the start of the line */
+	ck_assert_uint_eq(parse("Fixes: 123456\nFixes: #1234\nFixes: deadbeef\n"
+				"Fixes: the bug\nFixes: abcd (\"x\")\nIt Fixes: " ID12 "\n"), 0);
+	ck_assert_uint_eq(parse("Fixes: " ID12 "g (\"x\")\n"), 0);
+}
+END_TEST
+
+/* ---- commit <id> ("subject") in prose ------------------------------------------- */
+
+START_TEST(test_commit_prose)
+{
+	const char *t = "title\n\nAs commit " ID12 " (\"foo: bar\") did, and\n"
+		"Commit 2345678901bc (\"baz\") too.\n";
+
+	ck_assert_uint_eq(parse(t), 2);
+	expect(0, REFS_COMMIT, 3, ID12, "foo: bar", 0);
+	expect_span(t, 0, "commit " ID12 " (\"foo: bar\")");
+	expect(1, REFS_COMMIT, 4, "2345678901bc", "baz", 0);
+	ck_assert_uint_eq(L.v[1].flags, REFS_F_CAPITAL);
+	/* two on one line */
+	ck_assert_uint_eq(parse("commit " ID12 " (\"a\") and commit 2345678901bc (\"b\")\n"), 2);
+	expect(0, REFS_COMMIT, 1, ID12, "a", 0);
+	expect(1, REFS_COMMIT, 1, "2345678901bc", "b", 0);
+	/* no subject: a warning, but only for something that looks like an ID */
+	ck_assert_uint_eq(parse("see commit " ID12 ".\n"), 1);
+	expect(0, REFS_COMMIT, 1, ID12, NULL, REFS_STYLE_NO_SUBJECT);
+	ck_assert_uint_eq(parse("commit added, commit 1234567 times, commit deadbeefcafe\n"), 0);
+	/* missing quotes / parentheses */
+	ck_assert_uint_eq(parse("commit " ID12 " (foo)\n"), 1);
+	expect(0, REFS_COMMIT, 1, ID12, "foo", REFS_STYLE_NO_QUOTES);
+	ck_assert_uint_eq(parse("commit " ID12 " \"foo\"\n"), 1);
+	expect(0, REFS_COMMIT, 1, ID12, "foo", REFS_STYLE_NO_PARENS);
+}
+END_TEST
+
+START_TEST(test_commit_split)
+{
+	/* "commit" ends the line, the ID begins the next */
+	const char *t = "was broken by commit\n  " ID12 " (\"a: b\").\n";
+
+	ck_assert_uint_eq(parse(t), 1);
+	expect(0, REFS_COMMIT, 1, ID12, "a: b", 0);
+	expect_span(t, 0, "commit\n  " ID12 " (\"a: b\")");
+	/* the subject on the next line */
+	ck_assert_uint_eq(parse("since commit " ID12 "\n(\"a: b\") we\n"), 1);
+	expect(0, REFS_COMMIT, 1, ID12, "a: b", 0);
+	/* the subject over two lines, joined by one space */
+	t = "Rebase on top of commit 2f07b652384969f5 (\"checkpatch: always parse\n"
+	    "    orig_commit in fixes tag\") in v6.13-rc1,\nand commit " ID12 " (\"x\")\n";
+	ck_assert_uint_eq(parse(t), 2);
+	expect(0, REFS_COMMIT, 1, "2f07b652384969f5", "checkpatch: always parse orig_commit in fixes tag", 0);
+	expect(1, REFS_COMMIT, 3, ID12, "x", 0);
+	/* over three lines: commit / ID / subject */
+	ck_assert_uint_eq(parse("commit\n" ID12 "\n(\"a\")\n"), 1);
+	expect(0, REFS_COMMIT, 1, ID12, "a", 0);
+	/* but not over a blank line */
+	ck_assert_uint_eq(parse("commit\n\n" ID12 " (\"a\")\n"), 1);
+	expect(0, REFS_COMMIT, 3, ID12, "a", 0);
+	ck_assert(L.v[0].flags & REFS_F_BARE);
+}
+END_TEST
+
+START_TEST(test_subjects)
+{
+	/* quotes and parentheses inside the subject */
+	ck_assert_uint_eq(parse("Fixes: " ID12 " (\"Revert \"foo (bar)\"\")\n"), 1);
+	expect(0, REFS_FIXES, 1, ID12, "Revert \"foo (bar)\"", 0);
+	ck_assert_uint_eq(parse("Fixes: " ID12 " (\"x: call f(\"a\") twice\")\n"), 1);
+	expect(0, REFS_FIXES, 1, ID12, "x: call f(\"a\") twice", 0);
+	/* unbalanced parentheses: the closing ") decides */
+	ck_assert_uint_eq(parse("Fixes: " ID12 " (\"smile :) more\")\n"), 1);
+	expect(0, REFS_FIXES, 1, ID12, "smile :) more", 0);
+	ck_assert_uint_eq(parse("Fixes: " ID12 " (\"open ( paren\") more\n"), 1);
+	expect(0, REFS_FIXES, 1, ID12, "open ( paren", 0);
+	/* shortened with ... or U+2026 */
+	ck_assert_uint_eq(parse("Fixes: " ID12 " (\"net: a very long ...\")\n"), 1);
+	expect(0, REFS_FIXES, 1, ID12, "net: a very long ...", 0);
+	ck_assert_uint_eq(L.v[0].flags, REFS_F_ELLIPSIS);
+	ck_assert_uint_eq(L.v[0].match_len, strlen("net: a very long"));
+	ck_assert_uint_eq(parse("commit " ID12 " (\"net: long\xe2\x80\xa6\")\n"), 1);
+	ck_assert_uint_eq(L.v[0].flags, REFS_F_ELLIPSIS);
+	ck_assert_uint_eq(L.v[0].match_len, strlen("net: long"));
+	/* git's --pretty=reference, bare or after "commit", quoted or not */
+	ck_assert_uint_eq(parse("In " ID12 " (foo: bar, 2024-12-05), we\n"), 1);
+	expect(0, REFS_COMMIT, 1, ID12, "foo: bar", 0);
+	ck_assert_uint_eq(L.v[0].flags, REFS_F_BARE | REFS_F_DATED);
+	ck_assert_uint_eq(parse("commit " ID12 " (\"foo, bar\", 2020-01-02)\n"), 1);
+	expect(0, REFS_COMMIT, 1, ID12, "foo, bar", 0);
+	ck_assert_uint_eq(L.v[0].flags, REFS_F_DATED | REFS_F_QUOTED_DATE);
+	ck_assert_uint_eq(parse("since 4234a76167 (Extend\n--pretty=oneline,, 2007-06-11)\n"), 1);
+	expect(0, REFS_COMMIT, 1, "4234a76167", "Extend --pretty=oneline,", 0);
+	/* a bare ID needs a quoted or dated subject, a letter and a digit */
+	ck_assert_uint_eq(parse("CID 1671512 (\"Resource leak\")\nsha " ID12 " (the old one)\n"), 0);
+	ck_assert_uint_eq(parse("  " ID12 " (\"x86/xxx: Replace foo with bar\")\n"), 1);
+	expect(0, REFS_COMMIT, 1, ID12, "x86/xxx: Replace foo with bar", 0);
+}
+END_TEST
+
+START_TEST(test_revert)
+{
+	const char *t = "Revert \"net: add \"x\"\"\n\nThis reverts commit " ID40 ".\n";
+
+	ck_assert_uint_eq(parse_msg(t), 1);
+	expect(0, REFS_REVERT, 3, ID40, "net: add \"x\"", 0);
+	ck_assert_uint_eq(L.v[0].flags, REFS_F_TITLE);
+	expect_span(t, 0, ID40);
+	/* a merge's revert; no title */
+	ck_assert_uint_eq(parse("This reverts commit " ID40 ", reversing\nchanges made to " ID12 ".\n"), 1);
+	expect(0, REFS_REVERT, 1, ID40, NULL, 0);
+	/* a title two paragraphs up is not this revert's */
+	ck_assert_uint_eq(parse("Revert \"a\"\n\nSomething else.\n\nThis reverts commit " ID40 ".\n"), 1);
+	expect(0, REFS_REVERT, 5, ID40, NULL, 0);
+	/* the mail's Subject: is the title */
+	ck_assert_uint_eq(parse("From: A <a@b>\nSubject: [PATCH v2 1/2] Revert \"a: b\"\n\n"
+				"This reverts commit " ID12 ".\n"), 1);
+	expect(0, REFS_REVERT, 4, ID12, "a: b", 0);
+}
+END_TEST
+
+/* ---- what is not prose ---------------------------------------------------------- */
+
+START_TEST(test_mbox)
+{
+	const char *t =
+		"From " ID40 " Mon Sep 17 00:00:00 2001\n"          /* 1 */
+		"From: A U Thor <a@example.com>\n"
+		"Subject: [PATCH 1/2] Fixes: " ID12 " (\"in the header\")\n"
+		" continued header commit " ID12 " (\"x\")\n"
+		"\n"                                                   /* 5 */
+		"Body.  commit 2345678901bc (\"first\").\n"
+		"> Fixes: 3456789012cd (\"quoted\")\n"
+		"  > commit 3456789012cd (\"quoted too\")\n"
+		"\n"
+		"Fixes: 4567890123de (\"message part\")\n"             /* 10 */
+		"---\n"
+		"v2: rebased on commit 5678901234ef (\"notes\")\n"
+		" a.c | 2 +-\n"
+		"\n"
+		"diff --git a/a.c b/a.c\n"                             /* 15 */
+		"index 1..2 100644\n"
+		"--- a/a.c\n"
+		"+++ b/a.c\n"
+		"@@ -1,3 +1,3 @@\n"
+		" Fixes: 6789012345f0 (\"context\")\n"                 /* 20 */
+		"-Fixes: 6789012345f0 (\"old\")\n"
+		"+Fixes: 6789012345f0 (\"new\")\n"
+		"\n"
+		" commit 6789012345f0 (\"context\")\n"
+		"-- \n"                                                /* 25 */
+		"2.34.1\n"
+		"\n"
+		"From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n"
+		"From: B <b@example.com>\n"
+		"Date: Thu,  5 Dec 2024 19:16:34 +0100\n"              /* 30 */
+		"Subject: [PATCH 2/2] second\n"
+		"\n"
+		"Fixes: 7890123456a1 (\"second patch\")\n"
+		"---\n"
+		"diff --git a/b.c b/b.c\n"                             /* 35 */
+		"+commit 7890123456a1 (\"added\")\n";
+
+	ck_assert_uint_eq(parse(t), 4);
+	expect(0, REFS_COMMIT, 6, "2345678901bc", "first", 0);
+	expect(1, REFS_FIXES, 10, "4567890123de", "message part", 0);
+	expect(2, REFS_COMMIT, 12, "5678901234ef", "notes", 0);
+	expect(3, REFS_FIXES, 33, "7890123456a1", "second patch", 0);
+}
+END_TEST
+
+START_TEST(test_log_output)
+{
+	const char *t =
+		"commit " ID40 " (HEAD -> main)\n"
+		"Author: A <a@b>\n"
+		"Date:   Thu Apr 7 15:13:13 2005 -0700\n"
+		"\n"
+		"    x: fix y\n"
+		"\n"
+		"    Fixes: " ID12 " (\"x: add y\")\n"
+		"\n"
+		"diff --git a/x b/x\n"
+		"+Fixes: 2345678901bc (\"in the diff\")\n"
+		"commit 1111111111111111111111111111111111111111\n"
+		"Merge: 1 2\n"
+		"Author: A <a@b>\n"
+		"\n"
+		"    see commit 3456789012cd (\"z\")\n";
+
+	ck_assert_uint_eq(parse(t), 2);
+	expect(0, REFS_FIXES, 7, ID12, "x: add y", 0);
+	expect(1, REFS_COMMIT, 15, "3456789012cd", "z", 0);
+}
+END_TEST
+
+START_TEST(test_links_and_upstream)
+{
+	ck_assert_uint_eq(parse("Link: https://x/commit " ID12 " (\"a\")\n"
+				"https://github.com/x/y/commit/" ID12 "\n"
+				"base-commit: " ID40 "\n"), 0);
+	ck_assert_uint_eq(parse("commit " ID40 " upstream.\n[ Upstream commit " ID40 " ]\n"), 2);
+	expect(0, REFS_COMMIT, 1, ID40, NULL, 0);
+	expect(1, REFS_COMMIT, 2, ID40, NULL, 0);
+	ck_assert(L.v[0].flags & REFS_F_UPSTREAM);
+	ck_assert(L.v[1].flags & REFS_F_UPSTREAM);
+}
+END_TEST
+
+/* ---- garbage ----------------------------------------------------------------------- */
+
+START_TEST(test_garbage)
+{
+	static const char nul[] = "Fixes: " ID12 " (\"a\0b\")\n\0\0commit\0" ID12 "\n"
+		"\xff\xfe commit " ID12 " (\"caf\xe9\")\n";
+	size_t n = 4 << 20;
+	char *big = malloc(n + 1);
+
+	ck_assert_int_eq(refs_parse(&L, nul, sizeof(nul) - 1, 0), 0);
+	ck_assert_uint_eq(L.n, 2);
+	ck_assert_uint_eq(L.v[0].subject_len, 3);
+	ck_assert_int_eq(memcmp(L.v[0].subject, "a\0b", 3), 0);
+	ck_assert_str_eq(L.v[1].subject, "caf\xe9");
+	ck_assert_uint_eq(L.v[1].line, 3);
+	refs_list_free(&L);
+
+	/* one huge line of unclosed references: each costs a bounded window */
+	ck_assert_ptr_nonnull(big);
+	for (size_t i = 0; i < n; i++)
+		big[i] = "commit 1234567 (\"x "[i % 19];
+	big[n] = '\0';
+	ck_assert_int_eq(refs_parse(&L, big, n, 0), 0);
+	/* an unclosed subject runs to the end of the window, the next reference after it */
+	ck_assert_uint_ge(L.n, n / (REFS_WINDOW + 32));
+	for (size_t i = 0; i < L.n; i++) {
+		ck_assert_uint_eq(L.v[i].style, REFS_STYLE_UNCLOSED);
+		ck_assert_uint_le(L.v[i].end - L.v[i].start, REFS_WINDOW + 32);
+		ck_assert_uint_eq(L.v[i].line, 1);
+	}
+	refs_list_free(&L);
+	/* and no newline at all in 4 MiB of hex */
+	memset(big, 'a', n);
+	ck_assert_int_eq(refs_parse(&L, big, n, 0), 0);
+	ck_assert_uint_eq(L.n, 0);
+	free(big);
+}
+END_TEST
+
+/* Random bytes, and random runs of the tokens the parser looks for (fixed seed). */
+START_TEST(test_fuzz)
+{
+	static const char *const tokens[] = {
+		"Fixes: ", "fixes ", "commit ", "commit\n", ID12, ID40, " (\"", "\")", "(", ")", "\"",
+		"\n", "\n\n", "> ", "From x Mon Sep 17 00:00:00 2001\n", "Subject: ", "diff --git a b\n",
+		"@@ -1 +1 @@\n", "+", "-", " ", "...", ", 2024-12-05)", "This reverts commit ",
+		"Revert \"", "\xe2\x80\xa6", "\xff", "\0", "commit " ID40 "\nAuthor: x\n",
+	};
+	uint64_t st = 20241205;
+	char buf[4096];
+
+	for (int round = 0; round < 3000; round++) {
+		size_t n = 0, want = test_rand(&st) % sizeof(buf);
+
+		while (n < want) {
+			if (round % 3 == 0) {
+				buf[n++] = (char)(test_rand(&st) >> 8);
+			} else {
+				const char *tk = tokens[test_rand(&st) % (sizeof(tokens) / sizeof(tokens[0]))];
+				size_t len = tk[0] ? strlen(tk) : 1;
+
+				if (n + len > want)
+					break;
+				memcpy(buf + n, tk, len);
+				n += len;
+			}
+		}
+		ck_assert_int_eq(refs_parse(&L, buf, n, round % 2 ? REFS_PARSE_MESSAGE : 0), 0);
+		for (size_t i = 0; i < L.n; i++) {
+			const refs_ref *r = &L.v[i];
+
+			ck_assert_uint_le(r->start, r->end);
+			ck_assert_uint_le(r->end, n);
+			ck_assert_uint_le(r->id_start + r->id_len, n);
+			ck_assert_uint_ge(r->line, 1);
+			if (r->subject)
+				ck_assert_uint_le(r->subj_end, n);
+		}
+		refs_list_free(&L);
+	}
+}
+END_TEST
+
+/* ---- the text --fix writes ----------------------------------------------------------- */
+
+START_TEST(test_format_fixed)
+{
+	const char *t = "Fixes:  " ID12 " (x)\nCommit\n" ID12 " (\"a\")\n"
+		"In " ID12 " (x, 2024-12-05) and commit 2345678 (\"y\", 2020-01-02)\n"
+		"Revert \"a\"\n\nThis reverts commit 2345678.\n";
+	char *s;
+
+	ck_assert_uint_eq(parse(t), 5);
+	s = refs_format_fixed(t, &L.v[0], "abcdefabcdef", "real");
+	ck_assert_str_eq(s, "Fixes: abcdefabcdef (\"real\")");
+	free(s);
+	s = refs_format_fixed(t, &L.v[1], "abcdefabcdef", "real");
+	ck_assert_str_eq(s, "Commit abcdefabcdef (\"real\")");
+	free(s);
+	s = refs_format_fixed(t, &L.v[2], "abcdefabcdef", "real");
+	ck_assert_str_eq(s, "abcdefabcdef (real, 2024-12-05)");
+	free(s);
+	s = refs_format_fixed(t, &L.v[3], "abcdefabcdef", "real");
+	ck_assert_str_eq(s, "commit abcdefabcdef (\"real\", 2020-01-02)");
+	free(s);
+	s = refs_format_fixed(t, &L.v[4], ID40, "a");
+	ck_assert_str_eq(s, ID40);
+	free(s);
+}
+END_TEST
+
+/* ---- cli_parse_verify ------------------------------------------------------------------ */
+
+static int verify_args(cli_verify_opts *o, const char *const *args, char *err, size_t errsz)
+{
+	static char buf[16][64];
+	static char *argv[16];
+	int n = 0;
+
+	for (; args[n]; n++) {
+		strcpy(buf[n], args[n]);
+		argv[n] = buf[n];
+	}
+	return cli_parse_verify(o, n, argv, err, errsz);
+}
+
+START_TEST(test_cli_verify)
+{
+	cli_verify_opts o;
+	char err[256];
+	const char *const none[] = { NULL };
+	const char *const all[] = { "-C", "repo", "--min-length=16", "a.patch", "--format", "json",
+				    "-", NULL };
+	const char *const range[] = { "-Crepo", "--range", "v1..v2", "--no-progress", NULL };
+	const char *const fix[] = { "--fix", "x", NULL };
+
+	ck_assert_int_eq(verify_args(&o, none, err, sizeof(err)), CLI_OK);
+	ck_assert_uint_eq(o.min_length, 12);
+	ck_assert_ptr_null(o.repo);
+	ck_assert_ptr_null(o.range);
+	ck_assert_int_eq(o.fix, 0);
+	ck_assert_uint_eq(o.nfiles, 0);
+	ck_assert_int_eq(o.r.format, ABBREV_FORMAT_TEXT);
+	ck_assert_int_eq(verify_args(&o, all, err, sizeof(err)), CLI_OK);
+	ck_assert_str_eq(o.repo, "repo");
+	ck_assert_uint_eq(o.min_length, 16);
+	ck_assert_int_eq(o.r.format, ABBREV_FORMAT_JSON);
+	ck_assert_uint_eq(o.nfiles, 2);
+	ck_assert_str_eq(o.files[0], "a.patch");
+	ck_assert_str_eq(o.files[1], "-");
+	ck_assert_int_eq(verify_args(&o, range, err, sizeof(err)), CLI_OK);
+	ck_assert_str_eq(o.repo, "repo");
+	ck_assert_str_eq(o.range, "v1..v2");
+	ck_assert_int_eq(o.r.progress, 0);
+	ck_assert_int_eq(verify_args(&o, fix, err, sizeof(err)), CLI_OK);
+	ck_assert_int_eq(o.fix, 1);
+}
+END_TEST
+
+static const char *const bad_verify[][5] = {
+	{ "--min-length=3", NULL },
+	{ "--min-length=65", NULL },
+	{ "--min-length", NULL },
+	{ "--format=csv", NULL },
+	{ "--format=bogus", NULL },
+	{ "-C", NULL },
+	{ "--range", NULL },
+	{ "--range=a..b", "file", NULL },
+	{ "--fix", "--range=a..b", NULL },
+	{ "--fix", "a", "b", NULL },
+	{ "--fix", "--format=json", NULL },
+	{ "--bogus", NULL },
+};
+
+START_TEST(test_cli_verify_errors)
+{
+	cli_verify_opts o;
+	char err[256] = "";
+
+	ck_assert_int_eq(verify_args(&o, bad_verify[_i], err, sizeof(err)), CLI_USAGE);
+	ck_assert_msg(err[0] != '\0', "no message for case %d", _i);
+}
+END_TEST
+
+Suite *make_refs_suite(void)
+{
+	Suite *s = suite_create("refs");
+	TCase *core = tcase_create("core");
+	TCase *prose = tcase_create("prose");
+	TCase *errors = tcase_create("errors");
+	TCase *cli = tcase_create("cli");
+
+	tcase_add_checked_fixture(core, setup, teardown);
+	tcase_add_checked_fixture(prose, setup, teardown);
+	tcase_add_checked_fixture(errors, setup, teardown);
+	tcase_add_test(core, test_fixes_canonical);
+	tcase_add_test(core, test_fixes_style);
+	tcase_add_test(core, test_fixes_split);
+	tcase_add_test(core, test_fixes_not_ids);
+	tcase_add_test(core, test_commit_prose);
+	tcase_add_test(core, test_commit_split);
+	tcase_add_test(core, test_subjects);
+	tcase_add_test(core, test_revert);
+	tcase_add_test(core, test_format_fixed);
+	tcase_add_test(prose, test_mbox);
+	tcase_add_test(prose, test_log_output);
+	tcase_add_test(prose, test_links_and_upstream);
+	tcase_add_test(errors, test_garbage);
+	tcase_add_test(errors, test_fuzz);
+	tcase_set_timeout(errors, 60);
+	tcase_add_test(cli, test_cli_verify);
+	tcase_add_loop_test(cli, test_cli_verify_errors, 0,
+			    (int)(sizeof(bad_verify) / sizeof(bad_verify[0])));
+	suite_add_tcase(s, core);
+	suite_add_tcase(s, prose);
+	suite_add_tcase(s, errors);
+	suite_add_tcase(s, cli);
+	return s;
+}

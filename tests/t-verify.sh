@@ -1,0 +1,382 @@
+#!/bin/sh
+# t-verify.sh - `git abbrev verify` on a generated repository with planted
+# collisions: a patch with every case of the issue on known lines (the
+# exact findings, suggestions and exit status are compared), a patch of
+# only correct references (exit 0), a revert, an mbox of two patches,
+# --fix (the rewritten text, the file untouched, the result re-checked),
+# JSON, --range on a history whose Fixes: tags point to a side branch and
+# forward (after a reorder), random bytes, and a 400,000-line file of
+# references (timed, not asserted).  Every ID and subject the test
+# expects comes from git (rev-parse, log --format), never from the tool.
+
+# shellcheck source-path=SCRIPTDIR source=setup.sh
+. "$(dirname "$0")/setup.sh"
+
+repo=$tmp/planted
+gen_repo "$repo" planted
+planted() { # KIND INDEX -> the planted ID
+	"$PYTHON3" -c 'import json,sys
+d=json.load(open(sys.argv[1]))
+print([x for x in d["planted"] if x["kind"]==sys.argv[2]][0]["ids"][int(sys.argv[3])])' \
+		"$repo.json" "$1" "$2"
+}
+G() { git -C "$repo" "$@"; }
+subj() { G log -1 --format=%s "$1"; }
+short() { G rev-parse --short=12 "$1"; } # what verify suggests (git: unique among all objects)
+
+A=$(planted commit-commit 0); B=$(planted commit-commit 1)
+C=$(planted commit-blob 0)
+T=$(planted tree-tree 0)
+A8=$(echo "$A" | cut -c1-8); C8=$(echo "$C" | cut -c1-8); T12=$(echo "$T" | cut -c1-12)
+[ "$(echo "$B" | cut -c1-8)" = "$A8" ] || die "planted commits do not share 8 chars"
+[ "$(G cat-file -t "$(planted commit-blob 1)")" = blob ] || die "planted blob missing"
+S_A=$(subj "$A"); S_C=$(subj "$C")
+X1=$(printf '%s\n%s\n' "$A" "$B" | sort | head -1); X2=$(printf '%s\n%s\n' "$A" "$B" | sort | tail -1)
+M3=$(G rev-parse main~3); M4=$(G rev-parse main~4); M5=$(G rev-parse main~5)
+M6=$(G rev-parse main~6); M7=$(G rev-parse main~7)
+S_M3=$(subj "$M3"); S_M4=$(subj "$M4"); S_M5=$(subj "$M5"); S_M6=$(subj "$M6"); S_M7=$(subj "$M7")
+M3s=$(short "$M3"); M4s=$(short "$M4"); M5s=$(short "$M5"); M7s=$(short "$M7")
+As=$(short "$A"); Cs=$(short "$C")
+M3_7=$(echo "$M3" | cut -c1-7)
+M3U=$(echo "$M3s" | tr a-f A-F)
+U=0000000000ab
+U40=deadbeef0123456789deadbeef0123456789ab
+[ -z "$(G rev-parse --disambiguate=$U)" ] || die "$U names an object"
+[ -z "$(G rev-parse --disambiguate=$U40)" ] || die "$U40 names an object"
+# "main: change 296" shortened to "main: change 29..." and "planted cross-type coll..."
+S_M3_short=$(echo "$S_M3" | sed 's/.$/.../')
+case $S_M3 in *296) ;; *) die "unexpected subject of main~3: $S_M3" ;; esac
+say "planted: $A8 x2 commits, $C8 commit+blob; main~3 $M3s ($S_M3)"
+
+# ---- every case, one a line ------------------------------------------------
+cat >"$tmp/cases.patch" <<EOF
+From 1111111111111111111111111111111111111111 Mon Sep 17 00:00:00 2001
+From: A U Thor <author@example.com>
+Date: Thu, 7 Apr 2005 22:13:13 +0000
+Subject: [PATCH] Fixes: $U ("a header is not checked")
+
+Every case of the issue, one a line.
+
+Fixes: $U ("$S_M5")
+Fixes: $U ("no such subject")
+Fixes: $U ("planted cross-type coll...")
+Fixes: $A8 ("$S_A")
+Fixes: $A8
+Fixes: $C8 ("$S_C")
+Fixes: $M3s ("$S_M7")
+Fixes: $M3s ("not the subject")
+Fixes: $M3_7 ("$S_M3")
+Fixes: ${M3}0 ("$S_M3")
+Fixes: $M3U ("$S_M3")
+fixes:  $M3s ($S_M3)
+Fixes: commit $M3s "$S_M3"
+Fixes: $T12 ("$S_M3")
+As commit $M3s ("$S_M3") said, and commit
+  $M4s ("$S_M5") too.
+> Fixes: $U ("a quoted reply is not checked")
+Fixes: $M3s ("$S_M3_short")
+
+Signed-off-by: A U Thor <author@example.com>
+---
+ x | 1 +
+diff --git a/x b/x
+--- a/x
++++ b/x
+@@ -0,0 +1 @@
++Fixes: $U ("a diff is not checked")
+-- 
+2.34.1
+EOF
+cat >"$tmp/cases.want" <<EOF
+cases.patch:8: error: $U names no object in this repository; a commit has this subject
+    suggestion: Fixes: $M5s ("$S_M5")
+cases.patch:9: error: $U names no object in this repository; no commit has this subject
+cases.patch:10: error: $U names no object in this repository; a commit has this subject
+    suggestion: Fixes: $Cs ("$S_C")
+cases.patch:11: error: $A8 is ambiguous: 2 commits start with it; the subject tells which
+    candidate: $X1 ("$(subj "$X1")")
+    candidate: $X2 ("$(subj "$X2")")
+    suggestion: Fixes: $As ("$S_A")
+cases.patch:12: error: $A8 is ambiguous: 2 commits start with it; no subject to tell which
+cases.patch:12: warning: Fixes: tag style: no ("subject") after the ID
+    candidate: $X1 ("$(subj "$X1")")
+    candidate: $X2 ("$(subj "$X2")")
+cases.patch:13: warning: $C8 also names a blob: \`git show $C8\` fails, \`git log\` works
+cases.patch:13: warning: $C8 has 8 hex chars, fewer than 12
+    suggestion: Fixes: $Cs ("$S_C")
+cases.patch:14: error: subject does not match $M3s ("$S_M3"); it is the subject of $M7s
+    suggestion: Fixes: $M7s ("$S_M7")
+cases.patch:15: error: subject does not match $M3s ("$S_M3")
+    suggestion: Fixes: $M3s ("$S_M3")
+cases.patch:16: warning: $M3_7 has 7 hex chars, fewer than 12
+    suggestion: Fixes: $M3s ("$S_M3")
+cases.patch:17: error: ${M3}0 has 41 hex chars, more than a sha1 ID
+    suggestion: Fixes: $M3s ("$S_M3")
+cases.patch:18: warning: $M3U has upper-case hex; git writes IDs in lower case
+    suggestion: Fixes: $M3s ("$S_M3")
+cases.patch:19: warning: Fixes: tag style: the tag is not spelt "Fixes:"; not one space after "Fixes:" and before the subject; the subject lacks its double quotes
+    suggestion: Fixes: $M3s ("$S_M3")
+cases.patch:20: warning: Fixes: tag style: no word "commit" belongs after "Fixes:"; the subject lacks its parentheses
+    suggestion: Fixes: $M3s ("$S_M3")
+cases.patch:21: error: $T12 is not a commit but a tree; a commit has this subject
+    suggestion: Fixes: $M3s ("$S_M3")
+cases.patch:22: error: subject does not match $M4s ("$S_M4"); it is the subject of $M5s
+    suggestion: commit $M5s ("$S_M5")
+cases.patch:25: warning: subject shortened with "..."; $M3s is ("$S_M3")
+    suggestion: Fixes: $M3s ("$S_M3")
+EOF
+expect_exit 1 -C "$tmp" "$GIT_ABBREV" verify -C "$repo" cases.patch
+checks=$((checks + 1))
+diff -u "$tmp/cases.want" "$out" >"$tmp/diff" || { fail "findings of cases.patch"; cat "$tmp/diff"; }
+[ -s "$err" ] && fail "stderr not empty: $(cat "$err")"
+cp "$out" "$tmp/cases.out"
+
+# from inside the repository, and from stdin, the same findings
+expect_exit 1 -C "$repo" "$GIT_ABBREV" verify "$tmp/cases.patch"
+checks=$((checks + 1))
+sed "s|^cases.patch:|$tmp/cases.patch:|" "$tmp/cases.want" | cmp -s - "$out" ||
+	fail "verify inside the repository differs"
+expect_exit 1 -C "$repo/src" "$GIT_ABBREV" verify - <"$tmp/cases.patch"
+checks=$((checks + 1))
+sed 's|^cases.patch:|<stdin>:|' "$tmp/cases.want" | cmp -s - "$out" || fail "verify of stdin differs"
+
+# ---- only correct references: exit 0, nothing printed -----------------------
+cat >"$tmp/good.patch" <<EOF
+From: A U Thor <author@example.com>
+Subject: [PATCH] all good
+
+Fixes: $M3s ("$S_M3")
+Fixes: $C ("$S_C")
+As commit $M4s ("$S_M4") showed, see commit
+$M5s ("$S_M5"), and
+$(short "$M6") ($S_M6, 2005-04-07) in git's own style.
+Upstream commit $M7 and commit $M7 upstream need no subject.
+---
+diff --git a/x b/x
++Fixes: $U ("not checked")
+EOF
+expect_exit 0 "$GIT_ABBREV" verify -C "$repo" "$tmp/good.patch"
+[ -s "$out" ] && { fail "good.patch flagged"; show "$out"; }
+expect_exit 0 "$GIT_ABBREV" verify -C "$repo" --format=json "$tmp/good.patch"
+checks=$((checks + 1))
+"$PYTHON3" - "$out" <<'PY' || fail "JSON of good.patch"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d == {"findings": [], "inputs": 1, "references": 7, "errors": 0, "warnings": 0}, d
+PY
+
+# ---- a revert: the title names the commit meant ------------------------------
+printf 'Revert "%s"\n\nThis reverts commit %s.\n' "$S_M6" "$U40" >"$tmp/revert.txt"
+expect_exit 1 "$GIT_ABBREV" verify -C "$repo" "$tmp/revert.txt"
+checks=$((checks + 1))
+printf '%s\n    suggestion: This reverts commit %s.\n' \
+	"$tmp/revert.txt:3: error: $U40 names no object in this repository; a commit has this subject" \
+	"$M6" | cmp -s - "$out" || { fail "revert"; show "$out"; }
+
+# ---- an mbox of two patches ---------------------------------------------------
+cat >"$tmp/two.mbox" <<EOF
+From 2222222222222222222222222222222222222222 Mon Sep 17 00:00:00 2001
+From: A U Thor <author@example.com>
+Subject: [PATCH 1/2] one
+
+Fixes: $M3s ("$S_M3")
+---
+diff --git a/a b/a
++Fixes: $U ("no")
+
+From 3333333333333333333333333333333333333333 Mon Sep 17 00:00:00 2001
+From: A U Thor <author@example.com>
+Subject: [PATCH 2/2] two
+
+> Fixes: $U ("quoted")
+Fixes: $M4s ("$S_M3")
+---
+diff --git a/b b/b
++Fixes: $U ("no")
+EOF
+expect_exit 1 "$GIT_ABBREV" verify -C "$repo" "$tmp/two.mbox"
+checks=$((checks + 1))
+printf '%s\n    suggestion: Fixes: %s ("%s")\n' \
+	"$tmp/two.mbox:15: error: subject does not match $M4s (\"$S_M4\"); it is the subject of $M3s" \
+	"$M3s" "$S_M3" | cmp -s - "$out" || { fail "mbox"; show "$out"; }
+# several files at once: findings in order, one exit status
+expect_exit 1 "$GIT_ABBREV" verify -C "$repo" "$tmp/good.patch" "$tmp/two.mbox" "$tmp/revert.txt"
+checks=$((checks + 1))
+[ "$(grep -c '^/' "$out")" -eq 2 ] && head -1 "$out" | grep -q "two.mbox:15:" ||
+	{ fail "several files"; show "$out"; }
+
+# ---- --fix: the input rewritten on stdout, the findings on stderr --------------
+cp "$tmp/cases.patch" "$tmp/cases.orig"
+expect_exit 1 -C "$tmp" "$GIT_ABBREV" verify -C "$repo" --fix cases.patch
+cp "$out" "$tmp/fixed.patch"
+checks=$((checks + 1))
+cmp -s "$tmp/cases.patch" "$tmp/cases.orig" || fail "--fix edited the file"
+cmp -s "$err" "$tmp/cases.out" || { fail "--fix findings on stderr differ"; show "$err"; }
+line() { sed -n "$1p" "$tmp/fixed.patch"; }
+expect_line() { # N TEXT
+	checks=$((checks + 1))
+	[ "$(line "$1")" = "$2" ] || fail "--fix line $1: '$(line "$1")', want '$2'"
+}
+expect_line 8 "Fixes: $M5s (\"$S_M5\")"
+expect_line 9 "Fixes: $U (\"no such subject\")"
+expect_line 11 "Fixes: $As (\"$S_A\")"
+expect_line 12 "Fixes: $A8"
+expect_line 13 "Fixes: $Cs (\"$S_C\")"
+expect_line 14 "Fixes: $M7s (\"$S_M7\")"
+expect_line 19 "Fixes: $M3s (\"$S_M3\")"
+expect_line 21 "Fixes: $M3s (\"$S_M3\")"
+expect_line 22 "As commit $M3s (\"$S_M3\") said, and commit $M5s (\"$S_M5\") too."
+expect_line 23 "> Fixes: $U (\"a quoted reply is not checked\")"
+expect_line 24 "Fixes: $M3s (\"$S_M3\")"
+checks=$((checks + 1))
+[ "$(wc -l <"$tmp/fixed.patch")" -eq $(($(wc -l <"$tmp/cases.patch") - 1)) ] ||
+	fail "--fix: one line fewer expected (the split reference joined)"
+# what --fix could not fix is all that is left
+expect_exit 1 "$GIT_ABBREV" verify -C "$repo" "$tmp/fixed.patch"
+checks=$((checks + 1))
+[ "$(grep -v '^    ' "$out" | cut -d: -f2,3 | tr '\n' ' ')" = "9: error 12: error 12: warning " ] ||
+	{ fail "after --fix"; show "$out"; }
+
+# ---- JSON ------------------------------------------------------------------------
+expect_exit 1 "$GIT_ABBREV" verify -C "$repo" --format=json "$tmp/cases.patch"
+checks=$((checks + 1))
+"$PYTHON3" - "$out" "$A8" "$A" "$B" "$C8" "$C" "$S_C" "$Cs" "$tmp/cases.out" <<'PY' || fail "JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+a8, a, b, c8, c, s_c, cs, text = sys.argv[2:]
+f = d["findings"]
+nlines = sum(1 for l in open(text) if not l.startswith("    "))
+assert len(f) == nlines == d["errors"] + d["warnings"], (len(f), nlines)
+assert d["inputs"] == 1 and d["references"] == 17 and d["errors"] == 10, d
+amb = [x for x in f if x["line"] == 11][0]
+assert amb["kind"] == "ambiguous" and amb["severity"] == "error", amb
+assert amb["given_id"] == a8 and amb["resolved_id"] is None and amb["reference"] == "fixes"
+assert {x["id"] for x in amb["candidates"]} == {a, b}
+assert amb["suggestion"]["full_id"] == a
+obj = [x for x in f if x["line"] == 13]
+assert [x["kind"] for x in obj] == ["ambiguous-object", "short-id"], obj
+assert obj[0]["severity"] == "warning" and obj[0]["resolved_id"] == c and obj[0]["subject"] == s_c
+assert obj[0]["suggestion"]["id"] == cs and obj[0]["suggestion"]["text"] == 'Fixes: %s ("%s")' % (cs, s_c)
+assert all(x["file"].endswith("cases.patch") for x in f)
+PY
+
+# ---- --range: Fixes: tags that point to a side branch, and forward -----------
+h=$tmp/hist
+git init -q "$h"
+H() { git -C "$h" "$@"; }
+commit() { # FILE SUBJECT [BODY]
+	echo "$2" >"$h/$1"
+	H add "$1"
+	if [ $# -gt 2 ]; then H commit -q -m "$2" -m "$3"; else H commit -q -m "$2"; fi
+}
+commit base.txt "base"
+c1=$(H rev-parse HEAD)
+commit x.txt "feature: add x"
+c2=$(H rev-parse HEAD)
+commit fix.txt "feature: fix x" "Fixes: $(H rev-parse --short=12 "$c2") (\"feature: add x\")"
+c3=$(H rev-parse HEAD)
+H checkout -q -b side "$c1"
+commit y.txt "side: add y"
+s1=$(H rev-parse HEAD)
+H checkout -q -
+commit z.txt "main: fix y" "Fixes: $(H rev-parse --short=12 "$s1") (\"side: add y\")"
+c4=$(H rev-parse HEAD)
+hs() { H rev-parse --short=12 "$1"; }
+expect_exit 0 "$GIT_ABBREV" verify -C "$h" --range="$c1..$c3"
+[ -s "$out" ] && fail "--range $c1..$c3 flagged: $(cat "$out")"
+expect_exit 1 "$GIT_ABBREV" verify -C "$h" --range="$c1..HEAD"
+checks=$((checks + 1))
+[ "$(cat "$out")" = "$(hs "$c4"):3: error: $(hs "$s1") is not an ancestor of this commit" ] ||
+	{ fail "--range: side branch"; show "$out"; }
+# the files are checked without --range: the same tag is fine there
+H log -1 --format=%B "$c4" >"$tmp/c4.txt"
+expect_exit 0 "$GIT_ABBREV" verify -C "$h" "$tmp/c4.txt"
+# reordered: the fix first, then the commit it fixes (a new ID, same subject)
+H checkout -q -b reordered "$c1"
+H cherry-pick "$c3" >/dev/null
+r3=$(H rev-parse HEAD)
+H cherry-pick "$c2" >/dev/null
+r2=$(H rev-parse HEAD)
+expect_exit 1 "$GIT_ABBREV" verify -C "$h" --range="$c1..reordered"
+checks=$((checks + 1))
+[ "$(cat "$out")" = "$(hs "$r3"):3: error: $(hs "$c2") is not an ancestor of this commit; $(hs "$r2") with the same subject comes after it" ] ||
+	{ fail "--range: forward"; show "$out"; }
+# rebased: the fixed commit was rewritten before the fix; the same subject is an ancestor
+H checkout -q -b rebased "$c1"
+GIT_COMMITTER_DATE='1112920000 +0000' H cherry-pick "$c2" >/dev/null
+q2=$(H rev-parse HEAD)
+H cherry-pick "$c3" >/dev/null
+q3=$(H rev-parse HEAD)
+[ "$q2" != "$c2" ] || die "rebased commit kept its ID"
+expect_exit 1 "$GIT_ABBREV" verify -C "$h" --range="$c1..rebased" --format=json
+checks=$((checks + 1))
+"$PYTHON3" - "$out" "$q3" "$c2" "$q2" "$(hs "$q2")" <<'PY' || fail "--range: rebased (JSON)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+q3, c2, q2, q2s = sys.argv[2:]
+[f] = d["findings"]
+assert f["commit"] == q3 and f["file"] == q3[:12] and f["line"] == 3, f
+assert f["kind"] == "not-ancestor" and f["resolved_id"] == c2, f
+assert f["suggestion"]["full_id"] == q2 and f["suggestion"]["text"] == 'Fixes: %s ("feature: add x")' % q2s
+assert d["inputs"] == 2 and d["references"] == 1, d
+PY
+expect_exit 2 "$GIT_ABBREV" verify -C "$h" --range=no-such-rev..HEAD
+one_line "$err" || fail "bad range: not one line on stderr"
+
+# ---- garbage: random bytes (fixed seed) ---------------------------------------------
+"$PYTHON3" -c 'import random, sys
+sys.stdout.buffer.write(random.Random(20241205).randbytes(1 << 20))' >"$tmp/random.bin"
+expect_exit 0 "$GIT_ABBREV" verify -C "$repo" "$tmp/random.bin"
+"$PYTHON3" -c 'import random, sys
+r = random.Random(7)
+words = [b"commit ", b"Fixes: ", b"1234567890ab", b" (\"", b"\")", b"\n", b"> ", b"\0", b"\xff"]
+sys.stdout.buffer.write(b"".join(r.choice(words) for _ in range(200000)))' >"$tmp/tokens.bin"
+expect_exit 1 "$GIT_ABBREV" verify -C "$repo" "$tmp/tokens.bin"
+expect_exit 1 "$GIT_ABBREV" verify -C "$repo" --format=json "$tmp/tokens.bin"
+checks=$((checks + 1))
+"$PYTHON3" -c 'import json, sys; json.load(open(sys.argv[1]))' "$out" || fail "JSON of garbage"
+
+# ---- 400,000 lines of references (timed) -------------------------------------------
+G log --abbrev=12 --format='%h %s' main side topic >"$tmp/ids"
+"$PYTHON3" - "$tmp/ids" >"$tmp/big.txt" <<'PY'
+import sys
+refs = [l.rstrip("\n").split(" ", 1) for l in open(sys.argv[1])]
+out = []
+for i in range(400000):
+    h, s = refs[i % len(refs)]
+    k = i % 4
+    if k == 0:
+        out.append('Fixes: %s ("%s")' % (h, s))
+    elif k == 1:
+        out.append('As commit %s ("%s") did,' % (h, s))
+    elif k == 2:
+        out.append("plain prose without a reference, line %d" % i)
+    else:
+        out.append('see %s ("%s").' % (h, s))
+sys.stdout.write("\n".join(out) + "\n")
+PY
+start=$(date +%s%N)
+expect_exit 0 "$GIT_ABBREV" verify -C "$repo" --format=json "$tmp/big.txt"
+end=$(date +%s%N)
+checks=$((checks + 1))
+"$PYTHON3" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["references"] == 300000 and not d["findings"], d["references"]' "$out" ||
+	fail "400,000 lines: references"
+say "400000 lines, 300000 references: $(((end - start) / 1000000)) ms"
+
+# ---- usage and runtime errors ---------------------------------------------------------
+expect_exit 2 "$GIT_ABBREV" verify --min-length=3 "$tmp/good.patch"
+[ -s "$out" ] && fail "usage error printed to stdout"
+expect_exit 2 "$GIT_ABBREV" verify --format=csv "$tmp/good.patch"
+expect_exit 2 "$GIT_ABBREV" verify --fix a b
+expect_exit 2 "$GIT_ABBREV" verify --range=HEAD "$tmp/good.patch"
+expect_exit 0 "$GIT_ABBREV" verify -h
+expect_exit 3 "$GIT_ABBREV" verify -C "$tmp/nonexistent" "$tmp/good.patch"
+one_line "$err" || fail "no repository: not one line on stderr: $(cat "$err")"
+expect_exit 3 "$GIT_ABBREV" verify -C "$repo" "$tmp/no-such-file"
+one_line "$err" || fail "missing file: not one line on stderr: $(cat "$err")"
+expect_exit 3 "$GIT_ABBREV" verify -C "$repo" "$tmp"
+one_line "$err" || fail "a directory: not one line on stderr: $(cat "$err")"
+
+finish
