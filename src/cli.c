@@ -14,6 +14,7 @@
 #include "emit.h"
 #include "hexid.h"
 #include "idset.h"
+#include "projection.h"
 
 int cli_match_value(const char *arg, const char *name, int argc, char **argv, int *i,
 		    const char **value)
@@ -44,7 +45,8 @@ int cli_match_value(const char *arg, const char *name, int argc, char **argv, in
 static int parse_format(int *format, int kind, const char *v, char *err, size_t errsz)
 {
 	static const char *const commands[] = {
-		[EMIT_REPORT] = "report", [EMIT_CHECK] = "check", [EMIT_MODEL] = "model"
+		[EMIT_REPORT] = "report", [EMIT_CHECK] = "check", [EMIT_MODEL] = "model",
+		[EMIT_HISTORY] = "history"
 	};
 	char names[128];
 
@@ -282,6 +284,77 @@ int cli_parse_check(cli_check_opts *o, int argc, char **argv, char *err, size_t 
 	return CLI_OK;
 }
 
+/* A decimal number for option `name`, lo < x < hi (lo <= x with lo_ok). */
+static int parse_real(double *x, const char *name, const char *v, double lo, int lo_ok,
+		      double hi, char *err, size_t errsz)
+{
+	char *end;
+
+	if (!v || !*v) {
+		snprintf(err, errsz, "option '%s' needs a number", name);
+		return -1;
+	}
+	errno = 0;
+	*x = strtod(v, &end);
+	if (errno || *end || !(lo_ok ? *x >= lo : *x > lo) || !(*x < hi)) {
+		snprintf(err, errsz, "option '%s' takes a number %s %g and below %g, not '%s'",
+			 name, lo_ok ? "from" : "above", lo, hi, v);
+		return -1;
+	}
+	return 0;
+}
+
+#define CLI_MAX_YEARS 1000.0
+
+static int history_option(void *opts, int argc, char **argv, int *i, char *err, size_t errsz)
+{
+	cli_history_opts *o = opts;
+	const char *a = argv[*i], *v;
+
+	if (!strcmp(a, "--no-projection")) {
+		o->projection = 0;
+	} else if (cli_match_value(a, "--window-years", argc, argv, i, &v)) {
+		if (parse_real(&o->window_years, "--window-years", v, 0, 0, CLI_MAX_YEARS, err,
+			       errsz))
+			return CLI_USAGE;
+	} else if (cli_match_value(a, "--horizon-years", argc, argv, i, &v)) {
+		if (parse_real(&o->horizon_years, "--horizon-years", v, 0, 1, CLI_MAX_YEARS, err,
+			       errsz))
+			return CLI_USAGE;
+	} else if (cli_match_value(a, "--target-p", argc, argv, i, &v)) {
+		if (parse_real(&o->target_p, "--target-p", v, 0, 0, 1, err, errsz))
+			return CLI_USAGE;
+	} else if (cli_match_value(a, "--fit", argc, argv, i, &v)) {
+		if (v && !strcmp(v, "auto")) {
+			o->fit = PROJECTION_FIT_AUTO;
+		} else if (v && (!strcmp(v, "exponential") || !strcmp(v, "exp"))) {
+			o->fit = PROJECTION_FIT_EXP;
+		} else if (v && !strcmp(v, "linear")) {
+			o->fit = PROJECTION_FIT_LINEAR;
+		} else {
+			snprintf(err, errsz, "'--fit' takes auto, exponential or linear, not '%s'",
+				 v ? v : "");
+			return CLI_USAGE;
+		}
+	} else {
+		return 0;
+	}
+	return OPT_TAKEN;
+}
+
+int cli_parse_history(cli_history_opts *o, int argc, char **argv, char *err, size_t errsz)
+{
+	memset(o, 0, sizeof(*o));
+	repo_opts_init(&o->r, argv);
+	o->window_years = PROJECTION_DEFAULT_WINDOW;
+	o->fit = PROJECTION_FIT_AUTO;
+	o->target_p = PROJECTION_DEFAULT_TARGET_P;
+	o->horizon_years = PROJECTION_DEFAULT_HORIZON;
+	o->projection = 1;
+	return parse_repo_command(&o->r, EMIT_HISTORY, o, history_option, report_positional, argc,
+				  argv, err, errsz);
+}
+
 static int parse_count(uint64_t *n, const char *name, const char *v, char *err, size_t errsz)
 {
 	unsigned long long x;
@@ -326,9 +399,11 @@ int cli_parse_model(cli_model_opts *o, int argc, char **argv, char *err, size_t 
 	const char *v;
 
 	memset(o, 0, sizeof(*o));
+	repo_opts_init(&o->r, argv);
 	o->repos = argv;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
+		int rc;
 
 		if (only_args || a[0] != '-' || !a[1]) {
 			o->repos[o->nrepos++] = argv[i];
@@ -353,6 +428,10 @@ int cli_parse_model(cli_model_opts *o, int argc, char **argv, char *err, size_t 
 		} else if (cli_match_value(a, "--format", argc, argv, &i, &v)) {
 			if (parse_format(&o->format, EMIT_MODEL, v, err, errsz))
 				return CLI_USAGE;
+		} else if ((rc = parse_repo_option(&o->r, EMIT_MODEL, argc, argv, &i, err, errsz))) {
+			/* --reachable, --walker, --progress: for counting a repository */
+			if (rc != OPT_TAKEN)
+				return rc;
 		} else {
 			snprintf(err, errsz, "unknown option '%s'", a);
 			return CLI_USAGE;

@@ -51,6 +51,22 @@ typedef struct {
 /* Parse the arguments after "check". */
 int cli_parse_check(cli_check_opts *o, int argc, char **argv, char *err, size_t errsz);
 
+typedef struct {
+	cli_repo_opts r;
+	double window_years;  /* --window-years=Y: fit the growth of the last Y years */
+	int fit;              /* --fit=auto|exponential|linear: enum projection_fit_kind */
+	double target_p;      /* --target-p=P: "safe" means P(collision) <= P ... */
+	double horizon_years; /* --horizon-years=Y: ... for Y more years */
+	int projection;       /* 0 with --no-projection */
+} cli_history_opts;
+
+/*
+ * Parse the arguments after "history".  Defaults from projection.h;
+ * window and horizon are years from 0 (window: above 0) to 1000, the
+ * target a probability above 0 and below 1.
+ */
+int cli_parse_history(cli_history_opts *o, int argc, char **argv, char *err, size_t errsz);
+
 /*
  * Parse the arguments after the command name ("report").  --type=T goes
  * with --format=classic only (the other formats show every set).
@@ -65,6 +81,7 @@ typedef struct {
 	int format;          /* enum abbrev_format: one the model has (emit.c) */
 	char **repos;        /* positional arguments (repositories) */
 	size_t nrepos;
+	cli_repo_opts r;     /* how to count them: --reachable, --walker, --progress */
 } cli_model_opts;
 
 /*

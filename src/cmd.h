@@ -26,6 +26,7 @@ typedef struct {
 int cmd_report(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_model(int argc, char **argv);
+int cmd_history(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 
 /* Print "git-abbrev: <message>" to stderr. */

@@ -1,10 +1,11 @@
 /*
  * cmd_model.c - `git abbrev model`: what the birthday model expects.
  *
- * For counts given on the command line (--objects, --commits) it prints,
- * per length, the expected colliding pairs, the chance of any collision
- * and the capacity at 1% and 50%: the numbers a policy discussion needs
- * next to what a repository measures.  Text, Markdown and SVG show the
+ * For counts given on the command line (--objects, --commits), or
+ * counted in repositories (all objects and commits), it prints, per
+ * length, the expected colliding pairs, the chance of any collision and
+ * the capacity at 1% and 50%: the numbers a policy discussion needs next
+ * to what a repository measures.  Text, Markdown and SVG show the
  * useful band of lengths, JSON and CSV every length from 4 to 40, unless
  * --from / --to say.
  */
@@ -24,7 +25,33 @@
 
 static const char model_usage[] =
 	"usage: git abbrev model --objects=N [--commits=M] [--format=text|json|csv|markdown|svg]\n"
-	"                        [--from=L] [--to=L]\n";
+	"                        [--from=L] [--to=L]\n"
+	"   or: git abbrev model [<options>] [--reachable] [--walker=pack|libgit2] <repo>...\n";
+
+/* n of each set from the repositories: all objects and commits. */
+static int count_repos(model_input *in, size_t *nin, cli_model_opts *o)
+{
+	cmd_sets cs = { 0 };
+	progress *p;
+	int ret;
+
+	o->r.repos = o->repos;
+	o->r.nrepos = o->nrepos;
+	p = progress_new(stderr, cmd_want_progress(o->r.progress));
+	if (!p) {
+		cmd_error("out of memory");
+		return ABBREV_EXIT_NOMEM;
+	}
+	ret = cmd_sets_load(&cs, &o->r, p);
+	if (!ret) {
+		in[0] = (model_input){ "all", idsets_count(cs.s, ABBREV_SET_ALL) };
+		in[1] = (model_input){ "commit", idsets_count(cs.s, ABBREV_SET_COMMIT) };
+		*nin = 2;
+	}
+	cmd_sets_free(&cs);
+	progress_free(p);
+	return ret;
+}
 
 int cmd_model(int argc, char **argv)
 {
@@ -45,17 +72,22 @@ int cmd_model(int argc, char **argv)
 		fputs(model_usage, stderr);
 		return ABBREV_EXIT_USAGE;
 	}
+	if (o.nrepos && (o.have_objects || o.have_commits)) {
+		cmd_error("model takes counts (--objects, --commits) or repositories, not both");
+		fputs(model_usage, stderr);
+		return ABBREV_EXIT_USAGE;
+	}
+	if (!o.nrepos && !o.have_objects && !o.have_commits) {
+		cmd_error("model needs --objects=N (and optionally --commits=M), or a repository");
+		fputs(model_usage, stderr);
+		return ABBREV_EXIT_USAGE;
+	}
+	/* the sets to model: counted in the repositories, or given */
 	if (o.nrepos) {
-		cmd_error("model takes counts (--objects, --commits), not repositories, for now");
-		fputs(model_usage, stderr);
-		return ABBREV_EXIT_USAGE;
+		ret = count_repos(in, &nin, &o);
+		if (ret)
+			return ret;
 	}
-	if (!o.have_objects && !o.have_commits) {
-		cmd_error("model needs --objects=N (and optionally --commits=M)");
-		fputs(model_usage, stderr);
-		return ABBREV_EXIT_USAGE;
-	}
-	/* the sets to model; a repository would add one per type it counted */
 	if (o.have_objects)
 		in[nin++] = (model_input){ "all", o.objects };
 	if (o.have_commits)

@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "emit_history.h"
 #include "emit_model.h"
 #include "model.h"
 
@@ -48,6 +49,8 @@ int emit_format_supported(int kind, int format)
 		return formats[format].check != NULL;
 	case EMIT_MODEL:
 		return formats[format].model != NULL;
+	case EMIT_HISTORY:
+		return emit_history_supported(format);
 	}
 	return 0;
 }

@@ -28,7 +28,8 @@ int emit_format_from_name(const char *name);
 enum emit_kind {
 	EMIT_REPORT = 0,
 	EMIT_CHECK,
-	EMIT_MODEL
+	EMIT_MODEL,
+	EMIT_HISTORY   /* emit_history.h keeps its own dispatch */
 };
 
 /* Whether results of `kind` have an emitter for `format`. */

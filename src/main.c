@@ -21,6 +21,8 @@ static const abbrev_cmd commands[] = {
 	  "do IDs of a type (default commit) collide at N chars? exit 1 if they do" },
 	{ "model", cmd_model, "model --objects=N [--commits=M] [--format=text|json|csv|markdown|svg] [--from=L] [--to=L]",
 	  "birthday-model numbers: expected collisions and capacity per length" },
+	{ "history", cmd_history, "history [--format=text|json] [--target-p=P] [--horizon-years=Y] [<repo>...]",
+	  "when each length first collided among commits, and when the next ones will" },
 	{ "verify", cmd_verify, "verify [-C <repo>] [--min-length=N] [--range=<revs>] [--fix] [<file>...]",
 	  "check Fixes: tags and commit references by ID and subject; exit 1 if any is wrong" },
 };

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "check_suites.h"
+#include "cli.h"
 #include "emit.h"
 #include "emit_history.h"
 #include "history.h"
@@ -689,6 +690,111 @@ START_TEST(test_emit_dates)
 }
 END_TEST
 
+/* ---- errors: the option parsers of history and of model <repo> ---- */
+
+/* Split a copy of `line` at spaces into argv; the strings live in `store`. */
+static int split(char **argv, char *store, size_t storesz, const char *line)
+{
+	int argc = 0;
+
+	snprintf(store, storesz, "%s", line);
+	for (char *tok = strtok(store, " "); tok; tok = strtok(NULL, " "))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	return argc;
+}
+
+static int parse(cli_history_opts *o, char *err, const char *line)
+{
+	static char store[512];
+	static char *argv[32];
+	int argc = split(argv, store, sizeof(store), line);
+
+	err[0] = '\0';
+	return cli_parse_history(o, argc, argv, err, 256);
+}
+
+START_TEST(test_cli_history_ok)
+{
+	cli_history_opts o;
+	char err[256];
+
+	ck_assert_int_eq(parse(&o, err, ""), CLI_OK);
+	ck_assert(o.window_years == PROJECTION_DEFAULT_WINDOW);
+	ck_assert_int_eq(o.fit, PROJECTION_FIT_AUTO);
+	ck_assert(o.target_p == PROJECTION_DEFAULT_TARGET_P);
+	ck_assert(o.horizon_years == PROJECTION_DEFAULT_HORIZON);
+	ck_assert_int_eq(o.projection, 1);
+	ck_assert_int_eq(o.r.format, ABBREV_FORMAT_TEXT);
+	ck_assert_uint_eq(o.r.nrepos, 0);
+
+	ck_assert_int_eq(parse(&o, err, "--format=json --window-years=2.5 --fit=linear "
+				       "--target-p 1e-6 --horizon-years=30 --no-projection "
+				       "--reachable a b"), CLI_OK);
+	ck_assert_int_eq(o.r.format, ABBREV_FORMAT_JSON);
+	ck_assert(o.window_years == 2.5);
+	ck_assert_int_eq(o.fit, PROJECTION_FIT_LINEAR);
+	ck_assert(o.target_p == 1e-6);
+	ck_assert(o.horizon_years == 30);
+	ck_assert_int_eq(o.projection, 0);
+	ck_assert_int_eq(o.r.reachable, 1);
+	ck_assert_uint_eq(o.r.nrepos, 2);
+	ck_assert_str_eq(o.r.repos[1], "b");
+
+	ck_assert_int_eq(parse(&o, err, "--fit exponential --horizon-years=0 --walker=libgit2"),
+			 CLI_OK);
+	ck_assert_int_eq(o.fit, PROJECTION_FIT_EXP);
+	ck_assert(o.horizon_years == 0);
+	ck_assert_int_eq(o.r.walker, CLI_WALKER_LIBGIT2);
+	ck_assert_int_eq(parse(&o, err, "--fit=auto -- --no-projection"), CLI_OK);
+	ck_assert_int_eq(o.projection, 1);
+	ck_assert_str_eq(o.r.repos[0], "--no-projection");
+	ck_assert_int_eq(parse(&o, err, "x --help"), CLI_HELP);
+}
+END_TEST
+
+START_TEST(test_cli_history_usage)
+{
+	static const char *const bad[] = {
+		"--target-p=0", "--target-p=1", "--target-p=-0.5", "--target-p=abc",
+		"--target-p=", "--target-p", "--target-p=0.5x", "--horizon-years=-1",
+		"--horizon-years=1000", "--horizon-years=nan", "--window-years=0",
+		"--window-years=-3", "--window-years=inf", "--fit=cubic", "--fit",
+		"--format=classic", "--format=xml", "--bogus",
+	};
+	cli_history_opts o;
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert_msg(parse(&o, err, bad[i]) == CLI_USAGE, "'%s' was accepted", bad[i]);
+		ck_assert_msg(err[0] != '\0', "'%s': no message", bad[i]);
+		ck_assert_msg(!strchr(err, '\n'), "'%s': message is not one line", bad[i]);
+	}
+}
+END_TEST
+
+START_TEST(test_cli_model_repo)
+{
+	static char store[256];
+	static char *argv[16];
+	cli_model_opts o;
+	char err[256];
+	int argc = split(argv, store, sizeof(store),
+			 "--reachable --walker=libgit2 --no-progress --format=json repo");
+
+	ck_assert_int_eq(cli_parse_model(&o, argc, argv, err, sizeof(err)), CLI_OK);
+	ck_assert_int_eq(o.r.reachable, 1);
+	ck_assert_int_eq(o.r.walker, CLI_WALKER_LIBGIT2);
+	ck_assert_int_eq(o.r.progress, 0);
+	ck_assert_int_eq(o.format, ABBREV_FORMAT_JSON);
+	ck_assert_uint_eq(o.nrepos, 1);
+	ck_assert_str_eq(o.repos[0], "repo");
+	argc = split(argv, store, sizeof(store), "--walker=git repo");
+	ck_assert_int_eq(cli_parse_model(&o, argc, argv, err, sizeof(err)), CLI_USAGE);
+	ck_assert(err[0] != '\0');
+}
+END_TEST
+
 Suite *make_history_suite(void)
 {
 	Suite *s = suite_create("history");
@@ -719,6 +825,12 @@ Suite *make_history_suite(void)
 	tcase_add_test(tc, test_emit_json);
 	tcase_add_test(tc, test_emit_text);
 	tcase_add_test(tc, test_emit_dates);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("errors");
+	tcase_add_test(tc, test_cli_history_ok);
+	tcase_add_test(tc, test_cli_history_usage);
+	tcase_add_test(tc, test_cli_model_repo);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,155 @@
+/*
+ * cmd_history.c - `git abbrev history`: when each length first stopped
+ * being unique among commits, and when the next ones will, at the
+ * repository's recent growth.
+ *
+ * The commits come from the ID sets (the same walk as the report: every
+ * commit of the object database, reachable or not), their committer times
+ * from the walker (walk_repo_commit_times), the replay from history.c and
+ * the projection from projection.c; one emitter prints the lot.
+ */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "emit.h"
+#include "emit_history.h"
+#include "exitcodes.h"
+#include "history.h"
+#include "projection.h"
+
+static const char history_usage[] =
+	"usage: git abbrev history [--format=text|json] [--window-years=Y]\n"
+	"                          [--fit=auto|exponential|linear] [--target-p=P]\n"
+	"                          [--horizon-years=Y] [--no-projection] [--reachable]\n"
+	"                          [--walker=pack|libgit2] [--progress|--no-progress]\n"
+	"                          [<repo>...]\n";
+
+/*
+ * The commits of the union with their committer times: IDs in byte
+ * order into *ids (n * rawsz bytes), times beside them.  Each commit is
+ * read from the first repository that holds it.
+ */
+static int load_commits(unsigned char **ids, int64_t **times, size_t *n, cmd_sets *cs,
+			progress *p)
+{
+	size_t rawsz = idsets_rawsz(cs->s), count = idsets_count(cs->s, ABBREV_SET_COMMIT), i = 0;
+	unsigned char *found;
+	const unsigned char *id;
+	idset_iter it;
+	char err[1024] = "";
+	int type, rc;
+
+	*ids = malloc(count ? count * rawsz : 1);
+	*times = calloc(count ? count : 1, sizeof(**times));
+	found = calloc(count ? count : 1, 1);
+	if (!*ids || !*times || !found) {
+		free(found);
+		cmd_error("out of memory");
+		return ABBREV_EXIT_NOMEM;
+	}
+	idset_iter_init(&it, cs->s, ABBREV_SET_COMMIT);
+	while (i < count && idset_iter_next(&it, &id, &type))
+		memcpy(*ids + i++ * rawsz, id, rawsz);
+	*n = i;
+	for (size_t r = 0; r < cs->n; r++) {
+		rc = walk_repo_commit_times(cs->repos[r], *ids, *n, *times, found, p, err,
+					    sizeof(err));
+		if (rc) {
+			free(found);
+			cmd_error("%s", rc == WALK_NOMEM ? "out of memory" : err);
+			return rc == WALK_NOMEM ? ABBREV_EXIT_NOMEM : ABBREV_EXIT_RUNTIME;
+		}
+	}
+	for (i = 0; i < *n; i++) {
+		if (!found[i]) {
+			char hex[ABBREV_MAX_HEXSZ + 1];
+
+			hexid_fmt(hex, *ids + i * rawsz, rawsz);
+			cmd_error("commit %s is listed but cannot be found", hex);
+			free(found);
+			return ABBREV_EXIT_RUNTIME;
+		}
+	}
+	free(found);
+	return ABBREV_EXIT_OK;
+}
+
+int cmd_history(int argc, char **argv)
+{
+	cli_history_opts o;
+	cmd_sets cs = { 0 };
+	history_results h = { 0 };
+	projection_results pr;
+	projection_opts po;
+	history_report rep;
+	unsigned char *ids = NULL;
+	int64_t *times = NULL;
+	size_t n = 0;
+	progress *p = NULL;
+	char err[256];
+	int ret;
+
+	switch (cli_parse_history(&o, argc, argv, err, sizeof(err))) {
+	case CLI_HELP:
+		fputs(history_usage, stdout);
+		return ABBREV_EXIT_OK;
+	case CLI_USAGE:
+		cmd_error("%s", err);
+		fputs(history_usage, stderr);
+		return ABBREV_EXIT_USAGE;
+	}
+	p = progress_new(stderr, cmd_want_progress(o.r.progress));
+	if (!p) {
+		cmd_error("out of memory");
+		return ABBREV_EXIT_NOMEM;
+	}
+	ret = cmd_sets_load(&cs, &o.r, p);
+	if (ret)
+		goto done;
+	ret = load_commits(&ids, &times, &n, &cs, p);
+	if (ret)
+		goto done;
+	if (history_compute(&h, ids, times, n, idsets_rawsz(cs.s))) {
+		cmd_error("out of memory");
+		ret = ABBREV_EXIT_NOMEM;
+		goto done;
+	}
+	projection_opts_init(&po);
+	po.window_years = o.window_years;
+	po.fit = o.fit;
+	po.target_p = o.target_p;
+	po.horizon_years = o.horizon_years;
+	po.now = (int64_t)time(NULL);
+	if (o.projection &&
+	    projection_compute(&pr, h.times, (size_t)h.commits,
+			       (uint64_t)idsets_count(cs.s, ABBREV_SET_ALL), &po)) {
+		cmd_error("bad projection options");
+		ret = ABBREV_EXIT_USAGE;
+		goto done;
+	}
+	rep = (history_report){
+		.repos = (const char *const *)cs.paths,
+		.nrepos = cs.n,
+		.lacks = cs.lacks,
+		.objects = idsets_count(cs.s, ABBREV_SET_ALL),
+		.h = &h,
+		.p = o.projection ? &pr : NULL,
+	};
+	if (emit_history(stdout, &rep, o.r.format) || fflush(stdout)) {
+		cmd_error("cannot write the history");
+		ret = ABBREV_EXIT_RUNTIME;
+	}
+done:
+	history_results_clear(&h);
+	free(ids);
+	free(times);
+	cmd_sets_free(&cs);
+	progress_free(p);
+	return ret;
+}

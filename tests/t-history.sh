@@ -1,0 +1,396 @@
+#!/bin/sh
+# t-history.sh - `git abbrev history` and `git abbrev model <repo>` against
+# git's own listing.
+#
+# A generated repository holds commits with planted dates and planted
+# collisions (gen_repo.py --scenario history), one of them unreachable.
+# An independent replay in Python, from `git log --all --format='%H %ct'`
+# plus the unreachable commits that `git cat-file --batch-all-objects`
+# lists, must give the same first collision (time, commits then, pair)
+# for every length; the projection is recomputed from the same dates
+# (the samples, both least-squares fits, the dates and the safe lengths).
+# `model <repo>` must count what git counts.  Bad options are usage
+# errors: exit 2, a message on stderr, nothing on stdout.
+
+. "$(dirname "$0")/setup.sh"
+
+# json_check LABEL PYTHON ARGS...: run PYTHON with sys.argv[1:] = ARGS; it
+# raises AssertionError to fail the check.
+json_check() {
+	label=$1 code=$2
+	shift 2
+	checks=$((checks + 1))
+	if "$PYTHON3" - "$@" >"$tmp/py.out" 2>&1 <<PY
+import json, math, sys, time
+def load(path):
+    def no_const(c):
+        raise ValueError("not JSON: " + c)
+    with open(path) as f:
+        return json.load(f, parse_constant=no_const)
+$code
+PY
+	then
+		:
+	else
+		fail "$label"
+		show "$tmp/py.out"
+	fi
+}
+
+# The oracle: commit dates from git, the replay and the projection redone.
+cat >"$tmp/oracle.py" <<'PY'
+import bisect, calendar, datetime, math, subprocess
+
+YEAR = 31556952.0
+
+def git(repo, *args, data=None):
+    return subprocess.run(["git", "-C", repo] + list(args), input=data,
+                          stdout=subprocess.PIPE, check=True).stdout.decode()
+
+def commit_times(repo, reachable_only=False):
+    """{id: committer time}: git log --all, plus the unreachable commits."""
+    times = {}
+    for line in git(repo, "log", "--all", "--format=%H %ct").splitlines():
+        h, t = line.split()
+        times[h] = int(t)
+    if reachable_only:
+        return times
+    listed = git(repo, "cat-file", "--batch-all-objects",
+                 "--batch-check=%(objectname) %(objecttype)").splitlines()
+    rest = [l.split()[0] for l in listed if l.endswith(" commit")
+            and l.split()[0] not in times]
+    if rest:
+        out = git(repo, "log", "--no-walk=unsorted", "--stdin", "--format=%H %ct",
+                  data=("\n".join(rest) + "\n").encode())
+        for line in out.splitlines():
+            h, t = line.split()
+            times[h] = int(t)
+    return times
+
+def lcp(a, b):
+    n = 0
+    while n < len(a) and a[n] == b[n]:
+        n += 1
+    return n
+
+def replay(times):
+    """{L: (time, commits then, shared, newer)}, and the sorted times."""
+    order = sorted(times, key=lambda h: (times[h], h))
+    seen, first, longest = [], {}, 0
+    for k, h in enumerate(order, 1):
+        i = bisect.bisect_left(seen, h)
+        best = max([lcp(seen[j], h) for j in (i - 1, i) if 0 <= j < len(seen)] or [0])
+        seen.insert(i, h)
+        for L in range(longest + 1, best + 1):
+            first[L] = (times[h], k, best, h)
+        longest = max(longest, best)
+    return first, longest, sorted(times.values())
+
+def year(t):
+    if t >= 253402300800:  # past 9999: mean years, as projection_year()
+        return 1970 + t / YEAR
+    d = datetime.datetime.fromtimestamp(int(math.floor(t)), datetime.timezone.utc)
+    y0 = calendar.timegm((d.year, 1, 1, 0, 0, 0))
+    y1 = calendar.timegm((d.year + 1, 1, 1, 0, 0, 0))
+    return d.year + (t - y0) / (y1 - y0)
+
+def fit(x, y):
+    mx = sum(x) / len(x)
+    my = sum(y) / len(y)
+    sxx = sum((a - mx) ** 2 for a in x)
+    sxy = sum((a - mx) * (b - my) for a, b in zip(x, y))
+    g = sxy / sxx
+    return my - g * mx, g
+
+def capacity(L, p):
+    T = -math.log1p(-p) * 16 ** L
+    n = int((1 + math.sqrt(1 + 8 * T)) / 2) + 2
+    while n * (n - 1) / 2 > T:
+        n -= 1
+    return n
+
+def p_collision(n, L):
+    return -math.expm1(-(n * (n - 1) / 2) / 16 ** L)
+
+def min_length(n, p):
+    for L in range(4, 65):
+        if p_collision(n, L) <= p:
+            return L
+    return 65
+
+def projection(times, objects, window=5.0, kind="auto", target=0.01, horizon=10.0):
+    n = len(times)
+    end = times[-1]
+    start = max(times[0], end - window * YEAR)
+    K = 256
+    xs, ns = [], []
+    for i in range(K):
+        t = start + (end - start) * i / (K - 1)
+        xs.append((t - end) / YEAR)
+        ns.append(bisect.bisect_right(times, t))
+    fits = {}
+    for name, f, inv in (("exponential", math.log, math.exp),
+                         ("linear", lambda v: v, lambda v: v)):
+        a, g = fit(xs, [f(v) for v in ns])
+        err = math.sqrt(sum(((inv(a + g * x) - v) / v) ** 2 for x, v in zip(xs, ns)) / K)
+        fits[name] = (a, g, err)
+    if kind == "auto":
+        kind = "linear" if fits["linear"][2] < fits["exponential"][2] else "exponential"
+    g = fits[kind][1]
+    def time_of(c):
+        if kind == "exponential":
+            return end + YEAR * math.log(c / n) / g
+        return end + YEAR * (c - n) / g
+    def count_at(t):
+        x = (t - end) / YEAR
+        return n * math.exp(g * x) if kind == "exponential" else n + g * x
+    ratio = objects / n
+    when = {}
+    for L in range(10, 17):
+        for key, p in (("p01", 0.01), ("p50", 0.5)):
+            c = capacity(L, p) + 1
+            ct = times[c - 1] if c <= n else time_of(c)
+            ot = times[max(0, min(n - 1, math.ceil(c / ratio) - 1))] if c <= objects \
+                else time_of(c / ratio)
+            when[(L, key)] = (capacity(L, p), year(ct), c <= n, year(ot), c <= objects)
+    h = max(count_at(end + horizon * YEAR), n)
+    return {"fit": kind, "fits": fits, "ratio": ratio, "when": when,
+            "safe": (min_length(math.ceil(h), target), min_length(math.ceil(h * ratio), target)),
+            "start": start, "end": end}
+PY
+
+check_history() {
+	label=$1 json=$2 repo=$3
+	shift 3
+	json_check "$label" "
+exec(open('$tmp/oracle.py').read())
+d = load(sys.argv[1])
+repo, reachable_only = sys.argv[2], sys.argv[3] == 'reachable'
+times = commit_times(repo, reachable_only)
+first, longest, sorted_times = replay(times)
+assert d['commits'] == len(times), (d['commits'], len(times))
+assert d['hash'] == 'sha1'
+assert d['first_commit'] == sorted_times[0] and d['last_commit'] == sorted_times[-1]
+want = [str(L) for L in range(4, longest + 1)]
+assert list(d['lengths']) == want, (list(d['lengths']), want)
+assert d['unique_from'] == longest + 1, d['unique_from']
+for L in range(4, longest + 1):
+    got = d['lengths'][str(L)]
+    t, k, shared, newer = first[L]
+    assert got['first_collision'] == t, (L, got, first[L])
+    assert got['commits_then'] == k, (L, got, first[L])
+    assert got['shared'] == shared, (L, got, first[L])
+    older = got['pair'][0]
+    assert got['pair'][1] == newer, (L, got, first[L])
+    assert older in times and older != newer and lcp(older, newer) == shared, (L, got)
+    assert (times[older], older) < (times[newer], newer), (L, got)
+    e = math.sqrt(math.pi / 2 * 16 ** L) + 2 / 3
+    assert abs(got['expected_commits'] - e) <= 1e-12 * e, (L, got)
+    assert abs(got['p_by_then'] - p_collision(k, L)) <= 1e-9 * p_collision(k, L), (L, got)
+    assert got['date'] == time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime(t)), got
+assert list(d['not_yet'])[0] == str(longest + 1)
+" "$json" "$repo" "$@"
+}
+
+gen_repo "$tmp/h" history
+repo=$tmp/h
+
+say "history --format=json: the replay against git's own dates"
+expect_exit 0 "$GIT_ABBREV" history --format=json --no-progress "$repo"
+cp "$out" "$tmp/hist.json"
+checks=$((checks + 1))
+[ ! -s "$err" ] || { fail "json run wrote to stderr"; show "$err"; }
+check_history "replay (all commits)" "$tmp/hist.json" "$repo" all
+
+say "the planted pairs show up where they were planted"
+json_check "planted" "
+d = load(sys.argv[1])
+g = load(sys.argv[2])
+by_shared = {p['shared']: p for p in g['planted']}
+def at(L):
+    return d['lengths'][str(L)]
+for L, p in ((9, by_shared[9]), (7, by_shared[7])):
+    assert at(L)['first_collision'] == p['date'], (L, at(L), p)
+    assert sorted(at(L)['pair']) == sorted(p['ids']), (L, at(L), p)
+    # both carry the date: the larger ID is replayed second
+    assert at(L)['pair'][1] == max(p['ids']), (L, at(L))
+assert by_shared[7]['reachable'] == [True, False]
+assert d['unique_from'] == 10, d['unique_from']
+assert at(6)['first_collision'] <= by_shared[6]['date']
+" "$tmp/hist.json" "$tmp/h.json"
+
+say "history --reachable: only what git log --all lists"
+expect_exit 0 "$GIT_ABBREV" history --format=json --reachable "$repo"
+cp "$out" "$tmp/hr.json"
+check_history "replay (reachable)" "$tmp/hr.json" "$repo" reachable
+json_check "the unreachable planted commit is left out" "
+d = load(sys.argv[1])
+g = load(sys.argv[2])
+gone = [p['ids'][1] for p in g['planted'] if p['reachable'] == [True, False]]
+assert len(gone) == 1
+assert all(gone[0] not in row['pair'] for row in d['lengths'].values()), d['lengths']
+assert d['unique_from'] == 10
+" "$tmp/hr.json" "$tmp/h.json"
+
+say "the libgit2 walker gives the same history"
+expect_exit 0 "$GIT_ABBREV" history --format=json --walker=libgit2 "$repo"
+checks=$((checks + 1))
+cmp -s "$out" "$tmp/hist.json" || fail "--walker=libgit2 differs from the pack walker"
+
+say "the projection, recomputed from the same dates"
+objects=$(git -C "$repo" cat-file --batch-all-objects --batch-check | wc -l | tr -d ' ')
+proj_check() {
+	label=$1 json=$2
+	shift 2
+	json_check "$label" "
+exec(open('$tmp/oracle.py').read())
+d = load(sys.argv[1])
+objects = int(sys.argv[2])
+window, kind, target, horizon = float(sys.argv[3]), sys.argv[4], float(sys.argv[5]), float(sys.argv[6])
+times = sorted(commit_times('$repo').values())
+want = projection(times, objects, window, kind, target, horizon)
+p = d['projection']
+assert d['objects'] == objects, (d['objects'], objects)
+assert p['fit'] == want['fit'], (p['fit'], want['fit'])
+assert p['window']['from'] == int(want['start']) and p['window']['to'] == want['end'], p['window']
+assert p['window']['samples'] == 256
+ea, eg, ee = want['fits']['exponential']
+la, lg, le = want['fits']['linear']
+f = p['fits']
+assert abs(f['exponential']['rate_per_year'] - eg) <= 1e-9 * abs(eg), (f, eg)
+assert abs(f['exponential']['rms_relative_error'] - ee) <= 1e-9 * ee, (f, ee)
+assert abs(f['linear']['commits_per_year'] - lg) <= 1e-9 * abs(lg), (f, lg)
+assert abs(f['linear']['rms_relative_error'] - le) <= 1e-9 * le, (f, le)
+assert abs(p['objects_per_commit'] - want['ratio']) <= 1e-12 * want['ratio']
+assert list(p['lengths']) == [str(L) for L in range(10, 17)], list(p['lengths'])
+for (L, key), (cap, cy, cr, oy, orr) in want['when'].items():
+    w = p['lengths'][str(L)][key]
+    assert w['capacity'] == cap, (L, key, w, cap)
+    assert abs(w['commits_year'] - cy) < 1e-6 and w['commits_reached'] == cr, (L, key, w, cy)
+    assert abs(w['objects_year'] - oy) < 1e-6 and w['objects_reached'] == orr, (L, key, w, oy)
+assert p['target_p'] == target and p['horizon_years'] == horizon
+assert (p['safe_length']['commit'], p['safe_length']['all']) == want['safe'], (p['safe_length'], want['safe'])
+q = p['quote']
+assert q.startswith('at the growth of the last '), q
+assert '12-char commit IDs ' in q and '; all objects ' in q, q
+assert str(int(math.floor(p['lengths']['12']['p50']['commits_year']))) in q, q
+" "$json" "$objects" "$@"
+}
+proj_check "projection (defaults)" "$tmp/hist.json" 5 auto 0.01 10
+expect_exit 0 "$GIT_ABBREV" history --format=json --fit=linear --window-years=2 \
+	--target-p=0.5 --horizon-years=20 "$repo"
+proj_check "projection (linear, 2 years, P <= 50%, 20 years)" "$out" 2 linear 0.5 20
+expect_exit 0 "$GIT_ABBREV" history --format=json --fit exponential --window-years 3.5 \
+	--target-p 1e-6 --horizon-years 0 "$repo"
+proj_check "projection (exponential, 3.5 years, 1e-6, now)" "$out" 3.5 exponential 1e-6 0
+expect_exit 0 "$GIT_ABBREV" history --format=json --no-projection "$repo"
+json_check "--no-projection" "
+d = load(sys.argv[1])
+assert d['projection'] is None
+" "$out"
+
+say "text: the table, the projection and the quotable line"
+expect_exit 0 "$GIT_ABBREV" history "$repo"
+cp "$out" "$tmp/h.txt"
+json_check "text matches the JSON" "
+d = load(sys.argv[1])
+text = open(sys.argv[2]).read()
+assert text.startswith(sys.argv[3] + ': %d commits (sha1), committed 2005-04-07 .. ' % d['commits']), text[:200]
+for L, row in d['lengths'].items():
+    line = [l for l in text.splitlines() if l.startswith('%3s  ' % L)]
+    assert line, ('no row', L)
+    assert time.strftime('%Y-%m-%d %H:%M:%S', time.gmtime(row['first_collision'])) in line[0], line
+    assert '{:,}'.format(row['commits_then']) in line[0], line
+    assert row['pair'][0][:12] in line[0] and row['pair'][1][:12] in line[0], line
+assert ' 10  not yet ' in text, text
+assert d['projection']['quote'] + '\n' in text, d['projection']['quote']
+assert 'safe until ' in text
+" "$tmp/hist.json" "$tmp/h.txt" "$repo"
+
+say "two repositories: the union, each commit once"
+gen_repo "$tmp/alt" alternates
+expect_exit 0 "$GIT_ABBREV" history --format=json "$tmp/alt/upstream" "$tmp/alt/downstream"
+json_check "union" "
+exec(open('$tmp/oracle.py').read())
+d = load(sys.argv[1])
+t = commit_times(sys.argv[2])
+t.update(commit_times(sys.argv[3]))
+first, longest, _ = replay(t)
+assert d['commits'] == len(t), (d['commits'], len(t))
+assert d['unique_from'] == longest + 1
+for L in range(4, longest + 1):
+    assert d['lengths'][str(L)]['first_collision'] == first[L][0], L
+    assert d['lengths'][str(L)]['pair'][1] == first[L][3], L
+" "$out" "$tmp/alt/upstream" "$tmp/alt/downstream"
+
+say "small repositories: empty, one commit"
+gen_repo "$tmp/empty" empty
+expect_exit 0 "$GIT_ABBREV" history --format=json "$tmp/empty"
+json_check "empty" "
+d = load(sys.argv[1])
+assert d['commits'] == 0 and d['lengths'] == {} and d['projection'] is None, d
+" "$out"
+expect_exit 0 "$GIT_ABBREV" history "$tmp/empty"
+checks=$((checks + 1))
+grep -q 'fewer than two commits' "$out" || { fail "empty: no sentence"; show "$out"; }
+gen_repo "$tmp/small" small
+expect_exit 0 "$GIT_ABBREV" history --format=json "$tmp/small"
+json_check "one commit" "
+d = load(sys.argv[1])
+assert d['commits'] == 1 and d['lengths'] == {} and d['unique_from'] == 4, d
+assert d['projection'] is None, d['projection']
+" "$out"
+
+say "SHA-256: commit dates need libgit2, which cannot read them: one line, exit 3"
+if git init -q --object-format=sha256 "$tmp/probe256" 2>/dev/null; then
+	gen_repo "$tmp/s256" sha256
+	expect_exit 3+ "$GIT_ABBREV" history "$tmp/s256"
+	checks=$((checks + 1))
+	one_line "$err" || { fail "sha256: not one line on stderr"; show "$err"; }
+	checks=$((checks + 1))
+	[ ! -s "$out" ] || { fail "sha256: stdout is not empty"; show "$out"; }
+fi
+
+say "model <repo>: n from the repository's sets, equal to git's counts"
+commits=$(git -C "$repo" cat-file --batch-all-objects --batch-check='%(objecttype)' |
+	grep -c '^commit$')
+expect_exit 0 "$GIT_ABBREV" model --format=json "$repo"
+json_check "model <repo>" "
+d = load(sys.argv[1])
+assert list(d) == ['sets'], list(d)
+assert list(d['sets']) == ['all', 'commit'], list(d['sets'])
+assert d['sets']['all']['objects'] == int(sys.argv[2]), (d['sets']['all']['objects'], sys.argv[2])
+assert d['sets']['commit']['objects'] == int(sys.argv[3]), (d['sets']['commit']['objects'], sys.argv[3])
+assert list(d['sets']['all']['lengths'])[0] == '4'
+" "$out" "$objects" "$commits"
+reachable_commits=$(git -C "$repo" rev-list --all | wc -l | tr -d ' ')
+expect_exit 0 "$GIT_ABBREV" model --format=json --reachable "$repo"
+json_check "model --reachable <repo>" "
+d = load(sys.argv[1])
+assert d['sets']['commit']['objects'] == int(sys.argv[2]), (d['sets']['commit'], sys.argv[2])
+" "$out" "$reachable_commits"
+expect_exit 0 "$GIT_ABBREV" model "$repo"
+checks=$((checks + 1))
+grep -q "^commits: $commits\$" "$out" || { fail "model text: no commits table"; show "$out"; }
+expect_exit 3+ "$GIT_ABBREV" model "$tmp/nonexistent"
+checks=$((checks + 1))
+one_line "$err" || { fail "model <bad repo>: not one line on stderr"; show "$err"; }
+
+say "usage errors: exit 2, message on stderr, nothing on stdout"
+for args in "--target-p=0" "--target-p=1" "--target-p=abc" "--target-p=" \
+	"--horizon-years=-1" "--horizon-years=1001" "--window-years=0" \
+	"--window-years=x" "--fit=cubic" "--fit" "--format=classic" "--bogus"; do
+	# shellcheck disable=SC2086
+	expect_exit 2 "$GIT_ABBREV" history $args "$repo"
+	[ "$rc" -eq 2 ] || continue
+	checks=$((checks + 1))
+	[ -s "$err" ] || fail "history $args: no message on stderr"
+	checks=$((checks + 1))
+	[ ! -s "$out" ] || { fail "history $args: stdout is not empty"; show "$out"; }
+done
+expect_exit 2 "$GIT_ABBREV" model --objects=10 "$repo"
+expect_exit 0 "$GIT_ABBREV" history --help
+checks=$((checks + 1))
+grep -q 'usage: git abbrev history' "$out" || fail "history --help: no usage on stdout"
+
+finish
