@@ -9,6 +9,12 @@
  * the rare keys shared by several IDs (crafted prefix collisions of 16+ hex
  * chars exist), which keeps lengths beyond 16 exact.
  *
+ * A walker that adds the IDs in ascending order (the pack walker merges
+ * the sorted pack indexes) leaves the arena itself sorted.  While that
+ * holds, an ordered iteration is a plain scan of the arena instead of one
+ * JudyLNext per ID (a lookup from the root: ~40 ns at 13M keys, against a
+ * few for the next array slot), and a seek a binary search in it.
+ *
  * Judy's error-returning calls are used throughout (never the macros that
  * print and exit), so running out of memory is an ordinary error.
  */
@@ -36,6 +42,8 @@ struct idsets {
 	size_t nchunks, chunk_alloc;
 	size_t nids;
 	size_t ovf_bytes;
+	int broken;     /* ran out of memory halfway through an add */
+	int sorted; /* arena index order is byte order (every add came in order) */
 };
 
 static const char *const set_names[ABBREV_SET_COUNT] = { "all", "commit", "tree", "blob", "tag" };
@@ -54,8 +62,10 @@ idsets *idsets_new(size_t rawsz)
 	if (rawsz < 1 || rawsz > ABBREV_MAX_RAWSZ)
 		return NULL;
 	s = calloc(1, sizeof(*s));
-	if (s)
+	if (s) {
 		s->rawsz = rawsz;
+		s->sorted = 1;
+	}
 	return s;
 }
 
@@ -257,32 +267,24 @@ int idsets_add(idsets *s, const unsigned char *id, int type)
 
 	if (type < ABBREV_TYPE_COMMIT || type > ABBREV_TYPE_TAG)
 		return -1;
+	if (s->broken)
+		return -2;
 	pv = (PWord_t)JudyLGet(s->judy[ABBREV_SET_ALL], k, PJE0);
 	if (pv && value_find(s, *pv, id) >= 0)
 		return 0;
-	if (arena_add(s, id, type, &idx))
-		return -2;
-	if (set_add(s, ABBREV_SET_ALL, k, idx)) {
-		s->nids--;
-		return -2;
-	}
-	if (set_add(s, type, k, idx)) {
-		/* leave the collection as it was: undo the insert into "all" */
-		pv = (PWord_t)JudyLGet(s->judy[ABBREV_SET_ALL], k, PJE0);
-		if (*pv & 1) {
-			JudyLDel(&s->judy[ABBREV_SET_ALL], k, PJE0);
-		} else {
-			ovf_list *l = (ovf_list *)*pv;
-			uint32_t slot;
-
-			list_find(s, l, id, &slot);
-			memmove(&l->idx[slot], &l->idx[slot + 1], (l->n - slot - 1) * sizeof(uint32_t));
-			l->n--;
-		}
-		s->count[ABBREV_SET_ALL]--;
-		s->nids--;
+	/*
+	 * Out of memory halfway, an undo could itself need memory (a JudyL
+	 * delete may allocate), so the collection is marked broken instead:
+	 * it can only be freed now.
+	 */
+	if (arena_add(s, id, type, &idx) || set_add(s, ABBREV_SET_ALL, k, idx) ||
+	    set_add(s, type, k, idx)) {
+		s->broken = 1;
 		return -2;
 	}
+	/* an ID below the last one ends the arena's order for good */
+	if (idx && memcmp(arena_id(s, idx - 1), id, s->rawsz) > 0)
+		s->sorted = 0;
 	return 1;
 }
 
@@ -309,6 +311,49 @@ void idset_iter_seek(idset_iter *it, const unsigned char *from)
 	it->from = from;
 }
 
+/* The first arena index whose ID is >= `from` (a sorted arena only). */
+static size_t arena_lower_bound(const idsets *s, const unsigned char *from)
+{
+	size_t lo = 0, hi = s->nids;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (memcmp(arena_id(s, mid), from, s->rawsz) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* idset_iter_next() over a sorted arena: the IDs of the set, in place. */
+static int iter_next_sorted(idset_iter *it, const unsigned char **id, int *type)
+{
+	const idsets *s = it->s;
+
+	if (it->state == 2)
+		return 0;
+	if (it->state == 0) {
+		it->pos = it->from ? arena_lower_bound(s, it->from) : 0;
+		it->from = NULL;
+		it->state = 1;
+	}
+	while (it->pos < s->nids) {
+		size_t idx = it->pos++;
+		int t = arena_type(s, idx);
+
+		if (it->set == ABBREV_SET_ALL || t == it->set) {
+			*id = arena_id(s, idx);
+			if (type)
+				*type = t;
+			return 1;
+		}
+	}
+	it->state = 2;
+	return 0;
+}
+
 int idset_iter_next(idset_iter *it, const unsigned char **id, int *type)
 {
 	const idsets *s = it->s;
@@ -318,6 +363,8 @@ int idset_iter_next(idset_iter *it, const unsigned char **id, int *type)
 
 	if (it->set < 0 || it->set >= ABBREV_SET_COUNT)
 		return 0;
+	if (s->sorted)
+		return iter_next_sorted(it, id, type);
 	judy = s->judy[it->set];
 	for (;;) {
 		if (it->state == 2)

@@ -44,7 +44,9 @@ size_t idsets_rawsz(const idsets *s);
  * Add an ID of the given type (ABBREV_TYPE_COMMIT ... ABBREV_TYPE_TAG) to
  * the set of all objects and to its type's set.  Returns 1 if it was new,
  * 0 if it was already there (an object stored twice counts once), -1 if
- * the type is invalid, -2 when out of memory (the collection is unchanged).
+ * the type is invalid, -2 when out of memory: the ID may then be in some
+ * sets and not others, every later add fails too, and the collection is
+ * only fit for idsets_free() (an undo could itself need memory).
  */
 int idsets_add(idsets *s, const unsigned char *id, int type);
 
@@ -72,6 +74,7 @@ typedef struct {
 	uint64_t key;  /* current JudyL key */
 	uintptr_t val; /* current JudyL value */
 	size_t sub;    /* position within an overflow list */
+	size_t pos;    /* next arena index, while the arena is sorted */
 	const unsigned char *from; /* seek target inside the first key, or NULL */
 } idset_iter;
 

@@ -419,8 +419,10 @@ static int entry_cmp(const void *a, const void *b)
  * duplicates and long shared prefixes), must iterate exactly as
  * qsort + memcmp + dedupe orders them, per set, and every seek to a
  * present ID or to a prefix of one must land where bsearch says.
+ * With `ascending`, the same IDs go in sorted, each twice, as the pack
+ * walker adds them: the collection then iterates its arena in place.
  */
-static void check_random(size_t rawsz, size_t n, uint64_t seed)
+static void check_random(size_t rawsz, size_t n, uint64_t seed, int ascending)
 {
 	idsets *set = idsets_new(rawsz);
 	unsigned char *ids = malloc(n * rawsz);
@@ -447,6 +449,15 @@ static void check_random(size_t rawsz, size_t n, uint64_t seed)
 	qsort(sorted, nsorted, sizeof(*sorted), entry_cmp);
 	for (size_t i = 1; i < nsorted; i++)
 		ck_assert_int_lt(memcmp(sorted[i - 1].id, sorted[i].id, rawsz), 0);
+	if (ascending) {
+		idsets_free(set);
+		set = idsets_new(rawsz);
+		ck_assert_ptr_nonnull(set);
+		for (size_t i = 0; i < nsorted; i++) {
+			ck_assert_int_eq(idsets_add(set, sorted[i].id, sorted[i].type), 1);
+			ck_assert_int_eq(idsets_add(set, sorted[i].id, sorted[i].type), 0);
+		}
+	}
 
 	ck_assert_uint_eq(idsets_count(set, ABBREV_SET_ALL), nnew);
 	for (int t = ABBREV_TYPE_COMMIT; t <= ABBREV_TYPE_TAG; t++)
@@ -534,13 +545,47 @@ static void check_random(size_t rawsz, size_t n, uint64_t seed)
 
 START_TEST(test_random_sha1)
 {
-	check_random(20, 4000, 7);
+	check_random(20, 4000, 7, 0);
 }
 END_TEST
 
 START_TEST(test_random_sha256)
 {
-	check_random(32, 2500, 11);
+	check_random(32, 2500, 11, 0);
+}
+END_TEST
+
+START_TEST(test_ascending_sha1)
+{
+	check_random(20, 4000, 13, 1);
+}
+END_TEST
+
+START_TEST(test_ascending_sha256)
+{
+	check_random(32, 2500, 17, 1);
+}
+END_TEST
+
+/* In order at first (the arena is scanned), then one ID below: Judy takes over. */
+START_TEST(test_order_lost)
+{
+	static const want_id all[] = {
+		{ "0f", ABBREV_TYPE_TAG }, { "1", ABBREV_TYPE_COMMIT },
+		{ "2", ABBREV_TYPE_BLOB }, { "3", ABBREV_TYPE_COMMIT },
+	};
+
+	ck_assert_int_eq(add_hex(s, "1", ABBREV_TYPE_COMMIT), 1);
+	ck_assert_int_eq(add_hex(s, "2", ABBREV_TYPE_BLOB), 1);
+	ck_assert_int_eq(add_hex(s, "3", ABBREV_TYPE_COMMIT), 1);
+	expect_iter(s, ABBREV_SET_ALL, NULL, all + 1, 3);
+	expect_iter(s, ABBREV_SET_COMMIT, "2", all + 3, 1);
+	ck_assert_int_eq(add_hex(s, "0f", ABBREV_TYPE_TAG), 1);
+	ck_assert_int_eq(add_hex(s, "2", ABBREV_TYPE_BLOB), 0);
+	expect_iter(s, ABBREV_SET_ALL, NULL, all, 4);
+	expect_iter(s, ABBREV_SET_ALL, "1", all + 1, 3);
+	expect_iter(s, ABBREV_SET_TAG, NULL, all, 1);
+	ck_assert_int_eq(lookup_hex(s, "0f"), ABBREV_TYPE_TAG);
 }
 END_TEST
 
@@ -781,6 +826,9 @@ Suite *make_idset_suite(void)
 	tcase_add_test(core, test_sha256);
 	tcase_add_test(core, test_random_sha1);
 	tcase_add_test(core, test_random_sha256);
+	tcase_add_test(core, test_ascending_sha1);
+	tcase_add_test(core, test_ascending_sha256);
+	tcase_add_test(core, test_order_lost);
 	tcase_add_test(core, test_seek);
 	tcase_add_test(core, test_seek_restart);
 	tcase_add_test(core, test_small_widths);
