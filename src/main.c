@@ -21,10 +21,10 @@ static const abbrev_cmd commands[] = {
 	  "do IDs of a type (default commit) collide at N chars? exit 1 if they do" },
 	{ "model", cmd_model, "model --objects=N [--commits=M] [--format=text|json|csv|markdown|svg] [--from=L] [--to=L]",
 	  "birthday-model numbers: expected collisions and capacity per length" },
-	{ "history", cmd_history, "history [--format=text|json] [--target-p=P] [--horizon-years=Y] [<repo>...]",
-	  "when each length first collided among commits, and when the next ones will" },
 	{ "verify", cmd_verify, "verify [-C <repo>] [--min-length=N] [--range=<revs>] [--fix] [<file>...]",
 	  "check Fixes: tags and commit references by ID and subject; exit 1 if any is wrong" },
+	{ "history", cmd_history, "history [--format=text|json] [--target-p=P] [--horizon-years=Y] [<repo>...]",
+	  "when each length first collided among commits, and when the next ones will" },
 };
 
 static void usage(FILE *out)
@@ -63,6 +63,14 @@ int main(int argc, char **argv)
 		cmd_error("cannot initialise libgit2");
 		return ABBREV_EXIT_RUNTIME;
 	}
+	/*
+	 * libgit2 1.5 allocates its per-thread error state on the first
+	 * error; if that first error is an allocation failure, recording it
+	 * recurses until the stack overflows.  Have the state made now,
+	 * while memory is there.
+	 */
+	git_error_set_str(GIT_ERROR_NONE, "-");
+	git_error_clear();
 	ret = cmd->run(argc - first, argv + first);
 	git_libgit2_shutdown();
 	return ret;

@@ -1,0 +1,65 @@
+#!/bin/sh
+# t-man.sh - the man page keeps up with the tool: it documents every
+# command, every option each command's -h shows, and every key of the
+# report's JSON; its examples run (exit 0 or 1, never a usage or runtime
+# error); and it renders without warnings where groff is installed.
+. "$(dirname "$0")/setup.sh"
+
+man=${GIT_ABBREV%/src/git-abbrev}/docs/git-abbrev.1
+[ -f "$man" ] || die "no $man (configure makes it from docs/git-abbrev.1.in)"
+# the page as plain words: roff escapes for "-" undone
+sed 's/\\-/-/g; s/\\f[BIRP]//g' "$man" >"$tmp/man.txt"
+
+say "every command and every option of its usage is documented"
+for cmd in $("$GIT_ABBREV" -h | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p'); do
+	checks=$((checks + 1))
+	grep -q "^\.B $cmd\$\|^\.BI \"$cmd " "$man" || fail "command $cmd has no entry"
+	"$GIT_ABBREV" "$cmd" -h >"$tmp/usage" 2>&1 || :
+	for opt in $(grep -o -- '--[a-z][a-z-]*\|-C' "$tmp/usage" | sort -u); do
+		checks=$((checks + 1))
+		grep -q -- "$opt" "$tmp/man.txt" || fail "$cmd: option $opt is not in the man page"
+	done
+done
+
+say "every key of report --format=json is documented"
+gen_repo "$tmp/repo" planted
+expect_exit 0 "$GIT_ABBREV" report --format=json "$tmp/repo"
+python3 - "$out" >"$tmp/keys" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+keys = set(d)
+for s in d["types"].values():
+    keys |= set(s)
+    keys |= set(s["longest"])
+    for g in s["longest"]["groups"]:
+        for m in g:
+            keys |= set(m)
+    for row in s.get("model", {}).values():
+        keys |= set(row)
+print("\n".join(sorted(keys)))
+PY
+while read -r key; do
+	checks=$((checks + 1))
+	grep -q "\\\\fB$key\\\\fR" "$man" || fail "JSON key $key is not in the man page"
+done <"$tmp/keys"
+
+say "the examples run"
+sed -n '/^\.SH EXAMPLES/,/^\.SH /p' "$tmp/man.txt" | grep '^git abbrev' >"$tmp/examples"
+checks=$((checks + 1))
+[ "$(wc -l <"$tmp/examples")" -ge 5 ] || fail "fewer than 5 examples"
+while read -r line; do
+	# shellcheck disable=SC2086
+	set -- ${line#git abbrev}
+	checks=$((checks + 1))
+	if (cd "$tmp/repo" && exec "$GIT_ABBREV" "$@" --no-progress) >"$tmp/ex.out" 2>"$tmp/ex.err"
+	then rc=0; else rc=$?; fi
+	[ "$rc" -le 1 ] || fail "example exits $rc: $line: $(head -n 2 "$tmp/ex.err")"
+done <"$tmp/examples"
+
+if command -v groff >/dev/null 2>&1; then
+	say "it renders without warnings"
+	checks=$((checks + 1))
+	groff -man -Tutf8 -ww -z "$man" 2>"$tmp/groff" || fail "groff failed"
+	[ -s "$tmp/groff" ] && fail "groff warns: $(head -n 3 "$tmp/groff")"
+fi
+finish
