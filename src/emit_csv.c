@@ -11,15 +11,21 @@
  * random IDs.  The repository column repeats on every row, so that runs
  * of several repositories can be concatenated into one table.
  * Model: length,<set>_expected_pairs,<set>_p_collision,... per set.
+ * History: one row per length from 4 to the projected ones: whether and
+ * when two commits first shared it (unix time, ISO date, commits then,
+ * the pair), the model's expectation and P (by then if collided, among
+ * all commits now if not), and the projected years for 1% and 50%.
  * Fields are quoted only where RFC 4180 needs it (csv.h).
  */
 #include <config.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "csv.h"
 #include "emit.h"
+#include "emit_history.h"
 #include "emit_model.h"
 #include "model.h"
 
@@ -45,22 +51,22 @@ static void count_field(FILE *out, unsigned long long v, int first)
 	csv_field(out, buf, first);
 }
 
-/* The repositories of the report, "a + b", or "" (caller frees). */
-static char *repos_joined(const stats_report *r)
+/* The repositories, "a + b", or "" (caller frees). */
+static char *repos_joined(const char *const *repos, size_t n)
 {
 	size_t len = 1;
 	char *s;
 
-	for (size_t i = 0; i < r->nrepos; i++)
-		len += strlen(r->repos[i]) + 3;
+	for (size_t i = 0; i < n; i++)
+		len += strlen(repos[i]) + 3;
 	s = malloc(len);
 	if (!s)
 		return NULL;
 	s[0] = '\0';
-	for (size_t i = 0; i < r->nrepos; i++) {
+	for (size_t i = 0; i < n; i++) {
 		if (i)
 			strcat(s, " + ");
-		strcat(s, r->repos[i]);
+		strcat(s, repos[i]);
 	}
 	return s;
 }
@@ -68,7 +74,7 @@ static char *repos_joined(const stats_report *r)
 int emit_report_csv(FILE *out, const stats_report *r)
 {
 	unsigned last = r->cvo_last_len;
-	char name[32], *repos = repos_joined(r);
+	char name[32], *repos = repos_joined(r->repos, r->nrepos);
 
 	if (!repos)
 		return -1;
@@ -144,5 +150,94 @@ int emit_model_csv(FILE *out, const model_results *r)
 		}
 		csv_end_record(out);
 	}
+	return ferror(out) ? -1 : 0;
+}
+
+/* ---- history ------------------------------------------------------------ */
+
+/* "2005-04-07T22:13:13Z", or "" when the date cannot be written. */
+static void iso_date(char *buf, size_t n, int64_t t)
+{
+	emit_history_date(buf, n, t);
+	if ((buf[0] == '-' && !buf[1]) || strlen(buf) < 19) {
+		buf[0] = '\0';
+		return;
+	}
+	buf[10] = 'T';
+	strncat(buf, "Z", n - strlen(buf) - 1);
+}
+
+/* A projected date as a decimal year; "never"; "" when there is none. */
+static void year_field(FILE *out, double t, int valid)
+{
+	char buf[40];
+
+	if (!valid)
+		buf[0] = '\0';
+	else if (!isfinite(t))
+		snprintf(buf, sizeof(buf), "never");
+	else
+		snprintf(buf, sizeof(buf), "%.2f", projection_year(t));
+	csv_field(out, buf, 0);
+}
+
+int emit_history_csv(FILE *out, const history_report *r)
+{
+	static const char *const header[] = {
+		"length", "collided", "first_collision", "date", "commits_then", "pair_older",
+		"pair_newer", "shared", "expected_commits", "expected_date", "p",
+		"commits_p01_year", "commits_p50_year", "objects_p01_year", "objects_p50_year",
+		"repository"
+	};
+	const history_results *h = r->h;
+	const projection_results *p = r->p && r->p->status == PROJECTION_OK ? r->p : NULL;
+	unsigned maxL = (unsigned)(2 * h->rawsz);
+	unsigned to = h->longest + 1 > HISTORY_SHOW_TO ? h->longest + 1 : HISTORY_SHOW_TO;
+	char buf[ABBREV_MAX_HEXSZ + 1], *repos = repos_joined(r->repos, r->nrepos);
+
+	if (!repos)
+		return -1;
+	if (to > maxL)
+		to = maxL;
+	for (size_t i = 0; i < sizeof(header) / sizeof(header[0]); i++)
+		csv_field(out, header[i], !i);
+	csv_end_record(out);
+	for (unsigned L = ABBREV_MIN_LEN; L <= to; L++) {
+		const history_first *f = &h->first[L];
+		const history_model *m = &h->model[L];
+		int collided = L <= h->longest, projected = p && L >= PROJECTION_FROM &&
+							    L <= PROJECTION_TO;
+
+		count_field(out, L, 1);
+		count_field(out, (unsigned long long)collided, 0);
+		if (collided) {
+			snprintf(buf, sizeof(buf), "%lld", (long long)f->time);
+			csv_field(out, buf, 0);
+			iso_date(buf, sizeof(buf), f->time);
+			csv_field(out, buf, 0);
+			count_field(out, f->commits_then, 0);
+			hexid_fmt(buf, f->pair[0], h->rawsz);
+			csv_field(out, buf, 0);
+			hexid_fmt(buf, f->pair[1], h->rawsz);
+			csv_field(out, buf, 0);
+			count_field(out, f->shared, 0);
+		} else {
+			for (int i = 0; i < 6; i++)
+				csv_field(out, "", 0);
+		}
+		real_field(out, m->expected_commits);
+		buf[0] = '\0';
+		if (m->expected_reached)
+			iso_date(buf, sizeof(buf), m->expected_time);
+		csv_field(out, buf, 0);
+		real_field(out, m->p);
+		year_field(out, projected ? p->p01[L].commits_time : 0, projected);
+		year_field(out, projected ? p->p50[L].commits_time : 0, projected);
+		year_field(out, projected ? p->p01[L].objects_time : 0, projected);
+		year_field(out, projected ? p->p50[L].objects_time : 0, projected);
+		csv_field(out, repos, 0);
+		csv_end_record(out);
+	}
+	free(repos);
 	return ferror(out) ? -1 : 0;
 }

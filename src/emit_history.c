@@ -393,7 +393,9 @@ int emit_history_json(FILE *out, const history_report *r)
 
 int emit_history_supported(int format)
 {
-	return format == ABBREV_FORMAT_TEXT || format == ABBREV_FORMAT_JSON;
+	return format == ABBREV_FORMAT_TEXT || format == ABBREV_FORMAT_JSON ||
+	       format == ABBREV_FORMAT_CSV || format == ABBREV_FORMAT_MARKDOWN ||
+	       format == ABBREV_FORMAT_SVG;
 }
 
 int emit_history(FILE *out, const history_report *r, int format)
@@ -403,6 +405,12 @@ int emit_history(FILE *out, const history_report *r, int format)
 		return emit_history_text(out, r);
 	case ABBREV_FORMAT_JSON:
 		return emit_history_json(out, r);
+	case ABBREV_FORMAT_CSV:
+		return emit_history_csv(out, r);
+	case ABBREV_FORMAT_MARKDOWN:
+		return emit_history_markdown(out, r);
+	case ABBREV_FORMAT_SVG:
+		return emit_history_svg(out, r);
 	}
 	return -1;
 }

@@ -79,6 +79,28 @@ int emit_history_text(FILE *out, const history_report *r);
  */
 int emit_history_json(FILE *out, const history_report *r);
 
+/*
+ * CSV (emit_csv.c): a header row, then one row per length from 4 to
+ * PROJECTION_TO (or past the longest collided): length, collided (1/0),
+ * first_collision (unix seconds), date (ISO UTC), commits_then,
+ * pair_older, pair_newer, shared, expected_commits, expected_date, p
+ * (by then if collided, among all commits now if not), the projected
+ * years commits_p01_year, commits_p50_year, objects_p01_year,
+ * objects_p50_year ("never"; empty outside PROJECTION_FROM..TO or without
+ * a projection), repository.  Empty cells for what does not apply.
+ */
+int emit_history_csv(FILE *out, const history_report *r);
+
+/* Markdown (emit_markdown.c): the text's tables, and the quote in bold. */
+int emit_history_markdown(FILE *out, const history_report *r);
+
+/*
+ * SVG (emit_svg.c): commits then (log) against the length, the first
+ * collisions as points labelled with their year, the model as a line,
+ * today's commit count as a dashed level.
+ */
+int emit_history_svg(FILE *out, const history_report *r);
+
 /* Whether history has an emitter for `format` (enum abbrev_format). */
 int emit_history_supported(int format);
 

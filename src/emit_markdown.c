@@ -4,7 +4,9 @@
  * with the repository and its object count, one row per length with the
  * sets side by side ("colliding objects / colliding prefixes", then the
  * birthday model's expected prefixes for as many random IDs), a key, and
- * the min unique lengths.  Model: a table per set.
+ * the min unique lengths.  Model: a table per set.  History: when each
+ * length first collided beside the model, then the projection and the
+ * line to quote.
  *
  * Cells hold no user text, so only the heading needs care: the
  * repository path goes into a code span long enough for any backticks it
@@ -12,9 +14,11 @@
  */
 #include <config.h>
 
+#include <math.h>
 #include <string.h>
 
 #include "emit.h"
+#include "emit_history.h"
 #include "emit_model.h"
 #include "model.h"
 
@@ -211,5 +215,169 @@ int emit_model_markdown(FILE *out, const model_results *r)
 	fputs("\nBirthday model of n random IDs at L hex chars: E = n(n-1)/2 / 16^L expected "
 	      "colliding pairs, P = 1 - exp(-E) the chance of any collision; capacity: the "
 	      "most IDs a length holds with P <= 1% or <= 50%.\n", out);
+	return ferror(out) ? -1 : 0;
+}
+
+/* ---- history ------------------------------------------------------------ */
+
+/* A count that may be huge or not finite: grouped digits below 10^15, else "%.3g". */
+static void fmt_countd(char *buf, size_t n, double v)
+{
+	if (v >= 0 && v < 1e15)
+		fmt_count(buf, n, (unsigned long long)llround(v));
+	else
+		snprintf(buf, n, "%.3g", v);
+}
+
+/* A growth rate as a percentage a person can read, even when absurd. */
+static void fmt_percent(char *buf, size_t n, double v)
+{
+	snprintf(buf, n, fabs(v) < 1e6 ? "%+.1f%%" : "%+.3g%%", v);
+}
+
+/* A projected date's calendar year: "2031", "never", "1.2e+06"; " *" if passed. */
+static void fmt_year(char *buf, size_t n, double t, int reached)
+{
+	double y = isfinite(t) ? floor(projection_year(t)) : 0;
+
+	if (!isfinite(t))
+		snprintf(buf, n, "never");
+	else
+		snprintf(buf, n, y < 1e6 ? "%.0f%s" : "%.2g%s", y, reached ? " \\*" : "");
+}
+
+/* The last length not yet collided worth a row: while P now >= 1e-4, at least one. */
+static unsigned not_yet_to(const history_results *h)
+{
+	unsigned maxL = (unsigned)(2 * h->rawsz), L = h->longest + 1;
+
+	if (L < ABBREV_MIN_LEN)
+		L = ABBREV_MIN_LEN;
+	while (L + 1 <= maxL && L + 1 <= HISTORY_SHOW_TO && h->model[L + 1].p >= 1e-4)
+		L++;
+	return L > maxL ? maxL : L;
+}
+
+static void history_table(FILE *out, const history_results *h)
+{
+	unsigned maxL = (unsigned)(2 * h->rawsz);
+	char when[32], then[32], exp[32], expdate[32], a[ABBREV_MAX_HEXSZ + 1],
+	     b[ABBREV_MAX_HEXSZ + 1];
+
+	fputs("| length | first collision (UTC) | commits then | model expects | model's date "
+	      "| P(by then) | pair |\n|---:|---|---:|---:|---|---:|---|\n", out);
+	for (unsigned L = ABBREV_MIN_LEN; L <= h->longest; L++) {
+		const history_first *f = &h->first[L];
+		const history_model *m = &h->model[L];
+		int width = (int)(f->shared + 1 > 12 ? f->shared + 1 : 12);
+
+		if (width > (int)maxL)
+			width = (int)maxL;
+		emit_history_date(when, sizeof(when), f->time);
+		fmt_count(then, sizeof(then), f->commits_then);
+		fmt_countd(exp, sizeof(exp), m->expected_commits);
+		expdate[0] = '\0';
+		if (m->expected_reached) {
+			emit_history_date(expdate, sizeof(expdate), m->expected_time);
+			expdate[10] = '\0';
+		}
+		hexid_fmt(a, f->pair[0], h->rawsz);
+		hexid_fmt(b, f->pair[1], h->rawsz);
+		fprintf(out, "| %u | %s | %s | %s | %s | %.2g | `%.*s` `%.*s` |\n", L, when, then,
+			exp, expdate, m->p, width, a, width, b);
+	}
+	if (h->longest >= maxL)
+		return;
+	fmt_count(then, sizeof(then), h->commits);
+	for (unsigned L = h->longest + 1 < ABBREV_MIN_LEN ? ABBREV_MIN_LEN : h->longest + 1;
+	     L <= not_yet_to(h); L++) {
+		fmt_countd(exp, sizeof(exp), h->model[L].expected_commits);
+		fprintf(out, "| %u | not yet | %s now | %s | | %.2g now | |\n", L, then, exp,
+			h->model[L].p);
+	}
+}
+
+static void projection_markdown(FILE *out, const history_report *r)
+{
+	const projection_results *p = r->p;
+	char quote[512], from[32], to[32], c[4][32], num[2][32], rate[48];
+
+	if (p->status != PROJECTION_OK) {
+		fputs("\nNo projection: the commits span no time to fit a growth to.\n", out);
+		return;
+	}
+	emit_history_quote(quote, sizeof(quote), r);
+	fprintf(out, "\n**%c%s.**\n\n", quote[0] >= 'a' && quote[0] <= 'z' ? quote[0] - 'a' + 'A' :
+		quote[0], quote[0] ? quote + 1 : "");
+	fprintf(out, "| length | commits 1%% | commits 50%% | all objects 1%% | all objects 50%% |\n"
+		     "|---:|---:|---:|---:|---:|\n");
+	for (unsigned L = PROJECTION_FROM; L <= PROJECTION_TO; L++) {
+		fmt_year(c[0], sizeof(c[0]), p->p01[L].commits_time, p->p01[L].commits_reached);
+		fmt_year(c[1], sizeof(c[1]), p->p50[L].commits_time, p->p50[L].commits_reached);
+		fmt_year(c[2], sizeof(c[2]), p->p01[L].objects_time, p->p01[L].objects_reached);
+		fmt_year(c[3], sizeof(c[3]), p->p50[L].objects_time, p->p50[L].objects_reached);
+		fprintf(out, "| %u | %s | %s | %s | %s |\n", L, c[0], c[1], c[2], c[3]);
+	}
+	emit_history_date(from, sizeof(from), p->window_start);
+	emit_history_date(to, sizeof(to), p->window_end);
+	from[10] = to[10] = '\0';
+	fmt_percent(rate, sizeof(rate), 100.0 * expm1(p->fits[0].growth));
+	fprintf(out, "\nThe year in which a length passes P(collision) = 1%% and 50%% "
+		     "(\\* passed already, dated from the history).  Growth of the commit count "
+		     "%s .. %s: exponential %s/year (RMS relative error %.2g%%), linear "
+		     "%+.0f commits/year (RMS relative error %.2g%%); the %s fit is used.  "
+		     "%.2f objects per commit.\n",
+		from, to, rate, 100.0 * p->fits[0].rms_rel,
+		p->fits[1].growth, 100.0 * p->fits[1].rms_rel,
+		projection_fit_name(p->fits[p->chosen].kind), p->objects_per_commit);
+	fmt_year(c[0], sizeof(c[0]), p->horizon_time, 0);
+	fmt_countd(num[0], sizeof(num[0]), ceil(p->commits_at_horizon));
+	fmt_countd(num[1], sizeof(num[1]), ceil(p->objects_at_horizon));
+	fprintf(out, "\nSafe until %s (P(collision) <= %g%%, at about %s commits and %s objects "
+		     "then): ", c[0], 100.0 * p->target_p, num[0], num[1]);
+	if (p->safe_commit_len > MODEL_MAX_LEN)
+		fprintf(out, "commit IDs need more than %u chars", MODEL_MAX_LEN);
+	else
+		fprintf(out, "commit IDs need %u chars", p->safe_commit_len);
+	if (p->safe_all_len > MODEL_MAX_LEN)
+		fprintf(out, ", all objects more than %u.\n", MODEL_MAX_LEN);
+	else
+		fprintf(out, ", all objects %u.\n", p->safe_all_len);
+}
+
+int emit_history_markdown(FILE *out, const history_report *r)
+{
+	const history_results *h = r->h;
+	char num[32], first[32], last[32];
+	const char *note;
+
+	fputs("### When each length stopped being unique: ", out);
+	for (size_t i = 0; i < r->nrepos; i++) {
+		fputs(i ? " + " : "", out);
+		code_span(out, r->repos[i]);
+	}
+	fmt_count(num, sizeof(num), h->commits);
+	fprintf(out, "%s%s commits (%s)", r->nrepos ? ", " : "", num,
+		hexid_hash_name(h->rawsz) ? hexid_hash_name(h->rawsz) : "unknown");
+	if (h->commits) {
+		emit_history_date(first, sizeof(first), h->first_time);
+		emit_history_date(last, sizeof(last), h->last_time);
+		first[10] = last[10] = '\0';
+		fprintf(out, ", committed %s .. %s", first, last);
+	}
+	fputs("\n\n", out);
+	for (int i = 0; (note = emit_lacks_note(r->lacks, i)); i++)
+		fprintf(out, "Note: %s.\n\n", note);
+	if (h->commits < 2) {
+		fputs("Fewer than two commits: no length has collided.\n", out);
+		return ferror(out) ? -1 : 0;
+	}
+	history_table(out, h);
+	fputs("\nCommits replayed in committer-time order.  Model: random IDs first collide at "
+	      "L chars after about sqrt(pi/2 * 16^L) of them; P(by then): their chance to "
+	      "collide at L among that many commits (about half above and half below 0.5 when "
+	      "IDs are random, tiny for a crafted pair).\n", out);
+	if (r->p)
+		projection_markdown(out, r);
 	return ferror(out) ? -1 : 0;
 }

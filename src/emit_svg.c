@@ -14,6 +14,10 @@
  * Model: P(collision) (linear, 0 to 1) against the length, one line per
  * set, with the 1% and 50% levels marked.
  *
+ * History: the commit count (log scale) at which two commits first
+ * shared L chars, against L, beside the model's expectation and today's
+ * count.
+ *
  * Element names the tests rely on: each set is
  * <g class="series set-<name>" id="series-<name>"> holding a
  * <polyline class="model"> and points of class "point" with
@@ -26,6 +30,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "emit_history.h"
 #include "emit_model.h"
 #include "model.h"
 #include "svg.h"
@@ -86,16 +91,16 @@ static int drawn(const stats_report *r, int set)
 }
 
 /* The repositories for the title, "a + b", the front cut when long. */
-static void repos_title(char *buf, size_t n, const stats_report *r)
+static void repos_title(char *buf, size_t n, const char *const *repos, size_t nrepos)
 {
 	const size_t max = 64;
 	size_t len;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < r->nrepos; i++) {
+	for (size_t i = 0; i < nrepos; i++) {
 		if (i)
 			strncat(buf, " + ", n - strlen(buf) - 1);
-		strncat(buf, r->repos[i], n - strlen(buf) - 1);
+		strncat(buf, repos[i], n - strlen(buf) - 1);
 	}
 	len = strlen(buf);
 	if (len > max) {
@@ -267,7 +272,7 @@ int emit_report_svg(FILE *out, const stats_report *r)
 	svg_frame f = { .left = 96, .top = 74, .right = WIDTH - 24, .bottom = 490 };
 	unsigned xmax = ABBREV_MIN_LEN;
 	double ymin, ymax = 10, lo, hi, dodge, n = 0, y;
-	char title[256], repos[160], num[32], line[160];
+	char title[256], repos[160], num[32], line[256];
 	int k2 = 0;
 
 	for (int k = 0; k < ABBREV_SET_COUNT; k++) {
@@ -297,7 +302,7 @@ int emit_report_svg(FILE *out, const stats_report *r)
 	f.x.whole = 1;
 	svg_scale_init(&f.y, lo, hi, f.bottom, f.top, 1);
 
-	repos_title(repos, sizeof(repos), r);
+	repos_title(repos, sizeof(repos), r->repos, r->nrepos);
 	fmt_count(num, sizeof(num), all->count);
 	snprintf(title, sizeof(title), "%s%s%s objects: colliding abbreviated IDs by length",
 		 repos, r->nrepos ? ": " : "", num);
@@ -437,6 +442,112 @@ int emit_model_svg(FILE *out, const model_results *r)
 			 model_title(r->sets[i].name), a, b);
 		text_at(out, f.left, y, "note", NULL, line);
 		y += 15;
+	}
+	return svg_end(out);
+}
+
+/* ---- history: when each length first collided ---------------------------- */
+
+/*
+ * x: the length; y (log): the number of commits when two commits first
+ * shared that many chars.  Measured moments are points labelled with
+ * their year; the model's expectation, sqrt(pi/2 * 16^L) random IDs, is
+ * the line; today's commit count is a dashed level, so the lengths above
+ * it (not collided yet) show how far off they are.
+ */
+int emit_history_svg(FILE *out, const history_report *r)
+{
+	const history_results *h = r->h;
+	svg_frame f = { .left = 96, .top = 74, .right = WIDTH - 24, .bottom = 490 };
+	unsigned maxL = (unsigned)(2 * h->rawsz), xmax;
+	double ymin, ymax, lo, hi, y;
+	char title[256], repos[160], num[32], line[256], date[32];
+	legend_pos p;
+
+	xmax = (h->longest > ABBREV_MIN_LEN ? h->longest : ABBREV_MIN_LEN) + 2;
+	if (xmax > maxL)
+		xmax = maxL;
+	ymin = h->model[ABBREV_MIN_LEN].expected_commits;
+	ymax = h->model[xmax].expected_commits;
+	if (h->commits > 0 && (double)h->commits > ymax)
+		ymax = (double)h->commits;
+	for (unsigned L = ABBREV_MIN_LEN; L <= h->longest; L++)
+		if (h->first[L].commits_then && (double)h->first[L].commits_then < ymin)
+			ymin = (double)h->first[L].commits_then;
+	if (!(ymin >= 1))
+		ymin = 1;
+	svg_log_range(&lo, &hi, ymin, ymax);
+	svg_scale_init(&f.x, ABBREV_MIN_LEN - 0.4, xmax + 0.4, f.left, f.right, 0);
+	f.x.whole = 1;
+	svg_scale_init(&f.y, lo, hi, f.bottom, f.top, 1);
+
+	repos_title(repos, sizeof(repos), r->repos, r->nrepos);
+	svg_fmt_number(num, sizeof(num), (double)h->commits);
+	snprintf(title, sizeof(title), "%s%s%s commits: when each length first collided",
+		 repos, r->nrepos ? ": " : "", num);
+	svg_begin(out, WIDTH, MODEL_HEIGHT, title);
+	snprintf(line, sizeof(line), "%s%s%s commits (%s)", repos, r->nrepos ? ": " : "", num,
+		 hexid_hash_name(h->rawsz) ? hexid_hash_name(h->rawsz) : "unknown");
+	text_at(out, f.left, 26, "title", NULL, line);
+	text_at(out, f.left, 48, "subtitle", NULL,
+		"Commits in the repository when two first shared L hex chars (committer-time "
+		"order), and the model's expectation");
+	svg_axes(out, &f, "abbreviation length (hex chars)", "commits then (log scale)", 32, 16);
+	svg_clip(out, &f, "plot");
+
+	if (h->commits >= 1) {
+		double yn = svg_scale_map(&f.y, (double)h->commits);
+
+		snprintf(line, sizeof(line), "commits now: %s", num);
+		fprintf(out, "<g class=\"now\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			     "stroke=\"#999\" stroke-dasharray=\"5 4\"/>", f.left, yn, f.right, yn);
+		text_at(out, f.right - 6, yn - 5, "note", "end", line);
+		fputs("</g>\n", out);
+	}
+	fprintf(out, "<g class=\"series set-commit\" id=\"series-commit\" data-set=\"commit\">\n"
+		     "<polyline class=\"model\" clip-path=\"url(#plot)\" fill=\"none\" stroke=\"%s\" "
+		     "stroke-width=\"1.6\" stroke-opacity=\"0.75\" points=\"", series[1].colour);
+	for (unsigned L = ABBREV_MIN_LEN; L <= xmax; L++)
+		fprintf(out, "%s%.1f,%.1f", L > ABBREV_MIN_LEN ? " " : "", svg_scale_map(&f.x, L),
+			svg_scale_map(&f.y, h->model[L].expected_commits));
+	fputs("\"/>\n<g class=\"measured\">\n", out);
+	for (unsigned L = ABBREV_MIN_LEN; L <= h->longest; L++) {
+		const history_first *fi = &h->first[L];
+		double x = svg_scale_map(&f.x, L), yp = svg_scale_map(&f.y, (double)fi->commits_then);
+
+		emit_history_date(date, sizeof(date), fi->time);
+		marker_open(out, "square", x, yp, series[1].colour);
+		fprintf(out, " class=\"point\" data-length=\"%u\" data-commits=\"%llu\" "
+			     "data-time=\"%lld\"><title>%u chars: first shared %s UTC, after %llu "
+			     "commits; model %.0f</title></rect>\n",
+			L, (unsigned long long)fi->commits_then, (long long)fi->time, L, date,
+			(unsigned long long)fi->commits_then, h->model[L].expected_commits);
+		date[4] = '\0';
+		text_at(out, x + 8, yp + 4, "point-label", NULL, date);
+	}
+	fputs("</g>\n</g>\n", out);
+
+	p = (legend_pos){ f.left, f.bottom + 64, f.left, f.right, 18 };
+	fputs("<g class=\"legend\">\n", out);
+	legend_item(out, &p, "commit", series[1].colour, "square", 0,
+		    "first collision, labelled with its year");
+	legend_item(out, &p, NULL, series[1].colour, NULL, 1,
+		    "model: random IDs first collide after sqrt(pi/2 * 16^L)");
+	fputs("</g>\n", out);
+	y = p.y + p.row + 8;
+	if (h->longest < ABBREV_MIN_LEN) {
+		snprintf(line, sizeof(line), "No two commits share %d chars yet.", ABBREV_MIN_LEN);
+		y = svg_wrapped(out, f.left, y, 15, NOTE_WIDTH, "note", line);
+	} else if (h->longest < xmax) {
+		svg_fmt_number(num, sizeof(num), round(h->model[h->longest + 1].expected_commits));
+		snprintf(line, sizeof(line), "Not collided yet: %u chars and more (the model "
+			 "expects a first collision at %u after %s commits).", h->longest + 1,
+			 h->longest + 1, num);
+		y = svg_wrapped(out, f.left, y, 15, NOTE_WIDTH, "note", line);
+	}
+	for (int i = 0; emit_lacks_note(r->lacks, i); i++) {
+		snprintf(line, sizeof(line), "Note: %s.", emit_lacks_note(r->lacks, i));
+		y = svg_wrapped(out, f.left, y, 15, NOTE_WIDTH, "note", line);
 	}
 	return svg_end(out);
 }

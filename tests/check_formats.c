@@ -16,6 +16,8 @@
 #include "cli.h"
 #include "csv.h"
 #include "emit.h"
+#include "emit_history.h"
+#include "history.h"
 #include "idset.h"
 #include "stats.h"
 #include "svg.h"
@@ -474,6 +476,113 @@ START_TEST(test_classic)
 }
 END_TEST
 
+/*
+ * Four commits in time order: the third shares "aaaa" with the first (L = 4
+ * first collides at t = 3000 among 3 commits), the fourth "aaaa1" with the
+ * third (L = 5 at t = 4000 among 4).
+ */
+static const char *const hist_ids[] = {
+	"aaaa000000000000000000000000000000000000", "bbbb000000000000000000000000000000000000",
+	"aaaa100000000000000000000000000000000000", "aaaa110000000000000000000000000000000000",
+};
+static const int64_t hist_times[] = { 1000, 2000, 3000, 4000 };
+
+static void history_fixture(history_results *h, history_report *r)
+{
+	static const char *const repos[] = { "/tmp/r,1" };
+	unsigned char ids[4 * 20];
+
+	for (int i = 0; i < 4; i++)
+		test_id(ids + i * 20, 20, hist_ids[i]);
+	ck_assert_int_eq(history_compute(h, ids, hist_times, 4, 20), 0);
+	ck_assert_uint_eq(h->longest, 5);
+	memset(r, 0, sizeof(*r));
+	r->repos = repos;
+	r->nrepos = 1;
+	r->objects = 12;
+	r->h = h;
+}
+
+START_TEST(test_history_csv)
+{
+	history_results h;
+	history_report r;
+	char want[512];
+	const char *out, *row;
+	FILE *f;
+
+	history_fixture(&h, &r);
+	f = capture();
+	ck_assert_int_eq(emit_history(f, &r, ABBREV_FORMAT_CSV), 0);
+	out = captured(f);
+	{
+		static const char header[] = "length,collided,first_collision,date,commits_then,"
+			"pair_older,pair_newer,shared,expected_commits,expected_date,p,"
+			"commits_p01_year,commits_p50_year,objects_p01_year,objects_p50_year,"
+			"repository\n";
+
+		ck_assert_msg(!strncmp(out, header, strlen(header)), "header: %.200s", out);
+	}
+	snprintf(want, sizeof(want), "\n4,1,3000,1970-01-01T00:50:00Z,3,%s,%s,4,%.10g,,",
+		 hist_ids[0], hist_ids[2], history_expected_first(4));
+	ck_assert_msg(strstr(out, want) != NULL, "no %s in\n%s", want, out);
+	snprintf(want, sizeof(want), "\n5,1,4000,1970-01-01T01:06:40Z,4,%s,%s,5,",
+		 hist_ids[2], hist_ids[3]);
+	ck_assert_msg(strstr(out, want) != NULL, "no %s in\n%s", want, out);
+	/* not collided: empty cells, P among all commits now; no projection */
+	row = strstr(out, "\n6,0,,,,,,,");
+	ck_assert_ptr_nonnull(row);
+	ck_assert_ptr_nonnull(strstr(row, ",,,,,\"/tmp/r,1\"\n"));
+	/* rows 4 .. 16 and the header */
+	{
+		int lines = 0;
+
+		for (const char *p = out; *p; p++)
+			lines += *p == '\n';
+		ck_assert_int_eq(lines, 1 + 13);
+	}
+	history_results_clear(&h);
+}
+END_TEST
+
+START_TEST(test_history_markdown_svg)
+{
+	history_results h;
+	history_report r;
+	char want[256];
+	const char *out, *p;
+	FILE *f;
+	int n = 0;
+
+	history_fixture(&h, &r);
+	f = capture();
+	ck_assert_int_eq(emit_history(f, &r, ABBREV_FORMAT_MARKDOWN), 0);
+	out = captured(f);
+	ck_assert_ptr_nonnull(strstr(out, "### When each length stopped being unique: `/tmp/r,1`, "
+					  "4 commits (sha1), committed 1970-01-01 .. 1970-01-01\n"));
+	snprintf(want, sizeof(want), "| 4 | 1970-01-01 00:50:00 | 3 | %.0f |  | ",
+		 round(history_expected_first(4)));
+	ck_assert_msg(strstr(out, want) != NULL, "no %s in\n%s", want, out);
+	ck_assert_ptr_nonnull(strstr(out, "| `aaaa00000000` `aaaa10000000` |\n"));
+	ck_assert_ptr_nonnull(strstr(out, "\n| 6 | not yet | 4 now | "));
+
+	f = capture();
+	ck_assert_int_eq(emit_history(f, &r, ABBREV_FORMAT_SVG), 0);
+	out = captured(f);
+	ck_assert_ptr_nonnull(strstr(out, "id=\"series-commit\""));
+	ck_assert_ptr_nonnull(strstr(out, "commits now: 4"));
+	for (p = out; (p = strstr(p, "class=\"point\"")); p++)
+		n++;
+	ck_assert_int_eq(n, 2);
+	ck_assert_ptr_nonnull(strstr(out, "data-length=\"5\" data-commits=\"4\" data-time=\"4000\""));
+	ck_assert_ptr_nonnull(strstr(out, "</svg>\n"));
+	/* what history lacks */
+	ck_assert(!emit_history_supported(ABBREV_FORMAT_CLASSIC));
+	ck_assert_int_eq(emit_history(stdout, &r, ABBREV_FORMAT_CLASSIC), -1);
+	history_results_clear(&h);
+}
+END_TEST
+
 Suite *make_formats_suite(void)
 {
 	Suite *s = suite_create("formats");
@@ -494,6 +603,8 @@ Suite *make_formats_suite(void)
 	tcase_add_test(core, test_csv_record);
 	tcase_add_test(core, test_format_table);
 	tcase_add_test(core, test_classic);
+	tcase_add_test(core, test_history_csv);
+	tcase_add_test(core, test_history_markdown_svg);
 	tcase_add_test(errors, test_cli_formats);
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, errors);

@@ -377,9 +377,129 @@ def check_model(js, path, kind, band):
                "model svg: axis labels %s" % labels)
 
 
+def iso_cell(d):
+    """JSON's "2005-04-09T01:59:53Z" as the markdown shows it."""
+    return d.replace("T", " ").rstrip("Z")
+
+
+def year_cell(y, reached):
+    return "never" if y is None else "%d%s" % (math.floor(y), " \\*" if reached else "")
+
+
+def check_history(kind, js, path):
+    d = json.load(open(js))
+    lengths, not_yet = d["lengths"], d["not_yet"]
+    proj = d["projection"]
+    if kind == "csv":
+        rows = list(csv.DictReader(open(path, newline="", encoding="utf-8")))
+        want = sorted([int(L) for L in lengths] + [int(L) for L in not_yet])
+        expect([int(r["length"]) for r in rows] == want,
+               "history csv: lengths %s, want %s" % ([r["length"] for r in rows], want))
+        for r in rows:
+            L = r["length"]
+            expect(r["repository"] == " + ".join(d["repositories"]), "history csv: repository")
+            if L in lengths:
+                j = lengths[L]
+                got = (r["collided"], int(r["first_collision"]), r["date"],
+                       int(r["commits_then"]), [r["pair_older"], r["pair_newer"]],
+                       int(r["shared"]), r["expected_date"] or None)
+                exp = ("1", j["first_collision"], j["date"], j["commits_then"], j["pair"],
+                       j["shared"], j["expected_date"])
+                expect(got == exp, "history csv %s: %s, json %s" % (L, got, exp))
+                expect(close(float(r["p"]), j["p_by_then"], 1e-9), "history csv %s: p" % L)
+            else:
+                j = not_yet[L]
+                expect(r["collided"] == "0" and not r["first_collision"] and not r["pair_older"],
+                       "history csv %s: not yet" % L)
+                expect(close(float(r["p"]), j["p_now"], 1e-9), "history csv %s: p now" % L)
+            expect(close(float(r["expected_commits"]), j["expected_commits"], 1e-9),
+                   "history csv %s: expected commits" % L)
+            for c, pk, who in (("commits_p01_year", "p01", "commits"),
+                               ("commits_p50_year", "p50", "commits"),
+                               ("objects_p01_year", "p01", "objects"),
+                               ("objects_p50_year", "p50", "objects")):
+                if proj and L in proj["lengths"]:
+                    y = proj["lengths"][L][pk][who + "_year"]
+                    expect(r[c] == "never" if y is None else abs(float(r[c]) - y) <= 0.0051,
+                           "history csv %s %s: %s, json %s" % (L, c, r[c], y))
+                else:
+                    expect(r[c] == "", "history csv %s %s: %r, want empty" % (L, c, r[c]))
+    elif kind == "markdown":
+        lines = open(path, encoding="utf-8").read().split("\n")
+        expect(lines[0].startswith("### When each length stopped being unique: ") and
+               ", %s commits (%s)" % (grouped(d["commits"]), d["hash"]) in lines[0],
+               "history md: heading %r" % lines[0])
+        rows = [cells(l) for l in lines if re.match(r"\| \d+ \| (\d{4}-|not yet)", l)]
+        seen = {}
+        for c in rows:
+            L = c[0]
+            seen[L] = c
+            if L in lengths:
+                j = lengths[L]
+                expect(c[1] == iso_cell(j["date"]), "history md %s: date %s" % (L, c[1]))
+                expect(c[2] == grouped(j["commits_then"]), "history md %s: commits %s" % (L, c[2]))
+                expect(c[3] == grouped(round(j["expected_commits"])),
+                       "history md %s: model %s" % (L, c[3]))
+                expect(c[4] == (iso_cell(j["expected_date"])[:10] if j["expected_date"] else ""),
+                       "history md %s: model's date %s" % (L, c[4]))
+                expect(close(float(c[5]), j["p_by_then"], 0.051), "history md %s: P" % L)
+                a, b = re.findall(r"`([0-9a-f]+)`", c[6])
+                expect(j["pair"][0].startswith(a) and j["pair"][1].startswith(b) and
+                       len(a) > j["shared"], "history md %s: pair %s" % (L, c[6]))
+            else:
+                expect(L in not_yet and c[1] == "not yet" and
+                       c[2] == grouped(d["commits"]) + " now", "history md %s: %s" % (L, c))
+        expect(all(L in seen for L in lengths), "history md: rows %s" % sorted(seen))
+        if proj:
+            q = proj["quote"]
+            expect("**%s%s.**" % (q[0].upper(), q[1:]) in lines, "history md: no quote")
+            for L, w in proj["lengths"].items():
+                row = [cells(l) for l in lines if l.startswith("| %s | " % L)
+                       and not re.match(r"\| \d+ \| (\d{4}-|not yet)", l)]
+                if expect(len(row) == 1, "history md: projection row %s" % L):
+                    want = [L, year_cell(w["p01"]["commits_year"], w["p01"]["commits_reached"]),
+                            year_cell(w["p50"]["commits_year"], w["p50"]["commits_reached"]),
+                            year_cell(w["p01"]["objects_year"], w["p01"]["objects_reached"]),
+                            year_cell(w["p50"]["objects_year"], w["p50"]["objects_reached"])]
+                    expect(row[0] == want, "history md: projection %s, want %s" % (row[0], want))
+        else:
+            expect(not any(l.startswith("**") for l in lines), "history md: a quote without projection")
+    else:
+        root = ET.parse(path).getroot()
+        g = [e for e in root.iter(NS + "g") if e.get("id") == "series-commit"]
+        if not expect(len(g) == 1, "history svg: no series-commit"):
+            return
+        pts = [e for e in g[0].iter() if "point" in classes(e)]
+        got = {e.get("data-length"): (int(e.get("data-commits")), int(e.get("data-time")))
+               for e in pts}
+        want = {L: (j["commits_then"], j["first_collision"]) for L, j in lengths.items()}
+        expect(len(pts) == len(want) and got == want, "history svg: points %s, json %s" % (got, want))
+        ticks = []
+        for ax in root.iter(NS + "g"):
+            if {"axis", "y"} <= set(classes(ax)):
+                for t in ax.iter(NS + "g"):
+                    if "tick" in classes(t):
+                        v = float(t.find(NS + "text").text.replace(",", ""))
+                        ticks.append((math.log10(v), float(t.find(NS + "line").get("y1"))))
+        if expect(len(ticks) >= 2, "history svg: y ticks"):
+            (l0, y0), (l1, y1) = ticks[0], ticks[-1]
+            b = (y1 - y0) / (l1 - l0)
+            for e in pts:
+                lv = math.log10(int(e.get("data-commits")))
+                y = float(e.get("y")) + float(e.get("height")) / 2
+                expect(abs(y0 + b * (lv - l0) - y) < 0.25, "history svg: point off the log scale")
+        labels = [e.text for e in root.iter(NS + "text") if "axis-label" in classes(e)]
+        expect(labels == ["abbreviation length (hex chars)", "commits then (log scale)"],
+               "history svg: axis labels %s" % labels)
+        now = [e for e in root.iter(NS + "g") if "now" in classes(e)]
+        expect(d["commits"] == 0 or len(now) == 1, "history svg: no line for today's count")
+
+
 def main(a):
     kind = a[2]
-    if kind == "classic":
+    if kind.startswith("history-"):
+        check_history(kind[8:], a[3], a[4])
+    elif kind == "classic":
         check_classic(a[3], a[4], a[5:])
     elif kind.startswith("model-"):
         band = list(range(int(a[5]), int(a[6]) + 1)) if len(a) > 6 else None
@@ -433,6 +553,20 @@ all_formats() {
 	done
 	expect_exit 0 "$GIT_ABBREV" --format=classic "$@"
 	check classic "$a_label: --format=classic" "$out" all "$@"
+}
+
+# usage MESSAGE-PART CMD...: a usage error (exit 2) whose one line holds MESSAGE-PART
+usage() { # MESSAGE-PART CMD...
+	u_want=$1
+	shift
+	expect_exit 2 -C "$tmp/planted" "$@"
+	[ "$rc" -eq 2 ] || return 0
+	checks=$((checks + 1))
+	[ ! -s "$out" ] || { fail "$*: stdout not empty"; show "$out"; }
+	checks=$((checks + 1))
+	grep -qF -e "$u_want" "$err" || { fail "$*: stderr lacks '$u_want'"; show "$err"; }
+	checks=$((checks + 1))
+	[ "$(grep -c '^git-abbrev: ' "$err")" -eq 1 ] || { fail "$*: not one error line"; show "$err"; }
 }
 
 say "generating repositories"
@@ -511,19 +645,26 @@ checks=$((checks + 1))
 [ "$rc" -ne 0 ] || [ "$(cut -d, -f1 "$out" | tr '\n' ' ')" = "length 10 11 12 " ] ||
 	fail "model --format=csv --from=10 --to=12: $(cut -d, -f1 "$out" | tr '\n' ' ')"
 
+say "history: csv, markdown and svg against history --format=json"
+if "$GIT_ABBREV" history --help 2>/dev/null | grep -q 'git abbrev history'; then
+	for args in "$tmp/planted" "--no-projection $tmp/planted" "$tmp/small" "$tmp/empty" \
+		"$tmp/planted $tmp/many"; do
+		# shellcheck disable=SC2086
+		expect_exit 0 "$GIT_ABBREV" history $args --format=json
+		[ "$rc" -eq 0 ] || continue
+		cp "$out" "$tmp/history.json"
+		for f in csv markdown svg; do
+			# shellcheck disable=SC2086
+			expect_exit 0 "$GIT_ABBREV" history $args --format=$f
+			check history-$f "history $args --format=$f" "$tmp/history.json" "$out"
+		done
+	done
+	usage "history prints text, json, csv, markdown or svg" "$GIT_ABBREV" history --format=classic
+else
+	say "no history command in this build: not checked"
+fi
+
 say "formats a command lacks: exit 2, one line naming the ones it has"
-usage() { # MESSAGE-PART CMD...
-	u_want=$1
-	shift
-	expect_exit 2 -C "$tmp/planted" "$@"
-	[ "$rc" -eq 2 ] || return 0
-	checks=$((checks + 1))
-	[ ! -s "$out" ] || { fail "$*: stdout not empty"; show "$out"; }
-	checks=$((checks + 1))
-	grep -qF -e "$u_want" "$err" || { fail "$*: stderr lacks '$u_want'"; show "$err"; }
-	checks=$((checks + 1))
-	[ "$(grep -c '^git-abbrev: ' "$err")" -eq 1 ] || { fail "$*: not one error line"; show "$err"; }
-}
 usage "check prints text or json" "$GIT_ABBREV" check 8 --format=csv
 usage "check prints text or json" "$GIT_ABBREV" check 8 --format=classic
 usage "report prints text, json, csv, markdown, svg or classic" "$GIT_ABBREV" --format=xml
