@@ -264,14 +264,25 @@ int idsets_add(idsets *s, const unsigned char *id, int type)
 	Word_t k = id_key(s, id);
 	PWord_t pv;
 	size_t idx;
+	int above = 1; /* 1: above the last ID added (or the first), 0: equal, -1: below */
 
 	if (type < ABBREV_TYPE_COMMIT || type > ABBREV_TYPE_TAG)
 		return -1;
 	if (s->broken)
 		return -2;
-	pv = (PWord_t)JudyLGet(s->judy[ABBREV_SET_ALL], k, PJE0);
-	if (pv && value_find(s, *pv, id) >= 0)
+	if (s->nids) {
+		int c = memcmp(arena_id(s, s->nids - 1), id, s->rawsz);
+
+		above = c < 0 ? 1 : c ? -1 : 0;
+	}
+	if (!above)
 		return 0;
+	/* in a sorted arena every ID is <= the last: one above it is new */
+	if (!s->sorted || above < 0) {
+		pv = (PWord_t)JudyLGet(s->judy[ABBREV_SET_ALL], k, PJE0);
+		if (pv && value_find(s, *pv, id) >= 0)
+			return 0;
+	}
 	/*
 	 * Out of memory halfway, an undo could itself need memory (a JudyL
 	 * delete may allocate), so the collection is marked broken instead:
@@ -283,7 +294,7 @@ int idsets_add(idsets *s, const unsigned char *id, int type)
 		return -2;
 	}
 	/* an ID below the last one ends the arena's order for good */
-	if (idx && memcmp(arena_id(s, idx - 1), id, s->rawsz) > 0)
+	if (above < 0)
 		s->sorted = 0;
 	return 1;
 }

@@ -46,6 +46,7 @@
 #define MAX_DELTA_DEPTH 10000 /* git's pack-objects caps depth at 4095 */
 #define MAX_ALT_DEPTH 5       /* as git: alternates of alternates, 5 deep */
 #define NOT_FOUND UINT32_MAX
+#define SCAN_AHEAD 16         /* entry headers prefetched ahead of the scan */
 
 /* Pack entry types (git's enum object_type). */
 enum { OBJ_OFS_DELTA = 6, OBJ_REF_DELTA = 7 };
@@ -378,54 +379,22 @@ static void order_free(pack_order *o)
 	memset(o, 0, sizeof(*o));
 }
 
-typedef struct {
-	uint64_t off;
-	uint32_t pos;
-} off_pos;
-
-static int cmp_off_pos(const void *a, const void *b)
+/* With the offsets sorted: bucket[b] = the first rank at offset >= b << shift. */
+static void fill_buckets(pack_order *o, uint32_t n)
 {
-	const off_pos *x = a, *y = b;
+	uint64_t b = 0;
 
-	return x->off < y->off ? -1 : x->off > y->off;
-}
-
-/* Sort ranks [lo, hi) by offset: insertion sort, qsort for big buckets. */
-static int sort_bucket(pack_order *o, uint32_t lo, uint32_t hi)
-{
-	if (hi - lo <= 32) {
-		for (uint32_t i = lo + 1; i < hi; i++) {
-			uint64_t k = o->off[i];
-			uint32_t v = o->pos[i], j = i;
-
-			for (; j > lo && o->off[j - 1] > k; j--) {
-				o->off[j] = o->off[j - 1];
-				o->pos[j] = o->pos[j - 1];
-			}
-			o->off[j] = k;
-			o->pos[j] = v;
-		}
-		return 0;
-	}
-	off_pos *t = malloc((size_t)(hi - lo) * sizeof(*t));
-	if (!t)
-		return WALK_NOMEM;
-	for (uint32_t i = lo; i < hi; i++)
-		t[i - lo] = (off_pos){ o->off[i], o->pos[i] };
-	qsort(t, hi - lo, sizeof(*t), cmp_off_pos);
-	for (uint32_t i = lo; i < hi; i++) {
-		o->off[i] = t[i - lo].off;
-		o->pos[i] = t[i - lo].pos;
-	}
-	free(t);
-	return 0;
+	for (uint32_t r = 0; r < n; r++)
+		for (; b <= o->off[r] >> o->shift; b++)
+			o->bucket[b] = r;
+	for (; b <= o->nb; b++)
+		o->bucket[b] = n;
 }
 
 /* Read the .rev file: index positions in pack order, checked as it goes. */
 static int order_from_rev(walker *w, const pack_file *pk, pack_order *o)
 {
 	uint32_t n = pk->n;
-	uint64_t b = 0;
 	int rc;
 
 	if (pk->rev_size != 12 + (size_t)n * 4 + 2 * w->rawsz ||
@@ -444,49 +413,83 @@ static int order_from_rev(walker *w, const pack_file *pk, pack_order *o)
 		if (r && o->off[r] <= o->off[r - 1])
 			return fail(w, "%s: not in pack order at position %u", pk->rev_path, r);
 		o->pos[r] = i;
-		for (; b <= o->off[r] >> o->shift; b++)
-			o->bucket[b] = r;
 	}
-	for (; b <= o->nb; b++)
-		o->bucket[b] = n;
+	fill_buckets(o, n);
 	return 0;
 }
 
-/* No .rev: a counting sort by bucket, then each small bucket sorted. */
+#define RADIX_BITS 11
+#define RADIX_SIZE (1u << RADIX_BITS)
+
+/*
+ * No .rev: an LSD radix sort of the (offset, index position) pairs on the
+ * offset's significant bits, 11 at a time (3 passes up to 8 GiB).  Each
+ * pass writes to 2048 sequential streams; a counting sort straight into
+ * one bucket per object would scatter every write over the whole array,
+ * a cache miss each with millions of objects.
+ */
 static int order_by_sorting(walker *w, const pack_file *pk, pack_order *o)
 {
-	uint32_t n = pk->n;
-	uint64_t off;
-	int rc;
+	uint32_t n = pk->n, *pos2 = malloc((size_t)n * sizeof(*pos2) + 1);
+	uint64_t *off2 = malloc((size_t)n * sizeof(*off2) + 1);
+	uint32_t (*count)[RADIX_SIZE] = NULL;
+	unsigned bits = 0, passes;
+	int rc = 0;
 
-	memset(o->bucket, 0, (size_t)(o->nb + 1) * sizeof(*o->bucket));
+	while (bits < 64 && (o->end >> bits))
+		bits++;
+	passes = (bits + RADIX_BITS - 1) / RADIX_BITS;
+	count = calloc(passes ? passes : 1, sizeof(*count));
+	if (!pos2 || !off2 || !count) {
+		rc = WALK_NOMEM;
+		goto done;
+	}
 	for (uint32_t i = 0; i < n; i++) {
+		uint64_t off;
+
 		if ((rc = entry_offset(w, pk, i, &off)))
-			return rc;
-		o->bucket[(off >> o->shift) + 1]++;
+			goto done;
+		o->off[i] = off;
+		o->pos[i] = i;
+		for (unsigned p = 0; p < passes; p++)
+			count[p][(off >> (p * RADIX_BITS)) & (RADIX_SIZE - 1)]++;
 	}
-	for (uint64_t b = 1; b <= o->nb; b++)
-		o->bucket[b] += o->bucket[b - 1];
-	/* place each entry at its bucket's cursor; cursors end at the next start */
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t r;
+	for (unsigned p = 0; p < passes; p++) {
+		unsigned shift = p * RADIX_BITS;
+		uint32_t sum = 0, *tp;
+		uint64_t *to;
 
-		entry_offset(w, pk, i, &off);
-		r = o->bucket[off >> o->shift]++;
-		o->off[r] = off;
-		o->pos[r] = i;
+		for (unsigned d = 0; d < RADIX_SIZE; d++) {
+			uint32_t c = count[p][d];
+
+			count[p][d] = sum;
+			sum += c;
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t r = count[p][(o->off[i] >> shift) & (RADIX_SIZE - 1)]++;
+
+			off2[r] = o->off[i];
+			pos2[r] = o->pos[i];
+		}
+		to = o->off;
+		o->off = off2;
+		off2 = to;
+		tp = o->pos;
+		o->pos = pos2;
+		pos2 = tp;
 	}
-	memmove(o->bucket + 1, o->bucket, (size_t)o->nb * sizeof(*o->bucket));
-	o->bucket[0] = 0;
-	for (uint64_t b = 0; b < o->nb; b++)
-		if (o->bucket[b + 1] - o->bucket[b] > 1 &&
-		    (rc = sort_bucket(o, o->bucket[b], o->bucket[b + 1])))
-			return rc;
 	for (uint32_t r = 1; r < n; r++)
-		if (o->off[r] == o->off[r - 1])
-			return fail(w, "%s: two objects at offset %llu", pk->idx_path,
-				    (unsigned long long)o->off[r]);
-	return 0;
+		if (o->off[r] == o->off[r - 1]) {
+			rc = fail(w, "%s: two objects at offset %llu", pk->idx_path,
+				  (unsigned long long)o->off[r]);
+			goto done;
+		}
+	fill_buckets(o, n);
+done:
+	free(off2);
+	free(pos2);
+	free(count);
+	return rc;
 }
 
 static int order_build(walker *w, const pack_file *pk, pack_order *o)
@@ -643,6 +646,12 @@ static int pack_scan(walker *w, pack_file *pk)
 	if ((rc = order_build(w, pk, &o)))
 		goto done;
 	for (uint32_t r = 0; r < pk->n; r++) {
+#ifdef __GNUC__
+		/* the headers are read in address order, but too far apart for the
+		   hardware to fetch them ahead by itself */
+		if (r + SCAN_AHEAD < pk->n)
+			__builtin_prefetch(pk->pack + o.off[r + SCAN_AHEAD]);
+#endif
 		if (!o.type[r] && (rc = resolve(w, pk, &o, r)))
 			goto done;
 		pk->types[o.pos[r]] = o.type[r];
