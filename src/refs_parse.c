@@ -434,11 +434,20 @@ static int ends_word(const window *w, size_t k)
 	return k >= w->n || !is_word((unsigned char)w->c[k]);
 }
 
-/* The first `")` from `from` on that is not inside a word. */
+/* What may follow the `")` that ends a subject: not a word, not a quote. */
+static int ends_subject(const window *w, size_t k)
+{
+	return ends_word(w, k) && (k >= w->n || w->c[k] != '"');
+}
+
+/*
+ * The first `")` from `from` on that can end a subject; a `")` followed
+ * by a quote is inside one: ("doc: remove spurious ")"").
+ */
 static size_t quote_paren(const window *w, size_t from)
 {
 	for (size_t k = from; k + 1 < w->n; k++)
-		if (w->c[k] == '"' && w->c[k + 1] == ')' && ends_word(w, k + 2))
+		if (w->c[k] == '"' && w->c[k + 1] == ')' && ends_subject(w, k + 2))
 			return k;
 	return SIZE_MAX;
 }
@@ -479,7 +488,7 @@ static size_t dated(const window *w, size_t t0, size_t t1, size_t *comma)
 /* The subject at the start of the window: ("..."), (...), "..." or none. */
 static void parse_subject(const window *w, subject_t *s)
 {
-	size_t k = 0, close, comma;
+	size_t k = 0, close, comma, q;
 
 	memset(s, 0, sizeof(*s));
 	while (k < w->n && (w->c[k] == ' ' || w->c[k] == '\t'))
@@ -515,10 +524,18 @@ static void parse_subject(const window *w, subject_t *s)
 			s->last = close;
 			return;
 		}
-		if (close != SIZE_MAX && close >= k + 3 && w->c[close - 1] == '"') {
+		/*
+		 * The balanced parenthesis keeps ("f("a") twice") whole; the first
+		 * `")` that ends a subject copes with unbalanced ones ("smile :)").
+		 */
+		if (close != SIZE_MAX && close >= k + 3 && w->c[close - 1] == '"' &&
+		    ends_subject(w, close + 1)) {
 			s->t1 = close - 1;
-		} else if ((close = quote_paren(w, k + 2)) != SIZE_MAX) {
-			s->t1 = close++;
+		} else if ((q = quote_paren(w, k + 2)) != SIZE_MAX) {
+			s->t1 = q;
+			close = q + 1;
+		} else if (close != SIZE_MAX && close >= k + 3 && w->c[close - 1] == '"') {
+			s->t1 = close - 1;
 		} else {
 			s->style |= REFS_STYLE_UNCLOSED;
 			s->t1 = window_eol(w, k);

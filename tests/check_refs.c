@@ -213,6 +213,10 @@ START_TEST(test_subjects)
 	expect(0, REFS_FIXES, 1, ID12, "Revert \"foo (bar)\"", 0);
 	ck_assert_uint_eq(parse("Fixes: " ID12 " (\"x: call f(\"a\") twice\")\n"), 1);
 	expect(0, REFS_FIXES, 1, ID12, "x: call f(\"a\") twice", 0);
+	ck_assert_uint_eq(parse("Fixes: " ID12 " (\"doc: remove spurious \")\"\")\n"
+				"Fixes: " ID12 " (\"doc: fix missing \")\" typo\")\n"), 2);
+	expect(0, REFS_FIXES, 1, ID12, "doc: remove spurious \")\"", 0);
+	expect(1, REFS_FIXES, 2, ID12, "doc: fix missing \")\" typo", 0);
 	/* unbalanced parentheses: the closing ") decides */
 	ck_assert_uint_eq(parse("Fixes: " ID12 " (\"smile :) more\")\n"), 1);
 	expect(0, REFS_FIXES, 1, ID12, "smile :) more", 0);

@@ -378,5 +378,11 @@ expect_exit 3 "$GIT_ABBREV" verify -C "$repo" "$tmp/no-such-file"
 one_line "$err" || fail "missing file: not one line on stderr: $(cat "$err")"
 expect_exit 3 "$GIT_ABBREV" verify -C "$repo" "$tmp"
 one_line "$err" || fail "a directory: not one line on stderr: $(cat "$err")"
+# libgit2 cannot read SHA-256 repositories: a clear error, not a crash
+if git init -q --object-format=sha256 "$tmp/s256" 2>/dev/null; then
+	gen_repo "$tmp/sha256" sha256
+	expect_exit 3 "$GIT_ABBREV" verify -C "$tmp/sha256" "$tmp/good.patch"
+	one_line "$err" || fail "SHA-256: not one line on stderr: $(cat "$err")"
+fi
 
 finish
