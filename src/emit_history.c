@@ -186,6 +186,32 @@ static void history_text(FILE *out, const history_results *h)
 		     " half above and half below 0.5 when IDs are random, tiny for a crafted pair)\n");
 }
 
+/* "in 2031", "passed in 2019", "never" */
+static void when_phrase(char *buf, size_t n, double t, int reached)
+{
+	char y[24];
+
+	fmt_year(y, sizeof(y), t);
+	if (!isfinite(t))
+		snprintf(buf, n, "never");
+	else
+		snprintf(buf, n, "%s %s", reached ? "passed in" : "in", y);
+}
+
+/* "(with the exponential fit instead, +7.9%/year: 12-char commit IDs in 2086, ...)" */
+static void other_fit_text(FILE *out, const projection_results *p)
+{
+	const projection_fit *f = &p->fits[!p->chosen];
+	const projection_when *w = &p->other_quote;
+	char growth[64], cy[48], oy[48];
+
+	fmt_growth(growth, sizeof(growth), f);
+	when_phrase(cy, sizeof(cy), w->commits_time, w->commits_reached);
+	when_phrase(oy, sizeof(oy), w->objects_time, w->objects_reached);
+	fprintf(out, "(with the %s fit instead, %s: %u-char commit IDs %s, all objects %s)\n",
+		projection_fit_name(f->kind), growth, PROJECTION_QUOTE_LEN, cy, oy);
+}
+
 static void when_cell(char *buf, size_t n, double t, int reached)
 {
 	fmt_year(buf, n, t);
@@ -236,6 +262,7 @@ static void projection_text(FILE *out, const history_report *r)
 
 	emit_history_quote(quote, sizeof(quote), r);
 	fprintf(out, "%s\n", quote);
+	other_fit_text(out, p);
 	fmt_year(c[0], sizeof(c[0]), p->horizon_time);
 	fmt_count(num[0], sizeof(num[0]), ceil(p->commits_at_horizon));
 	fmt_count(num[1], sizeof(num[1]), ceil(p->objects_at_horizon));
@@ -326,6 +353,10 @@ static json_t *projection_json(const history_report *r)
 		"rms_relative_error", p->fits[0].rms_rel,
 		"linear", "commits_per_year", p->fits[1].growth,
 		"rms_relative_error", p->fits[1].rms_rel));
+	json_object_set_new(o, "other_fit", json_pack("{s:s,s:o,s:o}",
+		"fit", projection_fit_name(p->fits[!p->chosen].kind),
+		"commits_year", year_json(p->other_quote.commits_time),
+		"objects_year", year_json(p->other_quote.objects_time)));
 	json_object_set_new(o, "objects_per_commit", json_real(p->objects_per_commit));
 	json_object_set_new(o, "lengths", lengths);
 	json_object_set_new(o, "target_p", json_real(p->target_p));

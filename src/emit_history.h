@@ -68,6 +68,8 @@ int emit_history_text(FILE *out, const history_report *r);
  *   {"fit": "exponential"|"linear", "window": {"years": y, "from": t, "to": t},
  *    "fits": {"exponential": {"rate_per_year": r, "rms_relative_error": e},
  *             "linear": {"commits_per_year": b, "rms_relative_error": e}},
+ *    "other_fit": {"fit": name, "commits_year": y, "objects_year": y},
+ *        the quote's two years (12 chars, 50%) under the fit not chosen,
  *    "objects_per_commit": x,
  *    "lengths": {"10": {"p01": {"capacity": c, "commits_year": y,
  *        "commits_reached": bool, "objects_year": y, "objects_reached": bool},

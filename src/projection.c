@@ -103,9 +103,10 @@ double projection_count_at(const projection_results *p, double t)
 	return n0 + f->growth * x;
 }
 
-double projection_time_of(const projection_results *p, double count)
+/* The time at which fit number `fit` reaches `count`. */
+static double time_of_fit(const projection_results *p, int fit, double count)
 {
-	const projection_fit *f = &p->fits[p->chosen];
+	const projection_fit *f = &p->fits[fit];
 	double n0 = (double)p->commits, end = (double)p->window_end;
 
 	if (count <= n0)
@@ -115,6 +116,11 @@ double projection_time_of(const projection_results *p, double count)
 	if (f->kind == PROJECTION_FIT_EXP)
 		return end + PROJECTION_YEAR * log(count / n0) / f->growth;
 	return end + PROJECTION_YEAR * (count - n0) / f->growth;
+}
+
+double projection_time_of(const projection_results *p, double count)
+{
+	return time_of_fit(p, p->chosen, count);
 }
 
 /* Past counts are dated from the history: the time of commit number c (1-based). */
@@ -129,8 +135,8 @@ static double time_of_commit(const int64_t *times, size_t n, double c)
 	return (double)times[(size_t)idx];
 }
 
-static void when(projection_when *w, const projection_results *p, const int64_t *times,
-		 size_t n, unsigned L, double prob)
+static void when(projection_when *w, const projection_results *p, int fit,
+		 const int64_t *times, size_t n, unsigned L, double prob)
 {
 	double target;
 
@@ -141,7 +147,7 @@ static void when(projection_when *w, const projection_results *p, const int64_t 
 		w->commits_reached = 1;
 		w->commits_time = time_of_commit(times, n, target);
 	} else {
-		w->commits_time = projection_time_of(p, target);
+		w->commits_time = time_of_fit(p, fit, target);
 	}
 	if (!(p->objects_per_commit > 0)) {
 		w->objects_time = HUGE_VAL;
@@ -149,7 +155,7 @@ static void when(projection_when *w, const projection_results *p, const int64_t 
 		w->objects_reached = 1;
 		w->objects_time = time_of_commit(times, n, target / p->objects_per_commit);
 	} else {
-		w->objects_time = projection_time_of(p, target / p->objects_per_commit);
+		w->objects_time = time_of_fit(p, fit, target / p->objects_per_commit);
 	}
 }
 
@@ -220,9 +226,10 @@ int projection_compute(projection_results *p, const int64_t *times, size_t n,
 	p->status = PROJECTION_OK;
 
 	for (unsigned L = PROJECTION_FROM; L <= PROJECTION_TO; L++) {
-		when(&p->p01[L], p, times, n, L, MODEL_P_LOW);
-		when(&p->p50[L], p, times, n, L, MODEL_P_HIGH);
+		when(&p->p01[L], p, p->chosen, times, n, L, MODEL_P_LOW);
+		when(&p->p50[L], p, p->chosen, times, n, L, MODEL_P_HIGH);
 	}
+	when(&p->other_quote, p, !p->chosen, times, n, PROJECTION_QUOTE_LEN, MODEL_P_HIGH);
 	p->horizon_time = (double)p->window_end + o->horizon_years * PROJECTION_YEAR;
 	p->commits_at_horizon = projection_count_at(p, p->horizon_time);
 	if (p->commits_at_horizon < (double)n)

@@ -89,6 +89,11 @@ typedef struct {
 	uint64_t commits, objects;  /* counted now */
 	double objects_per_commit;
 	projection_when p01[PROJECTION_TO + 1], p50[PROJECTION_TO + 1]; /* FROM..TO */
+	/*
+	 * p50[PROJECTION_QUOTE_LEN] under the fit that was not chosen: how
+	 * much the choice of growth law moves the quoted years.
+	 */
+	projection_when other_quote;
 	/* "which length is safe until <year>" */
 	double target_p, horizon_years, horizon_time;
 	double commits_at_horizon, objects_at_horizon;

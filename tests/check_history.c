@@ -419,6 +419,18 @@ START_TEST(test_projection_exponential)
 			}
 		}
 	}
+	/* the quote under the other fit (linear): from the actual count, at its slope */
+	{
+		uint64_t cap;
+
+		model_capacity(&cap, PROJECTION_QUOTE_LEN, MODEL_P_HIGH);
+		ck_assert(p.other_quote.capacity == cap);
+		ck_assert(!p.other_quote.commits_reached);
+		assert_rel(p.other_quote.commits_time - (double)p.window_end,
+			   YEAR * ((double)cap + 1 - (double)n) / p.fits[1].growth, 1e-9,
+			   "other fit");
+		ck_assert(p.other_quote.commits_time > p.p50[PROJECTION_QUOTE_LEN].commits_time);
+	}
 	/* 10 chars at 1%: 148,000-odd commits, passed already */
 	ck_assert(p.p01[10].commits_reached);
 	ck_assert(!p.p50[12].commits_reached);

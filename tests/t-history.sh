@@ -137,7 +137,8 @@ def projection(times, objects, window=5.0, kind="auto", target=0.01, horizon=10.
     if kind == "auto":
         kind = "linear" if fits["linear"][2] < fits["exponential"][2] else "exponential"
     g = fits[kind][1]
-    def time_of(c):
+    def time_of(c, kind=kind):
+        g = fits[kind][1]
         if kind == "exponential":
             return end + YEAR * math.log(c / n) / g
         return end + YEAR * (c - n) / g
@@ -154,7 +155,10 @@ def projection(times, objects, window=5.0, kind="auto", target=0.01, horizon=10.
                 else time_of(c / ratio)
             when[(L, key)] = (capacity(L, p), year(ct), c <= n, year(ot), c <= objects)
     h = max(count_at(end + horizon * YEAR), n)
-    return {"fit": kind, "fits": fits, "ratio": ratio, "when": when,
+    other = "linear" if kind == "exponential" else "exponential"
+    c = capacity(12, 0.5) + 1
+    other_years = (other, year(time_of(c, other)), year(time_of(c / ratio, other)))
+    return {"fit": kind, "fits": fits, "ratio": ratio, "when": when, "other": other_years,
             "safe": (min_length(math.ceil(h), target), min_length(math.ceil(h * ratio), target)),
             "start": start, "end": end}
 PY
@@ -269,6 +273,10 @@ for (L, key), (cap, cy, cr, oy, orr) in want['when'].items():
     assert abs(w['commits_year'] - cy) < 1e-6 and w['commits_reached'] == cr, (L, key, w, cy)
     assert abs(w['objects_year'] - oy) < 1e-6 and w['objects_reached'] == orr, (L, key, w, oy)
 assert p['target_p'] == target and p['horizon_years'] == horizon
+o = p['other_fit']
+assert o['fit'] == want['other'][0], (o, want['other'])
+assert abs(o['commits_year'] - want['other'][1]) < 1e-6, (o, want['other'])
+assert abs(o['objects_year'] - want['other'][2]) < 1e-6, (o, want['other'])
 assert (p['safe_length']['commit'], p['safe_length']['all']) == want['safe'], (p['safe_length'], want['safe'])
 q = p['quote']
 assert q.startswith('at the growth of the last '), q
@@ -303,7 +311,7 @@ for L, row in d['lengths'].items():
     assert '{:,}'.format(row['commits_then']) in line[0], line
     assert row['pair'][0][:12] in line[0] and row['pair'][1][:12] in line[0], line
 assert ' 10  not yet ' in text, text
-assert d['projection']['quote'] + '\n' in text, d['projection']['quote']
+assert d['projection']['quote'] + '\n(with the ' in text, d['projection']['quote']
 assert 'safe until ' in text
 " "$tmp/hist.json" "$tmp/h.txt" "$repo"
 
