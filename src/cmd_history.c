@@ -24,7 +24,7 @@
 #include "projection.h"
 
 static const char history_usage[] =
-	"usage: git abbrev history [--format=text|json] [--window-years=Y]\n"
+	"usage: git abbrev history [--format=text|json|csv|markdown|svg] [--window-years=Y]\n"
 	"                          [--fit=auto|exponential|linear] [--target-p=P]\n"
 	"                          [--horizon-years=Y] [--no-projection] [--reachable]\n"
 	"                          [--walker=pack|libgit2] [--progress|--no-progress]\n"
