@@ -262,6 +262,7 @@ int cmd_verify(int argc, char **argv)
 		ret = ABBREV_EXIT_RUNTIME;
 		goto done;
 	}
+	refs_resolver_progress(c.res, p);
 	/* with --fix, stdout carries the rewritten text and the findings go to stderr */
 	c.em = emit_verify_new(o.fix ? stderr : stdout, o.r.format);
 	if (!c.em) {

@@ -56,6 +56,7 @@ struct refs_resolver {
 	size_t keycap;
 	char *sbuf;           /* scratch for subjects */
 	size_t scap;
+	progress *p;
 };
 
 /* ---- names ------------------------------------------------------------------ */
@@ -249,6 +250,7 @@ static int build_index(refs_resolver *r)
 	r->indexed = 1;
 	if (!n)
 		return 0;
+	progress_start(r->p, "indexing commit subjects", n);
 	r->ix_ids = malloc(n * r->rawsz);
 	r->ix_next = malloc(n * sizeof(*r->ix_next));
 	r->ix_time = malloc(n * sizeof(*r->ix_time));
@@ -271,8 +273,15 @@ static int build_index(refs_resolver *r)
 		r->ix_next[i] = *pv ? (uint32_t)(*pv - 1) : UINT32_MAX;
 		*pv = (Word_t)i + 1;
 		r->ix_n++;
+		progress_update(r->p, r->ix_n);
 	}
+	progress_stop(r->p);
 	return 0;
+}
+
+void refs_resolver_progress(refs_resolver *r, progress *p)
+{
+	r->p = p;
 }
 
 int refs_resolver_indexed(const refs_resolver *r)

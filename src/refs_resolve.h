@@ -28,6 +28,7 @@
 
 #include "hexid.h"
 #include "idset.h"
+#include "progress.h"
 #include "refs_parse.h"
 
 struct git_repository;
@@ -105,6 +106,9 @@ typedef struct refs_resolver refs_resolver;
 int refs_resolver_new(refs_resolver **out, const idsets *s, struct git_repository *repo,
 		      unsigned min_length);
 void refs_resolver_free(refs_resolver *r);
+
+/* Show the building of the subject index on `p` (borrowed; NULL: none). */
+void refs_resolver_progress(refs_resolver *r, progress *p);
 
 /*
  * Check the references `refs` found in buf (refs_parse()) and add the

@@ -13,7 +13,9 @@
 #include "check_suites.h"
 #include "cli.h"
 #include "emit.h"
+#include "idset.h"
 #include "refs_parse.h"
+#include "refs_resolve.h"
 
 #define ID12 "1234567890ab"
 #define ID40 "0123456789abcdef0123456789abcdef01234567"
@@ -466,6 +468,43 @@ START_TEST(test_format_fixed)
 }
 END_TEST
 
+/* ---- the length a suggestion needs ------------------------------------------------- */
+
+START_TEST(test_unique_length)
+{
+	static const struct {
+		const char *hex;
+		int type;
+		unsigned all, commits; /* unique length among all objects, among commits */
+	} ids[] = {
+		{ "1234567890aaaa", ABBREV_TYPE_COMMIT, 11, 11 },
+		{ "1234567890bbbb", ABBREV_TYPE_COMMIT, 11, 11 },
+		{ "abcdef01234567", ABBREV_TYPE_COMMIT, 13, 4 }, /* shares 12 with a blob only */
+		{ "abcdef01234599", ABBREV_TYPE_BLOB, 13, 0 },
+		{ "f0", ABBREV_TYPE_COMMIT, 4, 4 },               /* alone: git's minimum */
+		{ "f1000000000000000000000000000000000000a1", ABBREV_TYPE_TREE, 40, 0 },
+		{ "f1000000000000000000000000000000000000a2", ABBREV_TYPE_TREE, 40, 0 },
+		{ "55555", ABBREV_TYPE_COMMIT, 5, 4 },
+		{ "55550", ABBREV_TYPE_TAG, 5, 0 },
+	};
+	idsets *s = idsets_new(20);
+	unsigned char raw[20];
+
+	ck_assert_ptr_nonnull(s);
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		test_id(raw, 20, ids[i].hex);
+		ck_assert_int_eq(idsets_add(s, raw, ids[i].type), 1);
+	}
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		test_id(raw, 20, ids[i].hex);
+		ck_assert_uint_eq(refs_unique_length(s, ABBREV_SET_ALL, raw), ids[i].all);
+		if (ids[i].commits)
+			ck_assert_uint_eq(refs_unique_length(s, ABBREV_SET_COMMIT, raw), ids[i].commits);
+	}
+	idsets_free(s);
+}
+END_TEST
+
 /* ---- cli_parse_verify ------------------------------------------------------------------ */
 
 static int verify_args(cli_verify_opts *o, const char *const *args, char *err, size_t errsz)
@@ -559,6 +598,7 @@ Suite *make_refs_suite(void)
 	tcase_add_test(core, test_subjects);
 	tcase_add_test(core, test_revert);
 	tcase_add_test(core, test_format_fixed);
+	tcase_add_test(core, test_unique_length);
 	tcase_add_test(prose, test_mbox);
 	tcase_add_test(prose, test_log_output);
 	tcase_add_test(prose, test_links_and_upstream);
