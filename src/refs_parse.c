@@ -22,6 +22,9 @@
 
 enum { ST_TEXT, ST_HEADER, ST_DIFF };
 
+/* The shortest ID of a `git log` "commit <id>" header line (git's minimum abbrev). */
+#define ABBREV_LOG_MIN_HEX 4
+
 /* How far back (in lines) a `Revert "..."` title belongs to "This reverts commit". */
 #define TITLE_REACH 20
 
@@ -188,8 +191,9 @@ static size_t hex_run(const char *b, size_t q, size_t e)
 }
 
 /*
- * `git log` output: "commit <full id>[ (decorations)]" followed by a
- * header line such as "Author: " or "Merge: ".
+ * `git log` output: "commit <id>[ (decorations)]" followed by a header
+ * line such as "Author: " or "Merge: ".  The ID may be abbreviated
+ * (--abbrev-commit, log.abbrevCommit).
  */
 static int is_log_header(const parser *p, const line_t *l)
 {
@@ -201,7 +205,7 @@ static int is_log_header(const parser *p, const line_t *l)
 		return 0;
 	n = hex_run(b, l->start + 7, l->end);
 	q = l->start + 7 + n;
-	if ((n != 40 && n != 64) || (q < l->end && b[q] != ' '))
+	if (n < ABBREV_LOG_MIN_HEX || n > 64 || (q < l->end && b[q] != ' '))
 		return 0;
 	if (l->next >= p->len)
 		return 0;

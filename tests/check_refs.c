@@ -341,6 +341,10 @@ START_TEST(test_log_output)
 	ck_assert_uint_eq(parse(t), 2);
 	expect(0, REFS_FIXES, 7, ID12, "x: add y", 0);
 	expect(1, REFS_COMMIT, 15, "3456789012cd", "z", 0);
+	/* --abbrev-commit: the header is not a reference without a subject */
+	ck_assert_uint_eq(parse("commit 1234567 (tag: v1)\nAuthor: A <a@b>\n\n    x\n"
+				"commit 2345678\nAuthor: A <a@b>\n\n    see commit 3456789012cd (\"z\")\n"), 1);
+	expect(0, REFS_COMMIT, 8, "3456789012cd", "z", 0);
 }
 END_TEST
 
