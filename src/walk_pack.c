@@ -1156,8 +1156,13 @@ static int add_objdir(walker *w, const char *dir, int depth, const char *from)
 
 /* ---- the merge ------------------------------------------------------------- */
 
-/* One sorted source of IDs: a pack's index or the loose objects. */
+/*
+ * One sorted source of IDs: a pack's index or the loose objects.  `key`
+ * holds the current ID's first 8 bytes as a number, so most comparisons
+ * of the merge are one integer compare instead of a memcmp call.
+ */
 typedef struct {
+	uint64_t key;
 	const unsigned char *id, *type; /* current entry */
 	size_t id_stride, type_stride;
 	size_t i, n;
@@ -1169,11 +1174,26 @@ static int cmp_loose(const void *a, const void *b)
 	return memcmp(((const loose_obj *)a)->id, ((const loose_obj *)b)->id, ABBREV_MAX_RAWSZ);
 }
 
+/* The first 8 bytes of an ID, big-endian (zero-padded below 8 bytes). */
+static uint64_t id_key(const unsigned char *id, size_t rawsz)
+{
+	uint64_t k = 0;
+
+	if (rawsz >= 8)
+		return be64(id);
+	for (size_t i = 0; i < 8; i++)
+		k = k << 8 | (i < rawsz ? id[i] : 0);
+	return k;
+}
+
 /* Heap order: smaller ID first, ties by source number (a fixed order). */
 static int src_less(const source *a, const source *b, size_t rawsz)
 {
-	int c = memcmp(a->id, b->id, rawsz);
+	int c;
 
+	if (a->key != b->key)
+		return a->key < b->key;
+	c = memcmp(a->id, b->id, rawsz);
 	return c < 0 || (!c && a < b);
 }
 
@@ -1205,13 +1225,16 @@ static int fanout_ok(const pack_file *pk, size_t i, const unsigned char *id)
 static int src_next(walker *w, source *s)
 {
 	const unsigned char *prev = s->id;
+	uint64_t prev_key = s->key;
 
 	if (++s->i == s->n)
 		return 1;
 	s->id += s->id_stride;
 	s->type += s->type_stride;
+	s->key = id_key(s->id, w->rawsz);
 	if (s->pk) {
-		if (memcmp(prev, s->id, w->rawsz) >= 0)
+		if (s->key < prev_key ||
+		    (s->key == prev_key && memcmp(prev, s->id, w->rawsz) >= 0))
 			return fail(w, "%s: index is not sorted at entry %zu", s->pk->idx_path, s->i);
 		if (!fanout_ok(s->pk, s->i, s->id))
 			return fail(w, "%s: fan-out table does not match entry %zu",
@@ -1226,6 +1249,7 @@ static int merge(walker *w, idsets *set)
 	source *src = calloc(w->npacks + 1, sizeof(*src));
 	source **heap = calloc(w->npacks + 1, sizeof(*heap));
 	const unsigned char *last = NULL;
+	uint64_t last_key = 0;
 	int rc = 0;
 
 	if (!src || !heap) {
@@ -1238,7 +1262,8 @@ static int merge(walker *w, idsets *set)
 		total += pk->n;
 		if (!pk->n)
 			continue;
-		src[nsrc] = (source){ pack_name(pk, 0), pk->types, pk->name_stride, 1, 0, pk->n, pk };
+		src[nsrc] = (source){ id_key(pack_name(pk, 0), w->rawsz), pack_name(pk, 0), pk->types,
+				      pk->name_stride, 1, 0, pk->n, pk };
 		if (!fanout_ok(pk, 0, pack_name(pk, 0))) {
 			rc = fail(w, "%s: fan-out table does not match entry 0", pk->idx_path);
 			goto done;
@@ -1247,8 +1272,9 @@ static int merge(walker *w, idsets *set)
 	}
 	if (w->nloose) {
 		qsort(w->loose, w->nloose, sizeof(*w->loose), cmp_loose);
-		src[nsrc++] = (source){ w->loose[0].id, &w->loose[0].type, sizeof(*w->loose),
-					sizeof(*w->loose), 0, w->nloose, NULL };
+		src[nsrc++] = (source){ id_key(w->loose[0].id, w->rawsz), w->loose[0].id,
+					&w->loose[0].type, sizeof(*w->loose), sizeof(*w->loose), 0,
+					w->nloose, NULL };
 	}
 	for (size_t i = 0; i < nsrc; i++)
 		heap[nh++] = &src[i];
@@ -1260,7 +1286,7 @@ static int merge(walker *w, idsets *set)
 		source *s = heap[0];
 
 		/* an object in two packs, or loose and packed, counts once */
-		if (!last || memcmp(last, s->id, w->rawsz)) {
+		if (!last || s->key != last_key || memcmp(last, s->id, w->rawsz)) {
 			int r = idsets_add(set, s->id, *s->type);
 
 			if (r == -2) {
@@ -1273,6 +1299,7 @@ static int merge(walker *w, idsets *set)
 			}
 		}
 		last = s->id;
+		last_key = s->key;
 		progress_update(w->p, ++added);
 		rc = src_next(w, s);
 		if (rc < 0)
