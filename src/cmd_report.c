@@ -104,7 +104,17 @@ void cmd_sets_free(cmd_sets *cs)
 	}
 	free(cs->repos);
 	free(cs->paths);
-	idsets_free(cs->s);
+	/*
+	 * The sets are left to the process exit, as git leaves its object
+	 * tables (UNLEAK): freeing the Judy arrays node by node took 20% of a
+	 * 13M-object report (glibc coalescing millions of chunks), and the
+	 * commands end right after this.  The static pointer keeps them
+	 * reachable, so leak checkers do not count them; a second call frees
+	 * the sets the first one kept.
+	 */
+	static idsets *kept_until_exit;
+	idsets_free(kept_until_exit);
+	kept_until_exit = cs->s;
 	memset(cs, 0, sizeof(*cs));
 }
 
