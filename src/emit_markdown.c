@@ -104,6 +104,8 @@ int emit_report_markdown(FILE *out, const stats_report *r)
 	}
 	fmt_count(num, sizeof(num), all->count);
 	fprintf(out, "%s%s objects (%s)\n\n", r->nrepos ? ", " : "", num, r->hash ? r->hash : "unknown");
+	for (int i = 0; emit_lacks_note(r->lacks, i); i++)
+		fprintf(out, "Note: %s.\n\n", emit_lacks_note(r->lacks, i));
 
 	for (int c = 0; c < ABBREV_SET_COUNT; c++) {
 		const stats_set *st = &r->sets[column_sets[c]];

@@ -587,6 +587,17 @@ say "alternates; several repositories"
 all_formats "downstream" "$tmp/alt/downstream"
 all_formats "planted + many" "$tmp/planted" "$tmp/many"
 
+say "a shallow clone: every format, and markdown and svg say what it lacks"
+git clone -q --depth=1 "file://$tmp/planted" "$tmp/shallow" 2>/dev/null ||
+	die "git clone --depth=1 failed"
+all_formats "shallow clone" "$tmp/shallow"
+for f in markdown svg; do
+	expect_exit 0 "$GIT_ABBREV" --format=$f "$tmp/shallow"
+	checks=$((checks + 1))
+	[ "$rc" -ne 0 ] || grep -q "shallow clone" "$out" ||
+		fail "--format=$f of a shallow clone does not say what it lacks"
+done
+
 say "the seed's layout, byte for byte"
 expect_exit 0 "$GIT_ABBREV" --format=classic "$tmp/planted"
 if [ "$rc" -eq 0 ]; then
