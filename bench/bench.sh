@@ -1,0 +1,48 @@
+#!/bin/sh
+# bench.sh - what `make bench` runs: git-abbrev's report against git's own
+# listing, on synthetic repositories or on the one named by BENCH_REPO.
+#
+# Environment (the Makefile passes its variables of the same names):
+#   GIT_ABBREV     the binary to time (src/git-abbrev of the build tree)
+#   BENCH_REPO     a repository to time instead of the synthetic ones
+#                  (a work tree or a bare repository, e.g. a git.git mirror)
+#   BENCH_SIZES    object counts of the synthetic repositories (default
+#                  2000000); each is generated once by gen_synth.py into
+#                  BENCH_DATA/synth-<size> and reused by later runs
+#   BENCH_DATA     where they go (default ./bench-data; never committed)
+#   BENCH_RUNS     timed runs per command (default 5)
+#   BENCH_LIBGIT2_MAX  objects above which --walker=libgit2 is not timed
+#                  (default 3000000)
+#   BENCH_OUT      file the tables are appended to (default bench-results.md)
+#   PYTHON3        the Python to run the scripts with
+set -eu
+LC_ALL=C
+export LC_ALL
+
+here=$(cd "$(dirname "$0")" && pwd)
+py=${PYTHON3:-python3}
+tool=${GIT_ABBREV:-src/git-abbrev}
+data=${BENCH_DATA:-bench-data}
+runs=${BENCH_RUNS:-5}
+out=${BENCH_OUT:-bench-results.md}
+
+[ -x "$tool" ] || { echo "bench.sh: $tool not built (run make first)" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "bench.sh: /usr/bin/time missing (Debian: apt-get install time)" >&2; exit 1; }
+
+if [ -n "${BENCH_REPO:-}" ]; then
+	set -- "$BENCH_REPO"
+else
+	set --
+	mkdir -p "$data"
+	for n in ${BENCH_SIZES:-2000000}; do
+		d=$data/synth-$n
+		if [ ! -d "$d" ]; then
+			rm -rf "$d.tmp"
+			"$py" "$here/gen_synth.py" --objects "$n" "$d.tmp"
+			mv "$d.tmp" "$d"
+		fi
+		set -- "$@" "$d"
+	done
+fi
+exec "$py" "$here/run.py" --tool "$tool" --runs "$runs" \
+	--libgit2-max "${BENCH_LIBGIT2_MAX:-3000000}" --out "$out" "$@"

@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""run.py - time git-abbrev's report against git's own object listing.
+
+    python3 run.py [--tool PATH] [--runs N] [--libgit2-max M] [--out FILE] REPO...
+
+For each repository, in one run and alternating (round after round, the
+order rotated each round so no command always goes first), it runs
+
+  pack     git-abbrev report --format=json --walker=pack
+  libgit2  git-abbrev report --format=json --walker=libgit2
+           (only for repositories of at most M objects, default 3,000,000:
+           it is 3-4x slower than git and would dominate the run)
+  git      git cat-file --batch-all-objects --unordered --batch-check
+
+with the output thrown away, after one unmeasured run of each that warms
+the page cache (so every figure is for a warm cache).  For each command it
+reports the median wall time of N runs (default 5) and its range, the
+median CPU time (user + system: on a shared machine the wall time also
+holds the time spent waiting for a core, the CPU time does not), the peak
+RSS, the peak anonymous memory, both per object, and the ratio of the
+median wall time to git's.
+
+How memory is measured:
+  - peak RSS is GNU time's %M (ru_maxrss from wait4): every resident page,
+    including the pages of the pack and index files the process maps or
+    reads through the page cache, so it grows with the pack size;
+  - peak anonymous memory is what the process itself allocated (heap, Judy
+    arrays, stacks), the figure the memory goal is about (mapped pack files
+    not counted).  Linux keeps no high-water mark for it, so this script
+    samples /proc/<pid>/statm every millisecond while the command runs and
+    takes the largest `resident - shared` (= RssAnon: "shared" counts the
+    resident file and shmem pages).  Both programs build their tables
+    gradually and then hold them while they work through them (hundreds of
+    milliseconds at these sizes), so the sampled maximum is the true peak
+    within a millisecond's growth.  Each command is run under /usr/bin/time
+    and the sampler watches its child, the command itself.
+
+Prints a markdown table (also appended to FILE with --out).  Standard
+library only; Linux only (/proc).
+"""
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+PAGE = os.sysconf("SC_PAGE_SIZE")
+TIME = "/usr/bin/time"
+
+
+def machine():
+    """One line naming the machine: CPUs, CPU model, RAM, kernel, git."""
+    model = "unknown CPU"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    with open("/proc/meminfo") as f:
+        mem_kb = int(f.readline().split()[1])
+    git = subprocess.run(["git", "--version"], capture_output=True, text=True).stdout.strip()
+    return "%d CPUs (nproc), %s, %.1f GiB RAM, Linux %s, %s" % (
+        os.cpu_count(), model, mem_kb / 2**20, platform.release(), git)
+
+
+def child_of(pid):
+    """The (single) child of pid, once it has forked it, else None."""
+    try:
+        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+            kids = f.read().split()
+        return int(kids[0]) if kids else None
+    except (OSError, ValueError):
+        return None
+
+
+def anon_bytes(pid):
+    try:
+        with open("/proc/%d/statm" % pid) as f:
+            fields = f.read().split()
+        return (int(fields[1]) - int(fields[2])) * PAGE
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def measure(cmd):
+    """Run cmd once: (wall s, peak RSS bytes, peak anonymous bytes, CPU s)."""
+    with tempfile.NamedTemporaryFile("r") as tf:
+        start = time.monotonic()
+        p = subprocess.Popen([TIME, "-f", "%M %U %S", "-o", tf.name] + cmd,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        peak = 0
+        kid = None
+        while p.poll() is None:
+            if kid is None:
+                kid = child_of(p.pid)
+            if kid is not None:
+                peak = max(peak, anon_bytes(kid))
+            time.sleep(0.001)
+        wall = time.monotonic() - start
+        err = p.stderr.read().decode(errors="replace")
+        if p.returncode:
+            sys.exit("run.py: %s failed (%d): %s" % (" ".join(cmd), p.returncode, err))
+        rss_kb, user, system = tf.read().split()[-3:]
+    return wall, int(rss_kb) * 1024, peak, float(user) + float(system)
+
+
+def count_objects(tool, repo):
+    out = subprocess.run([tool, "report", "--format=json", "--no-progress", repo],
+                         capture_output=True, check=True).stdout
+    return json.loads(out)["objects"]
+
+
+def count_packs(repo):
+    gitdir = subprocess.run(["git", "-C", repo, "rev-parse", "--git-common-dir"],
+                            capture_output=True, text=True, check=True).stdout.strip()
+    packdir = os.path.join(repo, gitdir, "objects", "pack")  # gitdir may be absolute
+    try:
+        return sum(1 for n in os.listdir(packdir) if n.endswith(".idx"))
+    except OSError:
+        return 0
+
+
+def bench_repo(a, repo, rows):
+    nobj = count_objects(a.tool, repo)
+    cmds = [("git-abbrev report (pack walker)",
+             [a.tool, "report", "--format=json", "--no-progress", "--walker=pack", repo])]
+    if nobj <= a.libgit2_max:
+        cmds.append(("git-abbrev report (--walker=libgit2)",
+                     [a.tool, "report", "--format=json", "--no-progress",
+                      "--walker=libgit2", repo]))
+    cmds.append(("git cat-file --batch-all-objects --unordered --batch-check",
+                 ["git", "-C", repo, "cat-file", "--batch-all-objects", "--unordered",
+                  "--batch-check"]))
+    results = {name: [] for name, _ in cmds}
+    for name, cmd in cmds:  # warm the page cache; not counted
+        measure(cmd)
+    for r in range(a.runs):
+        k = r % len(cmds)
+        for name, cmd in cmds[k:] + cmds[:k]:
+            results[name].append(measure(cmd))
+            print("  run %d: %.3f s  %s" % (r + 1, results[name][-1][0], name),
+                  file=sys.stderr)
+    git_median = statistics.median(r[0] for r in results[cmds[-1][0]])
+    label = a.label or os.path.basename(os.path.normpath(repo))
+    for name, _ in cmds:
+        walls = [r[0] for r in results[name]]
+        med = statistics.median(walls)
+        rss = max(r[1] for r in results[name])
+        anon = max(r[2] for r in results[name])
+        cpu = statistics.median(r[3] for r in results[name])
+        rows.append("| %s | %s | %d | %s | %.3f | %.3f-%.3f | %.2f | %.0f | %.0f | %.0f | %.0f | %s |" % (
+            label, format(nobj, ","), count_packs(repo), name, med, min(walls), max(walls), cpu,
+            rss / 2**20, anon / 2**20, rss / nobj, anon / nobj,
+            "1" if name == cmds[-1][0] else "%.2f" % (med / git_median)))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("repos", nargs="+")
+    ap.add_argument("--tool", default="src/git-abbrev")
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--libgit2-max", type=int, default=3_000_000)
+    ap.add_argument("--label", help="name for the repository in the table (one repository)")
+    ap.add_argument("--out", help="also append the table to this file")
+    a = ap.parse_args()
+    if not os.access(TIME, os.X_OK):
+        sys.exit("run.py: %s not found (Debian: apt-get install time)" % TIME)
+    a.tool = os.path.abspath(a.tool)
+    rows = []
+    for repo in a.repos:
+        print("run.py: %s" % repo, file=sys.stderr)
+        bench_repo(a, repo, rows)
+    table = "\n".join([
+        "Machine: %s." % machine(),
+        "Runs: %d per command, alternating; warm page cache; %s." % (
+            a.runs, time.strftime("%Y-%m-%d")),
+        "",
+        "| repository | objects | packs | command | median s | range s | CPU s | peak RSS MiB"
+        " | peak anon MiB | RSS B/object | anon B/object | time / git |",
+        "|---|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|",
+    ] + rows) + "\n"
+    sys.stdout.write(table)
+    if a.out:
+        with open(a.out, "a") as f:
+            f.write(table + "\n")
+
+
+if __name__ == "__main__":
+    main()
