@@ -33,6 +33,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -47,6 +48,7 @@
 #define MAX_ALT_DEPTH 5       /* as git: alternates of alternates, 5 deep */
 #define NOT_FOUND UINT32_MAX
 #define SCAN_AHEAD 16         /* entry headers prefetched ahead of the scan */
+#define SCAN_STACK (256 * 1024) /* stack of the scan's second thread */
 
 /* Pack entry types (git's enum object_type). */
 enum { OBJ_OFS_DELTA = 6, OBJ_REF_DELTA = 7 };
@@ -106,6 +108,7 @@ typedef struct {
 	uint64_t *off;         /* offset by rank, strictly increasing */
 	uint32_t *pos;         /* index position by rank */
 	unsigned char *type;   /* type by rank, 0 while unknown */
+	uint32_t *base;        /* a delta's base rank by rank, NOT_FOUND for others */
 	uint32_t *bucket;      /* first rank at offset >= b << shift, nb + 1 */
 	uint64_t nb, end;      /* buckets; end of the entries (the trailer) */
 	unsigned shift;
@@ -375,6 +378,7 @@ static void order_free(pack_order *o)
 	free(o->off);
 	free(o->pos);
 	free(o->type);
+	free(o->base);
 	free(o->bucket);
 	memset(o, 0, sizeof(*o));
 }
@@ -505,8 +509,9 @@ static int order_build(walker *w, const pack_file *pk, pack_order *o)
 	o->off = malloc(n * sizeof(*o->off));
 	o->pos = malloc(n * sizeof(*o->pos));
 	o->type = calloc(n, 1);
+	o->base = malloc(n * sizeof(*o->base));
 	o->bucket = malloc((size_t)(o->nb + 1) * sizeof(*o->bucket));
-	if (!o->off || !o->pos || !o->type || !o->bucket)
+	if (!o->off || !o->pos || !o->type || !o->base || !o->bucket)
 		return WALK_NOMEM;
 	return pk->rev ? order_from_rev(w, pk, o) : order_by_sorting(w, pk, o);
 }
@@ -607,30 +612,77 @@ bad_delta:
 		    (unsigned long long)off);
 }
 
-/* The type of the entry at rank r, following its delta chain as needed. */
+/*
+ * The header scan of a pack runs in two passes.  The first reads every
+ * entry header and notes either the entry's type or its delta base's
+ * rank; it is split in pack order into two parts, ranks [0, n/2) on the
+ * calling thread and [n/2, n) on another, which write disjoint ranks and
+ * read only the shared, finished order.  The second pass, on the calling
+ * thread, gives each delta its base's type in rank order: an OFS_DELTA's
+ * base lies earlier in the pack, so its type is known by then, and only
+ * a REF_DELTA on a later base follows links.  Nothing depends on the
+ * threads' timing; errors come in rank order of the parts (the first
+ * part's, then the second's, then the chains'), as one thread finds them.
+ */
+typedef struct {
+	walker w;             /* a private copy, with its own error buffer */
+	const pack_file *pk;
+	pack_order *o;
+	uint32_t lo, hi;
+	size_t done0;         /* progress count before this part (the first part's only) */
+	int show_progress;
+	int rc;
+	char err[512];
+} scan_part;
+
+static void scan_part_run(scan_part *sp)
+{
+	const pack_file *pk = sp->pk;
+	pack_order *o = sp->o;
+
+	for (uint32_t r = sp->lo; r < sp->hi; r++) {
+		uint32_t base;
+		int t = 0, rc;
+
+#ifdef __GNUC__
+		/* the headers are read in address order, but too far apart for the
+		   hardware to fetch them ahead by itself */
+		if (r + SCAN_AHEAD < sp->hi)
+			__builtin_prefetch(pk->pack + o->off[r + SCAN_AHEAD]);
+#endif
+		if ((rc = entry_header(&sp->w, pk, o, r, &t, &base))) {
+			sp->rc = rc;
+			return;
+		}
+		o->base[r] = base;
+		if (base == NOT_FOUND)
+			o->type[r] = (unsigned char)t;
+		if (sp->show_progress)
+			progress_update(sp->w.p, sp->done0 + (r - sp->lo) + 1);
+	}
+}
+
+static void *scan_part_thread(void *arg)
+{
+	scan_part_run(arg);
+	return NULL;
+}
+
+/* The type of the delta at rank r: its chain's end, through known types. */
 static int resolve(walker *w, const pack_file *pk, pack_order *o, uint32_t r)
 {
-	uint32_t cur = r, base = NOT_FOUND;
-	int depth = 0, t = 0, rc;
+	uint32_t cur = r;
+	int depth = 0;
 
-	for (;;) {
-		if ((rc = entry_header(w, pk, o, cur, &t, &base)))
-			return rc;
-		if (base == NOT_FOUND)
-			break;
-		w->chain[depth++] = cur;
-		if (o->type[base]) {
-			t = o->type[base];
-			break;
-		}
+	while (!o->type[cur]) {
 		if (depth >= MAX_DELTA_DEPTH)
 			return fail(w, "%s: delta chain too deep or looping at offset %llu",
 				    pk->pack_path, (unsigned long long)o->off[r]);
-		cur = base;
+		w->chain[depth++] = cur;
+		cur = o->base[cur];
 	}
-	o->type[cur] = (unsigned char)t;
 	while (depth > 0)
-		o->type[w->chain[--depth]] = (unsigned char)t;
+		o->type[w->chain[--depth]] = o->type[cur];
 	return 0;
 }
 
@@ -638,25 +690,53 @@ static int resolve(walker *w, const pack_file *pk, pack_order *o, uint32_t r)
 static int pack_scan(walker *w, pack_file *pk)
 {
 	pack_order o = { 0 };
-	int rc;
+	scan_part part[2];
+	pthread_attr_t attr;
+	pthread_t thread;
+	int rc, threaded = 0;
 
+	memset(part, 0, sizeof(part));
 	pk->types = malloc(pk->n ? pk->n : 1);
 	if (!pk->types)
 		return WALK_NOMEM;
 	if ((rc = order_build(w, pk, &o)))
 		goto done;
-	for (uint32_t r = 0; r < pk->n; r++) {
-#ifdef __GNUC__
-		/* the headers are read in address order, but too far apart for the
-		   hardware to fetch them ahead by itself */
-		if (r + SCAN_AHEAD < pk->n)
-			__builtin_prefetch(pk->pack + o.off[r + SCAN_AHEAD]);
-#endif
-		if (!o.type[r] && (rc = resolve(w, pk, &o, r)))
-			goto done;
-		pk->types[o.pos[r]] = o.type[r];
-		progress_update(w->p, ++w->done);
+	for (int i = 0; i < 2; i++) {
+		scan_part *sp = &part[i];
+
+		sp->w = *w;
+		sp->w.err = sp->err;
+		sp->w.errsz = sizeof(sp->err);
+		sp->pk = pk;
+		sp->o = &o;
+		sp->lo = i ? pk->n / 2 : 0;
+		sp->hi = i ? pk->n : pk->n / 2;
+		sp->done0 = w->done;
+		sp->show_progress = !i;
 	}
+	/* a small stack will do; without a thread, the second part runs here */
+	if (!pthread_attr_init(&attr)) {
+		threaded = !pthread_attr_setstacksize(&attr, SCAN_STACK) &&
+			   !pthread_create(&thread, &attr, scan_part_thread, &part[1]);
+		pthread_attr_destroy(&attr);
+	}
+	scan_part_run(&part[0]);
+	if (threaded)
+		pthread_join(thread, NULL);
+	else if (!part[0].rc)
+		scan_part_run(&part[1]);
+	for (int i = 0; i < 2 && !rc; i++)
+		if (part[i].rc) {
+			snprintf(w->err, w->errsz, "%s", part[i].err);
+			rc = part[i].rc;
+		}
+	for (uint32_t r = 0; r < pk->n && !rc; r++) {
+		if (!o.type[r])
+			rc = resolve(w, pk, &o, r);
+		pk->types[o.pos[r]] = o.type[r];
+	}
+	w->done += pk->n;
+	progress_update(w->p, w->done);
 done:
 	order_free(&o);
 	/* the merge needs only the names: give the pack's pages back now */
