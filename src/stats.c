@@ -7,6 +7,7 @@
  */
 #include "stats.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -305,15 +306,50 @@ unsigned stats_git_auto_abbrev(size_t count)
 	return len < 7 ? 7 : len;
 }
 
+/* The passes over the typed sets, run on a second thread by stats_report_compute(). */
+typedef struct {
+	stats_report *r;
+	const idsets *s;
+	int rc;
+} typed_passes_job;
+
+static void *typed_passes(void *arg)
+{
+	typed_passes_job *job = arg;
+
+	for (int set = ABBREV_SET_COMMIT; set < ABBREV_SET_COUNT && !job->rc; set++)
+		job->rc = stats_set_compute(&job->r->sets[set], job->s, set);
+	return NULL;
+}
+
 int stats_report_compute(stats_report *r, const idsets *s)
 {
+	typed_passes_job job = { r, s, 0 };
+	pthread_attr_t attr;
+	pthread_t thread;
+	int threaded = 0, rc;
+
 	memset(r->sets, 0, sizeof(r->sets));
 	r->rawsz = idsets_rawsz(s);
 	r->hash = hexid_hash_name(r->rawsz);
-	for (int set = 0; set < ABBREV_SET_COUNT; set++)
-		if (stats_set_compute(&r->sets[set], s, set))
-			goto oom;
-	if (stats_commit_vs_other(r->cvo, &r->cvo_last_len, s))
+	/*
+	 * The passes only read the sets and each fills its own table, so the
+	 * typed sets go to a second thread while this one does the set of all
+	 * objects and commit-vs-other (about half the work each).  Without a
+	 * thread, all run here.
+	 */
+	if (!pthread_attr_init(&attr)) {
+		threaded = !pthread_attr_setstacksize(&attr, 256 * 1024) &&
+			   !pthread_create(&thread, &attr, typed_passes, &job);
+		pthread_attr_destroy(&attr);
+	}
+	rc = stats_set_compute(&r->sets[ABBREV_SET_ALL], s, ABBREV_SET_ALL) ||
+	     stats_commit_vs_other(r->cvo, &r->cvo_last_len, s);
+	if (threaded)
+		pthread_join(thread, NULL);
+	else
+		typed_passes(&job);
+	if (rc || job.rc)
 		goto oom;
 	r->git_auto_abbrev = stats_git_auto_abbrev(idsets_count(s, ABBREV_SET_ALL));
 	return 0;
