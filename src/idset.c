@@ -21,6 +21,8 @@
 #include "idset.h"
 
 #include <Judy.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -204,8 +206,11 @@ static long value_find(const idsets *s, Word_t v, const unsigned char *id)
 	return list_find(s, l, id, &slot) ? (long)l->idx[slot] : -1;
 }
 
-/* Put arena index idx (not yet under *pv, which is non-empty) under *pv. */
-static int value_add(idsets *s, PWord_t pv, size_t idx)
+/*
+ * Put arena index idx (not yet under *pv, which is non-empty) under *pv;
+ * the bytes of new lists are counted in *ovf.
+ */
+static int value_add(idsets *s, PWord_t pv, size_t idx, size_t *ovf)
 {
 	const unsigned char *id = arena_id(s, idx);
 	ovf_list *l;
@@ -222,7 +227,7 @@ static int value_add(idsets *s, PWord_t pv, size_t idx)
 		int before = memcmp(arena_id(s, other), id, s->rawsz) < 0;
 		l->idx[0] = (uint32_t)(before ? other : idx);
 		l->idx[1] = (uint32_t)(before ? idx : other);
-		s->ovf_bytes += sizeof(*l) + 4 * sizeof(uint32_t);
+		*ovf += sizeof(*l) + 4 * sizeof(uint32_t);
 		*pv = (Word_t)l;
 		return 0;
 	}
@@ -233,7 +238,7 @@ static int value_add(idsets *s, PWord_t pv, size_t idx)
 
 		if (!nl)
 			return -2;
-		s->ovf_bytes += nl->cap * sizeof(uint32_t);
+		*ovf += nl->cap * sizeof(uint32_t);
 		nl->cap *= 2;
 		l = nl;
 		*pv = (Word_t)l;
@@ -244,8 +249,12 @@ static int value_add(idsets *s, PWord_t pv, size_t idx)
 	return 0;
 }
 
-/* Insert arena index idx into one set under key k. */
-static int set_add(idsets *s, int set, Word_t k, size_t idx)
+/*
+ * Insert arena index idx into one set under key k, counting the ID in
+ * *count and the bytes of overflow lists in *ovf (a bulk add's worker has
+ * its own counters: see idsets_bulk_start).
+ */
+static int set_add(idsets *s, int set, Word_t k, size_t idx, size_t *ovf, size_t *count)
 {
 	PWord_t pv = (PWord_t)JudyLIns(&s->judy[set], k, PJE0);
 
@@ -253,9 +262,9 @@ static int set_add(idsets *s, int set, Word_t k, size_t idx)
 		return -2;
 	if (!*pv)
 		*pv = ((Word_t)idx << 1) | 1;
-	else if (value_add(s, pv, idx))
+	else if (value_add(s, pv, idx, ovf))
 		return -2;
-	s->count[set]++;
+	(*count)++;
 	return 0;
 }
 
@@ -288,8 +297,9 @@ int idsets_add(idsets *s, const unsigned char *id, int type)
 	 * delete may allocate), so the collection is marked broken instead:
 	 * it can only be freed now.
 	 */
-	if (arena_add(s, id, type, &idx) || set_add(s, ABBREV_SET_ALL, k, idx) ||
-	    set_add(s, type, k, idx)) {
+	if (arena_add(s, id, type, &idx) ||
+	    set_add(s, ABBREV_SET_ALL, k, idx, &s->ovf_bytes, &s->count[ABBREV_SET_ALL]) ||
+	    set_add(s, type, k, idx, &s->ovf_bytes, &s->count[type])) {
 		s->broken = 1;
 		return -2;
 	}
@@ -297,6 +307,186 @@ int idsets_add(idsets *s, const unsigned char *id, int type)
 	if (above < 0)
 		s->sorted = 0;
 	return 1;
+}
+
+/*
+ * Bulk adding.  Into an empty collection, with IDs in ascending order,
+ * the caller's thread stores each ID in the arena and the set of all
+ * objects, and a second thread follows it through the arena, putting each
+ * ID into its type's set: the two Judy arrays an ID goes into are filled
+ * at once.  The worker reads only arena entries below `published` (stored
+ * with release order after the entries), and the chunk table is reserved
+ * for `max` IDs up front, so the caller never moves it under the worker.
+ * The worker keeps its own counts (IDs per set, overflow-list bytes) on a
+ * cache line of their own, added to the collection's when it is joined:
+ * counting in the collection itself, next to the fields the caller reads
+ * for every ID, cost a cache-line transfer per ID.  Anything out of that
+ * pattern (a non-empty
+ * collection, an ID below the last, more than `max` IDs, no thread) stops
+ * the worker and goes on with idsets_add().
+ */
+#define BULK_BATCH 8192 /* IDs between two wake-ups of the worker */
+
+struct idsets_bulk {
+	idsets *s;
+	size_t max;
+	int threaded;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	_Atomic size_t published; /* the worker may read arena entries below this */
+	int finished;             /* under lock: no more entries will come */
+	/* written by the worker only; read after the join */
+	char pad[64];
+	int rc;
+	size_t ovf_bytes;
+	size_t count[ABBREV_SET_COUNT];
+	char pad2[64];
+};
+
+static void *bulk_worker(void *arg)
+{
+	idsets_bulk *b = arg;
+	idsets *s = b->s;
+	size_t i = 0;
+
+	for (;;) {
+		size_t end = atomic_load_explicit(&b->published, memory_order_acquire);
+		int done;
+
+		for (; i < end; i++) {
+			const unsigned char *id = arena_id(s, i);
+
+			int type = arena_type(s, i);
+
+			if (set_add(s, type, id_key(s, id), i, &b->ovf_bytes, &b->count[type])) {
+				b->rc = -2;
+				return NULL;
+			}
+		}
+		pthread_mutex_lock(&b->lock);
+		while (!b->finished && atomic_load_explicit(&b->published, memory_order_relaxed) == i)
+			pthread_cond_wait(&b->cond, &b->lock);
+		done = b->finished && atomic_load_explicit(&b->published, memory_order_relaxed) == i;
+		pthread_mutex_unlock(&b->lock);
+		if (done)
+			return NULL;
+	}
+}
+
+/* Hand the arena entries added so far to the worker (and with `last`, the end). */
+static void bulk_publish(idsets_bulk *b, int last)
+{
+	pthread_mutex_lock(&b->lock);
+	atomic_store_explicit(&b->published, b->s->nids, memory_order_release);
+	if (last)
+		b->finished = 1;
+	pthread_cond_signal(&b->cond);
+	pthread_mutex_unlock(&b->lock);
+}
+
+/* Let the worker finish and join it: 0, or -2 if it ran out of memory. */
+static int bulk_stop(idsets_bulk *b)
+{
+	if (!b->threaded)
+		return 0;
+	bulk_publish(b, 1);
+	pthread_join(b->thread, NULL);
+	pthread_mutex_destroy(&b->lock);
+	pthread_cond_destroy(&b->cond);
+	b->threaded = 0;
+	b->s->ovf_bytes += b->ovf_bytes;
+	for (int set = 0; set < ABBREV_SET_COUNT; set++)
+		b->s->count[set] += b->count[set];
+	if (b->rc)
+		b->s->broken = 1;
+	return b->rc;
+}
+
+idsets_bulk *idsets_bulk_start(idsets *s, size_t max)
+{
+	idsets_bulk *b = calloc(1, sizeof(*b));
+	size_t chunks = max / CHUNK_SIZE + 1;
+	pthread_attr_t attr;
+
+	if (!b)
+		return NULL;
+	b->s = s;
+	b->max = max;
+	if (s->nids || s->broken || !s->sorted || max > UINT32_MAX)
+		return b;
+	if (chunks > s->chunk_alloc) {
+		unsigned char **ids = realloc(s->ids, chunks * sizeof(*ids)), **types;
+
+		if (!ids)
+			return b;
+		s->ids = ids;
+		types = realloc(s->types, chunks * sizeof(*types));
+		if (!types)
+			return b;
+		s->types = types;
+		s->chunk_alloc = chunks;
+	}
+	if (pthread_mutex_init(&b->lock, NULL))
+		return b;
+	if (pthread_cond_init(&b->cond, NULL)) {
+		pthread_mutex_destroy(&b->lock);
+		return b;
+	}
+	atomic_init(&b->published, 0);
+	if (!pthread_attr_init(&attr)) {
+		b->threaded = !pthread_attr_setstacksize(&attr, 256 * 1024) &&
+			      !pthread_create(&b->thread, &attr, bulk_worker, b);
+		pthread_attr_destroy(&attr);
+	}
+	if (!b->threaded) {
+		pthread_cond_destroy(&b->cond);
+		pthread_mutex_destroy(&b->lock);
+	}
+	return b;
+}
+
+int idsets_bulk_add(idsets_bulk *b, const unsigned char *id, int type)
+{
+	idsets *s = b->s;
+	size_t idx;
+	int c;
+
+	if (!b->threaded)
+		return idsets_add(s, id, type);
+	if (type < ABBREV_TYPE_COMMIT || type > ABBREV_TYPE_TAG)
+		return -1;
+	if (s->broken)
+		return -2;
+	c = s->nids ? memcmp(arena_id(s, s->nids - 1), id, s->rawsz) : -1;
+	if (!c)
+		return 0;
+	if (c > 0 || s->nids == b->max) {
+		if (bulk_stop(b))
+			return -2;
+		return idsets_add(s, id, type);
+	}
+	if (arena_add(s, id, type, &idx) ||
+	    set_add(s, ABBREV_SET_ALL, id_key(s, id), idx, &s->ovf_bytes, &s->count[ABBREV_SET_ALL])) {
+		s->broken = 1;
+		return -2;
+	}
+	if (!(s->nids % BULK_BATCH))
+		bulk_publish(b, 0);
+	return 1;
+}
+
+int idsets_bulk_finish(idsets_bulk *b)
+{
+	int rc;
+
+	if (!b)
+		return 0;
+	rc = bulk_stop(b);
+	if (!rc && b->s->broken)
+		rc = -2;
+	free(b);
+	return rc;
 }
 
 int idsets_lookup(const idsets *s, const unsigned char *id)

@@ -50,6 +50,22 @@ size_t idsets_rawsz(const idsets *s);
  */
 int idsets_add(idsets *s, const unsigned char *id, int type);
 
+/*
+ * Adding many IDs, in ascending order as the pack walker's merge yields
+ * them: idsets_bulk_start() (NULL when out of memory), idsets_bulk_add()
+ * for each ID (returns as idsets_add()), then idsets_bulk_finish(), which
+ * must be called whatever happened and frees the handle: 0, or -2 when
+ * memory ran out (the collection is then broken, as after a -2 from
+ * idsets_add()).  Into an empty collection the typed sets are filled on
+ * a second thread meanwhile; `max` bounds the IDs to come (past it, or
+ * out of order, adding goes on as idsets_add() does).  Between start and
+ * finish the collection must not be used otherwise.
+ */
+typedef struct idsets_bulk idsets_bulk;
+idsets_bulk *idsets_bulk_start(idsets *s, size_t max);
+int idsets_bulk_add(idsets_bulk *b, const unsigned char *id, int type);
+int idsets_bulk_finish(idsets_bulk *b);
+
 /* Number of IDs in one set. */
 size_t idsets_count(const idsets *s, int set);
 

@@ -1330,6 +1330,7 @@ static int merge(walker *w, idsets *set)
 	source **heap = calloc(w->npacks + 1, sizeof(*heap));
 	const unsigned char *last = NULL;
 	uint64_t last_key = 0;
+	idsets_bulk *bulk = NULL;
 	int rc = 0;
 
 	if (!src || !heap) {
@@ -1360,6 +1361,11 @@ static int merge(walker *w, idsets *set)
 		heap[nh++] = &src[i];
 	for (size_t i = nh / 2; i-- > 0;)
 		sift_down(heap, nh, i, w->rawsz);
+	/* the merge yields the IDs in ascending order: the sets' bulk adding */
+	if (!(bulk = idsets_bulk_start(set, total))) {
+		rc = WALK_NOMEM;
+		goto done;
+	}
 
 	progress_start(w->p, "adding objects", total);
 	while (nh) {
@@ -1367,7 +1373,7 @@ static int merge(walker *w, idsets *set)
 
 		/* an object in two packs, or loose and packed, counts once */
 		if (!last || s->key != last_key || memcmp(last, s->id, w->rawsz)) {
-			int r = idsets_add(set, s->id, *s->type);
+			int r = idsets_bulk_add(bulk, s->id, *s->type);
 
 			if (r == -2) {
 				rc = WALK_NOMEM;
@@ -1392,6 +1398,8 @@ static int merge(walker *w, idsets *set)
 	}
 	progress_stop(w->p);
 done:
+	if (idsets_bulk_finish(bulk) && !rc)
+		rc = WALK_NOMEM;
 	free(src);
 	free(heap);
 	return rc;

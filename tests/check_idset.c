@@ -421,6 +421,10 @@ static int entry_cmp(const void *a, const void *b)
  * present ID or to a prefix of one must land where bsearch says.
  * With `ascending`, the same IDs go in sorted, each twice, as the pack
  * walker adds them: the collection then iterates its arena in place.
+ * With `ascending` 2, 3 and 4 they go through the bulk adder (a second
+ * thread fills the typed sets): all in order (2), past the adder's
+ * `max` halfway (3), or the second half first, so that the first half
+ * comes below the last ID (4): both fall back to idsets_add().
  */
 static void check_random(size_t rawsz, size_t n, uint64_t seed, int ascending)
 {
@@ -449,7 +453,7 @@ static void check_random(size_t rawsz, size_t n, uint64_t seed, int ascending)
 	qsort(sorted, nsorted, sizeof(*sorted), entry_cmp);
 	for (size_t i = 1; i < nsorted; i++)
 		ck_assert_int_lt(memcmp(sorted[i - 1].id, sorted[i].id, rawsz), 0);
-	if (ascending) {
+	if (ascending == 1) {
 		idsets_free(set);
 		set = idsets_new(rawsz);
 		ck_assert_ptr_nonnull(set);
@@ -457,6 +461,23 @@ static void check_random(size_t rawsz, size_t n, uint64_t seed, int ascending)
 			ck_assert_int_eq(idsets_add(set, sorted[i].id, sorted[i].type), 1);
 			ck_assert_int_eq(idsets_add(set, sorted[i].id, sorted[i].type), 0);
 		}
+	} else if (ascending) {
+		size_t half = nsorted / 2;
+		idsets_bulk *b;
+
+		idsets_free(set);
+		set = idsets_new(rawsz);
+		ck_assert_ptr_nonnull(set);
+		b = idsets_bulk_start(set, ascending == 3 ? half : nsorted);
+		ck_assert_ptr_nonnull(b);
+		ck_assert_int_eq(idsets_bulk_add(b, sorted[0].id, ABBREV_TYPE_NONE), -1);
+		for (size_t k = 0; k < nsorted; k++) {
+			size_t i = ascending == 4 ? (k + half) % nsorted : k;
+
+			ck_assert_int_eq(idsets_bulk_add(b, sorted[i].id, sorted[i].type), 1);
+			ck_assert_int_eq(idsets_bulk_add(b, sorted[i].id, sorted[i].type), 0);
+		}
+		ck_assert_int_eq(idsets_bulk_finish(b), 0);
 	}
 
 	ck_assert_uint_eq(idsets_count(set, ABBREV_SET_ALL), nnew);
@@ -564,6 +585,57 @@ END_TEST
 START_TEST(test_ascending_sha256)
 {
 	check_random(32, 2500, 17, 1);
+}
+END_TEST
+
+/* the bulk adder publishes to its worker every 8192 IDs: more than that */
+START_TEST(test_bulk_sha1)
+{
+	check_random(20, 30000, 19, 2);
+}
+END_TEST
+
+START_TEST(test_bulk_sha256)
+{
+	check_random(32, 2500, 23, 2);
+}
+END_TEST
+
+START_TEST(test_bulk_past_max)
+{
+	check_random(20, 20000, 29, 3);
+}
+END_TEST
+
+START_TEST(test_bulk_out_of_order)
+{
+	check_random(20, 20000, 31, 4);
+}
+END_TEST
+
+/* A non-empty collection: the bulk adder is idsets_add(), duplicates included. */
+START_TEST(test_bulk_not_empty)
+{
+	static const want_id all[] = {
+		{ "1", ABBREV_TYPE_COMMIT }, { "2", ABBREV_TYPE_BLOB }, { "3", ABBREV_TYPE_TREE },
+	};
+	unsigned char raw[ABBREV_MAX_RAWSZ];
+	idsets_bulk *b;
+
+	ck_assert_int_eq(add_hex(s, "2", ABBREV_TYPE_BLOB), 1);
+	b = idsets_bulk_start(s, 10);
+	ck_assert_ptr_nonnull(b);
+	test_id(raw, 20, "1");
+	ck_assert_int_eq(idsets_bulk_add(b, raw, ABBREV_TYPE_COMMIT), 1);
+	test_id(raw, 20, "2");
+	ck_assert_int_eq(idsets_bulk_add(b, raw, ABBREV_TYPE_BLOB), 0);
+	test_id(raw, 20, "3");
+	ck_assert_int_eq(idsets_bulk_add(b, raw, ABBREV_TYPE_TREE), 1);
+	ck_assert_int_eq(idsets_bulk_finish(b), 0);
+	ck_assert_int_eq(idsets_bulk_finish(NULL), 0);
+	expect_iter(s, ABBREV_SET_ALL, NULL, all, 3);
+	expect_iter(s, ABBREV_SET_TREE, NULL, all + 2, 1);
+	ck_assert_uint_eq(idsets_count(s, ABBREV_SET_COMMIT), 1);
 }
 END_TEST
 
@@ -828,6 +900,11 @@ Suite *make_idset_suite(void)
 	tcase_add_test(core, test_random_sha256);
 	tcase_add_test(core, test_ascending_sha1);
 	tcase_add_test(core, test_ascending_sha256);
+	tcase_add_test(core, test_bulk_sha1);
+	tcase_add_test(core, test_bulk_sha256);
+	tcase_add_test(core, test_bulk_past_max);
+	tcase_add_test(core, test_bulk_out_of_order);
+	tcase_add_test(core, test_bulk_not_empty);
 	tcase_add_test(core, test_order_lost);
 	tcase_add_test(core, test_seek);
 	tcase_add_test(core, test_seek_restart);
