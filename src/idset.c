@@ -311,42 +311,50 @@ int idsets_add(idsets *s, const unsigned char *id, int type)
 
 /*
  * Bulk adding.  Into an empty collection, with IDs in ascending order,
- * the caller's thread stores each ID in the arena and the set of all
- * objects, and a second thread follows it through the arena, putting each
- * ID into its type's set: the two Judy arrays an ID goes into are filled
- * at once.  The worker reads only arena entries below `published` (stored
- * with release order after the entries), and the chunk table is reserved
- * for `max` IDs up front, so the caller never moves it under the worker.
- * The worker keeps its own counts (IDs per set, overflow-list bytes) on a
- * cache line of their own, added to the collection's when it is joined:
- * counting in the collection itself, next to the fields the caller reads
- * for every ID, cost a cache-line transfer per ID.  Anything out of that
- * pattern (a non-empty
- * collection, an ID below the last, more than `max` IDs, no thread) stops
- * the worker and goes on with idsets_add().
+ * the caller's thread only stores each ID in the arena, and two workers
+ * follow it through the arena: one puts every ID into the set of all
+ * objects, the other each ID into its type's set, so the two Judy arrays
+ * an ID goes into are filled at once (three threads on two cores balance
+ * better than the caller doing one of the arrays itself).  The workers
+ * read only arena entries below `published` (stored with release order
+ * after the entries), and the chunk table is reserved for `max` IDs up
+ * front, so the caller never moves it under them.  Each worker keeps its
+ * own counts (IDs per set, overflow-list bytes) on cache lines of their
+ * own, added to the collection's when it is joined: counting in the
+ * collection itself, next to the fields the caller reads for every ID,
+ * cost a cache-line transfer per ID.  Anything out of that pattern (a
+ * non-empty collection, an ID below the last, more than `max` IDs, no
+ * threads) stops the workers and goes on with idsets_add().
  */
-#define BULK_BATCH 8192 /* IDs between two wake-ups of the worker */
+#define BULK_BATCH 8192 /* IDs between two wake-ups of the workers */
 
-struct idsets_bulk {
-	idsets *s;
-	size_t max;
-	int threaded;
+typedef struct {
+	struct idsets_bulk *b;
+	int typed;                /* 0: the set of all objects; 1: the typed sets */
 	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	_Atomic size_t published; /* the worker may read arena entries below this */
-	int finished;             /* under lock: no more entries will come */
-	/* written by the worker only; read after the join */
+	/* written by this worker only; read after the join */
 	char pad[64];
 	int rc;
 	size_t ovf_bytes;
 	size_t count[ABBREV_SET_COUNT];
 	char pad2[64];
+} bulk_worker_state;
+
+struct idsets_bulk {
+	idsets *s;
+	size_t max;
+	int nthreads;             /* workers running: 0 or 2 */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	_Atomic size_t published; /* the workers may read arena entries below this */
+	int finished;             /* under lock: no more entries will come */
+	bulk_worker_state worker[2];
 };
 
 static void *bulk_worker(void *arg)
 {
-	idsets_bulk *b = arg;
+	bulk_worker_state *wk = arg;
+	idsets_bulk *b = wk->b;
 	idsets *s = b->s;
 	size_t i = 0;
 
@@ -356,11 +364,10 @@ static void *bulk_worker(void *arg)
 
 		for (; i < end; i++) {
 			const unsigned char *id = arena_id(s, i);
+			int set = wk->typed ? arena_type(s, i) : ABBREV_SET_ALL;
 
-			int type = arena_type(s, i);
-
-			if (set_add(s, type, id_key(s, id), i, &b->ovf_bytes, &b->count[type])) {
-				b->rc = -2;
+			if (set_add(s, set, id_key(s, id), i, &wk->ovf_bytes, &wk->count[set])) {
+				wk->rc = -2;
 				return NULL;
 			}
 		}
@@ -374,33 +381,41 @@ static void *bulk_worker(void *arg)
 	}
 }
 
-/* Hand the arena entries added so far to the worker (and with `last`, the end). */
+/* Hand the arena entries added so far to the workers (and with `last`, the end). */
 static void bulk_publish(idsets_bulk *b, int last)
 {
 	pthread_mutex_lock(&b->lock);
 	atomic_store_explicit(&b->published, b->s->nids, memory_order_release);
 	if (last)
 		b->finished = 1;
-	pthread_cond_signal(&b->cond);
+	pthread_cond_broadcast(&b->cond);
 	pthread_mutex_unlock(&b->lock);
 }
 
-/* Let the worker finish and join it: 0, or -2 if it ran out of memory. */
+/* Let the workers finish and join them: 0, or -2 if one ran out of memory. */
 static int bulk_stop(idsets_bulk *b)
 {
-	if (!b->threaded)
+	int rc = 0;
+
+	if (!b->nthreads)
 		return 0;
 	bulk_publish(b, 1);
-	pthread_join(b->thread, NULL);
+	for (int k = 0; k < b->nthreads; k++) {
+		bulk_worker_state *wk = &b->worker[k];
+
+		pthread_join(wk->thread, NULL);
+		b->s->ovf_bytes += wk->ovf_bytes;
+		for (int set = 0; set < ABBREV_SET_COUNT; set++)
+			b->s->count[set] += wk->count[set];
+		if (wk->rc)
+			rc = wk->rc;
+	}
 	pthread_mutex_destroy(&b->lock);
 	pthread_cond_destroy(&b->cond);
-	b->threaded = 0;
-	b->s->ovf_bytes += b->ovf_bytes;
-	for (int set = 0; set < ABBREV_SET_COUNT; set++)
-		b->s->count[set] += b->count[set];
-	if (b->rc)
+	b->nthreads = 0;
+	if (rc)
 		b->s->broken = 1;
-	return b->rc;
+	return rc;
 }
 
 idsets_bulk *idsets_bulk_start(idsets *s, size_t max)
@@ -435,11 +450,22 @@ idsets_bulk *idsets_bulk_start(idsets *s, size_t max)
 	}
 	atomic_init(&b->published, 0);
 	if (!pthread_attr_init(&attr)) {
-		b->threaded = !pthread_attr_setstacksize(&attr, 256 * 1024) &&
-			      !pthread_create(&b->thread, &attr, bulk_worker, b);
+		if (!pthread_attr_setstacksize(&attr, 256 * 1024))
+			for (int k = 0; k < 2; k++) {
+				b->worker[k].b = b;
+				b->worker[k].typed = k;
+				if (pthread_create(&b->worker[k].thread, &attr, bulk_worker,
+						   &b->worker[k]))
+					break;
+				b->nthreads++;
+			}
 		pthread_attr_destroy(&attr);
 	}
-	if (!b->threaded) {
+	if (b->nthreads == 1) {
+		bulk_stop(b); /* only one worker started: stop it, add without */
+		return b;
+	}
+	if (!b->nthreads) {
 		pthread_cond_destroy(&b->cond);
 		pthread_mutex_destroy(&b->lock);
 	}
@@ -452,7 +478,7 @@ int idsets_bulk_add(idsets_bulk *b, const unsigned char *id, int type)
 	size_t idx;
 	int c;
 
-	if (!b->threaded)
+	if (!b->nthreads)
 		return idsets_add(s, id, type);
 	if (type < ABBREV_TYPE_COMMIT || type > ABBREV_TYPE_TAG)
 		return -1;
@@ -466,8 +492,7 @@ int idsets_bulk_add(idsets_bulk *b, const unsigned char *id, int type)
 			return -2;
 		return idsets_add(s, id, type);
 	}
-	if (arena_add(s, id, type, &idx) ||
-	    set_add(s, ABBREV_SET_ALL, id_key(s, id), idx, &s->ovf_bytes, &s->count[ABBREV_SET_ALL])) {
+	if (arena_add(s, id, type, &idx)) {
 		s->broken = 1;
 		return -2;
 	}
