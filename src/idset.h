@@ -56,8 +56,8 @@ int idsets_add(idsets *s, const unsigned char *id, int type);
  * for each ID (returns as idsets_add()), then idsets_bulk_finish(), which
  * must be called whatever happened and frees the handle: 0, or -2 when
  * memory ran out (the collection is then broken, as after a -2 from
- * idsets_add()).  Into an empty collection the typed sets are filled on
- * a second thread meanwhile; `max` bounds the IDs to come (past it, or
+ * idsets_add()).  Into an empty collection the Judy arrays are filled
+ * on two other threads meanwhile; `max` bounds the IDs to come (past it, or
  * out of order, adding goes on as idsets_add() does).  Between start and
  * finish the collection must not be used otherwise.
  */

@@ -10,15 +10,17 @@
  *     recursively), map every pack-*.idx with its .pack, and read the loose
  *     objects' headers (only the first bytes of each zlib stream).
  *  2. For each pack, order the entries by offset (the .rev file if there is
- *     one, else a bucket sort of the offsets) and read each entry header in
- *     that order.  A delta has no type of its own: an OFS_DELTA's base lies
- *     earlier in the pack, so in offset order its type is already known; a
- *     REF_DELTA's base is looked up in the same pack's index (git requires
- *     it there) and resolved on the spot if it comes later.  Types land in
- *     one byte per index position.
+ *     one, else a radix sort of the offsets) and read each entry header in
+ *     that order, on two threads, each over one half of the pack: a pass
+ *     notes each entry's type, or for a delta its base's rank.  A delta has
+ *     no type of its own: an OFS_DELTA's base lies earlier in the pack, a
+ *     REF_DELTA's is looked up in the same pack's index (git requires it
+ *     there), so a second pass in offset order gives each delta its base's
+ *     type.  Types land in one byte per index position.
  *  3. Merge the sorted name lists of all packs and the sorted loose IDs
  *     (a k-way merge on a small heap), so the ID sets are filled in key
- *     order, each ID once.  Judy inserts in key order are some 25x cheaper
+ *     order, each ID once, by idsets' bulk adding (the Judy arrays filled on
+ *     two more threads).  Judy inserts in key order are some 25x cheaper
  *     than in random order, and they are the bulk of the work.
  *
  * File formats: Documentation/gitformat-pack.txt in git.  Every number read
