@@ -6,6 +6,7 @@
 #   GIT_ABBREV     the binary to time (src/git-abbrev of the build tree)
 #   BENCH_REPO     a repository to time instead of the synthetic ones
 #                  (a work tree or a bare repository, e.g. a git.git mirror)
+#   BENCH_LABEL    its name in the table (default: its directory's name)
 #   BENCH_SIZES    object counts of the synthetic repositories (default
 #                  2000000); each is generated once by gen_synth.py into
 #                  BENCH_DATA/synth-<size> and reused by later runs
@@ -43,6 +44,9 @@ else
 		fi
 		set -- "$@" "$d"
 	done
+fi
+if [ -n "${BENCH_REPO:-}" ] && [ -n "${BENCH_LABEL:-}" ]; then
+	set -- --label "$BENCH_LABEL" "$@"
 fi
 exec "$py" "$here/run.py" --tool "$tool" --runs "$runs" \
 	--libgit2-max "${BENCH_LIBGIT2_MAX:-3000000}" --out "$out" "$@"

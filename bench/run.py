@@ -146,6 +146,8 @@ def bench_repo(a, repo, rows):
                   file=sys.stderr)
     git_median = statistics.median(r[0] for r in results[cmds[-1][0]])
     label = a.label or os.path.basename(os.path.normpath(repo))
+    if not a.label and label in ("repo", ".git", "objects"):
+        label = os.path.normpath(repo)  # a name that says nothing: the path
     for name, _ in cmds:
         walls = [r[0] for r in results[name]]
         med = statistics.median(walls)
