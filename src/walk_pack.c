@@ -634,7 +634,7 @@ typedef struct {
 	size_t done0;         /* progress count before this part (the first part's only) */
 	int show_progress;
 	int rc;
-	char err[512];
+	char err[1024];       /* as large as the callers' buffers */
 } scan_part;
 
 static void scan_part_run(scan_part *sp)
