@@ -987,8 +987,13 @@ static int loose_type(walker *w, const char *path, int *type)
 			goto bad;
 	*sp = '\0';
 	*type = hexid_type_from_name(hdr);
-	if (*type == ABBREV_TYPE_NONE)
+	if (*type == ABBREV_TYPE_NONE) {
+		/* the name is the file's bytes: keep the message one printable line */
+		for (char *c = hdr; *c; c++)
+			if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+				*c = '?';
 		return fail(w, "%s: unknown object type \"%s\"", path, hdr);
+	}
 	return 0;
 bad:
 	return fail(w, "%s: bad loose object header", path);
