@@ -59,12 +59,15 @@ checks=$((checks + 1))
 # then, while it waits, everything is packed anew and the loose objects
 # it has not read yet are pruned.  Without a second look at the packs the
 # walk would miss them; it must notice and start again.
+# The hooks are in the test suite's build of the tool only (test_hooks.h).
+hooks=${GIT_ABBREV_HOOKS:-$(dirname "$GIT_ABBREV")/../tests/git-abbrev-hooks}
+[ -x "$hooks" ] || die "no $hooks: build it with make check"
 # before: a pack of some objects, the rest loose
 rm -f "$R"/.git/objects/pack/pack-*
 cp -Rl "$tmp/loose/objects/"?? "$R/.git/objects/"
 head -n 200 "$tmp/ids" | git -C "$R" pack-objects -q .git/objects/pack/pack >/dev/null
 git -C "$R" prune-packed
-GIT_ABBREV_TEST_PAUSE_MS=1500 "$GIT_ABBREV" --format=json "$R" >"$tmp/out" 2>"$tmp/err" &
+GIT_ABBREV_TEST_PAUSE_MS=1500 "$hooks" --format=json "$R" >"$tmp/out" 2>"$tmp/err" &
 reporter=$!
 sleep 0.5
 git -C "$R" repack -adq

@@ -1,6 +1,6 @@
 /*
  * fuzz_pack.c - libFuzzer target for the pack, index and loose-object
- * reader (src/walk_pack.c).
+ * reader (src/walk_pack*.c).
  *
  * The input becomes an object directory in a private temp dir: with the
  * first byte even, a pack (a 4-byte big-endian length, that many bytes of

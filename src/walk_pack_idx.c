@@ -1,0 +1,460 @@
+/*
+ * walk_pack_idx.c - the packs of an object directory (step 1 and the
+ * start of step 2 of walk_pack.c): list dir/pack, map each pack-*.idx
+ * with its .pack and .rev, check the index layout against the pack, and
+ * put a pack's entries in offset order (from the .rev file, or by sorting
+ * the offsets).  Also the second listing that tells whether the packs
+ * changed during the walk.
+ */
+#include <config.h>
+
+#include "walk_pack_int.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Check the index layout (version 2: magic, version, fan-out, names, CRCs,
+ * 32-bit offsets, 64-bit offsets, two checksums; version 1: fan-out, then
+ * (offset, name) pairs, two checksums) and the pack header against it.
+ */
+static int pack_check(walker *w, pack_file *pk)
+{
+	const unsigned char *idx = pk->idx;
+	size_t rawsz = w->rawsz;
+	uint64_t min;
+	uint32_t prev = 0;
+
+	if (pk->idx_size >= 8 && !memcmp(idx, "\377tOc", 4)) {
+		pk->version = (int)wp_be32(idx + 4);
+		if (pk->version != 2)
+			return wp_fail(w, "%s: unsupported index version %u", pk->idx_path,
+				    wp_be32(idx + 4));
+		pk->fanout = idx + 8;
+	} else {
+		pk->version = 1;
+		pk->fanout = idx;
+	}
+	if (pk->idx_size < (size_t)(pk->fanout - idx) + 1024 + 2 * rawsz)
+		return wp_fail(w, "%s: index file too small", pk->idx_path);
+	for (int b = 0; b < 256; b++) {
+		uint32_t f = wp_fanout(pk, b);
+
+		if (f < prev)
+			return wp_fail(w, "%s: index fan-out table is not monotone", pk->idx_path);
+		prev = f;
+	}
+	pk->n = prev;
+	if (pk->version == 2) {
+		min = 8 + 1024 + (uint64_t)pk->n * (rawsz + 8) + 2 * rawsz;
+		if (pk->idx_size < min || (pk->idx_size - min) % 8 ||
+		    (pk->idx_size - min) / 8 > pk->n)
+			return wp_fail(w, "%s: index size does not match its %u objects",
+				    pk->idx_path, pk->n);
+		pk->n64 = (uint32_t)((pk->idx_size - min) / 8);
+		pk->names = idx + 8 + 1024;
+		pk->name_stride = rawsz;
+		pk->off32 = pk->names + (size_t)pk->n * (rawsz + 4);
+		pk->off_stride = 4;
+		pk->off64 = pk->off32 + (size_t)pk->n * 4;
+	} else {
+		min = 1024 + (uint64_t)pk->n * (rawsz + 4) + 2 * rawsz;
+		if (pk->idx_size != min)
+			return wp_fail(w, "%s: index size does not match its %u objects",
+				    pk->idx_path, pk->n);
+		pk->off32 = idx + 1024;
+		pk->off_stride = rawsz + 4;
+		pk->names = pk->off32 + 4;
+		pk->name_stride = rawsz + 4;
+	}
+
+	if (pk->pack_size < 12 + rawsz || memcmp(pk->pack, "PACK", 4))
+		return wp_fail(w, "%s: not a pack file", pk->pack_path);
+	if (wp_be32(pk->pack + 4) != 2 && wp_be32(pk->pack + 4) != 3)
+		return wp_fail(w, "%s: unsupported pack version %u", pk->pack_path,
+			    wp_be32(pk->pack + 4));
+	if (wp_be32(pk->pack + 8) != pk->n)
+		return wp_fail(w, "%s: holds %u objects, its index %u", pk->pack_path,
+			    wp_be32(pk->pack + 8), pk->n);
+	/*
+	 * The index ends with the pack's checksum: a truncated or other pack
+	 * fails.  So does a pack rewritten under the same name between the
+	 * two opens (git repack -f), so this is worth another attempt first.
+	 */
+	if (memcmp(pk->pack + pk->pack_size - rawsz, idx + pk->idx_size - 2 * rawsz, rawsz)) {
+		if (!wp_same_file(pk->idx_path, &pk->idx_id) || !wp_same_file(pk->pack_path, &pk->pack_id))
+			w->vanished = 1; /* rewritten meanwhile: look again */
+		return wp_fail(w, "%s: checksum does not match its index (truncated?)", pk->pack_path);
+	}
+	return 0;
+}
+
+/* The pack offset of index entry i, checked to lie inside the pack. */
+int wp_entry_offset(walker *w, const pack_file *pk, uint32_t i, uint64_t *out)
+{
+	uint32_t o = wp_be32(pk->off32 + (size_t)i * pk->off_stride);
+	uint64_t off = o;
+
+	if (pk->version == 2 && (o & 0x80000000u)) {
+		o &= 0x7fffffffu;
+		if (o >= pk->n64)
+			return wp_fail(w, "%s: large offset entry %u out of range", pk->idx_path, o);
+		off = wp_be64(pk->off64 + (size_t)o * 8);
+	}
+	if (off < 12 || off >= pk->pack_size - w->rawsz)
+		return wp_fail(w, "%s: offset %llu of object %u lies outside %s", pk->idx_path,
+			    (unsigned long long)off, i, pk->pack_path);
+	*out = off;
+	return 0;
+}
+
+/* Index position of `id` in the pack, or NOT_FOUND. */
+uint32_t wp_index_find(const pack_file *pk, const unsigned char *id, size_t rawsz)
+{
+	uint32_t lo = wp_fanout(pk, id[0] - 1), hi = wp_fanout(pk, id[0]);
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		int c = memcmp(wp_pack_name(pk, mid), id, rawsz);
+
+		if (!c)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NOT_FOUND;
+}
+
+/* ---- offset order ---------------------------------------------------------- */
+
+void wp_order_free(pack_order *o)
+{
+	free(o->off);
+	free(o->pos);
+	free(o->type);
+	free(o->base);
+	free(o->bucket);
+	memset(o, 0, sizeof(*o));
+}
+
+/* With the offsets sorted: bucket[b] = the first rank at offset >= b << shift. */
+static void fill_buckets(pack_order *o, uint32_t n)
+{
+	uint64_t b = 0;
+
+	for (uint32_t r = 0; r < n; r++)
+		for (; b <= o->off[r] >> o->shift; b++)
+			o->bucket[b] = r;
+	for (; b <= o->nb; b++)
+		o->bucket[b] = n;
+}
+
+/* Read the .rev file: index positions in pack order, checked as it goes. */
+static int order_from_rev(walker *w, const pack_file *pk, pack_order *o)
+{
+	uint32_t n = pk->n;
+	int rc;
+
+	if (pk->rev_size != 12 + (size_t)n * 4 + 2 * w->rawsz ||
+	    memcmp(pk->rev, "RIDX", 4) || wp_be32(pk->rev + 4) != 1)
+		return wp_fail(w, "%s: bad reverse index header or size", pk->rev_path);
+	if (wp_be32(pk->rev + 8) != (w->rawsz == 32 ? 2u : 1u))
+		return wp_fail(w, "%s: reverse index is for another hash", pk->rev_path);
+	for (uint32_t r = 0; r < n; r++) {
+		uint32_t i = wp_be32(pk->rev + 12 + (size_t)r * 4);
+
+		if (i >= n)
+			return wp_fail(w, "%s: index position %u out of range", pk->rev_path, i);
+		if ((rc = wp_entry_offset(w, pk, i, &o->off[r])))
+			return rc;
+		/* strictly increasing offsets also prove it is a permutation */
+		if (r && o->off[r] <= o->off[r - 1])
+			return wp_fail(w, "%s: not in pack order at position %u", pk->rev_path, r);
+		o->pos[r] = i;
+	}
+	fill_buckets(o, n);
+	return 0;
+}
+
+#define RADIX_BITS 11
+#define RADIX_SIZE (1u << RADIX_BITS)
+
+/*
+ * No .rev: an LSD radix sort of the (offset, index position) pairs on the
+ * offset's significant bits, 11 at a time (3 passes up to 8 GiB).  Each
+ * pass writes to 2048 sequential streams; a counting sort straight into
+ * one bucket per object would scatter every write over the whole array,
+ * a cache miss each with millions of objects.
+ */
+static int order_by_sorting(walker *w, const pack_file *pk, pack_order *o)
+{
+	uint32_t n = pk->n, *pos2 = malloc((size_t)n * sizeof(*pos2) + 1);
+	uint64_t *off2 = malloc((size_t)n * sizeof(*off2) + 1);
+	uint32_t (*count)[RADIX_SIZE] = NULL;
+	unsigned bits = 0, passes;
+	int rc = 0;
+
+	while (bits < 64 && (o->end >> bits))
+		bits++;
+	passes = (bits + RADIX_BITS - 1) / RADIX_BITS;
+	count = calloc(passes ? passes : 1, sizeof(*count));
+	if (!pos2 || !off2 || !count) {
+		rc = WALK_NOMEM;
+		goto done;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t off;
+
+		if ((rc = wp_entry_offset(w, pk, i, &off)))
+			goto done;
+		o->off[i] = off;
+		o->pos[i] = i;
+		for (unsigned p = 0; p < passes; p++)
+			count[p][(off >> (p * RADIX_BITS)) & (RADIX_SIZE - 1)]++;
+	}
+	for (unsigned p = 0; p < passes; p++) {
+		unsigned shift = p * RADIX_BITS;
+		uint32_t sum = 0, *tp;
+		uint64_t *to;
+
+		for (unsigned d = 0; d < RADIX_SIZE; d++) {
+			uint32_t c = count[p][d];
+
+			count[p][d] = sum;
+			sum += c;
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t r = count[p][(o->off[i] >> shift) & (RADIX_SIZE - 1)]++;
+
+			off2[r] = o->off[i];
+			pos2[r] = o->pos[i];
+		}
+		to = o->off;
+		o->off = off2;
+		off2 = to;
+		tp = o->pos;
+		o->pos = pos2;
+		pos2 = tp;
+	}
+	for (uint32_t r = 1; r < n; r++)
+		if (o->off[r] == o->off[r - 1]) {
+			rc = wp_fail(w, "%s: two objects at offset %llu", pk->idx_path,
+				  (unsigned long long)o->off[r]);
+			goto done;
+		}
+	fill_buckets(o, n);
+done:
+	free(off2);
+	free(pos2);
+	free(count);
+	return rc;
+}
+
+int wp_order_build(walker *w, const pack_file *pk, pack_order *o)
+{
+	size_t n = pk->n ? pk->n : 1;
+
+	o->end = pk->pack_size - w->rawsz;
+	/* about one bucket per object, so a lookup looks at one or two */
+	o->shift = 0;
+	while ((o->end >> o->shift) > pk->n)
+		o->shift++;
+	o->nb = (o->end >> o->shift) + 1;
+	o->off = malloc(n * sizeof(*o->off));
+	o->pos = malloc(n * sizeof(*o->pos));
+	o->type = calloc(n, 1);
+	o->base = malloc(n * sizeof(*o->base));
+	o->bucket = malloc((size_t)(o->nb + 1) * sizeof(*o->bucket));
+	if (!o->off || !o->pos || !o->type || !o->base || !o->bucket)
+		return WALK_NOMEM;
+	return pk->rev ? order_from_rev(w, pk, o) : order_by_sorting(w, pk, o);
+}
+
+/* Rank of the entry starting at offset `off`, or NOT_FOUND. */
+uint32_t wp_rank_of(const pack_order *o, uint64_t off)
+{
+	uint64_t b = off >> o->shift;
+	uint32_t lo, hi, end;
+
+	if (b >= o->nb)
+		return NOT_FOUND;
+	lo = o->bucket[b];
+	hi = end = o->bucket[b + 1];
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (o->off[mid] < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < end && o->off[lo] == off ? lo : NOT_FOUND;
+}
+
+/* ---- the packs of a directory ---------------------------------------------- */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void free_names(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/*
+ * The packs of one pack directory: the names of its pack-*.idx files
+ * without ".idx", sorted (a fixed order keeps error messages
+ * reproducible), and appended to `seen` one per line.  A missing
+ * directory has none.
+ */
+static int list_packs(walker *w, const char *pdir, char ***out, size_t *nout,
+		      char **seen, size_t *seen_len, size_t *seen_cap)
+{
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	DIR *d;
+	int rc = 0;
+
+	*out = NULL;
+	*nout = 0;
+	d = opendir(pdir);
+	if (!d)
+		return errno == ENOENT ? 0 : wp_fail(w, "%s: cannot read: %s", pdir, strerror(errno));
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		if (len <= 9 || strncmp(de->d_name, "pack-", 5) ||
+		    strcmp(de->d_name + len - 4, ".idx"))
+			continue;
+		if ((rc = wp_grow(&names, &cap, n + 1, sizeof(*names))))
+			break;
+		if (!(names[n] = strndup(de->d_name, len - 4))) {
+			rc = WALK_NOMEM;
+			break;
+		}
+		n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_str);
+	for (size_t i = 0; !rc && i < n; i++) {
+		size_t need = strlen(pdir) + strlen(names[i]) + 3;
+
+		if ((rc = wp_grow(seen, seen_cap, *seen_len + need, 1)))
+			break;
+		*seen_len += (size_t)sprintf(*seen + *seen_len, "%s/%s\n", pdir, names[i]);
+	}
+	if (rc) {
+		free_names(names, n);
+		return rc;
+	}
+	*out = names;
+	*nout = n;
+	return 0;
+}
+
+/* Map every pack-*.idx of dir/pack that has its .pack (git skips the others). */
+int wp_add_packs(walker *w, const char *dir)
+{
+	char *pdir = wp_join(dir, "pack");
+	char **names = NULL;
+	size_t n = 0, i;
+	int rc = 0;
+
+	if (!pdir)
+		return WALK_NOMEM;
+	rc = list_packs(w, pdir, &names, &n, &w->packs_seen, &w->packs_seen_len,
+			&w->packs_seen_cap);
+	if (rc) {
+		free(pdir);
+		return rc;
+	}
+	for (i = 0; i < n; i++) {
+		pack_file *pk;
+		char *base = wp_join(pdir, names[i]);
+		size_t bl;
+
+		if (!base || (rc = wp_grow(&w->packs, &w->packs_cap, w->npacks + 1, sizeof(*pk)))) {
+			free(base);
+			rc = WALK_NOMEM;
+			goto done;
+		}
+		pk = &w->packs[w->npacks];
+		memset(pk, 0, sizeof(*pk));
+		bl = strlen(base);
+		pk->idx_path = malloc(bl + 6);
+		pk->pack_path = malloc(bl + 6);
+		pk->rev_path = malloc(bl + 6);
+		if (!pk->idx_path || !pk->pack_path || !pk->rev_path) {
+			free(pk->idx_path);
+			free(pk->pack_path);
+			free(pk->rev_path);
+			free(base);
+			rc = WALK_NOMEM;
+			goto done;
+		}
+		sprintf(pk->idx_path, "%s.idx", base);
+		sprintf(pk->pack_path, "%s.pack", base);
+		sprintf(pk->rev_path, "%s.rev", base);
+		free(base);
+		w->npacks++; /* from here on, freed with the walker */
+		rc = wp_map_file(w, pk->pack_path, 1, &pk->pack, &pk->pack_size, &pk->pack_id);
+		if (rc == 1) { /* an index without its pack: not a pack to git either */
+			w->npacks--;
+			free(pk->idx_path);
+			free(pk->pack_path);
+			free(pk->rev_path);
+			rc = 0;
+			continue;
+		}
+		if (rc || (rc = wp_map_file(w, pk->idx_path, 0, &pk->idx, &pk->idx_size, &pk->idx_id)) ||
+		    (rc = pack_check(w, pk)))
+			goto done;
+		rc = wp_map_file(w, pk->rev_path, 1, &pk->rev, &pk->rev_size, NULL);
+		if (rc < 0)
+			goto done;
+		rc = 0;
+	}
+done:
+	free_names(names, n);
+	free(pdir);
+	return rc;
+}
+
+/*
+ * Whether the packs are still the ones listed at the start: a repack
+ * that finished meanwhile wrote a new pack (and may have removed loose
+ * objects we had not read yet), so the walk must start again.
+ * 1 if they changed, 0 if not, or an error.
+ */
+int wp_packs_changed(walker *w)
+{
+	char *now = NULL, *pdir;
+	size_t len = 0, cap = 0;
+	int rc = 0;
+
+	for (size_t i = 0; !rc && i < w->ndirs; i++) {
+		char **names;
+		size_t n;
+
+		if (!(pdir = wp_join(w->dirs[i], "pack")))
+			rc = WALK_NOMEM;
+		else if (!(rc = list_packs(w, pdir, &names, &n, &now, &len, &cap)))
+			free_names(names, n);
+		free(pdir);
+	}
+	if (!rc)
+		rc = len != w->packs_seen_len || (len && memcmp(now, w->packs_seen, len));
+	free(now);
+	return rc;
+}

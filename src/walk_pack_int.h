@@ -1,0 +1,166 @@
+/*
+ * walk_pack_int.h - what the files of the pack walker share (not for the
+ * rest of the program, which uses walk_pack.h): the walker's state, a
+ * pack's maps, and each step's entry point.  The steps are described in
+ * walk_pack.c.
+ *
+ * Ownership: everything a walker points to is freed by walk_pack.c when
+ * the attempt ends; a pack_order belongs to the scan that built it.
+ */
+#ifndef ABBREV_WALK_PACK_INT_H
+#define ABBREV_WALK_PACK_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+#include <zlib.h>
+
+#include "hexid.h"
+#include "idset.h"
+#include "progress.h"
+#include "walk.h"
+#include "walk_pack.h"
+
+#define MAX_DELTA_DEPTH 10000 /* git's pack-objects caps depth at 4095 */
+#define MAX_ALT_DEPTH 5       /* as git: alternates of alternates, 5 deep */
+#define NOT_FOUND UINT32_MAX
+
+/* Which file a path names now, to tell a rewritten file from a broken one. */
+typedef struct {
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+} file_id;
+
+typedef struct {
+	char *idx_path, *pack_path, *rev_path;
+	file_id idx_id, pack_id;  /* the files as mapped */
+	const unsigned char *idx, *pack, *rev; /* read-only maps */
+	size_t idx_size, pack_size, rev_size;
+	int version;              /* index version, 1 or 2 */
+	uint32_t n, n64;          /* objects; entries of the 64-bit offset table */
+	const unsigned char *fanout, *names, *off32, *off64;
+	size_t name_stride, off_stride;
+	unsigned char *types;     /* type by index position, from the scan */
+} pack_file;
+
+typedef struct {
+	unsigned char id[ABBREV_MAX_RAWSZ]; /* zero-padded past rawsz */
+	unsigned char type;
+} loose_obj;
+
+typedef struct {
+	size_t rawsz;
+	progress *p;
+	char *err;
+	size_t errsz;
+	pack_file *packs;
+	size_t npacks, packs_cap;
+	loose_obj *loose;
+	size_t nloose, loose_cap;
+	char **dirs; /* real paths of the object directories seen */
+	size_t ndirs, dirs_cap;
+	uint32_t *chain; /* delta chain being resolved */
+	z_stream zs;
+	int zs_ready;
+	size_t done;
+	/*
+	 * A concurrent repack or gc: a file listed but gone when opened, and
+	 * the names of the packs as listed, to list again before the merge.
+	 */
+	int vanished;
+	int paused;      /* the test hook waited already */
+	char *packs_seen;
+	size_t packs_seen_len, packs_seen_cap;
+} walker;
+
+/* A pack in offset ("rank") order, while its headers are read. */
+typedef struct {
+	uint64_t *off;         /* offset by rank, strictly increasing */
+	uint32_t *pos;         /* index position by rank */
+	unsigned char *type;   /* type by rank, 0 while unknown */
+	uint32_t *base;        /* a delta's base rank by rank, NOT_FOUND for others */
+	uint32_t *bucket;      /* first rank at offset >= b << shift, nb + 1 */
+	uint64_t nb, end;      /* buckets; end of the entries (the trailer) */
+	unsigned shift;
+} pack_order;
+
+static inline uint32_t wp_be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static inline uint64_t wp_be64(const unsigned char *p)
+{
+	return (uint64_t)wp_be32(p) << 32 | wp_be32(p + 4);
+}
+
+/* The name of index entry i. */
+static inline const unsigned char *wp_pack_name(const pack_file *pk, uint32_t i)
+{
+	return pk->names + (size_t)i * pk->name_stride;
+}
+
+/* Fan-out entry b: the number of names whose first byte is <= b. */
+static inline uint32_t wp_fanout(const pack_file *pk, int b)
+{
+	return b < 0 ? 0 : wp_be32(pk->fanout + 4 * b);
+}
+
+/* ---- walk_pack.c: shared helpers ---- */
+
+/* A one-line message into w->err; returns WALK_ERR. */
+int wp_fail(walker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Make room for `need` elements of `size` bytes in *arr; 0 or WALK_NOMEM. */
+int wp_grow(void *arr, size_t *cap, size_t need, size_t size);
+/* "a/b", malloc'ed; NULL when out of memory. */
+char *wp_join(const char *a, const char *b);
+/* Whether `path` still names the file `f` was taken from. */
+int wp_same_file(const char *path, const file_id *f);
+/*
+ * Map a whole file read-only.  Returns 0, 1 if it does not exist and
+ * `optional`, or an error.  An empty file maps to NULL, size 0.
+ */
+int wp_map_file(walker *w, const char *path, int optional, const unsigned char **out,
+		size_t *size, file_id *id);
+void wp_unmap(const unsigned char *m, size_t size);
+
+/* ---- walk_pack_dirs.c: step 1, the object directories ---- */
+
+/* Add one object directory (once, however often it is named) and its alternates. */
+int wp_add_objdir(walker *w, const char *dir, int depth, const char *from);
+
+/* ---- walk_pack_idx.c: the packs, their indexes and offset order ---- */
+
+/* Map every pack-*.idx of dir/pack that has its .pack (git skips the others). */
+int wp_add_packs(walker *w, const char *dir);
+/* Whether the packs listed at the start changed: 1, 0, or an error. */
+int wp_packs_changed(walker *w);
+/* The pack offset of index entry i, checked to lie inside the pack. */
+int wp_entry_offset(walker *w, const pack_file *pk, uint32_t i, uint64_t *out);
+/* Index position of `id` in the pack, or NOT_FOUND. */
+uint32_t wp_index_find(const pack_file *pk, const unsigned char *id, size_t rawsz);
+/* The pack's entries in offset order (the .rev file, or sorted offsets). */
+int wp_order_build(walker *w, const pack_file *pk, pack_order *o);
+void wp_order_free(pack_order *o);
+/* Rank of the entry starting at offset `off`, or NOT_FOUND. */
+uint32_t wp_rank_of(const pack_order *o, uint64_t off);
+
+/* ---- walk_pack_loose.c ---- */
+
+/* Read the loose objects dir/xx/yyyy...; their order is sorted later. */
+int wp_add_loose(walker *w, const char *dir);
+
+/* ---- walk_pack_scan.c: step 2 ---- */
+
+/* Type every entry of a pack into pk->types, reading headers in pack order. */
+int wp_pack_scan(walker *w, pack_file *pk);
+
+/* ---- walk_pack_merge.c: step 3 ---- */
+
+/* Merge every pack's names and the loose IDs into the sets, in key order. */
+int wp_merge(walker *w, idsets *set);
+
+#endif

@@ -1,0 +1,299 @@
+/*
+ * walk_repo.c - the repository handle both walkers use: find the
+ * repository as git does, its object directory, its hash width and what
+ * it lacks by design (shallow, partial); open it with libgit2 where
+ * libgit2 can, and without it (SHA-256) for the pack walker.
+ */
+#include <config.h>
+
+#include "walk_repo_int.h"
+
+#include <dirent.h>
+#include <git2.h>
+#include <strings.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/*
+ * The object directory, as libgit2 finds it: opened from the environment,
+ * GIT_OBJECT_DIRECTORY wins (git_repository_item_path() does not know it);
+ * else the common dir's "objects".  No trailing slash.
+ */
+static int find_objdir(char **out, git_repository *repo, int from_env)
+{
+	const char *env = from_env ? getenv("GIT_OBJECT_DIRECTORY") : NULL;
+	git_buf buf = GIT_BUF_INIT;
+	size_t n;
+
+	if (env && *env) {
+		*out = strdup(env);
+	} else {
+		git_error_clear();
+		if (git_repository_item_path(&buf, repo, GIT_REPOSITORY_ITEM_OBJECTS) < 0)
+			return WALK_ERR;
+		*out = strdup(buf.ptr);
+		git_buf_dispose(&buf);
+	}
+	if (!*out)
+		return WALK_NOMEM;
+	n = strlen(*out);
+	while (n > 1 && (*out)[n - 1] == '/')
+		(*out)[--n] = '\0';
+	return WALK_OK;
+}
+
+/* "/x/repo/" -> "/x/repo" */
+static void strip_slash(char *p)
+{
+	size_t n = strlen(p);
+
+	while (n > 1 && p[n - 1] == '/')
+		p[--n] = '\0';
+}
+
+static int file_exists(const char *dir, const char *name)
+{
+	char *p;
+	int ok;
+
+	if (asprintf(&p, "%s/%s", dir, name) < 0)
+		return 0;
+	ok = access(p, F_OK) == 0;
+	free(p);
+	return ok;
+}
+
+/* A partial clone: extensions.partialclone, or a promisor pack. */
+static int is_partial(const char *objdir, git_config *cfg)
+{
+	char *dir;
+	const char *v;
+	DIR *d;
+	struct dirent *e;
+	int found = 0;
+
+	if (cfg && git_config_get_string(&v, cfg, "extensions.partialclone") == 0 && *v)
+		return 1;
+	if (asprintf(&dir, "%s/pack", objdir) < 0)
+		return 0;
+	d = opendir(dir);
+	free(dir);
+	if (!d)
+		return 0;
+	while (!found && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+
+		found = n > 9 && !strcmp(e->d_name + n - 9, ".promisor");
+	}
+	closedir(d);
+	return found;
+}
+
+/*
+ * libgit2 1.5 refuses repositories with extensions.objectformat, that is
+ * SHA-256 ones.  Find the git dir ourselves (git_repository_discover does
+ * not look at extensions, GIT_DIR as git does), read the hash from its
+ * config, and keep the repository for the pack walker only.
+ */
+static int open_without_libgit2(walk_repo *r, const char *path, char *err, size_t errsz)
+{
+	git_buf gitdir = GIT_BUF_INIT;
+	git_config *cfg = NULL;
+	const char *env = path ? NULL : getenv("GIT_DIR"), *fmt = NULL, *what;
+	char *cfgpath = NULL, *common = NULL;
+	FILE *f;
+	int rc = WALK_ERR;
+
+	what = path ? path : "the current directory";
+	git_error_clear();
+	if (env && *env) {
+		if (git_buf_set(&gitdir, env, strlen(env)) < 0)
+			return WALK_NOMEM;
+	} else if (git_repository_discover(&gitdir, path ? path : ".", 0,
+					   getenv("GIT_CEILING_DIRECTORIES")) < 0) {
+		set_err(err, errsz, "not a git repository (or any parent): %s", what);
+		return WALK_ERR;
+	}
+	strip_slash(gitdir.ptr);
+	/* a worktree's objects live in the common dir */
+	if (asprintf(&cfgpath, "%s/commondir", gitdir.ptr) < 0) {
+		cfgpath = NULL;
+		rc = WALK_NOMEM;
+		goto done;
+	}
+	if ((f = fopen(cfgpath, "r"))) {
+		char line[4096];
+
+		if (fgets(line, sizeof(line), f)) {
+			line[strcspn(line, "\n")] = '\0';
+			if (asprintf(&common, line[0] == '/' ? "%s%s" : "%s/%s",
+				     line[0] == '/' ? "" : gitdir.ptr, line) < 0)
+				common = NULL;
+		}
+		fclose(f);
+	} else {
+		common = strdup(gitdir.ptr);
+	}
+	free(cfgpath);
+	if (!common || asprintf(&cfgpath, "%s/config", common) < 0) {
+		cfgpath = NULL;
+		rc = WALK_NOMEM;
+		goto done;
+	}
+	git_config *disk = NULL;
+	rc = git_config_open_ondisk(&disk, cfgpath);
+	if (rc == 0)
+		rc = git_config_snapshot(&cfg, disk);
+	git_config_free(disk);
+	rc = WALK_ERR;
+	if (!cfg ||
+	    git_config_get_string(&fmt, cfg, "extensions.objectformat") < 0) {
+		set_err(err, errsz, "cannot open repository %s: %s", what, git2_msg());
+		goto done;
+	}
+	if (!strcasecmp(fmt, "sha256")) {
+		r->rawsz = 32;
+	} else if (!strcasecmp(fmt, "sha1")) {
+		r->rawsz = 20;
+	} else {
+		set_err(err, errsz, "%s: unknown object format '%s'", what, fmt);
+		goto done;
+	}
+	env = path ? NULL : getenv("GIT_OBJECT_DIRECTORY");
+	if (env && *env)
+		r->objdir = strdup(env);
+	else if (asprintf(&r->objdir, "%s/objects", common) < 0)
+		r->objdir = NULL;
+	/* show the work tree for "<dir>/.git", else the git dir itself */
+	size_t n = strlen(gitdir.ptr);
+	if (n > 5 && !strcmp(gitdir.ptr + n - 5, "/.git"))
+		gitdir.ptr[n - 5] = '\0';
+	r->path = strdup(gitdir.ptr);
+	if (!r->objdir || !r->path) {
+		rc = WALK_NOMEM;
+		goto done;
+	}
+	strip_slash(r->objdir);
+	if (file_exists(common, "shallow"))
+		r->lacks |= ABBREV_LACKS_SHALLOW;
+	if (is_partial(r->objdir, cfg))
+		r->lacks |= ABBREV_LACKS_PARTIAL;
+	rc = WALK_OK;
+done:
+	free(cfgpath);
+	free(common);
+	git_config_free(cfg);
+	git_buf_dispose(&gitdir);
+	return rc;
+}
+
+int walk_repo_open(walk_repo **out, const char *path, char *err, size_t errsz)
+{
+	walk_repo *r;
+	const char *shown;
+	int rc;
+
+	*out = NULL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return WALK_NOMEM;
+	git_error_clear();
+	if (path)
+		rc = git_repository_open_ext(&r->repo, path, 0, NULL);
+	else
+		rc = git_repository_open_ext(&r->repo, NULL, GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
+	if (rc < 0) {
+		const char *what = path ? path : "the current directory";
+		const git_error *e = git_error_last();
+
+		if (rc == GIT_ENOTFOUND) {
+			set_err(err, errsz, "not a git repository (or any parent): %s", what);
+			rc = WALK_ERR;
+		} else if (e && e->message && strstr(e->message, "objectformat")) {
+			r->repo = NULL;
+			rc = open_without_libgit2(r, path, err, errsz);
+			if (rc == WALK_OK) {
+				*out = r;
+				return WALK_OK;
+			}
+		} else {
+			set_err(err, errsz, "cannot open repository %s: %s", what, git2_msg());
+			rc = WALK_ERR;
+		}
+		walk_repo_free(r);
+		return rc;
+	}
+	r->rawsz = GIT_OID_RAWSZ;
+	shown = git_repository_is_bare(r->repo) ? git_repository_path(r->repo)
+						 : git_repository_workdir(r->repo);
+	r->path = strdup(shown);
+	if (!r->path) {
+		walk_repo_free(r);
+		return WALK_NOMEM;
+	}
+	/* show "/x/repo", not "/x/repo/" */
+	size_t n = strlen(r->path);
+	if (n > 1 && r->path[n - 1] == '/')
+		r->path[n - 1] = '\0';
+	rc = find_objdir(&r->objdir, r->repo, !path);
+	if (rc) {
+		if (rc == WALK_ERR)
+			set_err(err, errsz, "%s: cannot find the object directory: %s", r->path,
+				git2_msg());
+		walk_repo_free(r);
+		return rc;
+	}
+	if (git_repository_is_shallow(r->repo) == 1)
+		r->lacks |= ABBREV_LACKS_SHALLOW;
+	git_config *cfg = NULL;
+	if (git_repository_config_snapshot(&cfg, r->repo) == 0) {
+		if (is_partial(r->objdir, cfg))
+			r->lacks |= ABBREV_LACKS_PARTIAL;
+		git_config_free(cfg);
+	}
+	git_error_clear();
+	*out = r;
+	return WALK_OK;
+}
+
+void walk_repo_free(walk_repo *r)
+{
+	if (!r)
+		return;
+	git_repository_free(r->repo);
+	free(r->path);
+	free(r->objdir);
+	free(r);
+}
+
+const char *walk_repo_path(const walk_repo *r)
+{
+	return r->path;
+}
+
+const char *walk_repo_objdir(const walk_repo *r)
+{
+	return r->objdir;
+}
+
+size_t walk_repo_rawsz(const walk_repo *r)
+{
+	return r->rawsz;
+}
+
+unsigned walk_repo_lacks(const walk_repo *r)
+{
+	return r->lacks;
+}
+
+int walk_repo_has_libgit2(const walk_repo *r)
+{
+	return r->repo != NULL;
+}
+
+struct git_repository *walk_repo_git2(walk_repo *r)
+{
+	return r->repo;
+}

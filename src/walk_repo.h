@@ -1,0 +1,57 @@
+/*
+ * walk_repo.h - a repository as both walkers and the reference resolver
+ * see it: found the way git finds one, with its object directory, hash
+ * width, and what it lacks by design.  Opened with libgit2 where libgit2
+ * can open it, else (SHA-256) for the pack walker only.
+ *
+ * Ownership: walk_repo_open() returns a handle freed by walk_repo_free();
+ * the strings it returns are owned by the handle.  Error messages go to a
+ * caller-owned buffer, one line, no full stop.
+ */
+#ifndef ABBREV_WALK_REPO_H
+#define ABBREV_WALK_REPO_H
+
+#include <stddef.h>
+
+#include "lacks.h"
+
+struct git_repository;
+
+typedef struct walk_repo walk_repo;
+
+/*
+ * Open the repository at or above `path`, or, with path NULL, the one
+ * git would use here (GIT_DIR and friends honoured).  WALK_OK, WALK_ERR
+ * or WALK_NOMEM (walk.h).
+ */
+int walk_repo_open(walk_repo **out, const char *path, char *err, size_t errsz);
+void walk_repo_free(walk_repo *r);
+
+/* The path to show for the repository: its work tree, or its git dir if bare. */
+const char *walk_repo_path(const walk_repo *r);
+/* Raw ID width of the repository's hash (20 for SHA-1, 32 for SHA-256). */
+size_t walk_repo_rawsz(const walk_repo *r);
+
+/* What a repository lacks by design: flags of enum abbrev_lack. */
+unsigned walk_repo_lacks(const walk_repo *r);
+
+/*
+ * Whether libgit2 could open the repository.  It cannot open SHA-256
+ * repositories (libgit2 1.5); those are still found, and the pack walker
+ * reads them, but the libgit2 walker, --reachable and commit subjects
+ * are not available for them.
+ */
+int walk_repo_has_libgit2(const walk_repo *r);
+/*
+ * The libgit2 handle of the repository (owned by r), or NULL when
+ * walk_repo_has_libgit2() is 0: for the reference resolver (verify).
+ */
+struct git_repository *walk_repo_git2(walk_repo *r);
+/*
+ * The repository's object directory (the common dir's "objects", or
+ * GIT_OBJECT_DIRECTORY when the repository was found from the
+ * environment), for walk_pack_objects(); owned by the handle.
+ */
+const char *walk_repo_objdir(const walk_repo *r);
+
+#endif

@@ -1,0 +1,47 @@
+/*
+ * walk_repo_int.h - the repository handle's fields, for the files that
+ * make and read it (walk_repo.c, walk_git2.c); everyone else sees the
+ * opaque walk_repo of walk_repo.h.
+ *
+ * Ownership: the handle owns repo, path and objdir (walk_repo_free()).
+ */
+#ifndef ABBREV_WALK_REPO_INT_H
+#define ABBREV_WALK_REPO_INT_H
+
+#include <git2.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "walk.h"
+#include "walk_repo.h"
+
+struct walk_repo {
+	git_repository *repo;   /* NULL for a repository libgit2 cannot open */
+	char *path;
+	char *objdir;
+	size_t rawsz;
+	unsigned lacks;
+};
+
+/* A one-line message into a caller's buffer. */
+static inline void set_err(char *err, size_t errsz, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static inline void set_err(char *err, size_t errsz, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errsz, fmt, ap);
+	va_end(ap);
+}
+
+/* libgit2's last error message, or a placeholder when it gave none. */
+static inline const char *git2_msg(void)
+{
+	const git_error *e = git_error_last();
+
+	return e && e->message ? e->message : "unknown libgit2 error";
+}
+
+#endif
