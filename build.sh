@@ -7,7 +7,7 @@ set -eu
 cd "$(dirname "$0")"
 
 PACKAGES="build-essential autoconf automake pkg-config git python3
-libgit2-dev libjudy-dev libjansson-dev zlib1g-dev check"
+libgit2-dev libjudy-dev libjansson-dev zlib1g-dev libzstd-dev check"
 
 missing=
 for p in $PACKAGES; do

@@ -15,9 +15,11 @@
 #define ABBREV_STATS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "hexid.h"
 #include "idset.h"
+#include "shard.h"
 
 /* A group of IDs that share one prefix at the longest colliding length. */
 typedef struct {
@@ -84,6 +86,20 @@ int stats_commit_vs_other(size_t cvo[ABBREV_MAX_HEXSZ + 1], unsigned *last_len,
  */
 unsigned stats_git_auto_abbrev(size_t count);
 
+/*
+ * What ID streams held besides their objects (`git abbrev ids`), summed
+ * over the distinct inputs (sources.h): lines read, bad lines skipped,
+ * SWHIDs of kinds without a git object (snp, ori, emd, raw: see
+ * idline.h) and object lines that repeated an ID.
+ */
+#define STATS_NOTHER 4
+typedef struct {
+	uint64_t lines;
+	uint64_t bad;
+	uint64_t other[STATS_NOTHER];
+	uint64_t duplicates;
+} stats_input;
+
 /* Everything the report prints. */
 typedef struct {
 	size_t rawsz;
@@ -97,6 +113,8 @@ typedef struct {
 	double improbable;       /* threshold for "possibly crafted" */
 	unsigned lacks;          /* 1: shallow clone, 2: partial clone (lacks.h) */
 	int set;                 /* report --type: the one set --format=classic lists */
+	const stats_input *input; /* ID streams: what they held; NULL for repositories */
+	shard shard;             /* the IDs counted: one shard, or SHARD_ALL */
 } stats_report;
 
 /* The answer of `check`: do IDs of a set collide at `length` chars? */

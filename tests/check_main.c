@@ -23,6 +23,7 @@ int main(void)
 	srunner_add_suite(sr, make_refs_suite());
 	srunner_add_suite(sr, make_formats_suite());
 	srunner_add_suite(sr, make_history_suite());
+	srunner_add_suite(sr, make_ids_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -1,0 +1,65 @@
+/*
+ * partial.h - one shard's results in a form a merge reads back exactly.
+ *
+ * `--format=partial` writes, as plain text, everything the report of the
+ * whole set needs from one shard: the hash, the shard, the inputs
+ * (sources.h), and for every set its count, colliding objects and
+ * prefixes per length, and the groups at its longest colliding length
+ * (members with their types and descriptions); commit-vs-other per
+ * length; duplicates.  Collisions at L >= 2 never cross shards, so these
+ * add up (merge.h).  The layout, one record a line:
+ *
+ *	git-abbrev partial 1
+ *	hash sha1
+ *	shard 3/16
+ *	lacks 0
+ *	duplicates 2
+ *	source stream "ids.zst" bytes=4100 crc32=1c291ca3 lines=100 bad=0 snp=0 ori=0 emd=0 raw=0
+ *	source repository "/srv/linux"
+ *	set all count=61 longest=5 last=6
+ *	length all 4 10 5                   (L, colliding objects, prefixes; L = 4 .. last)
+ *	group all 5 2                       (shared length, members)
+ *	member all 3a1f...  commit "(\"subject\") 2024-12-05"
+ *	cvo last=5
+ *	cvo 4 1
+ *	end
+ *
+ * Strings are in double quotes with \\, \", \n, \t and \xHH escapes.  A
+ * file without its "end" line was cut short and is refused.
+ *
+ * Ownership: partial_read() fills a caller-owned struct that
+ * partial_clear() frees; rep.repos and rep.input point into it.
+ */
+#ifndef ABBREV_PARTIAL_H
+#define ABBREV_PARTIAL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "shard.h"
+#include "sources.h"
+#include "stats.h"
+
+#define PARTIAL_HEADER "git-abbrev partial 1"
+
+typedef struct {
+	stats_report rep;   /* the shard's tables; rep.shard is its shard */
+	sources src;        /* its inputs */
+	stats_input input;  /* src's totals and the shard's duplicates */
+} partial;
+
+/*
+ * Write the partial result of report r (r->shard, r->input->duplicates
+ * when r->input is set) read from `src`.  0, or -1 on a write error.
+ */
+int partial_write(FILE *out, const stats_report *r, const sources *src);
+
+/*
+ * Read a partial result from `in`; `path` names it in messages.  0; -1
+ * with "<path>:<line>: <reason>" in err when it is not a partial result
+ * or is damaged; -2 when out of memory.
+ */
+int partial_read(partial *p, FILE *in, const char *path, char *err, size_t errsz);
+void partial_clear(partial *p);
+
+#endif
