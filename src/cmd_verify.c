@@ -22,6 +22,7 @@
 #include "emit_verify.h"
 #include "exitcodes.h"
 #include "hexid.h"
+#include "refs_git2.h"
 #include "refs_parse.h"
 #include "refs_resolve.h"
 #include "walk.h"
@@ -217,6 +218,7 @@ int cmd_verify(int argc, char **argv)
 	cli_repo_opts ro;
 	cmd_sets cs = { 0 };
 	verify_ctx c = { 0 };
+	refs_git2 *g = NULL;
 	progress *p = NULL;
 	struct git_repository *repo;
 	char err[256];
@@ -250,7 +252,7 @@ int cmd_verify(int argc, char **argv)
 	}
 	c.s = cs.s;
 	c.rawsz = idsets_rawsz(cs.s);
-	switch (refs_resolver_new(&c.res, cs.s, repo, o.min_length)) {
+	switch (refs_git2_new(&g, repo)) {
 	case 0:
 		break;
 	case -1:
@@ -260,6 +262,11 @@ int cmd_verify(int argc, char **argv)
 	default:
 		cmd_error("%s: cannot open the object database", cs.paths[0]);
 		ret = ABBREV_EXIT_RUNTIME;
+		goto done;
+	}
+	if (refs_resolver_new(&c.res, cs.s, refs_git2_source(g), o.min_length)) {
+		cmd_error("out of memory");
+		ret = ABBREV_EXIT_NOMEM;
 		goto done;
 	}
 	refs_resolver_progress(c.res, p);
@@ -291,6 +298,7 @@ int cmd_verify(int argc, char **argv)
 done:
 	emit_verify_free(c.em);
 	refs_resolver_free(c.res);
+	refs_git2_free(g);
 	cmd_sets_free(&cs);
 	progress_free(p);
 	return ret;

@@ -4,9 +4,10 @@
  *
  * IDs: a prefix seek in the Judy set of all objects lists the commits and
  * the other objects that start with it, in key order, without a git
- * process.  Subjects: read with git_odb_read() and cut the way git's %s
- * does (first paragraph, lines right-trimmed and joined by a space), kept
- * in a JudyL cache keyed by the ID's first 8 bytes.  Searching by subject
+ * process.  Commits are read through a refs_source (a repository in
+ * refs_git2.c, a table in the unit tests): their subjects (git's %s) and
+ * times are kept in a JudyL cache keyed by the ID's first 8 bytes, and
+ * ancestry is the source's question.  No libgit2 here.  Searching by subject
  * needs every commit's subject: a JudySL array (subject -> commits) built
  * once, on first need, from the commit set; JudySL keeps keys sorted, so
  * a subject shortened with "..." is a range of keys from its prefix on.
@@ -22,7 +23,6 @@
 #include "refs_resolve.h"
 
 #include <Judy.h>
-#include <git2.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -41,8 +41,7 @@ typedef struct centry {
 
 struct refs_resolver {
 	const idsets *s;
-	git_repository *repo;
-	git_odb *odb;
+	const refs_source *src;
 	size_t rawsz;
 	unsigned min_length;
 	Pvoid_t cache;        /* JudyL: first 8 ID bytes -> centry list */
@@ -54,8 +53,7 @@ struct refs_resolver {
 	size_t ix_n;
 	char *key;            /* JudySL key buffer: the longest subject fits */
 	size_t keycap;
-	char *sbuf;           /* scratch for subjects */
-	size_t scap;
+	const char *sbuf;     /* the subject read last (the source's) */
 	progress *p;
 };
 
@@ -100,88 +98,16 @@ static int is_space(unsigned char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
 }
 
-static int sbuf_grow(refs_resolver *r, size_t need)
-{
-	char *n;
-
-	if (need <= r->scap)
-		return 0;
-	n = realloc(r->sbuf, need * 2);
-	if (!n)
-		return -1;
-	r->sbuf = n;
-	r->scap = need * 2;
-	return 0;
-}
-
-/*
- * The subject (git's %s) and committer time of a raw commit, the subject
- * into r->sbuf, NUL-terminated.  0 or -1 (memory).
- */
-static int parse_commit(refs_resolver *r, const char *d, size_t len, int64_t *time)
-{
-	size_t i = 0, n = 0;
-
-	*time = 0;
-	while (i < len) { /* headers, up to the blank line */
-		const char *nl = memchr(d + i, '\n', len - i);
-		size_t e = nl ? (size_t)(nl - d) : len;
-
-		if (e == i) {
-			i++;
-			break;
-		}
-		if (e - i > 10 && !memcmp(d + i, "committer ", 10)) {
-			size_t q = e;
-
-			while (q > i && d[q - 1] != '>')
-				q--;
-			while (q < e && d[q] == ' ')
-				q++;
-			for (*time = 0; q < e && d[q] >= '0' && d[q] <= '9' && *time < INT64_MAX / 10; q++)
-				*time = *time * 10 + (d[q] - '0');
-		}
-		i = e + 1;
-	}
-	if (sbuf_grow(r, 1))
-		return -1;
-	while (i < len) { /* blank lines first, then the first paragraph */
-		const char *nl = memchr(d + i, '\n', len - i);
-		size_t e = nl ? (size_t)(nl - d) : len, t = e;
-
-		while (t > i && is_space((unsigned char)d[t - 1]))
-			t--;
-		if (t == i) {
-			if (n)
-				break;
-		} else {
-			if (sbuf_grow(r, n + (t - i) + 2))
-				return -1;
-			if (n)
-				r->sbuf[n++] = ' ';
-			memcpy(r->sbuf + n, d + i, t - i);
-			n += t - i;
-		}
-		i = e + 1;
-	}
-	r->sbuf[n] = '\0';
-	return 0;
-}
-
 /* Read a commit: 1 (subject in r->sbuf), 0 (not a commit here), -1 (memory). */
 static int read_commit(refs_resolver *r, const unsigned char *id, int64_t *time)
 {
-	git_odb_object *o;
-	git_oid oid;
-	int rc = 0;
+	const char *subject;
+	int rc = r->src->commit(r->src->ctx, id, &subject, time);
 
-	memcpy(oid.id, id, GIT_OID_RAWSZ);
-	if (git_odb_read(&o, r->odb, &oid) < 0)
-		return 0;
-	if (git_odb_object_type(o) == GIT_OBJECT_COMMIT)
-		rc = parse_commit(r, git_odb_object_data(o), git_odb_object_size(o), time) ? -1 : 1;
-	git_odb_object_free(o);
-	return rc;
+	if (rc <= 0)
+		return rc;
+	r->sbuf = subject;
+	return 1;
 }
 
 static Word_t key8(const unsigned char *id)
@@ -408,7 +334,7 @@ unsigned refs_unique_length(const idsets *s, int set, const unsigned char *id)
 
 /* ---- resolver ----------------------------------------------------------------------- */
 
-int refs_resolver_new(refs_resolver **out, const idsets *s, struct git_repository *repo,
+int refs_resolver_new(refs_resolver **out, const idsets *s, const refs_source *src,
 		      unsigned min_length)
 {
 	refs_resolver *r = calloc(1, sizeof(*r));
@@ -417,13 +343,9 @@ int refs_resolver_new(refs_resolver **out, const idsets *s, struct git_repositor
 	if (!r)
 		return -1;
 	r->s = s;
-	r->repo = repo;
+	r->src = src;
 	r->rawsz = idsets_rawsz(s);
 	r->min_length = min_length;
-	if (git_repository_odb(&r->odb, repo) < 0) {
-		free(r);
-		return -2;
-	}
 	*out = r;
 	return 0;
 }
@@ -449,8 +371,6 @@ void refs_resolver_free(refs_resolver *r)
 	free(r->ix_next);
 	free(r->ix_time);
 	free(r->key);
-	free(r->sbuf);
-	git_odb_free(r->odb);
 	free(r);
 }
 
@@ -559,14 +479,10 @@ static int subject_matches(const refs_ref *ref, const char *real)
 	return 0;
 }
 
-/* git_graph_descendant_of: 1 yes, 0 no or unknown. */
+/* 1 `anc` is an ancestor of `of`, 0 no or unknown. */
 static int is_ancestor(const refs_resolver *r, const unsigned char *anc, const unsigned char *of)
 {
-	git_oid a, o;
-
-	memcpy(a.id, anc, GIT_OID_RAWSZ);
-	memcpy(o.id, of, GIT_OID_RAWSZ);
-	return git_graph_descendant_of(r->repo, &o, &a) == 1;
+	return r->src->is_ancestor(r->src->ctx, anc, of) == 1;
 }
 
 /* hex chars of `id` equal to the ID as written */
@@ -959,98 +875,4 @@ int refs_resolve(refs_resolver *r, refs_results *out, const char *buf, const ref
 		out->v[out->n++] = x;
 	}
 	return 0;
-}
-
-/* ---- --range -------------------------------------------------------------------------- */
-
-struct refs_range {
-	git_revwalk *walk;
-	git_repository *repo;
-	git_commit *cur;
-};
-
-static const char *git2_msg(void)
-{
-	const git_error *e = git_error_last();
-
-	return e && e->message ? e->message : "unknown libgit2 error";
-}
-
-int refs_range_new(refs_range **out, struct git_repository *repo, const char *range,
-		   char *err, size_t errsz)
-{
-	refs_range *rg = calloc(1, sizeof(*rg));
-	git_object *obj = NULL;
-	int rc;
-
-	*out = NULL;
-	if (!rg)
-		return -1;
-	rg->repo = repo;
-	git_error_clear();
-	if (git_revwalk_new(&rg->walk, repo) < 0) {
-		snprintf(err, errsz, "cannot walk history: %s", git2_msg());
-		refs_range_free(rg);
-		return -2;
-	}
-	git_revwalk_sorting(rg->walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME);
-	if (strstr(range, "...")) {
-		snprintf(err, errsz, "symmetric ranges are not supported: '%s'", range);
-		refs_range_free(rg);
-		return -2;
-	}
-	if (strstr(range, "..")) {
-		rc = git_revwalk_push_range(rg->walk, range);
-	} else {
-		rc = git_revparse_single(&obj, repo, range);
-		if (rc == 0) {
-			git_object *c = NULL;
-
-			rc = git_object_peel(&c, obj, GIT_OBJECT_COMMIT);
-			if (rc == 0)
-				rc = git_revwalk_push(rg->walk, git_object_id(c));
-			git_object_free(c);
-		}
-		git_object_free(obj);
-	}
-	if (rc < 0) {
-		snprintf(err, errsz, "bad revision range '%s': %s", range, git2_msg());
-		refs_range_free(rg);
-		return -2;
-	}
-	*out = rg;
-	return 0;
-}
-
-int refs_range_next(refs_range *rg, unsigned char *id, const char **msg, size_t *len,
-		    char *err, size_t errsz)
-{
-	git_oid oid;
-	int rc;
-
-	git_commit_free(rg->cur);
-	rg->cur = NULL;
-	git_error_clear();
-	rc = git_revwalk_next(&oid, rg->walk);
-	if (rc == GIT_ITEROVER)
-		return 0;
-	if (rc < 0 || git_commit_lookup(&rg->cur, rg->repo, &oid) < 0) {
-		snprintf(err, errsz, "cannot walk history: %s", git2_msg());
-		return -2;
-	}
-	memcpy(id, oid.id, GIT_OID_RAWSZ);
-	*msg = git_commit_message(rg->cur);
-	if (!*msg)
-		*msg = "";
-	*len = strlen(*msg);
-	return 1;
-}
-
-void refs_range_free(refs_range *rg)
-{
-	if (!rg)
-		return;
-	git_commit_free(rg->cur);
-	git_revwalk_free(rg->walk);
-	free(rg);
 }

@@ -3,7 +3,7 @@
  *
  * A reference's ID is looked up as a prefix in the Judy set of all
  * objects (never a git process per reference).  Subjects are read from
- * the object database when a reference needs one, and the index of every
+ * a refs_source (refs_git2.h: a repository) when a reference needs one, and the index of every
  * commit's subject is built once, lazily, the first time a subject has
  * to be searched for (an unknown or ambiguous ID, a subject that names
  * another commit).  With a commit to check against (--range), the target
@@ -13,11 +13,10 @@
  * is unique among all objects): what `git show` needs, never shorter than
  * the project's rule.
  *
- * This and refs_range are the only libgit2 users besides the walker; the
- * header keeps git2.h out of its users.
+ * No libgit2 here: the decisions are unit-tested over hand-made commits.
  *
  * Ownership: refs_resolver_new() returns a resolver freed with
- * refs_resolver_free(); it borrows the ID sets and the repository, which
+ * refs_resolver_free(); it borrows the ID sets and the source, which
  * must outlive it.  refs_resolve() fills a refs_results the caller clears
  * with refs_results_clear(); results refer to references by index.
  */
@@ -25,13 +24,12 @@
 #define ABBREV_REFS_RESOLVE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "hexid.h"
 #include "idset.h"
 #include "progress.h"
 #include "refs_parse.h"
-
-struct git_repository;
 
 /* What can be wrong with a reference; each has a fixed severity. */
 enum refs_problem {
@@ -96,14 +94,27 @@ typedef struct {
 
 void refs_results_clear(refs_results *res);
 
+/* Where the resolver reads commits: what it needs to know of one. */
+typedef struct {
+	void *ctx;
+	/*
+	 * The commit `id`: 1 with its subject (git's %s, NUL-terminated,
+	 * valid until the next call) and committer time; 0 when no commit
+	 * with this ID can be read; -1 when out of memory.
+	 */
+	int (*commit)(void *ctx, const unsigned char *id, const char **subject, int64_t *time);
+	/* 1 when `anc` is an ancestor of `of` (not `of` itself), 0 no or unknown. */
+	int (*is_ancestor)(void *ctx, const unsigned char *anc, const unsigned char *of);
+} refs_source;
+
 typedef struct refs_resolver refs_resolver;
 
 /*
  * A resolver over the object IDs `s` (at least the commits; all objects
- * to tell "ambiguous only with trees/blobs") and the repository `repo`.
+ * to tell "ambiguous only with trees/blobs") and the commits of `src`.
  * min_length: the shortest ID a reference may use.  0 or -1 (memory).
  */
-int refs_resolver_new(refs_resolver **out, const idsets *s, struct git_repository *repo,
+int refs_resolver_new(refs_resolver **out, const idsets *s, const refs_source *src,
 		      unsigned min_length);
 void refs_resolver_free(refs_resolver *r);
 
@@ -127,24 +138,5 @@ int refs_resolver_indexed(const refs_resolver *r);
  * ID of `set`: what git needs to name it unambiguously.
  */
 unsigned refs_unique_length(const idsets *s, int set, const unsigned char *id);
-
-/* ---- --range: the commits whose messages to check ------------------------ */
-
-typedef struct refs_range refs_range;
-
-/*
- * The commits of a revision range as `git rev-list` takes one: "A..B",
- * "B" (all its ancestors), "A.." (to HEAD).  0, -1 (memory) or -2 with a
- * message in err (unknown revision, bad range).
- */
-int refs_range_new(refs_range **out, struct git_repository *repo, const char *range,
-		   char *err, size_t errsz);
-/*
- * The next commit: its raw ID and its message (valid until the next
- * call).  1, 0 at the end, -2 on a read error (message in err).
- */
-int refs_range_next(refs_range *rg, unsigned char *id, const char **msg, size_t *len,
-		    char *err, size_t errsz);
-void refs_range_free(refs_range *rg);
 
 #endif

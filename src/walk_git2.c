@@ -19,6 +19,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "commit.h"
+
 /* The error for what needs libgit2 on a repository it cannot open. */
 static int no_libgit2(const walk_repo *r, const char *what, char *err, size_t errsz)
 {
@@ -407,40 +409,6 @@ char *walk_repo_describe(walk_repo *r, const unsigned char *id, int type)
 
 /* ---- commit dates, for the history ------------------------------------- */
 
-/*
- * The committer time of a raw commit: the number after the last '>' of
- * its committer line, as git reads it; 0 when there is none (git too
- * shows such a commit at the epoch).
- */
-static int64_t committer_time(const char *d, size_t len)
-{
-	const char *p = d, *end = d + len;
-
-	while (p < end && *p != '\n') {
-		const char *nl = memchr(p, '\n', (size_t)(end - p)), *q;
-		int64_t t = 0;
-
-		if (!nl)
-			nl = end;
-		if (nl - p > 10 && !memcmp(p, "committer ", 10)) {
-			for (q = nl; q > p && q[-1] != '>'; q--)
-				;
-			if (q == p)
-				return 0;
-			while (q < nl && *q == ' ')
-				q++;
-			for (; q < nl && *q >= '0' && *q <= '9'; q++) {
-				if (t > (INT64_MAX - 9) / 10)
-					return 0;
-				t = t * 10 + (*q - '0');
-			}
-			return t;
-		}
-		p = nl + 1;
-	}
-	return 0;
-}
-
 int walk_repo_commit_times(walk_repo *r, const unsigned char *ids, size_t n, int64_t *times,
 			   unsigned char *found, progress *p, char *err, size_t errsz)
 {
@@ -482,7 +450,7 @@ int walk_repo_commit_times(walk_repo *r, const unsigned char *ids, size_t n, int
 				git_odb_object_free(obj);
 			goto done;
 		}
-		times[i] = committer_time(git_odb_object_data(obj), git_odb_object_size(obj));
+		times[i] = commit_time(git_odb_object_data(obj), git_odb_object_size(obj));
 		found[i] = 1;
 		git_odb_object_free(obj);
 		progress_update(p, ++done);

@@ -1,0 +1,48 @@
+/*
+ * refs_git2.h - verify's side of libgit2: the commits the resolver asks
+ * about (a refs_source over a repository) and the commits of a --range.
+ *
+ * With refs_resolve.c free of libgit2, this file and the walker are the
+ * only ones that include git2.h; the header keeps it out of its users.
+ *
+ * Ownership: refs_git2_new() returns a source freed with refs_git2_free();
+ * it borrows the repository, which must outlive it.  refs_range_new()
+ * returns a walk freed with refs_range_free().
+ */
+#ifndef ABBREV_REFS_GIT2_H
+#define ABBREV_REFS_GIT2_H
+
+#include <stddef.h>
+
+#include "refs_resolve.h"
+
+struct git_repository;
+
+typedef struct refs_git2 refs_git2;
+
+/* A source over the commits of `repo`.  0, -1 (memory) or -2 (no object database). */
+int refs_git2_new(refs_git2 **out, struct git_repository *repo);
+void refs_git2_free(refs_git2 *g);
+/* The refs_source to give refs_resolver_new() (owned by g). */
+const refs_source *refs_git2_source(refs_git2 *g);
+
+/* ---- --range: the commits whose messages to check ------------------------ */
+
+typedef struct refs_range refs_range;
+
+/*
+ * The commits of a revision range as `git rev-list` takes one: "A..B",
+ * "B" (all its ancestors), "A.." (to HEAD).  0, -1 (memory) or -2 with a
+ * message in err (unknown revision, bad range).
+ */
+int refs_range_new(refs_range **out, struct git_repository *repo, const char *range,
+		   char *err, size_t errsz);
+/*
+ * The next commit: its raw ID and its message (valid until the next
+ * call).  1, 0 at the end, -2 on a read error (message in err).
+ */
+int refs_range_next(refs_range *rg, unsigned char *id, const char **msg, size_t *len,
+		    char *err, size_t errsz);
+void refs_range_free(refs_range *rg);
+
+#endif

@@ -1,0 +1,329 @@
+/*
+ * check_resolve.c - the commit parser (commit.h) on hand-written commit
+ * objects, and the resolver's decisions (refs_resolve.h) over a
+ * hand-made history: a table of commits with subjects, times and
+ * parents behind a refs_source, so every verdict and every suggested
+ * commit is checked without a repository.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_suites.h"
+#include "commit.h"
+#include "idset.h"
+#include "refs_parse.h"
+#include "refs_resolve.h"
+
+/* ---- the commit parser ------------------------------------------------------------ */
+
+#define HDR "tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904\n" \
+	"author A U Thor <a@example.com> 1112911993 +0200\n"
+
+START_TEST(test_commit_time)
+{
+	static const struct {
+		const char *obj;
+		int64_t time;
+	} c[] = {
+		{ HDR "committer C O Mitter <c@example.com> 1112912053 -0700\n\nx\n", 1112912053 },
+		/* the number after the last '>', a '>' inside the name is no end */
+		{ HDR "committer C <x> O <c@example.com>  42 +0000\n\nx\n", 42 },
+		{ HDR "\ncommitter C <c@example.com> 7 +0000\n", 0 }, /* in the message */
+		{ HDR "\nx\n", 0 },                                      /* none */
+		{ HDR "committer C no mail 12 +0000\n\nx\n", 0 },
+		{ HDR "committer C <c> 9223372036854775807 +0000\n\n", INT64_MAX },
+		{ HDR "committer C <c> 9223372036854775808 +0000\n\n", 0 }, /* overflow */
+		{ HDR "committer C <c> 99999999999999999999999 +0000\n\n", 0 },
+		{ "committer C <c> 5", 5 }, /* no newline at all */
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		ck_assert_msg(commit_time(c[i].obj, strlen(c[i].obj)) == c[i].time,
+			      "case %zu: %lld", i, (long long)commit_time(c[i].obj, strlen(c[i].obj)));
+}
+END_TEST
+
+START_TEST(test_commit_subject)
+{
+	static const struct {
+		const char *obj, *subject;
+	} c[] = {
+		{ HDR "committer C <c> 1 +0000\n\nfix: a thing\n\nbody\n", "fix: a thing" },
+		{ HDR "committer C <c> 1 +0000\n\n\n  \nafter blanks\n", "after blanks" },
+		/* a wrapped first paragraph, trailing blanks and CR trimmed */
+		{ HDR "committer C <c> 1 +0000\n\nline one \t\r\nline two\r\n\nbody", "line one line two" },
+		{ HDR "committer C <c> 1 +0000\n\n", "" },
+		{ HDR "committer C <c> 1 +0000\n", "" }, /* no message */
+		{ HDR "committer C <c> 1 +0000\n\nno newline", "no newline" },
+		{ HDR "encoding ISO-8859-1\ncommitter C <c> 1 +0000\n\ncaf\xe9\n", "caf\xe9" },
+	};
+	commit_buf b = { 0 };
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		ck_assert_int_eq(commit_subject(c[i].obj, strlen(c[i].obj), &b), 0);
+		ck_assert_str_eq(b.s, c[i].subject);
+		ck_assert_uint_eq(b.len, strlen(c[i].subject));
+	}
+	commit_buf_free(&b);
+}
+END_TEST
+
+/* ---- a hand-made history behind a refs_source ------------------------------------- */
+
+typedef struct {
+	const char *hex;     /* zero-filled to 20 bytes */
+	int type;
+	const char *subject; /* commits */
+	int64_t time;
+	int parent;          /* index of the first parent, -1: a root */
+	int parent2;         /* a merge's second parent, or -1 */
+} fake_obj;
+
+/*
+ *   0 root  <- 1 <- 2 <- 3 (HEAD)         a line of history
+ *   1 <- 4 "the fix"   (a side branch, never merged: a rebased copy of 2)
+ *   5, 6: two commits sharing "abcdef12"; 7 a blob sharing "cafe0"; 8 a
+ *   tag sharing "beef1" with commit 9; 10 and 11 share the subject "typos".
+ */
+static const fake_obj hist[] = {
+	/* 0 */ { "1000000000aa", ABBREV_TYPE_COMMIT, "root", 100, -1, -1 },
+	/* 1 */ { "2000000000bb", ABBREV_TYPE_COMMIT, "add the feature", 200, 0, -1 },
+	/* 2 */ { "3000000000cc", ABBREV_TYPE_COMMIT, "the fix", 300, 1, -1 },
+	/* 3 */ { "4000000000dd", ABBREV_TYPE_COMMIT, "later work", 400, 2, -1 },
+	/* 4 */ { "5000000000ee", ABBREV_TYPE_COMMIT, "the fix", 250, 1, -1 },
+	/* 5 */ { "abcdef1234aa", ABBREV_TYPE_COMMIT, "first of a pair", 500, 3, -1 },
+	/* 6 */ { "abcdef1299bb", ABBREV_TYPE_COMMIT, "second of a pair", 600, 3, -1 },
+	/* 7 */ { "cafe0000000011", ABBREV_TYPE_BLOB, NULL, 0, -1, -1 },
+	/* 8 */ { "beef100000aa", ABBREV_TYPE_TAG, NULL, 0, -1, -1 },
+	/* 9 */ { "beef100000bb", ABBREV_TYPE_COMMIT, "tagged", 700, 3, -1 },
+	/* 10 */ { "7777000000aa", ABBREV_TYPE_COMMIT, "typos", 800, 3, -1 },
+	/* 11 */ { "7777111111bb", ABBREV_TYPE_COMMIT, "typos", 900, 3, -1 },
+	/* 12 */ { "cafe0000000022", ABBREV_TYPE_COMMIT, "beside a blob", 1000, 3, -1 },
+};
+#define NHIST (sizeof(hist) / sizeof(hist[0]))
+
+typedef struct {
+	unsigned char raw[NHIST][20];
+	size_t reads;        /* commit() calls, to see what is read lazily */
+	size_t ancestry;     /* is_ancestor() calls */
+} fake_repo;
+
+static int find(const fake_repo *f, const unsigned char *id)
+{
+	for (size_t i = 0; i < NHIST; i++)
+		if (!memcmp(f->raw[i], id, 20))
+			return (int)i;
+	return -1;
+}
+
+static int fake_commit(void *ctx, const unsigned char *id, const char **subject, int64_t *time)
+{
+	fake_repo *f = ctx;
+	int i = find(f, id);
+
+	f->reads++;
+	if (i < 0 || hist[i].type != ABBREV_TYPE_COMMIT)
+		return 0;
+	*subject = hist[i].subject;
+	*time = hist[i].time;
+	return 1;
+}
+
+static int reaches(int from, int to)
+{
+	if (from < 0)
+		return 0;
+	if (from == to)
+		return 1;
+	return reaches(hist[from].parent, to) || reaches(hist[from].parent2, to);
+}
+
+static int fake_is_ancestor(void *ctx, const unsigned char *anc, const unsigned char *of)
+{
+	fake_repo *f = ctx;
+	int a = find(f, anc), o = find(f, of);
+
+	f->ancestry++;
+	return a >= 0 && o >= 0 && a != o && reaches(o, a);
+}
+
+static fake_repo F;
+static refs_source SRC = { &F, fake_commit, fake_is_ancestor };
+static idsets *S;
+static refs_resolver *R;
+static refs_list RL;
+static refs_results RES;
+
+static void setup(void)
+{
+	memset(&F, 0, sizeof(F));
+	memset(&RL, 0, sizeof(RL));
+	memset(&RES, 0, sizeof(RES));
+	S = idsets_new(20);
+	ck_assert_ptr_nonnull(S);
+	for (size_t i = 0; i < NHIST; i++) {
+		test_id(F.raw[i], 20, hist[i].hex);
+		ck_assert_int_eq(idsets_add(S, F.raw[i], hist[i].type), 1);
+	}
+	ck_assert_int_eq(refs_resolver_new(&R, S, &SRC, 12), 0);
+}
+
+static void teardown(void)
+{
+	refs_results_clear(&RES);
+	refs_list_free(&RL);
+	refs_resolver_free(R);
+	idsets_free(S);
+}
+
+/* Check the one reference of `text`, as the message of commit `ctx` (-1: a file). */
+static const refs_result *check1(const char *text, int ctx)
+{
+	refs_results_clear(&RES);
+	refs_list_free(&RL);
+	ck_assert_int_eq(refs_parse(&RL, text, strlen(text), ctx >= 0 ? REFS_PARSE_MESSAGE : 0), 0);
+	ck_assert_uint_eq(RL.n, 1);
+	ck_assert_int_eq(refs_resolve(R, &RES, text, &RL, ctx >= 0 ? F.raw[ctx] : NULL, NULL, 0), 0);
+	ck_assert_uint_eq(RES.nrefs, 1);
+	return RES.n ? &RES.v[0] : NULL;
+}
+
+static int has(const refs_result *x, int problem)
+{
+	for (size_t i = 0; x && i < x->nf; i++)
+		if (x->f[i].problem == problem)
+			return 1;
+	return 0;
+}
+
+/* The suggested commit is hist[i], and --fix would write `fixed`. */
+static void expect_target(const refs_result *x, int i, const char *fixed)
+{
+	ck_assert_ptr_nonnull(x);
+	ck_assert_int_eq(x->suggest, 1);
+	ck_assert_int_eq(memcmp(x->target.id, F.raw[i], 20), 0);
+	ck_assert_ptr_nonnull(x->replacement);
+	ck_assert_str_eq(x->replacement, fixed);
+}
+
+START_TEST(test_resolve_right)
+{
+	ck_assert_ptr_null(check1("Fixes: 3000000000cc (\"the fix\")\n", -1));
+	ck_assert_ptr_null(check1("See commit 2000000000bb (\"add the feature\").\n", -1));
+	/* a right reference reads its own commit, never every commit */
+	ck_assert_int_eq(refs_resolver_indexed(R), 0);
+	ck_assert_uint_le(F.reads, 2);
+	/* --range: an ancestor is fine, and the ancestry was asked */
+	ck_assert_ptr_null(check1("x\n\nFixes: 2000000000bb (\"add the feature\")\n", 3));
+	ck_assert_uint_ge(F.ancestry, 1);
+}
+END_TEST
+
+START_TEST(test_resolve_unknown)
+{
+	const refs_result *x = check1("Fixes: 3000000000ff (\"the fix\")\n", -1);
+
+	ck_assert_ptr_nonnull(x);
+	ck_assert(has(x, REFS_P_UNKNOWN));
+	ck_assert_int_eq(x->severity, REFS_ERROR);
+	/* two commits have the subject: the one sharing most of the typed ID wins */
+	expect_target(x, 2, "Fixes: 3000000000cc (\"the fix\")");
+	ck_assert_int_eq(refs_resolver_indexed(R), 1);
+
+	x = check1("Fixes: 3000000000ff (\"no such subject\")\n", -1);
+	ck_assert(has(x, REFS_P_UNKNOWN));
+	ck_assert_int_eq(x->suggest, 0);
+	ck_assert_ptr_null(x->replacement);
+}
+END_TEST
+
+START_TEST(test_resolve_ambiguous)
+{
+	const refs_result *x = check1("Fixes: abcdef12 (\"second of a pair\")\n", -1);
+
+	ck_assert(has(x, REFS_P_AMBIGUOUS));
+	ck_assert_uint_eq(x->ncands, 2);
+	ck_assert_int_eq(memcmp(x->cands[0].id, F.raw[5], 20), 0);
+	ck_assert_str_eq(x->cands[1].subject, "second of a pair");
+	expect_target(x, 6, "Fixes: abcdef1299bb (\"second of a pair\")");
+
+	x = check1("Fixes: abcdef12\n", -1); /* nothing tells which */
+	ck_assert(has(x, REFS_P_AMBIGUOUS));
+	ck_assert_int_eq(x->suggest, 0);
+}
+END_TEST
+
+START_TEST(test_resolve_subject)
+{
+	/* 1 names "add the feature"; "later work" is 3's subject */
+	const refs_result *x = check1("Fixes: 2000000000bb (\"later work\")\n", -1);
+
+	ck_assert(has(x, REFS_P_SUBJECT));
+	ck_assert_int_eq(x->named, 1);
+	ck_assert_int_eq(memcmp(x->commit.id, F.raw[1], 20), 0);
+	expect_target(x, 3, "Fixes: 4000000000dd (\"later work\")");
+
+	/* a "..." prefix is a warning, not a mismatch */
+	x = check1("Fixes: 2000000000bb (\"add the...\")\n", -1);
+	ck_assert(has(x, REFS_P_SHORTENED));
+	ck_assert(!has(x, REFS_P_SUBJECT));
+	ck_assert_int_eq(x->severity, REFS_WARNING);
+}
+END_TEST
+
+START_TEST(test_resolve_types)
+{
+	const refs_result *x = check1("Fixes: cafe00000000 (\"beside a blob\")\n", -1);
+
+	/* a blob shares the prefix: git show fails, git log works */
+	ck_assert(has(x, REFS_P_AMBIGUOUS_OBJECT));
+	ck_assert_int_eq(x->severity, REFS_WARNING);
+
+	x = check1("Fixes: beef100000aa (\"tagged\")\n", -1);
+	ck_assert(has(x, REFS_P_NOT_COMMIT));
+	expect_target(x, 9, "Fixes: beef100000bb (\"tagged\")");
+
+	x = check1("Fixes: 2000000000b (\"add the feature\")\n", -1);
+	ck_assert(has(x, REFS_P_SHORT));
+	expect_target(x, 1, "Fixes: 2000000000bb (\"add the feature\")");
+}
+END_TEST
+
+START_TEST(test_resolve_ancestry)
+{
+	/* 3 (HEAD) fixes 4, which is on a branch never merged; 2 has its subject */
+	const refs_result *x = check1("later work\n\nFixes: 5000000000ee (\"the fix\")\n", 3);
+
+	ck_assert(has(x, REFS_P_NOT_ANCESTOR));
+	expect_target(x, 2, "Fixes: 3000000000cc (\"the fix\")");
+
+	/* without the context commit nobody asks */
+	ck_assert_ptr_null(check1("Fixes: 5000000000ee (\"the fix\")\n", -1));
+
+	/* an unknown ID whose subject two commits share: the ancestor wins over the typo */
+	x = check1("later work\n\nFixes: 5000000000ef (\"the fix\")\n", 3);
+	ck_assert(has(x, REFS_P_UNKNOWN));
+	expect_target(x, 2, "Fixes: 3000000000cc (\"the fix\")");
+}
+END_TEST
+
+Suite *make_resolve_suite(void)
+{
+	Suite *s = suite_create("resolve");
+	TCase *parser = tcase_create("commit parser");
+	TCase *core = tcase_create("core");
+
+	tcase_add_test(parser, test_commit_time);
+	tcase_add_test(parser, test_commit_subject);
+	tcase_add_checked_fixture(core, setup, teardown);
+	tcase_add_test(core, test_resolve_right);
+	tcase_add_test(core, test_resolve_unknown);
+	tcase_add_test(core, test_resolve_ambiguous);
+	tcase_add_test(core, test_resolve_subject);
+	tcase_add_test(core, test_resolve_types);
+	tcase_add_test(core, test_resolve_ancestry);
+	suite_add_tcase(s, parser);
+	suite_add_tcase(s, core);
+	return s;
+}
