@@ -1,12 +1,17 @@
 /*
- * cli.c - option parsing for the commands (no printing, no exiting).
+ * cli.c - one option table per command: it parses the command line (no
+ * printing, no exiting), writes -h, and gives bash completion its words.
+ *
+ * In the spirit of git's parse-options and libgit2's src/cli/opt.c: a
+ * row per option; long options may be shortened to a unique prefix
+ * (--form=json), values come as --name=v or --name v, "--" ends the
+ * options.  Checks across options live in each command's finish().
  */
 #include <config.h>
 
 #include "cli.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,74 +21,141 @@
 #include "idset.h"
 #include "projection.h"
 
-int cli_match_value(const char *arg, const char *name, int argc, char **argv, int *i,
-		    const char **value)
-{
-	size_t n = strlen(name);
+/* ---- value parsers of PARSE rows ------------------------------------------ */
 
-	if (strncmp(arg, name, n))
-		return 0;
-	if (arg[n] == '=') {
-		*value = arg + n + 1;
-		return 1;
-	}
-	if (arg[n] == '\0') {
-		if (*i + 1 >= argc) {
-			*value = NULL;
-			return 1;
-		}
-		*value = argv[++*i];
-		return 1;
-	}
-	return 0;
-}
+#define FIELD(opts, opt, type) ((type *)(void *)((char *)(opts) + (opt)->offset))
 
-/*
- * --format=v for the results of `kind` (enum emit_kind): a usage error
- * naming the formats the command has when it has no emitter for v.
- */
-static int parse_format(int *format, int kind, const char *v, char *err, size_t errsz)
-{
-	static const char *const commands[] = {
-		[EMIT_REPORT] = "report", [EMIT_CHECK] = "check", [EMIT_MODEL] = "model",
-		[EMIT_HISTORY] = "history"
-	};
-	char names[128];
-
-	if (!v) {
-		snprintf(err, errsz, "option '--format' needs a value");
-		return -1;
-	}
-	*format = emit_format_from_name(v);
-	if (!emit_format_supported(kind, *format)) {
-		emit_format_names(names, sizeof(names), kind);
-		snprintf(err, errsz, "%s format '%s' (%s prints %s)",
-			 *format < 0 ? "unknown" : "no", v, commands[kind], names);
-		return -1;
-	}
-	return 0;
-}
-
-static int parse_probability(double *p, const char *v, char *err, size_t errsz)
+/* A decimal number for `opt` between lo and hi, each included when its _in is set. */
+static int parse_real(double *x, const cli_option *opt, const char *v, double lo, int lo_in,
+		      double hi, int hi_in, char *err, size_t errsz)
 {
 	char *end;
 
-	if (!v) {
-		snprintf(err, errsz, "option '--improbable' needs a probability");
-		return -1;
-	}
 	errno = 0;
-	*p = strtod(v, &end);
-	if (errno || end == v || *end || !(*p >= 0 && *p <= 1)) {
-		snprintf(err, errsz, "'--improbable' takes a probability between 0 and 1, not '%s'", v);
+	*x = strtod(v, &end);
+	if (errno || end == v || *end || !(lo_in ? *x >= lo : *x > lo) ||
+	    !(hi_in ? *x <= hi : *x < hi)) {
+		snprintf(err, errsz, "'--%s' takes a number %s %g and %s %g, not '%s'", opt->name,
+			 lo_in ? "from" : "above", lo, hi_in ? "up to" : "below", hi, v);
 		return -1;
 	}
 	return 0;
 }
 
-#define OPT_TAKEN 2 /* an option parser consumed argv[*i] */
+#define CLI_MAX_YEARS 1000.0
 
-static void repo_opts_init(cli_repo_opts *o, char **argv)
+static int parse_probability(void *o, const cli_option *opt, const char *v, char *err, size_t n)
+{
+	return parse_real(FIELD(o, opt, double), opt, v, 0, 1, 1, 1, err, n);
+}
+
+static int parse_target_p(void *o, const cli_option *opt, const char *v, char *err, size_t n)
+{
+	return parse_real(FIELD(o, opt, double), opt, v, 0, 0, 1, 0, err, n);
+}
+
+static int parse_window(void *o, const cli_option *opt, const char *v, char *err, size_t n)
+{
+	return parse_real(FIELD(o, opt, double), opt, v, 0, 0, CLI_MAX_YEARS, 0, err, n);
+}
+
+static int parse_horizon(void *o, const cli_option *opt, const char *v, char *err, size_t n)
+{
+	return parse_real(FIELD(o, opt, double), opt, v, 0, 1, CLI_MAX_YEARS, 0, err, n);
+}
+
+static int parse_count(uint64_t *n, const cli_option *opt, const char *v, char *err,
+		       size_t errsz)
+{
+	unsigned long long x;
+	char *end;
+
+	errno = 0;
+	x = strtoull(v, &end, 10);
+	if (*v < '0' || *v > '9' || *end) {
+		snprintf(err, errsz, "option '--%s' takes a whole number, not '%s'", opt->name, v);
+		return -1;
+	}
+	if (errno == ERANGE) {
+		snprintf(err, errsz, "option '--%s': %s is too large", opt->name, v);
+		return -1;
+	}
+	*n = (uint64_t)x;
+	return 0;
+}
+
+static int parse_objects(void *opts, const cli_option *opt, const char *v, char *err, size_t n)
+{
+	cli_model_opts *o = opts;
+
+	o->have_objects = 1;
+	return parse_count(&o->objects, opt, v, err, n);
+}
+
+static int parse_commits(void *opts, const cli_option *opt, const char *v, char *err, size_t n)
+{
+	cli_model_opts *o = opts;
+
+	o->have_commits = 1;
+	return parse_count(&o->commits, opt, v, err, n);
+}
+
+/* A length of hex chars, ABBREV_MIN_LEN to ABBREV_MAX_HEXSZ, into an unsigned field. */
+static int parse_length(void *o, const cli_option *opt, const char *v, char *err, size_t errsz)
+{
+	uint64_t n;
+
+	if (parse_count(&n, opt, v, err, errsz))
+		return -1;
+	if (n < ABBREV_MIN_LEN || n > ABBREV_MAX_HEXSZ) {
+		snprintf(err, errsz, "option '--%s' takes a length from %d to %d, not '%s'",
+			 opt->name, ABBREV_MIN_LEN, ABBREV_MAX_HEXSZ, v);
+		return -1;
+	}
+	*FIELD(o, opt, unsigned) = (unsigned)n;
+	return 0;
+}
+
+/* ---- the tables ------------------------------------------------------------ */
+
+static const cli_choice types[] = {
+	{ "commit", ABBREV_SET_COMMIT }, { "tree", ABBREV_SET_TREE }, { "blob", ABBREV_SET_BLOB },
+	{ "tag", ABBREV_SET_TAG }, { "all", ABBREV_SET_ALL }, { NULL, 0 }
+};
+static const cli_choice againsts[] = { { "same", 0 }, { "all", 1 }, { NULL, 0 } };
+static const cli_choice walkers[] = {
+	{ "pack", CLI_WALKER_PACK }, { "libgit2", CLI_WALKER_LIBGIT2 }, { NULL, 0 }
+};
+static const cli_choice fits[] = {
+	{ "auto", PROJECTION_FIT_AUTO }, { "exponential", PROJECTION_FIT_EXP },
+	{ "linear", PROJECTION_FIT_LINEAR }, { NULL, 0 }
+};
+
+#define FLAG(name, sh, off, val, help) { CLI_OPT_FLAG, name, sh, off, val, NULL, NULL, NULL, help }
+#define CHOICE(name, off, ch, help) { CLI_OPT_CHOICE, name, 0, off, 0, ch, NULL, NULL, help }
+#define FORMAT(off, kind) \
+	{ CLI_OPT_FORMAT, "format", 0, off, kind, NULL, NULL, NULL, "the output format (default text)" }
+#define VALUE(name, off, fn, arg, help) { CLI_OPT_PARSE, name, 0, off, 0, NULL, fn, arg, help }
+#define STRING(name, off, arg, help) { CLI_OPT_STRING, name, 0, off, 0, NULL, NULL, arg, help }
+#define END { 0, NULL, 0, 0, 0, NULL, NULL, NULL, NULL }
+
+/* Options of every command that reads repositories; R is the path to its cli_repo_opts. */
+#define IMPROBABLE(T, R) \
+	VALUE("improbable", offsetof(T, R improbable), parse_probability, "<P>", \
+	      "flag groups less likely than P for random IDs (default 1e-4)")
+#define REPO_ROWS(T, R) \
+	FLAG("reachable", 0, offsetof(T, R reachable), 1, \
+	     "only objects reachable from HEAD, branches and tags (a clone's view)"), \
+	CHOICE("walker", offsetof(T, R walker), walkers, \
+	       "read the pack files directly (default) or through libgit2"), \
+	FLAG("progress", 0, offsetof(T, R progress), 1, "show progress on stderr"), \
+	FLAG("no-progress", 0, offsetof(T, R progress), 0, \
+	     "no progress (default: progress when stderr is a terminal)"), \
+	{ CLI_OPT_CHDIR, NULL, 'C', offsetof(T, R chdir), 0, NULL, NULL, "<path>", \
+	  "run as if started in <path>, as git -C does" }, \
+	{ CLI_OPT_HELP, "help", 'h', 0, 0, NULL, NULL, NULL, "show this help" }
+
+static void repo_init(cli_repo_opts *o, char **argv)
 {
 	memset(o, 0, sizeof(*o));
 	o->format = ABBREV_FORMAT_TEXT;
@@ -93,84 +165,9 @@ static void repo_opts_init(cli_repo_opts *o, char **argv)
 	o->repos = argv;
 }
 
-/*
- * One option shared by the commands that read repositories, at argv[*i].
- * Returns OPT_TAKEN if it was one, 0 if not, CLI_HELP, or CLI_USAGE.
- */
-static int parse_repo_option(cli_repo_opts *o, int kind, int argc, char **argv, int *i,
-			     char *err, size_t errsz)
+static int repo_positional(void *opts, char *arg, char *err, size_t errsz)
 {
-	const char *a = argv[*i], *v;
-
-	if (!strcmp(a, "-h") || !strcmp(a, "--help"))
-		return CLI_HELP;
-	if (!strcmp(a, "--progress") || !strcmp(a, "--no-progress")) {
-		o->progress = a[2] == 'p';
-	} else if (!strcmp(a, "--reachable")) {
-		o->reachable = 1;
-	} else if (cli_match_value(a, "--improbable", argc, argv, i, &v)) {
-		if (parse_probability(&o->improbable, v, err, errsz))
-			return CLI_USAGE;
-	} else if (cli_match_value(a, "--format", argc, argv, i, &v)) {
-		if (parse_format(&o->format, kind, v, err, errsz))
-			return CLI_USAGE;
-	} else if (cli_match_value(a, "--walker", argc, argv, i, &v)) {
-		if (v && !strcmp(v, "pack")) {
-			o->walker = CLI_WALKER_PACK;
-		} else if (v && !strcmp(v, "libgit2")) {
-			o->walker = CLI_WALKER_LIBGIT2;
-		} else {
-			snprintf(err, errsz, "'--walker' takes pack or libgit2, not '%s'", v ? v : "");
-			return CLI_USAGE;
-		}
-	} else {
-		return 0;
-	}
-	return OPT_TAKEN;
-}
-
-/*
- * The loop both commands share: options of `extra` first (when given),
- * then the repository options; non-options go to `positional`.  `kind`
- * (enum emit_kind) says which formats the command prints.
- */
-typedef int (*extra_option)(void *o, int argc, char **argv, int *i, char *err, size_t errsz);
-typedef int (*positional_arg)(void *o, char *arg, char *err, size_t errsz);
-
-static int parse_repo_command(cli_repo_opts *r, int kind, void *o, extra_option extra,
-			      positional_arg positional, int argc, char **argv,
-			      char *err, size_t errsz)
-{
-	int only_args = 0, rc;
-
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (only_args || a[0] != '-' || !a[1]) {
-			if (positional(o, argv[i], err, errsz))
-				return CLI_USAGE;
-			continue;
-		}
-		if (!strcmp(a, "--")) {
-			only_args = 1;
-			continue;
-		}
-		rc = extra ? extra(o, argc, argv, &i, err, errsz) : 0;
-		if (!rc)
-			rc = parse_repo_option(r, kind, argc, argv, &i, err, errsz);
-		if (rc != 0 && rc != OPT_TAKEN)
-			return rc;
-		if (!rc) {
-			snprintf(err, errsz, "unknown option '%s'", a);
-			return CLI_USAGE;
-		}
-	}
-	return CLI_OK;
-}
-
-static int report_positional(void *o, char *arg, char *err, size_t errsz)
-{
-	cli_repo_opts *r = o;
+	cli_repo_opts *r = opts;
 
 	(void)err;
 	(void)errsz;
@@ -178,44 +175,70 @@ static int report_positional(void *o, char *arg, char *err, size_t errsz)
 	return 0;
 }
 
-/* --type=T of report: the set --format=classic lists. */
-static int report_option(void *opts, int argc, char **argv, int *i, char *err, size_t errsz)
+/* report */
+
+static const cli_option report_options[] = {
+	FORMAT(offsetof(cli_report_opts, format), EMIT_REPORT),
+	CHOICE("type", offsetof(cli_report_opts, set), types,
+	       "with --format=classic: the one set it lists (default all)"),
+	IMPROBABLE(cli_report_opts, ),
+	REPO_ROWS(cli_report_opts, ),
+	END
+};
+
+static void report_init(void *opts, char **argv)
 {
 	cli_report_opts *o = opts;
-	const char *v;
 
-	if (!cli_match_value(argv[*i], "--type", argc, argv, i, &v))
-		return 0;
-	if (v && !strcmp(v, "all")) {
-		o->set = ABBREV_SET_ALL;
-	} else if (!v || !(o->set = hexid_type_from_name(v))) {
-		snprintf(err, errsz, "unknown type '%s' (use commit, tree, blob, tag or all)",
-			 v ? v : "");
-		return CLI_USAGE;
-	}
-	return OPT_TAKEN;
+	repo_init(o, argv);
+	o->set = -1;
 }
 
-int cli_parse_report(cli_report_opts *o, int argc, char **argv, char *err, size_t errsz)
+static int report_finish(void *opts, char *err, size_t errsz)
 {
-	int rc, typed;
+	cli_report_opts *o = opts;
+	int typed = o->set >= 0;
 
-	repo_opts_init(o, argv);
-	o->set = -1;
-	rc = parse_repo_command(o, EMIT_REPORT, o, report_option, report_positional, argc, argv,
-				err, errsz);
-	typed = o->set >= 0;
 	if (!typed)
 		o->set = ABBREV_SET_ALL;
-	if (rc == CLI_OK && typed && o->format != ABBREV_FORMAT_CLASSIC) {
+	if (typed && o->format != ABBREV_FORMAT_CLASSIC) {
 		snprintf(err, errsz, "'--type' goes with --format=classic (the other formats "
 			 "show every type)");
-		return CLI_USAGE;
+		return -1;
 	}
-	return rc;
+	return 0;
 }
 
-/* The first non-option is the length, the rest are repositories. */
+const cli_command cli_cmd_report = {
+	"report", "[<repo>...]",
+	"the full comparison: colliding IDs per length, per type and for all objects",
+	NULL, report_options, report_init, repo_positional, report_finish, 0
+};
+
+/* check */
+
+static const cli_option check_options[] = {
+	CHOICE("type", offsetof(cli_check_opts, set), types,
+	       "the set whose IDs are compared (default commit)"),
+	CHOICE("against", offsetof(cli_check_opts, against_all), againsts,
+	       "compare with IDs of the same set (default) or of all objects"),
+	FLAG("quiet", 'q', offsetof(cli_check_opts, quiet), 1, "print nothing: the exit status says"),
+	FORMAT(offsetof(cli_check_opts, r.format), EMIT_CHECK),
+	IMPROBABLE(cli_check_opts, r.),
+	REPO_ROWS(cli_check_opts, r.),
+	END
+};
+
+static void check_init(void *opts, char **argv)
+{
+	cli_check_opts *o = opts;
+
+	memset(o, 0, sizeof(*o));
+	repo_init(&o->r, argv);
+	o->set = ABBREV_SET_COMMIT;
+}
+
+/* The first positional argument is the length, the rest are repositories. */
 static int check_positional(void *opts, char *arg, char *err, size_t errsz)
 {
 	cli_check_opts *o = opts;
@@ -223,11 +246,10 @@ static int check_positional(void *opts, char *arg, char *err, size_t errsz)
 	char *end;
 
 	if (o->length)
-		return report_positional(&o->r, arg, err, errsz);
+		return repo_positional(&o->r, arg, err, errsz);
 	errno = 0;
 	n = strtoul(arg, &end, 10);
-	if (errno || end == arg || *end || arg[0] == '-' || arg[0] == '+' || n < 1 ||
-	    n > ABBREV_MAX_HEXSZ) {
+	if (errno || end == arg || *end || arg[0] == '+' || n < 1 || n > ABBREV_MAX_HEXSZ) {
 		snprintf(err, errsz, "the length must be a number of hex chars from 1 to %d, not '%s'",
 			 ABBREV_MAX_HEXSZ, arg);
 		return -1;
@@ -236,217 +258,104 @@ static int check_positional(void *opts, char *arg, char *err, size_t errsz)
 	return 0;
 }
 
-static int check_option(void *opts, int argc, char **argv, int *i, char *err, size_t errsz)
+static int check_finish(void *opts, char *err, size_t errsz)
 {
 	cli_check_opts *o = opts;
-	const char *a = argv[*i], *v;
 
-	if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-		o->quiet = 1;
-	} else if (cli_match_value(a, "--type", argc, argv, i, &v)) {
-		if (v && !strcmp(v, "all")) {
-			o->set = ABBREV_SET_ALL;
-		} else if (!v || !(o->set = hexid_type_from_name(v))) {
-			snprintf(err, errsz, "unknown type '%s' (use commit, tree, blob, tag or all)",
-				 v ? v : "");
-			return CLI_USAGE;
-		}
-	} else if (cli_match_value(a, "--against", argc, argv, i, &v)) {
-		if (v && (!strcmp(v, "same") || !strcmp(v, "all"))) {
-			o->against_all = v[0] == 'a';
-		} else {
-			snprintf(err, errsz, "'--against' takes same or all, not '%s'", v ? v : "");
-			return CLI_USAGE;
-		}
-	} else {
-		return 0;
-	}
-	return OPT_TAKEN;
-}
-
-int cli_parse_check(cli_check_opts *o, int argc, char **argv, char *err, size_t errsz)
-{
-	int rc;
-
-	memset(o, 0, sizeof(*o));
-	repo_opts_init(&o->r, argv);
-	o->set = ABBREV_SET_COMMIT;
-	rc = parse_repo_command(&o->r, EMIT_CHECK, o, check_option, check_positional, argc, argv,
-				err, errsz);
-	if (rc)
-		return rc;
 	if (!o->length) {
 		snprintf(err, errsz, "check needs a length: git abbrev check <N>");
-		return CLI_USAGE;
+		return -1;
 	}
 	if (o->set == ABBREV_SET_ALL)
-		o->against_all = 0;
-	return CLI_OK;
-}
-
-/* A decimal number for option `name`, lo < x < hi (lo <= x with lo_ok). */
-static int parse_real(double *x, const char *name, const char *v, double lo, int lo_ok,
-		      double hi, char *err, size_t errsz)
-{
-	char *end;
-
-	if (!v || !*v) {
-		snprintf(err, errsz, "option '%s' needs a number", name);
-		return -1;
-	}
-	errno = 0;
-	*x = strtod(v, &end);
-	if (errno || *end || !(lo_ok ? *x >= lo : *x > lo) || !(*x < hi)) {
-		snprintf(err, errsz, "option '%s' takes a number %s %g and below %g, not '%s'",
-			 name, lo_ok ? "from" : "above", lo, hi, v);
-		return -1;
-	}
+		o->against_all = 0; /* all objects against all objects: the set of all */
 	return 0;
 }
 
-#define CLI_MAX_YEARS 1000.0
+const cli_command cli_cmd_check = {
+	"check", "<N> [<repo>...]",
+	"do IDs of a type (default commit) collide at N chars? exit 1 if they do",
+	"exit status: 0 no two IDs share N chars, 1 some do, 2 usage, 3+ error\n",
+	check_options, check_init, check_positional, check_finish, offsetof(cli_check_opts, r)
+};
 
-static int history_option(void *opts, int argc, char **argv, int *i, char *err, size_t errsz)
+/* model */
+
+static const cli_option model_options[] = {
+	VALUE("objects", offsetof(cli_model_opts, objects), parse_objects, "<N>",
+	      "model N IDs of all objects"),
+	VALUE("commits", offsetof(cli_model_opts, commits), parse_commits, "<M>",
+	      "and M IDs of commits"),
+	FORMAT(offsetof(cli_model_opts, format), EMIT_MODEL),
+	VALUE("from", offsetof(cli_model_opts, from), parse_length, "<L>", "the first length shown"),
+	VALUE("to", offsetof(cli_model_opts, to), parse_length, "<L>", "the last length shown"),
+	REPO_ROWS(cli_model_opts, r.),
+	END
+};
+
+static void model_init(void *opts, char **argv)
 {
-	cli_history_opts *o = opts;
-	const char *a = argv[*i], *v;
-
-	if (!strcmp(a, "--no-projection")) {
-		o->projection = 0;
-	} else if (cli_match_value(a, "--window-years", argc, argv, i, &v)) {
-		if (parse_real(&o->window_years, "--window-years", v, 0, 0, CLI_MAX_YEARS, err,
-			       errsz))
-			return CLI_USAGE;
-	} else if (cli_match_value(a, "--horizon-years", argc, argv, i, &v)) {
-		if (parse_real(&o->horizon_years, "--horizon-years", v, 0, 1, CLI_MAX_YEARS, err,
-			       errsz))
-			return CLI_USAGE;
-	} else if (cli_match_value(a, "--target-p", argc, argv, i, &v)) {
-		if (parse_real(&o->target_p, "--target-p", v, 0, 0, 1, err, errsz))
-			return CLI_USAGE;
-	} else if (cli_match_value(a, "--fit", argc, argv, i, &v)) {
-		if (v && !strcmp(v, "auto")) {
-			o->fit = PROJECTION_FIT_AUTO;
-		} else if (v && (!strcmp(v, "exponential") || !strcmp(v, "exp"))) {
-			o->fit = PROJECTION_FIT_EXP;
-		} else if (v && !strcmp(v, "linear")) {
-			o->fit = PROJECTION_FIT_LINEAR;
-		} else {
-			snprintf(err, errsz, "'--fit' takes auto, exponential or linear, not '%s'",
-				 v ? v : "");
-			return CLI_USAGE;
-		}
-	} else {
-		return 0;
-	}
-	return OPT_TAKEN;
-}
-
-int cli_parse_history(cli_history_opts *o, int argc, char **argv, char *err, size_t errsz)
-{
-	memset(o, 0, sizeof(*o));
-	repo_opts_init(&o->r, argv);
-	o->window_years = PROJECTION_DEFAULT_WINDOW;
-	o->fit = PROJECTION_FIT_AUTO;
-	o->target_p = PROJECTION_DEFAULT_TARGET_P;
-	o->horizon_years = PROJECTION_DEFAULT_HORIZON;
-	o->projection = 1;
-	return parse_repo_command(&o->r, EMIT_HISTORY, o, history_option, report_positional, argc,
-				  argv, err, errsz);
-}
-
-static int parse_count(uint64_t *n, const char *name, const char *v, char *err, size_t errsz)
-{
-	unsigned long long x;
-	char *end;
-
-	if (!v || !*v) {
-		snprintf(err, errsz, "option '%s' needs a number", name);
-		return -1;
-	}
-	errno = 0;
-	x = strtoull(v, &end, 10);
-	if (*v < '0' || *v > '9' || *end) {
-		snprintf(err, errsz, "option '%s' takes a whole number, not '%s'", name, v);
-		return -1;
-	}
-	if (errno == ERANGE) {
-		snprintf(err, errsz, "option '%s': %s is too large", name, v);
-		return -1;
-	}
-	*n = (uint64_t)x;
-	return 0;
-}
-
-static int parse_length(unsigned *L, const char *name, const char *v, char *err, size_t errsz)
-{
-	uint64_t n;
-
-	if (parse_count(&n, name, v, err, errsz))
-		return -1;
-	if (n < ABBREV_MIN_LEN || n > ABBREV_MAX_HEXSZ) {
-		snprintf(err, errsz, "option '%s' takes a length from %d to %d, not '%s'",
-			 name, ABBREV_MIN_LEN, ABBREV_MAX_HEXSZ, v);
-		return -1;
-	}
-	*L = (unsigned)n;
-	return 0;
-}
-
-int cli_parse_model(cli_model_opts *o, int argc, char **argv, char *err, size_t errsz)
-{
-	int only_args = 0;
-	const char *v;
+	cli_model_opts *o = opts;
 
 	memset(o, 0, sizeof(*o));
-	repo_opts_init(&o->r, argv);
+	repo_init(&o->r, argv);
 	o->repos = argv;
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		int rc;
+}
 
-		if (only_args || a[0] != '-' || !a[1]) {
-			o->repos[o->nrepos++] = argv[i];
-		} else if (!strcmp(a, "--")) {
-			only_args = 1;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			return CLI_HELP;
-		} else if (cli_match_value(a, "--objects", argc, argv, &i, &v)) {
-			if (parse_count(&o->objects, "--objects", v, err, errsz))
-				return CLI_USAGE;
-			o->have_objects = 1;
-		} else if (cli_match_value(a, "--commits", argc, argv, &i, &v)) {
-			if (parse_count(&o->commits, "--commits", v, err, errsz))
-				return CLI_USAGE;
-			o->have_commits = 1;
-		} else if (cli_match_value(a, "--from", argc, argv, &i, &v)) {
-			if (parse_length(&o->from, "--from", v, err, errsz))
-				return CLI_USAGE;
-		} else if (cli_match_value(a, "--to", argc, argv, &i, &v)) {
-			if (parse_length(&o->to, "--to", v, err, errsz))
-				return CLI_USAGE;
-		} else if (cli_match_value(a, "--format", argc, argv, &i, &v)) {
-			if (parse_format(&o->format, EMIT_MODEL, v, err, errsz))
-				return CLI_USAGE;
-		} else if ((rc = parse_repo_option(&o->r, EMIT_MODEL, argc, argv, &i, err, errsz))) {
-			/* --reachable, --walker, --progress: for counting a repository */
-			if (rc != OPT_TAKEN)
-				return rc;
-		} else {
-			snprintf(err, errsz, "unknown option '%s'", a);
-			return CLI_USAGE;
-		}
-	}
+static int model_positional(void *opts, char *arg, char *err, size_t errsz)
+{
+	cli_model_opts *o = opts;
+
+	(void)err;
+	(void)errsz;
+	o->repos[o->nrepos++] = arg;
+	return 0;
+}
+
+static int model_finish(void *opts, char *err, size_t errsz)
+{
+	cli_model_opts *o = opts;
+
 	if (o->have_objects && o->have_commits && o->commits > o->objects) {
 		snprintf(err, errsz, "--commits (%llu) cannot exceed --objects (%llu): commits are objects",
 			 (unsigned long long)o->commits, (unsigned long long)o->objects);
-		return CLI_USAGE;
+		return -1;
 	}
 	if (o->from && o->to && o->from > o->to) {
 		snprintf(err, errsz, "--from (%u) is past --to (%u)", o->from, o->to);
-		return CLI_USAGE;
+		return -1;
 	}
-	return CLI_OK;
+	return 0;
+}
+
+const cli_command cli_cmd_model = {
+	"model", "[<repo>...]",
+	"birthday-model numbers: expected collisions and capacity per length",
+	"model counts --objects=N (and --commits=M) or the objects of the repositories\n",
+	model_options, model_init, model_positional, model_finish, offsetof(cli_model_opts, r)
+};
+
+/* verify */
+
+static const cli_option verify_options[] = {
+	VALUE("min-length", offsetof(cli_verify_opts, min_length), parse_length, "<N>",
+	      "the shortest ID a reference may use (default 12)"),
+	STRING("range", offsetof(cli_verify_opts, range), "<rev-range>",
+	       "check the messages of these commits instead of files"),
+	FLAG("fix", 0, offsetof(cli_verify_opts, fix), 1,
+	     "print the input with its references rewritten"),
+	FORMAT(offsetof(cli_verify_opts, r.format), EMIT_CHECK),
+	REPO_ROWS(cli_verify_opts, r.),
+	END
+};
+
+static void verify_init(void *opts, char **argv)
+{
+	cli_verify_opts *o = opts;
+
+	memset(o, 0, sizeof(*o));
+	repo_init(&o->r, argv);
+	o->files = argv;
+	o->min_length = CLI_DEFAULT_MIN_LENGTH;
 }
 
 static int verify_positional(void *opts, char *arg, char *err, size_t errsz)
@@ -459,74 +368,457 @@ static int verify_positional(void *opts, char *arg, char *err, size_t errsz)
 	return 0;
 }
 
-/* verify's own options; --format is taken here, verify printing text or json. */
-static int verify_option(void *opts, int argc, char **argv, int *i, char *err, size_t errsz)
+static int verify_finish(void *opts, char *err, size_t errsz)
 {
 	cli_verify_opts *o = opts;
-	const char *a = argv[*i], *v;
+	const char *why = NULL;
 
-	if (!strcmp(a, "-C")) {
-		if (*i + 1 >= argc || !argv[*i + 1][0]) {
-			snprintf(err, errsz, "option '-C' needs a repository");
-			return CLI_USAGE;
-		}
-		o->repo = argv[++*i];
-	} else if (!strncmp(a, "-C", 2)) {
-		o->repo = argv[*i] + 2; /* -C<repo> */
-	} else if (cli_match_value(a, "--min-length", argc, argv, i, &v)) {
-		if (parse_length(&o->min_length, "--min-length", v, err, errsz))
-			return CLI_USAGE;
-	} else if (cli_match_value(a, "--range", argc, argv, i, &v)) {
-		if (!v || !*v) {
-			snprintf(err, errsz, "option '--range' needs a revision range");
-			return CLI_USAGE;
-		}
-		o->range = v;
-	} else if (!strcmp(a, "--fix")) {
-		o->fix = 1;
-	} else if (cli_match_value(a, "--format", argc, argv, i, &v)) {
-		int f = v ? emit_format_from_name(v) : -1;
+	if (o->range && o->nfiles)
+		why = "--range checks the messages of commits, not files";
+	else if (o->fix && o->range)
+		why = "--fix rewrites a file, not history";
+	else if (o->fix && o->nfiles > 1)
+		why = "--fix takes one input (it prints it rewritten)";
+	else if (o->fix && o->r.format != ABBREV_FORMAT_TEXT)
+		why = "--fix prints the text; its findings go to stderr as text";
+	if (why)
+		snprintf(err, errsz, "%s", why);
+	return why ? -1 : 0;
+}
 
-		if (f != ABBREV_FORMAT_TEXT && f != ABBREV_FORMAT_JSON) {
-			snprintf(err, errsz, "%s format '%s' (verify prints text or json)",
-				 f < 0 ? "unknown" : "no", v ? v : "");
-			return CLI_USAGE;
+const cli_command cli_cmd_verify = {
+	"verify", "[<file>...]",
+	"check Fixes: tags and commit references by ID and subject; exit 1 if any is wrong",
+	"checks Fixes: tags, `commit <id> (\"subject\")` and `This reverts commit <id>.`\n"
+	"in the files (none or '-': stdin), or with --range in the commits' messages\n"
+	"exit status: 0 nothing flagged, 1 something flagged, 2 usage, 3+ error\n",
+	verify_options, verify_init, verify_positional, verify_finish,
+	offsetof(cli_verify_opts, r)
+};
+
+/* history */
+
+static const cli_option history_options[] = {
+	FORMAT(offsetof(cli_history_opts, r.format), EMIT_HISTORY),
+	VALUE("window-years", offsetof(cli_history_opts, window_years), parse_window, "<Y>",
+	      "fit the growth of the last Y years"),
+	CHOICE("fit", offsetof(cli_history_opts, fit), fits,
+	       "the growth curve (default auto: the better fit)"),
+	VALUE("target-p", offsetof(cli_history_opts, target_p), parse_target_p, "<P>",
+	      "a length is safe while P(collision) stays below P"),
+	VALUE("horizon-years", offsetof(cli_history_opts, horizon_years), parse_horizon, "<Y>",
+	      "... for Y more years"),
+	FLAG("no-projection", 0, offsetof(cli_history_opts, projection), 0,
+	     "the past only, no projection"),
+	REPO_ROWS(cli_history_opts, r.),
+	END
+};
+
+static void history_init(void *opts, char **argv)
+{
+	cli_history_opts *o = opts;
+
+	memset(o, 0, sizeof(*o));
+	repo_init(&o->r, argv);
+	o->window_years = PROJECTION_DEFAULT_WINDOW;
+	o->fit = PROJECTION_FIT_AUTO;
+	o->target_p = PROJECTION_DEFAULT_TARGET_P;
+	o->horizon_years = PROJECTION_DEFAULT_HORIZON;
+	o->projection = 1;
+}
+
+static int history_positional(void *opts, char *arg, char *err, size_t errsz)
+{
+	return repo_positional(&((cli_history_opts *)opts)->r, arg, err, errsz);
+}
+
+const cli_command cli_cmd_history = {
+	"history", "[<repo>...]",
+	"when each length first collided among commits, and when the next ones will",
+	NULL, history_options, history_init, history_positional, NULL,
+	offsetof(cli_history_opts, r)
+};
+
+const cli_command *const cli_commands[] = {
+	&cli_cmd_report, &cli_cmd_check, &cli_cmd_model, &cli_cmd_verify, &cli_cmd_history
+};
+const size_t cli_ncommands = sizeof(cli_commands) / sizeof(cli_commands[0]);
+
+const cli_command *cli_command_find(const char *name)
+{
+	for (size_t i = 0; i < cli_ncommands; i++)
+		if (!strcmp(name, cli_commands[i]->name))
+			return cli_commands[i];
+	return NULL;
+}
+
+/* ---- parsing --------------------------------------------------------------- */
+
+static int takes_value(const cli_option *opt)
+{
+	return opt->kind != CLI_OPT_FLAG && opt->kind != CLI_OPT_HELP;
+}
+
+static int is_end(const cli_option *opt)
+{
+	return !opt->name && !opt->short_name;
+}
+
+/*
+ * The words an option takes, joined: sep between them, last before the
+ * last one ("a, b or c"; "a|b|c"; "a b c").  Empty for free values.
+ */
+static void values_of(char *buf, size_t n, const cli_option *opt, const char *sep,
+		      const char *last)
+{
+	const char *w[16];
+	size_t k = 0, o = 0;
+
+	buf[0] = '\0';
+	if (opt->kind == CLI_OPT_CHOICE) {
+		for (const cli_choice *c = opt->choices; c->name && k < 16; c++)
+			w[k++] = c->name;
+	} else if (opt->kind == CLI_OPT_FORMAT) {
+		for (int f = 0; emit_format_name(f) && k < 16; f++)
+			if (emit_format_supported(opt->value, f))
+				w[k++] = emit_format_name(f);
+	}
+	for (size_t i = 0; i < k && o < n; i++)
+		o += (size_t)snprintf(buf + o, n - o, "%s%s",
+				      i == 0 ? "" : i + 1 == k ? last : sep, w[i]);
+}
+
+/* The choice `v` names exactly or as a unique prefix, or NULL. */
+static const cli_choice *find_choice(const cli_choice *c, const char *v)
+{
+	const cli_choice *found = NULL;
+	size_t len = strlen(v);
+	int n = 0;
+
+	for (; c->name && len; c++) {
+		if (strncmp(c->name, v, len))
+			continue;
+		if (!c->name[len])
+			return c;
+		found = c;
+		n++;
+	}
+	return n == 1 ? found : NULL;
+}
+
+/* Store a value or a flag of `opt`; 0, or -1 with a message. */
+static int set_option(const cli_command *cmd, void *opts, const cli_option *opt, const char *v,
+		      char *err, size_t errsz)
+{
+	cli_repo_opts *r = cli_repo_of(cmd, opts);
+	const cli_choice *c;
+	char words[128];
+	int i;
+
+	switch (opt->kind) {
+	case CLI_OPT_FLAG:
+		*FIELD(opts, opt, int) = opt->value;
+		return 0;
+	case CLI_OPT_CHOICE:
+		c = find_choice(opt->choices, v);
+		if (c) {
+			*FIELD(opts, opt, int) = c->value;
+			return 0;
 		}
-		o->r.format = f;
-	} else {
+		values_of(words, sizeof(words), opt, ", ", " or ");
+		snprintf(err, errsz, "'--%s' takes %s, not '%s'", opt->name, words, v);
+		return -1;
+	case CLI_OPT_FORMAT:
+		i = emit_format_from_name(v);
+		if (emit_format_supported(opt->value, i)) {
+			*FIELD(opts, opt, int) = i;
+			return 0;
+		}
+		values_of(words, sizeof(words), opt, ", ", " or ");
+		snprintf(err, errsz, "%s format '%s' (%s prints %s)", i < 0 ? "unknown" : "no", v,
+			 cmd->name, words);
+		return -1;
+	case CLI_OPT_STRING:
+		if (!*v) {
+			snprintf(err, errsz, "option '--%s' needs %s", opt->name, opt->arg);
+			return -1;
+		}
+		*FIELD(opts, opt, const char *) = v;
+		return 0;
+	case CLI_OPT_PARSE:
+		if (!*v) {
+			snprintf(err, errsz, "option '--%s' needs %s", opt->name, opt->arg);
+			return -1;
+		}
+		return opt->parse(opts, opt, v, err, errsz);
+	case CLI_OPT_CHDIR:
+		if (!*v)
+			return 0; /* git -C "": stay where we are */
+		if (r->nchdir == CLI_MAX_CHDIR) {
+			snprintf(err, errsz, "more than %d -C options", CLI_MAX_CHDIR);
+			return -1;
+		}
+		r->chdir[r->nchdir++] = v;
 		return 0;
 	}
-	return OPT_TAKEN;
+	return 0;
+}
+
+/*
+ * The option `a` names, a long one exactly or by a unique prefix (git's
+ * rule); its attached value ("--name=v", "-Cpath") in *v, else NULL.
+ */
+static const cli_option *find_option(const cli_command *cmd, const char *a, const char **v,
+				     char *err, size_t errsz)
+{
+	const cli_option *opt, *found = NULL;
+	size_t len, o;
+	int n = 0;
+
+	if (a[1] != '-') {
+		for (opt = cmd->options; !is_end(opt); opt++)
+			if (opt->short_name == a[1]) {
+				*v = a[2] ? a + 2 : NULL;
+				return opt;
+			}
+		snprintf(err, errsz, "unknown option '%s'", a);
+		return NULL;
+	}
+	len = strcspn(a + 2, "=");
+	*v = a[2 + len] == '=' ? a + 3 + len : NULL;
+	for (opt = cmd->options; !is_end(opt) && len; opt++) {
+		if (!opt->name || strncmp(opt->name, a + 2, len))
+			continue;
+		if (!opt->name[len])
+			return opt;
+		found = opt;
+		n++;
+	}
+	if (n == 1)
+		return found;
+	if (!n) {
+		snprintf(err, errsz, "unknown option '%.*s'", (int)len + 2, a);
+		return NULL;
+	}
+	o = (size_t)snprintf(err, errsz, "ambiguous option '%.*s' (could be", (int)len + 2, a);
+	for (opt = cmd->options, n = 0; !is_end(opt) && o < errsz; opt++)
+		if (opt->name && !strncmp(opt->name, a + 2, len))
+			o += (size_t)snprintf(err + o, errsz - o, "%s --%s", n++ ? " or" : "",
+					      opt->name);
+	if (o < errsz)
+		snprintf(err + o, errsz - o, ")");
+	return NULL;
+}
+
+#define COMPLETION_HELPER "--git-completion-helper"
+
+int cli_parse(const cli_command *cmd, void *opts, int argc, char **argv, char *err,
+	      size_t errsz)
+{
+	cli_repo_opts *r = cli_repo_of(cmd, opts);
+	size_t hl = strlen(COMPLETION_HELPER);
+	int only_args = 0;
+
+	err[0] = '\0';
+	cmd->init(opts, argv);
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v;
+		const cli_option *opt;
+
+		if (only_args || a[0] != '-' || !a[1]) {
+			if (cmd->positional(opts, argv[i], err, errsz))
+				return CLI_USAGE;
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			only_args = 1;
+			continue;
+		}
+		if (!strncmp(a, COMPLETION_HELPER, hl) && (!a[hl] || a[hl] == '=')) {
+			r->complete = a[hl] ? a + hl + 1 : "";
+			return CLI_COMPLETE;
+		}
+		opt = find_option(cmd, a, &v, err, errsz);
+		if (!opt)
+			return CLI_USAGE;
+		if (opt->kind == CLI_OPT_HELP)
+			return CLI_HELP;
+		if (!takes_value(opt) && v) {
+			snprintf(err, errsz, "option '--%s' takes no value", opt->name);
+			return CLI_USAGE;
+		}
+		if (takes_value(opt) && !v) {
+			if (i + 1 >= argc) {
+				if (opt->name)
+					snprintf(err, errsz, "option '--%s' needs a value", opt->name);
+				else
+					snprintf(err, errsz, "option '-%c' needs a value", opt->short_name);
+				return CLI_USAGE;
+			}
+			v = argv[++i];
+		}
+		if (set_option(cmd, opts, opt, v, err, errsz))
+			return CLI_USAGE;
+	}
+	if (cmd->finish && cmd->finish(opts, err, errsz))
+		return CLI_USAGE;
+	return CLI_OK;
+}
+
+cli_repo_opts *cli_repo_of(const cli_command *cmd, void *opts)
+{
+	return (cli_repo_opts *)(void *)((char *)opts + cmd->repo_offset);
+}
+
+int cli_parse_report(cli_report_opts *o, int argc, char **argv, char *err, size_t errsz)
+{
+	return cli_parse(&cli_cmd_report, o, argc, argv, err, errsz);
+}
+
+int cli_parse_check(cli_check_opts *o, int argc, char **argv, char *err, size_t errsz)
+{
+	return cli_parse(&cli_cmd_check, o, argc, argv, err, errsz);
+}
+
+int cli_parse_model(cli_model_opts *o, int argc, char **argv, char *err, size_t errsz)
+{
+	return cli_parse(&cli_cmd_model, o, argc, argv, err, errsz);
 }
 
 int cli_parse_verify(cli_verify_opts *o, int argc, char **argv, char *err, size_t errsz)
 {
-	int rc;
+	return cli_parse(&cli_cmd_verify, o, argc, argv, err, errsz);
+}
 
-	memset(o, 0, sizeof(*o));
-	repo_opts_init(&o->r, argv);
-	o->files = argv;
-	o->min_length = CLI_DEFAULT_MIN_LENGTH;
-	/* --format never reaches the shared options: verify_option takes it */
-	rc = parse_repo_command(&o->r, EMIT_CHECK, o, verify_option, verify_positional, argc, argv,
-				err, errsz);
-	if (rc)
-		return rc;
-	if (o->range && o->nfiles) {
-		snprintf(err, errsz, "--range checks the messages of commits, not files");
-		return CLI_USAGE;
+int cli_parse_history(cli_history_opts *o, int argc, char **argv, char *err, size_t errsz)
+{
+	return cli_parse(&cli_cmd_history, o, argc, argv, err, errsz);
+}
+
+/* ---- what the table writes: -h, completion words, did-you-mean --------------- */
+
+/* The left column of an option in -h: "-q, --quiet", "--type=commit|tree", "-C <path>". */
+static void option_synopsis(char *buf, size_t n, const cli_option *opt)
+{
+	char words[128];
+	size_t o = 0;
+
+	if (opt->short_name)
+		o += (size_t)snprintf(buf, n, "-%c%s", opt->short_name, opt->name ? ", " : "");
+	if (opt->name && o < n)
+		o += (size_t)snprintf(buf + o, n - o, "--%s", opt->name);
+	values_of(words, sizeof(words), opt, "|", "|");
+	if (o < n && takes_value(opt))
+		snprintf(buf + o, n - o, "%s%s", opt->name ? "=" : " ", words[0] ? words : opt->arg);
+}
+
+#define USAGE_INDENT 4
+#define USAGE_WIDTH 26 /* where the help column starts, as in git's -h */
+
+void cli_usage(FILE *out, const cli_command *cmd)
+{
+	int deflt = cmd == cli_commands[0];
+	char left[160];
+
+	fprintf(out, "usage: git abbrev %s%s%s [<options>] %s\n\n", deflt ? "[" : "", cmd->name,
+		deflt ? "]" : "", cmd->args);
+	for (const cli_option *opt = cmd->options; !is_end(opt); opt++) {
+		int w;
+
+		option_synopsis(left, sizeof(left), opt);
+		w = fprintf(out, "%*s%s", USAGE_INDENT, "", left);
+		if (w + 2 > USAGE_WIDTH)
+			fprintf(out, "\n%*s%s\n", USAGE_WIDTH, "", opt->help);
+		else
+			fprintf(out, "%*s%s\n", USAGE_WIDTH - w, "", opt->help);
 	}
-	if (o->fix && o->range) {
-		snprintf(err, errsz, "--fix rewrites a file, not history");
-		return CLI_USAGE;
+	if (cmd->notes)
+		fprintf(out, "\n%s", cmd->notes);
+}
+
+void cli_complete(FILE *out, const cli_command *cmd, const char *option)
+{
+	char words[128];
+	int k = 0;
+
+	if (!strcmp(option, "commands")) {
+		for (size_t i = 0; i < cli_ncommands; i++)
+			fprintf(out, "%s%s", i ? " " : "", cli_commands[i]->name);
+	} else if (!*option) {
+		for (const cli_option *opt = cmd->options; !is_end(opt); opt++) {
+			if (opt->kind == CLI_OPT_HELP)
+				continue;
+			if (opt->name)
+				fprintf(out, "%s--%s%s", k++ ? " " : "", opt->name,
+					takes_value(opt) ? "=" : "");
+			else
+				fprintf(out, "%s-%c", k++ ? " " : "", opt->short_name);
+		}
+	} else {
+		for (const cli_option *opt = cmd->options; !is_end(opt); opt++) {
+			if (opt->name && !strcmp(opt->name, option + strspn(option, "-"))) {
+				values_of(words, sizeof(words), opt, " ", " ");
+				fputs(words, out);
+				break;
+			}
+		}
 	}
-	if (o->fix && o->nfiles > 1) {
-		snprintf(err, errsz, "--fix takes one input (it prints it rewritten)");
-		return CLI_USAGE;
+	fputc('\n', out);
+}
+
+/*
+ * git's edit distance for "did you mean" (levenshtein.c): a swap of two
+ * neighbours costs 0, a substitution 2, an insertion 1, a deletion 3, so
+ * a word with letters left out ("chek") is near its command.
+ */
+static int distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	int rows[3][32], *r0 = rows[0], *r1 = rows[1], *r2 = rows[2];
+
+	if (la >= 31 || lb >= 31)
+		return 1000;
+	for (size_t j = 0; j <= lb; j++)
+		r1[j] = (int)j;
+	for (size_t i = 0; i < la; i++) {
+		int *t;
+
+		r2[0] = (int)(i + 1) * 3;
+		for (size_t j = 0; j < lb; j++) {
+			int d = r1[j] + (a[i] != b[j]) * 2;
+
+			if (i > 0 && j > 0 && a[i - 1] == b[j] && a[i] == b[j - 1] && d > r0[j - 1])
+				d = r0[j - 1];
+			if (d > r1[j + 1] + 3)
+				d = r1[j + 1] + 3;
+			if (d > r2[j] + 1)
+				d = r2[j] + 1;
+			r2[j + 1] = d;
+		}
+		t = r0;
+		r0 = r1;
+		r1 = r2;
+		r2 = t;
 	}
-	if (o->fix && o->r.format != ABBREV_FORMAT_TEXT) {
-		snprintf(err, errsz, "--fix prints the text; its findings go to stderr as text");
-		return CLI_USAGE;
+	return r1[lb];
+}
+
+#define SIMILARITY_FLOOR 7 /* git's: this far or farther is no suggestion */
+
+size_t cli_similar_commands(const char *word, const cli_command **out, size_t max)
+{
+	int best = SIMILARITY_FLOOR, d[16];
+	size_t n = 0, len = strlen(word);
+
+	for (size_t i = 0; i < cli_ncommands && i < 16; i++) {
+		/* as in git: a command the word begins is nearest, the rest one further */
+		d[i] = strncmp(cli_commands[i]->name, word, len) ?
+			distance(word, cli_commands[i]->name) + 1 : 0;
+		if (d[i] < best)
+			best = d[i];
 	}
-	return CLI_OK;
+	for (size_t i = 0; i < cli_ncommands && i < 16 && n < max; i++)
+		if (d[i] == best && best < SIMILARITY_FLOOR)
+			out[n++] = cli_commands[i];
+	return n;
 }

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Groups less likely than this for random IDs are flagged as possibly crafted. */
 #define CLI_DEFAULT_IMPROBABLE 1e-4
@@ -17,8 +18,11 @@
 enum cli_status {
 	CLI_OK = 0,
 	CLI_HELP = 1,    /* -h / --help was given */
-	CLI_USAGE = -1   /* bad command line; message in err */
+	CLI_USAGE = -1,  /* bad command line; message in err */
+	CLI_COMPLETE = 2 /* --git-completion-helper[=<option>]: words for bash completion */
 };
+
+#define CLI_MAX_CHDIR 8
 
 /* Which walker fills the ID sets. */
 enum cli_walker {
@@ -36,6 +40,10 @@ typedef struct {
 	int set;             /* report --type=T: the set --format=classic lists (all) */
 	char **repos;        /* positional arguments */
 	size_t nrepos;
+	/* -C <path>, in order: change to each directory first, as git does */
+	const char *chdir[CLI_MAX_CHDIR];
+	size_t nchdir;
+	const char *complete; /* --git-completion-helper[=<option>]: "" or the option */
 } cli_repo_opts;
 
 typedef cli_repo_opts cli_report_opts;
@@ -96,7 +104,6 @@ int cli_parse_model(cli_model_opts *o, int argc, char **argv, char *err, size_t 
 
 typedef struct {
 	cli_repo_opts r;     /* --format (text or json), --reachable, --walker, --progress */
-	char *repo;          /* -C <repo>; NULL: the repository git finds here */
 	unsigned min_length; /* --min-length=N: the shortest ID a reference may use */
 	const char *range;   /* --range=<rev-range>: check these commits' messages */
 	int fix;             /* --fix: print the input with its references rewritten */
@@ -110,8 +117,88 @@ typedef struct {
  */
 int cli_parse_verify(cli_verify_opts *o, int argc, char **argv, char *err, size_t errsz);
 
-/* The value of "--name=value" / "--name value" style options, shared by commands. */
-int cli_match_value(const char *arg, const char *name, int argc, char **argv, int *i,
-		    const char **value);
+/*
+ * One option of a command: a row of the command's table.  The table
+ * parses the command line, writes -h, and gives bash completion its
+ * words (--git-completion-helper), so adding an option is adding a row.
+ */
+typedef struct {
+	const char *name;   /* a value word: --type=<name> */
+	int value;          /* stored in the int field */
+} cli_choice;
+
+enum cli_opt_kind {
+	CLI_OPT_FLAG,       /* --name: the int field takes `value` */
+	CLI_OPT_CHOICE,     /* --name=<word>: the int field takes the word's value */
+	CLI_OPT_FORMAT,     /* --format=<f>: a format the emitters of kind `value` have */
+	CLI_OPT_STRING,     /* --name=<arg>: the const char * field, never empty */
+	CLI_OPT_PARSE,      /* --name=<arg>: parse() reads it */
+	CLI_OPT_CHDIR,      /* -C <path>: one more directory of cli_repo_opts.chdir */
+	CLI_OPT_HELP        /* -h, --help */
+};
+
+typedef struct cli_option {
+	int kind;                  /* enum cli_opt_kind */
+	const char *name;          /* long name without "--"; NULL: short only */
+	char short_name;           /* -q; 0: long only */
+	size_t offset;             /* of the field in the command's options struct */
+	int value;                 /* FLAG: stored; FORMAT: enum emit_kind */
+	const cli_choice *choices; /* CHOICE: ends with a NULL name */
+	/* PARSE: read v into the field (opts + offset; other fields may follow
+	 * suit); 0, or -1 with a message in err */
+	int (*parse)(void *opts, const struct cli_option *opt, const char *v, char *err,
+		     size_t errsz);
+	const char *arg;           /* the value in usage: "<N>"; NULL for choices */
+	const char *help;          /* one line for -h */
+} cli_option;
+
+typedef struct cli_command {
+	const char *name;          /* "check" */
+	const char *args;          /* positional arguments in usage: "<N> [<repo>...]" */
+	const char *summary;       /* one line for `git abbrev -h` */
+	const char *notes;         /* lines after the options in -h, or NULL */
+	const cli_option *options; /* ends with a NULL name and short_name 0 */
+	void (*init)(void *opts, char **argv);
+	/* a positional argument; 0, or -1 with a message in err */
+	int (*positional)(void *opts, char *arg, char *err, size_t errsz);
+	/* checks across options once all are read; 0, or -1 with a message */
+	int (*finish)(void *opts, char *err, size_t errsz);
+	size_t repo_offset;        /* of the cli_repo_opts in the options struct */
+} cli_command;
+
+/* The commands' tables. */
+extern const cli_command cli_cmd_report, cli_cmd_check, cli_cmd_model, cli_cmd_verify,
+	cli_cmd_history;
+
+/* The commands, the default (report) first, and their number. */
+extern const cli_command *const cli_commands[];
+extern const size_t cli_ncommands;
+
+/* The command called `name`, or NULL. */
+const cli_command *cli_command_find(const char *name);
+
+/*
+ * Parse the arguments after the command's name into `opts` (the
+ * command's struct).  Long options may be shortened to any unique prefix
+ * (--form=json), as git allows; values come as --name=v or --name v.
+ */
+int cli_parse(const cli_command *cmd, void *opts, int argc, char **argv, char *err,
+	      size_t errsz);
+
+/* The options of `opts` every command has (-C, --progress, --format ...). */
+cli_repo_opts *cli_repo_of(const cli_command *cmd, void *opts);
+
+/* Write the command's usage, options and notes (what -h prints). */
+void cli_usage(FILE *out, const cli_command *cmd);
+
+/*
+ * Words for bash completion, one line: with `option` "", every option
+ * ("--format= --quiet -C"); with an option's name ("--format"), its
+ * values; with "commands", the commands.
+ */
+void cli_complete(FILE *out, const cli_command *cmd, const char *option);
+
+/* Did-you-mean: the commands close to `word`, at most `max`; how many. */
+size_t cli_similar_commands(const char *word, const cli_command **out, size_t max);
 
 #endif

@@ -17,10 +17,8 @@
 #include "walk.h"
 
 typedef struct {
-	const char *name;
+	const cli_command *cli;  /* name, options, usage */
 	int (*run)(int argc, char **argv);
-	const char *usage;
-	const char *summary;
 } abbrev_cmd;
 
 int cmd_report(int argc, char **argv);
@@ -31,6 +29,18 @@ int cmd_verify(int argc, char **argv);
 
 /* Print "git-abbrev: <message>" to stderr. */
 void cmd_error(const char *fmt, ...);
+
+/*
+ * The opening of every command: parse argv into opts with the command's
+ * table; -h prints the usage, --git-completion-helper the words bash
+ * completion asks for, a usage error its message and the usage (stderr);
+ * then change to the -C directories.  Returns -1 to go on, or the exit
+ * status to end with.
+ */
+int cmd_begin(const cli_command *cmd, void *opts, int argc, char **argv);
+
+/* A usage error found after parsing: the message, the usage; ABBREV_EXIT_USAGE. */
+int cmd_usage_error(const cli_command *cmd, const char *msg);
 
 /* The repositories of a command, open, and the union of their objects. */
 typedef struct {

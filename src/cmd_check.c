@@ -15,31 +15,16 @@
 #include "exitcodes.h"
 #include "stats.h"
 
-static const char check_usage[] =
-	"usage: git abbrev check <N> [--type=commit|tree|blob|tag|all] [--against=same|all]\n"
-	"                            [--reachable] [--quiet] [--format=text|json]\n"
-	"                            [--improbable=P] [--walker=pack|libgit2]\n"
-	"                            [--progress|--no-progress] [<repo>...]\n"
-	"exit status: 0 no two IDs share N chars, 1 some do, 2 usage, 3+ error\n";
-
 int cmd_check(int argc, char **argv)
 {
 	cli_check_opts o;
 	stats_check c = { 0 };
 	cmd_sets cs = { 0 };
 	progress *p = NULL;
-	char err[256];
-	int ret;
+	int ret = cmd_begin(&cli_cmd_check, &o, argc, argv);
 
-	switch (cli_parse_check(&o, argc, argv, err, sizeof(err))) {
-	case CLI_HELP:
-		fputs(check_usage, stdout);
-		return ABBREV_EXIT_OK;
-	case CLI_USAGE:
-		cmd_error("%s", err);
-		fputs(check_usage, stderr);
-		return ABBREV_EXIT_USAGE;
-	}
+	if (ret >= 0)
+		return ret;
 	p = progress_new(stderr, !o.quiet && cmd_want_progress(o.r.progress));
 	if (!p) {
 		cmd_error("out of memory");

@@ -23,13 +23,6 @@
 #include "history.h"
 #include "projection.h"
 
-static const char history_usage[] =
-	"usage: git abbrev history [--format=text|json|csv|markdown|svg] [--window-years=Y]\n"
-	"                          [--fit=auto|exponential|linear] [--target-p=P]\n"
-	"                          [--horizon-years=Y] [--no-projection] [--reachable]\n"
-	"                          [--walker=pack|libgit2] [--progress|--no-progress]\n"
-	"                          [<repo>...]\n";
-
 /*
  * The commits of the union with their committer times: IDs in byte
  * order into *ids (n * rawsz bytes), times beside them.  Each commit is
@@ -92,18 +85,10 @@ int cmd_history(int argc, char **argv)
 	int64_t *times = NULL;
 	size_t n = 0;
 	progress *p = NULL;
-	char err[256];
-	int ret;
+	int ret = cmd_begin(&cli_cmd_history, &o, argc, argv);
 
-	switch (cli_parse_history(&o, argc, argv, err, sizeof(err))) {
-	case CLI_HELP:
-		fputs(history_usage, stdout);
-		return ABBREV_EXIT_OK;
-	case CLI_USAGE:
-		cmd_error("%s", err);
-		fputs(history_usage, stderr);
-		return ABBREV_EXIT_USAGE;
-	}
+	if (ret >= 0)
+		return ret;
 	p = progress_new(stderr, cmd_want_progress(o.r.progress));
 	if (!p) {
 		cmd_error("out of memory");

@@ -23,11 +23,6 @@
 #define JSON_DEFAULT_FROM 4
 #define JSON_DEFAULT_TO 40
 
-static const char model_usage[] =
-	"usage: git abbrev model --objects=N [--commits=M] [--format=text|json|csv|markdown|svg]\n"
-	"                        [--from=L] [--to=L]\n"
-	"   or: git abbrev model [<options>] [--reachable] [--walker=pack|libgit2] <repo>...\n";
-
 /* n of each set from the repositories: all objects and commits. */
 static int count_repos(model_input *in, size_t *nin, cli_model_opts *o)
 {
@@ -60,28 +55,17 @@ int cmd_model(int argc, char **argv)
 	model_input in[2];
 	size_t nin = 0;
 	unsigned from, to;
-	char err[256];
-	int ret = ABBREV_EXIT_OK;
+	int ret = cmd_begin(&cli_cmd_model, &o, argc, argv);
 
-	switch (cli_parse_model(&o, argc, argv, err, sizeof(err))) {
-	case CLI_HELP:
-		fputs(model_usage, stdout);
-		return ABBREV_EXIT_OK;
-	case CLI_USAGE:
-		cmd_error("%s", err);
-		fputs(model_usage, stderr);
-		return ABBREV_EXIT_USAGE;
-	}
-	if (o.nrepos && (o.have_objects || o.have_commits)) {
-		cmd_error("model takes counts (--objects, --commits) or repositories, not both");
-		fputs(model_usage, stderr);
-		return ABBREV_EXIT_USAGE;
-	}
-	if (!o.nrepos && !o.have_objects && !o.have_commits) {
-		cmd_error("model needs --objects=N (and optionally --commits=M), or a repository");
-		fputs(model_usage, stderr);
-		return ABBREV_EXIT_USAGE;
-	}
+	if (ret >= 0)
+		return ret;
+	ret = ABBREV_EXIT_OK;
+	if (o.nrepos && (o.have_objects || o.have_commits))
+		return cmd_usage_error(&cli_cmd_model, "model takes counts (--objects, --commits) "
+				       "or repositories, not both");
+	if (!o.nrepos && !o.have_objects && !o.have_commits)
+		return cmd_usage_error(&cli_cmd_model, "model needs --objects=N (and optionally "
+				       "--commits=M), or a repository");
 	/* the sets to model: counted in the repositories, or given */
 	if (o.nrepos) {
 		ret = count_repos(in, &nin, &o);

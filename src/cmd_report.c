@@ -6,11 +6,9 @@
  */
 #include <config.h>
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "cmd.h"
@@ -18,121 +16,6 @@
 #include "exitcodes.h"
 #include "stats.h"
 #include "walk.h"
-#include "walk_pack.h"
-
-static const char report_usage[] =
-	"usage: git abbrev [report] [--format=text|json|csv|markdown|svg|classic] [--type=T]\n"
-	"                         [--reachable] [--improbable=P] [--walker=pack|libgit2]\n"
-	"                         [--progress|--no-progress] [<repo>...]\n"
-	"  --type=T goes with --format=classic: the one set it lists (default all)\n";
-
-void cmd_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fputs("git-abbrev: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-int cmd_want_progress(int option)
-{
-	return option >= 0 ? option : isatty(STDERR_FILENO);
-}
-
-static int walk_status_exit(int rc, const char *err)
-{
-	if (rc == WALK_NOMEM) {
-		cmd_error("out of memory");
-		return ABBREV_EXIT_NOMEM;
-	}
-	cmd_error("%s", err);
-	return ABBREV_EXIT_RUNTIME;
-}
-
-int cmd_sets_load(cmd_sets *cs, const cli_repo_opts *o, progress *p)
-{
-	size_t n = o->nrepos, nopen = n ? n : 1;
-	char *const *repos = o->repos;
-	char err[1024] = "";
-	int rc;
-
-	memset(cs, 0, sizeof(*cs));
-	cs->repos = calloc(nopen, sizeof(*cs->repos));
-	cs->paths = calloc(nopen, sizeof(*cs->paths));
-	if (!cs->repos || !cs->paths)
-		goto nomem;
-	/* open them all first: a bad path fails before any long walk */
-	for (; cs->n < nopen; cs->n++) {
-		rc = walk_repo_open(&cs->repos[cs->n], n ? repos[cs->n] : NULL, err, sizeof(err));
-		if (rc)
-			return walk_status_exit(rc, err);
-		cs->lacks |= walk_repo_lacks(cs->repos[cs->n]);
-		cs->paths[cs->n] = strdup(walk_repo_path(cs->repos[cs->n]));
-		if (!cs->paths[cs->n]) {
-			cs->n++;
-			goto nomem;
-		}
-	}
-	cs->s = idsets_new(walk_repo_rawsz(cs->repos[0]));
-	if (!cs->s)
-		goto nomem;
-	for (size_t i = 0; i < cs->n; i++) {
-		if (o->reachable)
-			rc = walk_repo_reachable(cs->repos[i], cs->s, p, err, sizeof(err));
-		else if (o->walker == CLI_WALKER_LIBGIT2)
-			rc = walk_repo_objects(cs->repos[i], cs->s, p, err, sizeof(err));
-		else
-			rc = walk_pack_objects(walk_repo_objdir(cs->repos[i]), cs->s, p, err, sizeof(err));
-		if (rc)
-			return walk_status_exit(rc, err);
-	}
-	return ABBREV_EXIT_OK;
-nomem:
-	cmd_error("out of memory");
-	return ABBREV_EXIT_NOMEM;
-}
-
-void cmd_sets_free(cmd_sets *cs)
-{
-	for (size_t i = 0; i < cs->n; i++) {
-		walk_repo_free(cs->repos[i]);
-		free(cs->paths[i]);
-	}
-	free(cs->repos);
-	free(cs->paths);
-	/*
-	 * The sets are left to the process exit, as git leaves its object
-	 * tables (UNLEAK): freeing the Judy arrays node by node took 20% of a
-	 * 13M-object report (glibc coalescing millions of chunks), and the
-	 * commands end right after this.  The static pointer keeps them
-	 * reachable, so leak checkers do not count them; a second call frees
-	 * the sets the first one kept.
-	 */
-	static idsets *kept_until_exit;
-	idsets_free(kept_until_exit);
-	kept_until_exit = cs->s;
-	memset(cs, 0, sizeof(*cs));
-}
-
-int cmd_sets_describe(cmd_sets *cs, stats_set *st)
-{
-	size_t rawsz = idsets_rawsz(cs->s);
-
-	if (!st->nmembers)
-		return 0;
-	st->member_desc = calloc(st->nmembers, sizeof(*st->member_desc));
-	if (!st->member_desc)
-		return -1;
-	for (size_t m = 0; m < st->nmembers; m++)
-		for (size_t i = 0; i < cs->n && !st->member_desc[m]; i++)
-			st->member_desc[m] = walk_repo_describe(cs->repos[i],
-				st->member_ids + m * rawsz, st->member_types[m]);
-	return 0;
-}
 
 int cmd_report(int argc, char **argv)
 {
@@ -140,18 +23,10 @@ int cmd_report(int argc, char **argv)
 	stats_report rep;
 	cmd_sets cs = { 0 };
 	progress *p = NULL;
-	char err[256];
-	int ret;
+	int ret = cmd_begin(&cli_cmd_report, &o, argc, argv);
 
-	switch (cli_parse_report(&o, argc, argv, err, sizeof(err))) {
-	case CLI_HELP:
-		fputs(report_usage, stdout);
-		return ABBREV_EXIT_OK;
-	case CLI_USAGE:
-		cmd_error("%s", err);
-		fputs(report_usage, stderr);
-		return ABBREV_EXIT_USAGE;
-	}
+	if (ret >= 0)
+		return ret;
 	p = progress_new(stderr, cmd_want_progress(o.progress));
 	if (!p) {
 		cmd_error("out of memory");

@@ -27,14 +27,6 @@
 #include "refs_resolve.h"
 #include "walk.h"
 
-static const char verify_usage[] =
-	"usage: git abbrev verify [-C <repo>] [--min-length=N] [--range=<rev-range>]\n"
-	"                         [--format=text|json] [--fix] [--reachable]\n"
-	"                         [--walker=pack|libgit2] [--progress|--no-progress] [<file>...]\n"
-	"checks Fixes: tags, `commit <id> (\"subject\")` and `This reverts commit <id>.`\n"
-	"in the files (none or '-': stdin), or with --range in the commits' messages\n"
-	"exit status: 0 nothing flagged, 1 something flagged, 2 usage, 3+ error\n";
-
 typedef struct {
 	const cli_verify_opts *o;
 	refs_resolver *res;
@@ -205,13 +197,6 @@ static int check_range(verify_ctx *c, struct git_repository *repo)
 	return rc;
 }
 
-static int usage_error(const char *msg)
-{
-	cmd_error("%s", msg);
-	fputs(verify_usage, stderr);
-	return ABBREV_EXIT_USAGE;
-}
-
 int cmd_verify(int argc, char **argv)
 {
 	cli_verify_opts o;
@@ -221,20 +206,14 @@ int cmd_verify(int argc, char **argv)
 	refs_git2 *g = NULL;
 	progress *p = NULL;
 	struct git_repository *repo;
-	char err[256];
-	int ret;
+	int ret = cmd_begin(&cli_cmd_verify, &o, argc, argv);
 
-	switch (cli_parse_verify(&o, argc, argv, err, sizeof(err))) {
-	case CLI_HELP:
-		fputs(verify_usage, stdout);
-		return ABBREV_EXIT_OK;
-	case CLI_USAGE:
-		return usage_error(err);
-	}
+	if (ret >= 0)
+		return ret;
 	c.o = &o;
 	ro = o.r;
-	ro.repos = o.repo ? &o.repo : NULL;
-	ro.nrepos = o.repo ? 1 : 0;
+	ro.repos = NULL; /* the repository git finds here (after -C) */
+	ro.nrepos = 0;
 	p = progress_new(stderr, cmd_want_progress(o.r.progress));
 	if (!p) {
 		cmd_error("out of memory");

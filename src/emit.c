@@ -55,6 +55,11 @@ int emit_format_supported(int kind, int format)
 	return 0;
 }
 
+const char *emit_format_name(int format)
+{
+	return format >= 0 && (size_t)format < NFORMATS ? formats[format].name : NULL;
+}
+
 void emit_format_names(char *buf, size_t n, int kind)
 {
 	size_t total = 0, k = 0, o = 0;

@@ -35,6 +35,9 @@ enum emit_kind {
 /* Whether results of `kind` have an emitter for `format`. */
 int emit_format_supported(int kind, int format);
 
+/* The name of a format ("json"), or NULL past the last one. */
+const char *emit_format_name(int format);
+
 /* The formats of `kind` for a message: "text, json, csv, markdown or svg". */
 void emit_format_names(char *buf, size_t n, int kind);
 

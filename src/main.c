@@ -2,62 +2,99 @@
  * main.c - git-abbrev: how long must abbreviated object IDs be?
  *
  * A table of commands, one file each; the first argument picks one, and
- * anything else (an option or a repository path) means "report".  Only
- * this layer and the commands print to the user and choose exit codes.
+ * an option or a path means "report".  A word that is neither a command
+ * nor a path (and has no '/') is a mistyped command: git's "did you mean".  Only this
+ * layer and the commands print to the user and choose exit codes.
  */
 #include <config.h>
 
 #include <git2.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "cli.h"
 #include "cmd.h"
 #include "exitcodes.h"
 
 static const abbrev_cmd commands[] = {
-	{ "report", cmd_report, "[report] [--format=text|json|csv|markdown|svg|classic] [--type=T] [<repo>...]",
-	  "the full comparison: colliding IDs per length, per type and for all objects" },
-	{ "check", cmd_check, "check <N> [--type=T] [--against=same|all] [<repo>...]",
-	  "do IDs of a type (default commit) collide at N chars? exit 1 if they do" },
-	{ "model", cmd_model, "model --objects=N [--commits=M] [--format=text|json|csv|markdown|svg] [--from=L] [--to=L]",
-	  "birthday-model numbers: expected collisions and capacity per length" },
-	{ "verify", cmd_verify, "verify [-C <repo>] [--min-length=N] [--range=<revs>] [--fix] [<file>...]",
-	  "check Fixes: tags and commit references by ID and subject; exit 1 if any is wrong" },
-	{ "history", cmd_history, "history [--format=text|json] [--target-p=P] [--horizon-years=Y] [<repo>...]",
-	  "when each length first collided among commits, and when the next ones will" },
+	{ &cli_cmd_report, cmd_report },
+	{ &cli_cmd_check, cmd_check },
+	{ &cli_cmd_model, cmd_model },
+	{ &cli_cmd_verify, cmd_verify },
+	{ &cli_cmd_history, cmd_history },
 };
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const abbrev_cmd *find_command(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(name, commands[i].cli->name))
+			return &commands[i];
+	return NULL;
+}
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: git abbrev <command> [<options>] [<repo>...]\n\ncommands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\n  git abbrev %s\n", commands[0].usage);
-	fprintf(out, "\nexit status: 0 success, 1 collisions found (check) or problems (verify),\n"
+	fprintf(out, "usage: git abbrev [<command>] [<options>] [<repo>...]\n"
+		     "       git abbrev help <command>\n\ncommands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(out, "  %-8s %s\n", commands[i].cli->name, commands[i].cli->summary);
+	fprintf(out, "\nwith no command, or an option or a repository first: report\n"
+		     "\nexit status: 0 success, 1 collisions found (check) or problems (verify),\n"
 		     "2 usage error, 3 runtime error (not a repository, corrupt data), 4 out of memory\n");
+}
+
+/* `git abbrev chek`: neither a command nor a path.  Say so, as git does. */
+static int unknown_command(const char *word)
+{
+	const cli_command *near[4];
+	size_t n = cli_similar_commands(word, near, 4);
+
+	cmd_error("'%s' is not a git-abbrev command, nor a repository. See 'git abbrev -h'.",
+		  word);
+	if (n)
+		fprintf(stderr, "\nThe most similar command%s\n", n > 1 ? "s are" : " is");
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, "\t%s\n", near[i]->name);
+	if (!strcmp(word, "version"))
+		fprintf(stderr, "\nThe most similar option is\n\t--version\n");
+	return ABBREV_EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
 {
 	const abbrev_cmd *cmd = &commands[0];
+	const char *a = argc > 1 ? argv[1] : "";
 	int first = 1, ret;
 
-	if (argc > 1) {
-		if (!strcmp(argv[1], "--version")) {
-			printf("git-abbrev %s\n", PACKAGE_VERSION);
-			return ABBREV_EXIT_OK;
-		}
-		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+	if (!strcmp(a, "--version")) {
+		printf("git-abbrev %s\n", PACKAGE_VERSION);
+		return ABBREV_EXIT_OK;
+	}
+	if (!strcmp(a, "-h") || !strcmp(a, "--help") || !strcmp(a, "help")) {
+		if (!strcmp(a, "help") && argc > 2) {
+			cmd = find_command(argv[2]);
+			if (!cmd)
+				return unknown_command(argv[2]);
+			cli_usage(stdout, cmd->cli);
+		} else {
 			usage(stdout);
-			return ABBREV_EXIT_OK;
 		}
-		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-			if (!strcmp(argv[1], commands[i].name)) {
-				cmd = &commands[i];
-				first = 2;
-				break;
-			}
-		}
+		return ABBREV_EXIT_OK;
+	}
+	if (!strcmp(a, "--git-completion-helper=commands")) {
+		cli_complete(stdout, NULL, "commands");
+		return ABBREV_EXIT_OK;
+	}
+	if (*a && *a != '-') {
+		cmd = find_command(a);
+		if (cmd)
+			first = 2;
+		else if (!strchr(a, '/') && access(a, F_OK))
+			return unknown_command(a);
+		else
+			cmd = &commands[0];
 	}
 	if (git_libgit2_init() < 0) {
 		cmd_error("cannot initialise libgit2");

@@ -1,8 +1,12 @@
 /*
- * check_cli.c - option parsing of report and check: defaults, every
- * option, and the usage errors, without running anything.
+ * check_cli.c - the option tables: parsing of report and check (defaults,
+ * every option, the usage errors), git's conveniences (unique prefixes,
+ * -C), and what the tables write (-h, completion words, did-you-mean),
+ * without running anything.
  */
 #include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check_suites.h"
@@ -172,6 +176,149 @@ START_TEST(test_report_errors)
 }
 END_TEST
 
+START_TEST(test_prefixes)
+{
+	cli_report_opts o;
+	cli_history_opts h;
+	const char *const form[] = { "--form=json", "--reach", "--walk", "libgit2", "--no-prog", NULL };
+	const char *const exact[] = { "--progress", NULL };
+	const char *const ambiguous[] = { "--no-p", NULL };
+	const char *const value_prefix[] = { "--format=classic", "--type=bl", NULL };
+	char **argv;
+
+	ck_assert_int_eq(report(&o, form), CLI_OK);
+	ck_assert_int_eq(o.format, ABBREV_FORMAT_JSON);
+	ck_assert_int_eq(o.reachable, 1);
+	ck_assert_int_eq(o.walker, CLI_WALKER_LIBGIT2);
+	ck_assert_int_eq(o.progress, 0);
+	ck_assert_int_eq(report(&o, exact), CLI_OK);
+	ck_assert_int_eq(o.progress, 1);
+	/* a value word may be shortened too, when only one word starts so */
+	ck_assert_int_eq(report(&o, value_prefix), CLI_OK);
+	ck_assert_int_eq(o.set, ABBREV_SET_BLOB);
+	/* history has --no-progress and --no-projection: name both */
+	argv = argv_of(ambiguous);
+	ck_assert_int_eq(cli_parse_history(&h, nwords, argv, err, sizeof(err)), CLI_USAGE);
+	ck_assert_str_eq(err, "ambiguous option '--no-p' (could be --no-projection or --no-progress)");
+}
+END_TEST
+
+START_TEST(test_chdir)
+{
+	cli_check_opts o;
+	const char *const args[] = { "-C", "a", "12", "-Cb", "-C", "", "r", NULL };
+
+	ck_assert_int_eq(check(&o, args), CLI_OK);
+	ck_assert_uint_eq(o.r.nchdir, 2);
+	ck_assert_str_eq(o.r.chdir[0], "a");
+	ck_assert_str_eq(o.r.chdir[1], "b");
+	ck_assert_uint_eq(o.length, 12);
+	ck_assert_uint_eq(o.r.nrepos, 1);
+}
+END_TEST
+
+/* Usage errors and the message each one gives. */
+static const char *const bad_words[][3] = {
+	{ "--quiet=1", "option '--quiet' takes no value" },
+	{ "--format", "option '--format' needs a value" },
+	{ "-C", "option '-C' needs a value" },
+	{ "--type=t", "'--type' takes commit, tree, blob, tag or all, not 't'" },
+	{ "--xyz", "unknown option '--xyz'" },
+	{ "--=x", "unknown option '--'" },
+	{ "--format=csv", "no format 'csv' (check prints text or json)" },
+};
+
+START_TEST(test_messages)
+{
+	cli_check_opts o;
+	const char *args[] = { "12", bad_words[_i][0], NULL };
+
+	ck_assert_int_eq(check(&o, args), CLI_USAGE);
+	ck_assert_str_eq(err, bad_words[_i][1]);
+}
+END_TEST
+
+/* What one of the table's writers prints, in memory. */
+static char *written(void (*fn)(FILE *, const cli_command *, const char *), const cli_command *cmd,
+		     const char *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	fn(f, cmd, arg);
+	fclose(f);
+	return buf;
+}
+
+static void usage_of(FILE *f, const cli_command *cmd, const char *unused)
+{
+	(void)unused;
+	cli_usage(f, cmd);
+}
+
+START_TEST(test_written)
+{
+	char *u = written(usage_of, &cli_cmd_check, NULL);
+	char *opts = written(cli_complete, &cli_cmd_check, "");
+	char *types = written(cli_complete, &cli_cmd_check, "--type");
+	char *formats = written(cli_complete, &cli_cmd_model, "format");
+	char *commands = written(cli_complete, &cli_cmd_check, "commands");
+
+	ck_assert_ptr_nonnull(strstr(u, "usage: git abbrev check [<options>] <N> [<repo>...]\n"));
+	ck_assert_ptr_nonnull(strstr(u, "\n    --type=commit|tree|blob|tag|all\n"));
+	ck_assert_ptr_nonnull(strstr(u, "\n    -q, --quiet           print nothing"));
+	ck_assert_ptr_nonnull(strstr(u, "\n    --format=text|json    "));
+	ck_assert_ptr_nonnull(strstr(u, "\n    -C <path>             "));
+	ck_assert_ptr_nonnull(strstr(u, "exit status: 0 no two IDs"));
+	ck_assert_str_eq(opts, "--type= --against= --quiet --format= --improbable= --reachable "
+			 "--walker= --progress --no-progress -C\n");
+	ck_assert_str_eq(types, "commit tree blob tag all\n");
+	ck_assert_str_eq(formats, "text json csv markdown svg\n");
+	ck_assert_str_eq(commands, "report check model verify history\n");
+	/* the default command's name is optional */
+	free(u);
+	u = written(usage_of, &cli_cmd_report, NULL);
+	ck_assert_ptr_nonnull(strstr(u, "usage: git abbrev [report] [<options>] [<repo>...]\n"));
+	free(u);
+	free(opts);
+	free(types);
+	free(formats);
+	free(commands);
+}
+END_TEST
+
+START_TEST(test_completion_helper)
+{
+	cli_check_opts o;
+	const char *const plain[] = { "--git-completion-helper", NULL };
+	const char *const valued[] = { "12", "--git-completion-helper=--type", NULL };
+
+	ck_assert_int_eq(check(&o, plain), CLI_COMPLETE);
+	ck_assert_str_eq(o.r.complete, "");
+	ck_assert_int_eq(check(&o, valued), CLI_COMPLETE);
+	ck_assert_str_eq(o.r.complete, "--type");
+}
+END_TEST
+
+START_TEST(test_similar)
+{
+	const cli_command *near[4];
+
+	ck_assert_uint_eq(cli_similar_commands("chek", near, 4), 1);
+	ck_assert_str_eq(near[0]->name, "check");
+	ck_assert_uint_eq(cli_similar_commands("histroy", near, 4), 1);
+	ck_assert_str_eq(near[0]->name, "history");
+	ck_assert_uint_eq(cli_similar_commands("rep", near, 4), 1); /* a prefix */
+	ck_assert_str_eq(near[0]->name, "report");
+	ck_assert_uint_eq(cli_similar_commands("version", near, 4), 0);
+	ck_assert_uint_eq(cli_similar_commands("x", near, 4), 0);
+	ck_assert_ptr_eq(cli_command_find("model"), &cli_cmd_model);
+	ck_assert_ptr_null(cli_command_find("mode"));
+}
+END_TEST
+
 Suite *make_cli_suite(void)
 {
 	Suite *s = suite_create("cli");
@@ -183,6 +330,13 @@ Suite *make_cli_suite(void)
 	tcase_add_test(core, test_report_progress_and_help);
 	tcase_add_test(core, test_check_options);
 	tcase_add_test(core, test_check_defaults);
+	tcase_add_test(core, test_prefixes);
+	tcase_add_test(core, test_chdir);
+	tcase_add_test(core, test_written);
+	tcase_add_test(core, test_completion_helper);
+	tcase_add_test(core, test_similar);
+	tcase_add_loop_test(errors, test_messages, 0,
+			    (int)(sizeof(bad_words) / sizeof(bad_words[0])));
 	tcase_add_loop_test(errors, test_check_errors, 0,
 			    (int)(sizeof(bad_check) / sizeof(bad_check[0])));
 	tcase_add_loop_test(errors, test_report_errors, 0,

@@ -536,20 +536,21 @@ START_TEST(test_cli_verify)
 
 	ck_assert_int_eq(verify_args(&o, none, err, sizeof(err)), CLI_OK);
 	ck_assert_uint_eq(o.min_length, 12);
-	ck_assert_ptr_null(o.repo);
+	ck_assert_uint_eq(o.r.nchdir, 0);
 	ck_assert_ptr_null(o.range);
 	ck_assert_int_eq(o.fix, 0);
 	ck_assert_uint_eq(o.nfiles, 0);
 	ck_assert_int_eq(o.r.format, ABBREV_FORMAT_TEXT);
 	ck_assert_int_eq(verify_args(&o, all, err, sizeof(err)), CLI_OK);
-	ck_assert_str_eq(o.repo, "repo");
+	ck_assert_uint_eq(o.r.nchdir, 1);
+	ck_assert_str_eq(o.r.chdir[0], "repo");
 	ck_assert_uint_eq(o.min_length, 16);
 	ck_assert_int_eq(o.r.format, ABBREV_FORMAT_JSON);
 	ck_assert_uint_eq(o.nfiles, 2);
 	ck_assert_str_eq(o.files[0], "a.patch");
 	ck_assert_str_eq(o.files[1], "-");
 	ck_assert_int_eq(verify_args(&o, range, err, sizeof(err)), CLI_OK);
-	ck_assert_str_eq(o.repo, "repo");
+	ck_assert_str_eq(o.r.chdir[0], "repo");
 	ck_assert_str_eq(o.range, "v1..v2");
 	ck_assert_int_eq(o.r.progress, 0);
 	ck_assert_int_eq(verify_args(&o, fix, err, sizeof(err)), CLI_OK);

@@ -115,4 +115,40 @@ for h in -h --help; do
 	[ "$rc" -ne 0 ] || [ -s "$out" ] || fail "$h: no help on stdout"
 done
 
+
+say "a mistyped command is not a repository: exit 2 and git's suggestion"
+expect_exit 2 -C "$tmp/repo" "$GIT_ABBREV" chek 12
+checks=$((checks + 2))
+grep -q "^git-abbrev: 'chek' is not a git-abbrev command" "$err" || { fail "chek: message"; show "$err"; }
+[ "$(sed -n '/most similar command is/{n;p;}' "$err")" = "	check" ] || { fail "chek: no suggestion"; show "$err"; }
+[ ! -s "$out" ] || fail "chek: stdout not empty"
+expect_exit 2 -C "$tmp/repo" "$GIT_ABBREV" version
+checks=$((checks + 1))
+grep -q -- "--version" "$err" || { fail "version: no --version suggested"; show "$err"; }
+# a word that names a path is a repository, even an odd one
+mkdir -p "$tmp/chek"
+expect_exit 3 -C "$tmp" "$GIT_ABBREV" chek
+one_line "$err" || fail "an existing path: not one line"
+grep -q "not a git repository" "$err" || { fail "an existing path: not read as a repository"; show "$err"; }
+
+say "help <command> shows the command's help"
+expect_exit 0 "$GIT_ABBREV" help check
+checks=$((checks + 1))
+head -n 1 "$out" | grep -q "^usage: git abbrev check " || { fail "help check"; show "$out"; }
+expect_exit 2 "$GIT_ABBREV" help chek
+
+say "-C <path> works for every command, as git's -C"
+for cmd in report "check 4" "model ." history; do
+	# shellcheck disable=SC2086
+	expect_exit 0+ -C "$tmp/notrepo" "$GIT_ABBREV" $cmd -C "$tmp/repo" --no-progress
+	checks=$((checks + 1))
+	[ "$rc" -le 1 ] || { fail "$cmd -C: exit $rc"; show "$err"; }
+done
+expect_exit 3 "$GIT_ABBREV" check 4 -C "$tmp/no-such-dir"
+one_line "$err" && grep -q "cannot change to" "$err" || { fail "-C no-such-dir"; show "$err"; }
+# a relative repository is read from the -C directory
+expect_exit 0+ -C "$tmp" "$GIT_ABBREV" report --format=json -C "$tmp/repo" .
+checks=$((checks + 1))
+grep -q '"objects"' "$out" || { fail "-C then .: no report"; show "$err"; }
+
 finish

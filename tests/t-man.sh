@@ -1,7 +1,8 @@
 #!/bin/sh
 # t-man.sh - the man page keeps up with the tool: it documents every
-# command, every option each command's -h shows, and every key of the
-# report's JSON; its examples run (exit 0 or 1, never a usage or runtime
+# command, every option and option value of each command's option table
+# (the table that parses, writes -h and feeds completion), and every key
+# of the report's JSON; its examples run (exit 0 or 1, never a usage or runtime
 # error); and it renders without warnings where groff is installed.
 . "$(dirname "$0")/setup.sh"
 
@@ -10,14 +11,35 @@ man=${GIT_ABBREV%/src/git-abbrev}/docs/git-abbrev.1
 # the page as plain words: roff escapes for "-" undone
 sed 's/\\-/-/g; s/\\f[BIRP]//g' "$man" >"$tmp/man.txt"
 
-say "every command and every option of its usage is documented"
-for cmd in $("$GIT_ABBREV" -h | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p'); do
-	checks=$((checks + 1))
+say "every command, option and option value of the option table is documented"
+# the table itself answers: the words bash completion gets (--git-completion-helper)
+commands=$("$GIT_ABBREV" --git-completion-helper=commands)
+checks=$((checks + 1))
+[ "$(echo "$commands" | wc -w)" -ge 5 ] || fail "the table lists only: $commands"
+# the section of the page on one command's options, and the shared ones
+section() { sed -n "/^\.SS $1\$/,/^\.S[SH] /p" "$tmp/man.txt"; }
+{ section "Options of every command"; section "Options of the commands that read repositories"; } >"$tmp/shared"
+sed -n '/^\.SH SYNOPSIS/,/^\.SH /p' "$tmp/man.txt" >"$tmp/synopsis"
+for cmd in $commands; do
+	checks=$((checks + 2))
 	grep -q "^\.B $cmd\$\|^\.BI \"$cmd " "$man" || fail "command $cmd has no entry"
-	"$GIT_ABBREV" "$cmd" -h >"$tmp/usage" 2>&1 || :
-	for opt in $(grep -o -- '--[a-z][a-z-]*\|-C' "$tmp/usage" | sort -u); do
+	grep -q "^git abbrev \[*$cmd" "$tmp/synopsis" || fail "command $cmd is not in the SYNOPSIS"
+	section "$cmd" | cat - "$tmp/shared" >"$tmp/doc"
+	for opt in $("$GIT_ABBREV" "$cmd" --git-completion-helper); do
 		checks=$((checks + 1))
-		grep -q -- "$opt" "$tmp/man.txt" || fail "$cmd: option $opt is not in the man page"
+		grep -q -- "^\.B.*${opt%=}\b" "$tmp/doc" ||
+			fail "$cmd: option ${opt%=} is not in the man page (.SS $cmd or the shared options)"
+		case $opt in *=) ;; *) continue ;; esac
+		for v in $("$GIT_ABBREV" "$cmd" --git-completion-helper="${opt%=}"); do
+			checks=$((checks + 1))
+			grep -q -- "$v" "$tmp/doc" || fail "$cmd: ${opt}$v is not in the man page"
+		done
+	done
+	# -h shows the table's rows: every option of it
+	"$GIT_ABBREV" "$cmd" -h >"$tmp/usage" 2>&1 || fail "$cmd -h fails"
+	for opt in $("$GIT_ABBREV" "$cmd" --git-completion-helper); do
+		checks=$((checks + 1))
+		grep -q -- " ${opt%=}\b" "$tmp/usage" || fail "$cmd -h lacks ${opt%=}"
 	done
 done
 

@@ -125,7 +125,9 @@ cases.patch:22: error: subject does not match $M4s ("$S_M4"); it is the subject 
 cases.patch:25: warning: subject shortened with "..."; $M3s is ("$S_M3")
     suggestion: Fixes: $M3s ("$S_M3")
 EOF
-expect_exit 1 -C "$tmp" "$GIT_ABBREV" verify -C "$repo" cases.patch
+# -C as git's: change to the repository first; files are named from there
+expect_exit 1 -C "$tmp" "$GIT_ABBREV" verify -C "$repo" ../cases.patch
+sed -i 's|^\.\./||' "$out"
 checks=$((checks + 1))
 diff -u "$tmp/cases.want" "$out" >"$tmp/diff" || { fail "findings of cases.patch"; cat "$tmp/diff"; }
 [ -s "$err" ] && fail "stderr not empty: $(cat "$err")"
@@ -207,7 +209,8 @@ checks=$((checks + 1))
 
 # ---- --fix: the input rewritten on stdout, the findings on stderr --------------
 cp "$tmp/cases.patch" "$tmp/cases.orig"
-expect_exit 1 -C "$tmp" "$GIT_ABBREV" verify -C "$repo" --fix cases.patch
+expect_exit 1 -C "$tmp" "$GIT_ABBREV" verify -C "$repo" --fix ../cases.patch
+sed -i 's|^\.\./||' "$err"
 cp "$out" "$tmp/fixed.patch"
 checks=$((checks + 1))
 cmp -s "$tmp/cases.patch" "$tmp/cases.orig" || fail "--fix edited the file"
