@@ -18,6 +18,7 @@
 #include "emit.h"
 #include "lacks.h"
 #include "model.h"
+#include "utf8.h"
 
 void emit_history_date(char *buf, size_t n, int64_t t)
 {
@@ -379,7 +380,7 @@ int emit_history_json(FILE *out, const history_report *r)
 	int rc;
 
 	for (size_t i = 0; i < r->nrepos; i++)
-		json_array_append_new(repos, json_string(r->repos[i]));
+		json_array_append_new(repos, utf8_json(r->repos[i]));
 	for (unsigned L = ABBREV_MIN_LEN; L <= h->longest; L++) {
 		const history_first *f = &h->first[L];
 		const history_model *m = &h->model[L];

@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "model.h"
+#include "utf8.h"
 
 /* {"4": {"objects": n, "prefixes": m}, ...} up to last_len */
 static json_t *lengths_json(const stats_set *st)
@@ -55,7 +56,7 @@ static json_t *members_json(const stats_set *st, size_t g, size_t rawsz)
 		hexid_fmt(hex, st->member_ids + m * rawsz, rawsz);
 		o = json_pack("{s:s,s:s}", "id", hex, "type", hexid_type_name(st->member_types[m]));
 		if (st->member_desc && st->member_desc[m])
-			json_object_set_new(o, "description", json_string(st->member_desc[m]));
+			json_object_set_new(o, "description", utf8_json(st->member_desc[m]));
 		json_array_append_new(members, o);
 	}
 	return members;
@@ -97,7 +98,7 @@ int emit_report_json(FILE *out, const stats_report *r)
 	json_object_set_new(root, "hash", json_string(r->hash ? r->hash : "unknown"));
 	repos = json_array();
 	for (size_t i = 0; i < r->nrepos; i++)
-		json_array_append_new(repos, json_string(r->repos[i]));
+		json_array_append_new(repos, utf8_json(r->repos[i]));
 	json_object_set_new(root, "repositories", repos);
 	json_object_set_new(root, "shallow", json_boolean(r->lacks & ABBREV_LACKS_SHALLOW));
 	json_object_set_new(root, "partial", json_boolean(r->lacks & ABBREV_LACKS_PARTIAL));
@@ -132,7 +133,7 @@ int emit_check_json(FILE *out, const stats_check *c)
 
 	repos = json_array();
 	for (size_t i = 0; i < c->nrepos; i++)
-		json_array_append_new(repos, json_string(c->repos[i]));
+		json_array_append_new(repos, utf8_json(c->repos[i]));
 	groups = json_array();
 	for (size_t g = 0; g < f->ngroups; g++) {
 		const stats_group *gr = &f->groups[g];

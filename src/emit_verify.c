@@ -3,9 +3,8 @@
  *
  * Both walk the same refs_results; neither decides anything.  JSON is
  * streamed: each finding is an object built with jansson and dumped on
- * one line, between a hand-written head and tail.  Subjects are bytes
- * (old commits are Latin-1); JSON needs UTF-8, so a byte that is not part
- * of valid UTF-8 is written as the Latin-1 character it would be.
+ * one line, between a hand-written head and tail.  Subjects and file
+ * names are bytes (old commits are Latin-1): they go through utf8.h's rule.
  */
 #include <config.h>
 
@@ -17,6 +16,7 @@
 
 #include "emit.h"
 #include "hexid.h"
+#include "utf8.h"
 
 struct verify_emitter {
 	FILE *out;
@@ -76,71 +76,6 @@ static int text_input(verify_emitter *e, const verify_input *in)
 
 /* ---- JSON ------------------------------------------------------------------- */
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len;
-	unsigned cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (n < len)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
-
-/* A JSON string of the bytes s[0..n): valid UTF-8 kept, other bytes as Latin-1. */
-static json_t *jstr(const char *s, size_t n)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	unsigned char *t;
-	size_t m = 0;
-	json_t *j;
-
-	if (!s)
-		return json_null();
-	t = malloc(2 * n + 1);
-	if (!t)
-		return NULL;
-	for (size_t i = 0; i < n;) {
-		size_t len = utf8_len(u + i, n - i);
-
-		if (len) {
-			memcpy(t + m, u + i, len);
-			m += len;
-			i += len;
-		} else {
-			t[m++] = (unsigned char)(0xc0 | u[i] >> 6);
-			t[m++] = (unsigned char)(0x80 | (u[i] & 0x3f));
-			i++;
-		}
-	}
-	j = json_stringn((const char *)t, m);
-	free(t);
-	return j;
-}
-
-static json_t *jcstr(const char *s)
-{
-	return s ? jstr(s, strlen(s)) : json_null();
-}
-
 static json_t *jid(const unsigned char *id, size_t rawsz)
 {
 	char hex[ABBREV_MAX_HEXSZ + 1];
@@ -154,7 +89,7 @@ static json_t *finding_json(const verify_input *in, const refs_result *x, const 
 	const refs_ref *ref = &in->refs->v[x->ref];
 	json_t *o = json_object(), *cands;
 
-	json_object_set_new(o, "file", jcstr(in->name));
+	json_object_set_new(o, "file", utf8_json(in->name));
 	if (in->commit)
 		json_object_set_new(o, "commit", json_string(in->commit));
 	json_object_set_new(o, "line", json_integer((json_int_t)ref->line));
@@ -162,22 +97,22 @@ static json_t *finding_json(const verify_input *in, const refs_result *x, const 
 	json_object_set_new(o, "kind", json_string(refs_problem_name(f->problem)));
 	json_object_set_new(o, "severity",
 			    json_string(refs_severity_name(refs_problem_severity(f->problem))));
-	json_object_set_new(o, "message", jcstr(f->message));
-	json_object_set_new(o, "given_id", jstr(in->buf + ref->id_start, ref->id_len));
+	json_object_set_new(o, "message", utf8_json(f->message));
+	json_object_set_new(o, "given_id", utf8_jsonn(in->buf + ref->id_start, ref->id_len));
 	json_object_set_new(o, "given_subject",
-			    ref->subject ? jstr(ref->subject, ref->subject_len) : json_null());
+			    ref->subject ? utf8_jsonn(ref->subject, ref->subject_len) : json_null());
 	json_object_set_new(o, "resolved_id", x->named ? jid(x->commit.id, in->rawsz) : json_null());
-	json_object_set_new(o, "subject", x->named ? jcstr(x->commit.subject) : json_null());
+	json_object_set_new(o, "subject", x->named ? utf8_json(x->commit.subject) : json_null());
 	if (x->suggest)
 		json_object_set_new(o, "suggestion", json_pack("{s:s,s:o,s:o,s:o}",
 			"id", x->target_hex, "full_id", jid(x->target.id, in->rawsz),
-			"subject", jcstr(x->target.subject), "text", jcstr(x->suggestion)));
+			"subject", utf8_json(x->target.subject), "text", utf8_json(x->suggestion)));
 	else
 		json_object_set_new(o, "suggestion", json_null());
 	cands = json_array();
 	for (size_t k = 0; k < x->ncands; k++)
 		json_array_append_new(cands, json_pack("{s:o,s:o}", "id", jid(x->cands[k].id, in->rawsz),
-			"subject", jcstr(x->cands[k].subject)));
+			"subject", utf8_json(x->cands[k].subject)));
 	json_object_set_new(o, "candidates", cands);
 	return o;
 }

@@ -10,7 +10,10 @@
 #include "svg.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "utf8.h"
 
 int svg_scale_init(svg_scale *s, double lo, double hi, double p0, double p1, int log)
 {
@@ -177,14 +180,22 @@ static size_t utf8_ok(const unsigned char *s)
 
 void svg_text(FILE *out, const char *str)
 {
-	const unsigned char *s = (const unsigned char *)str;
+	char *text = utf8_text(str, strlen(str), NULL);
+	const unsigned char *s = (const unsigned char *)(text ? text : str);
 
+	/*
+	 * utf8.h's rule first (Latin-1 bytes become characters), then XML's;
+	 * without memory for the copy, a byte that is not UTF-8 is U+FFFD
+	 */
 	while (*s) {
 		size_t len = utf8_ok(s);
 
 		if (!len) {
-			fputs("\xef\xbf\xbd", out); /* U+FFFD */
-			s++;
+			/* U+FFFD for the whole character (or the one byte) XML cannot hold */
+			size_t skip = utf8_seq_len(s, strlen((const char *)s));
+
+			fputs("\xef\xbf\xbd", out);
+			s += skip ? skip : 1;
 			continue;
 		}
 		switch (*s) {
@@ -197,6 +208,7 @@ void svg_text(FILE *out, const char *str)
 		}
 		s += len;
 	}
+	free(text);
 }
 
 void svg_begin(FILE *out, int width, int height, const char *title)

@@ -211,15 +211,21 @@ static const struct {
 	{ "a&b<c>d\"e'f", "a&amp;b&lt;c&gt;d&quot;e&apos;f" },
 	{ "tab\there\nnl", "tab\there\nnl" },
 	{ "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80" },
-	/* Latin-1, a control char, a lone continuation byte, an overlong '/' */
-	{ "caf\xe9!", "caf\xef\xbf\xbd!" },
+	/*
+	 * Bytes that are not UTF-8 are Latin-1 characters (utf8.h): Latin-1,
+	 * a control char, a lone byte 0x80 (a C1 control once read as
+	 * Latin-1, which XML cannot hold), an overlong '/'
+	 */
+	{ "caf\xe9!", "caf\xc3\xa9!" },
 	{ "a\x01z", "a\xef\xbf\xbdz" },
 	{ "\x80", "\xef\xbf\xbd" },
-	{ "\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd" },
-	/* a UTF-16 surrogate encoded in UTF-8 is not a character */
-	{ "\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" },
+	{ "\xc0\xaf", "\xc3\x80\xc2\xaf" },
+	/* a UTF-16 surrogate encoded in UTF-8 is not a character: three bytes */
+	{ "\xed\xa0\x80", "\xc3\xad\xc2\xa0\xef\xbf\xbd" },
 	/* cut short at the end */
-	{ "x\xe2\x82", "x\xef\xbf\xbd\xef\xbf\xbd" },
+	{ "x\xe2\x82", "x\xc3\xa2\xef\xbf\xbd" },
+	/* a C1 control given as UTF-8 */
+	{ "a\xc2\x85z", "a\xef\xbf\xbdz" },
 };
 
 START_TEST(test_svg_text)
