@@ -18,7 +18,11 @@
  *     REF_DELTA's is looked up in the same pack's index (git requires it
  *     there), so a second pass in offset order gives each delta its base's
  *     type.  Types land in one byte per index position.  The order is
- *     built in walk_pack_idx.c, the scan is walk_pack_scan.c.
+ *     built in walk_pack_idx.c, the scan is walk_pack_scan.c.  A pack
+ *     with a reachability bitmap made for it (its .bitmap) is not read at
+ *     all: the bitmap's four type bitmaps give the types by rank
+ *     (walk_bitmap.c); a stale or damaged bitmap leaves the pack to the
+ *     scan.
  *  3. Merge the sorted name lists of all packs and the sorted loose IDs
  *     (a k-way merge on a small heap), so the ID sets are filled in key
  *     order, each ID once, by idsets' bulk adding (the Judy arrays filled on
@@ -175,9 +179,11 @@ static void walker_free(walker *w)
 		wp_unmap(pk->idx, pk->idx_size);
 		wp_unmap(pk->pack, pk->pack_size);
 		wp_unmap(pk->rev, pk->rev_size);
+		wp_unmap(pk->bitmap, pk->bitmap_size);
 		free(pk->idx_path);
 		free(pk->pack_path);
 		free(pk->rev_path);
+		free(pk->bitmap_path);
 		free(pk->types);
 	}
 	free(w->packs);
@@ -208,11 +214,26 @@ static int walk_once(walker *w, const char *objdir, idsets *s, int last)
 	rc = wp_add_objdir(w, objdir, 0, NULL);
 	progress_stop(w->p);
 	for (size_t i = 0; !rc && i < w->npacks; i++)
-		total += w->packs[i].n;
-	if (!rc)
+		if (w->packs[i].bitmap)
+			total += w->packs[i].n;
+	/* the packs with a usable bitmap first: their types cost no pack reading */
+	if (!rc && total) {
+		progress_start(w->p, "reading pack bitmaps", total);
+		for (size_t i = 0; i < w->npacks && !rc; i++)
+			if ((rc = wp_pack_bitmap(w, &w->packs[i])) == 1)
+				rc = 0;
+		progress_stop(w->p);
+	}
+	total = 0;
+	w->done = 0;
+	for (size_t i = 0; !rc && i < w->npacks; i++)
+		if (!w->packs[i].types)
+			total += w->packs[i].n;
+	if (!rc && total)
 		progress_start(w->p, "reading pack headers", total);
 	for (size_t i = 0; i < w->npacks && !rc; i++)
-		rc = wp_pack_scan(w, &w->packs[i]);
+		if (!w->packs[i].types)
+			rc = wp_pack_scan(w, &w->packs[i]);
 	progress_stop(w->p);
 	/*
 	 * The maps stay valid whatever happens to the files now, so the

@@ -4,7 +4,7 @@
  *
  * Names come from each pack's .idx (already sorted), types from each pack
  * entry's header (delta chains followed through headers only, never
- * inflated), loose objects from the first bytes of their zlib stream, and
+ * inflated) or from the pack's reachability bitmap when it has one, loose objects from the first bytes of their zlib stream, and
  * info/alternates is followed.  Everything read is validated: a bad file is
  * an error naming it, never a crash or a silent undercount.  The objects
  * go into the sets in ascending key order, each once.

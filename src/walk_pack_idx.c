@@ -154,17 +154,25 @@ static void fill_buckets(pack_order *o, uint32_t n)
 		o->bucket[b] = n;
 }
 
+/* The .rev file's header and size: "RIDX", version 1, this hash, n entries. */
+static int rev_check_header(walker *w, const pack_file *pk)
+{
+	if (pk->rev_size != 12 + (size_t)pk->n * 4 + 2 * w->rawsz ||
+	    memcmp(pk->rev, "RIDX", 4) || wp_be32(pk->rev + 4) != 1)
+		return wp_fail(w, "%s: bad reverse index header or size", pk->rev_path);
+	if (wp_be32(pk->rev + 8) != (w->rawsz == 32 ? 2u : 1u))
+		return wp_fail(w, "%s: reverse index is for another hash", pk->rev_path);
+	return 0;
+}
+
 /* Read the .rev file: index positions in pack order, checked as it goes. */
 static int order_from_rev(walker *w, const pack_file *pk, pack_order *o)
 {
 	uint32_t n = pk->n;
 	int rc;
 
-	if (pk->rev_size != 12 + (size_t)n * 4 + 2 * w->rawsz ||
-	    memcmp(pk->rev, "RIDX", 4) || wp_be32(pk->rev + 4) != 1)
-		return wp_fail(w, "%s: bad reverse index header or size", pk->rev_path);
-	if (wp_be32(pk->rev + 8) != (w->rawsz == 32 ? 2u : 1u))
-		return wp_fail(w, "%s: reverse index is for another hash", pk->rev_path);
+	if ((rc = rev_check_header(w, pk)))
+		return rc;
 	for (uint32_t r = 0; r < n; r++) {
 		uint32_t i = wp_be32(pk->rev + 12 + (size_t)r * 4);
 
@@ -177,7 +185,6 @@ static int order_from_rev(walker *w, const pack_file *pk, pack_order *o)
 			return wp_fail(w, "%s: not in pack order at position %u", pk->rev_path, r);
 		o->pos[r] = i;
 	}
-	fill_buckets(o, n);
 	return 0;
 }
 
@@ -247,7 +254,6 @@ static int order_by_sorting(walker *w, const pack_file *pk, pack_order *o)
 				  (unsigned long long)o->off[r]);
 			goto done;
 		}
-	fill_buckets(o, n);
 done:
 	free(off2);
 	free(pos2);
@@ -258,6 +264,7 @@ done:
 int wp_order_build(walker *w, const pack_file *pk, pack_order *o)
 {
 	size_t n = pk->n ? pk->n : 1;
+	int rc;
 
 	o->end = pk->pack_size - w->rawsz;
 	/* about one bucket per object, so a lookup looks at one or two */
@@ -272,7 +279,56 @@ int wp_order_build(walker *w, const pack_file *pk, pack_order *o)
 	o->bucket = malloc((size_t)(o->nb + 1) * sizeof(*o->bucket));
 	if (!o->off || !o->pos || !o->type || !o->base || !o->bucket)
 		return WALK_NOMEM;
-	return pk->rev ? order_from_rev(w, pk, o) : order_by_sorting(w, pk, o);
+	rc = pk->rev ? order_from_rev(w, pk, o) : order_by_sorting(w, pk, o);
+	if (!rc)
+		fill_buckets(o, pk->n);
+	return rc;
+}
+
+/*
+ * The .rev file read without checking it against the offsets: each entry
+ * only checked to be an index position.  For the bitmap, which finds a
+ * .rev that is not a permutation itself (an object with two types or
+ * none), and which reads neither offsets nor the pack.
+ */
+static int positions_from_rev(walker *w, const pack_file *pk, uint32_t *pos)
+{
+	uint32_t n = pk->n;
+	int rc;
+
+	if ((rc = rev_check_header(w, pk)))
+		return rc;
+	for (uint32_t r = 0; r < n; r++) {
+		pos[r] = wp_be32(pk->rev + 12 + (size_t)r * 4);
+		if (pos[r] >= n)
+			return wp_fail(w, "%s: index position %u out of range", pk->rev_path, pos[r]);
+	}
+	return 0;
+}
+
+int wp_order_positions(walker *w, const pack_file *pk, uint32_t **out)
+{
+	size_t n = pk->n ? pk->n : 1;
+	pack_order o = { 0 };
+	int rc;
+
+	*out = NULL;
+	o.pos = malloc(n * sizeof(*o.pos));
+	if (!o.pos)
+		return WALK_NOMEM;
+	if (pk->rev) {
+		rc = positions_from_rev(w, pk, o.pos);
+	} else {
+		o.end = pk->pack_size - w->rawsz;
+		o.off = malloc(n * sizeof(*o.off));
+		rc = o.off ? order_by_sorting(w, pk, &o) : WALK_NOMEM;
+	}
+	if (!rc) {
+		*out = o.pos;
+		o.pos = NULL;
+	}
+	wp_order_free(&o);
+	return rc;
 }
 
 /* Rank of the entry starting at offset `off`, or NOT_FOUND. */
@@ -395,10 +451,12 @@ int wp_add_packs(walker *w, const char *dir)
 		pk->idx_path = malloc(bl + 6);
 		pk->pack_path = malloc(bl + 6);
 		pk->rev_path = malloc(bl + 6);
-		if (!pk->idx_path || !pk->pack_path || !pk->rev_path) {
+		pk->bitmap_path = malloc(bl + 8);
+		if (!pk->idx_path || !pk->pack_path || !pk->rev_path || !pk->bitmap_path) {
 			free(pk->idx_path);
 			free(pk->pack_path);
 			free(pk->rev_path);
+			free(pk->bitmap_path);
 			free(base);
 			rc = WALK_NOMEM;
 			goto done;
@@ -406,6 +464,7 @@ int wp_add_packs(walker *w, const char *dir)
 		sprintf(pk->idx_path, "%s.idx", base);
 		sprintf(pk->pack_path, "%s.pack", base);
 		sprintf(pk->rev_path, "%s.rev", base);
+		sprintf(pk->bitmap_path, "%s.bitmap", base);
 		free(base);
 		w->npacks++; /* from here on, freed with the walker */
 		rc = wp_map_file(w, pk->pack_path, 1, &pk->pack, &pk->pack_size, &pk->pack_id);
@@ -414,6 +473,7 @@ int wp_add_packs(walker *w, const char *dir)
 			free(pk->idx_path);
 			free(pk->pack_path);
 			free(pk->rev_path);
+			free(pk->bitmap_path);
 			rc = 0;
 			continue;
 		}
@@ -423,6 +483,11 @@ int wp_add_packs(walker *w, const char *dir)
 		rc = wp_map_file(w, pk->rev_path, 1, &pk->rev, &pk->rev_size, NULL);
 		if (rc < 0)
 			goto done;
+		/* an unreadable bitmap is no bitmap: the pack is read instead */
+		if (wp_map_file(w, pk->bitmap_path, 1, &pk->bitmap, &pk->bitmap_size, NULL) == WALK_NOMEM) {
+			rc = WALK_NOMEM;
+			goto done;
+		}
 		rc = 0;
 	}
 done:

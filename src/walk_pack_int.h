@@ -35,10 +35,10 @@ typedef struct {
 } file_id;
 
 typedef struct {
-	char *idx_path, *pack_path, *rev_path;
+	char *idx_path, *pack_path, *rev_path, *bitmap_path;
 	file_id idx_id, pack_id;  /* the files as mapped */
-	const unsigned char *idx, *pack, *rev; /* read-only maps */
-	size_t idx_size, pack_size, rev_size;
+	const unsigned char *idx, *pack, *rev, *bitmap; /* read-only maps */
+	size_t idx_size, pack_size, rev_size, bitmap_size;
 	int version;              /* index version, 1 or 2 */
 	uint32_t n, n64;          /* objects; entries of the 64-bit offset table */
 	const unsigned char *fanout, *names, *off32, *off64;
@@ -145,6 +145,12 @@ uint32_t wp_index_find(const pack_file *pk, const unsigned char *id, size_t raws
 /* The pack's entries in offset order (the .rev file, or sorted offsets). */
 int wp_order_build(walker *w, const pack_file *pk, pack_order *o);
 void wp_order_free(pack_order *o);
+/*
+ * Only the index positions in offset order (*out, n entries, the
+ * caller frees it), for the bitmap: the .rev file as it is (each entry
+ * an index position), else the sorted offsets.
+ */
+int wp_order_positions(walker *w, const pack_file *pk, uint32_t **out);
 /* Rank of the entry starting at offset `off`, or NOT_FOUND. */
 uint32_t wp_rank_of(const pack_order *o, uint64_t off);
 
@@ -157,6 +163,12 @@ int wp_add_loose(walker *w, const char *dir);
 
 /* Type every entry of a pack into pk->types, reading headers in pack order. */
 int wp_pack_scan(walker *w, pack_file *pk);
+/*
+ * Type every entry of a pack into pk->types from its .bitmap instead:
+ * 0, 1 when the bitmap cannot be used (stale or damaged: pk->types is
+ * then left NULL for the scan), or an error (a bad index or .rev).
+ */
+int wp_pack_bitmap(walker *w, pack_file *pk);
 
 /* ---- walk_pack_merge.c: step 3 ---- */
 

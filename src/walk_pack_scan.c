@@ -6,6 +6,7 @@
 #include <config.h>
 
 #include "walk_pack_int.h"
+#include "walk_bitmap.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -223,4 +224,46 @@ done:
 	wp_unmap(pk->rev, pk->rev_size);
 	pk->pack = pk->rev = NULL;
 	return rc;
+}
+
+/*
+ * A pack with a reachability bitmap: the bitmap's four type bitmaps say
+ * which pack positions (ranks) are commits, trees, blobs and tags, so
+ * only the offset order is needed (from the .rev file or the index) and
+ * the pack itself is not read.  A bitmap made for another pack, or one
+ * that does not give every object exactly one type, is passed over, as
+ * git passes over a bitmap it cannot use: the scan reads the pack then.
+ */
+int wp_pack_bitmap(walker *w, pack_file *pk)
+{
+	uint32_t *pos = NULL;
+	char why[128];
+	int rc;
+
+	if (!pk->bitmap)
+		return 1;
+	pk->types = malloc(pk->n ? pk->n : 1);
+	if (!pk->types)
+		return WALK_NOMEM;
+	rc = wp_order_positions(w, pk, &pos);
+	/* the index ends with the pack's checksum (pack_check compared them) */
+	if (!rc && bitmap_pack_types(pk->bitmap, pk->bitmap_size, w->rawsz,
+				     pk->idx + pk->idx_size - 2 * w->rawsz, pk->n, pos,
+				     pk->types, why, sizeof(why)) != BITMAP_OK)
+		rc = 1;
+	free(pos);
+	wp_unmap(pk->bitmap, pk->bitmap_size);
+	pk->bitmap = NULL;
+	if (rc) {
+		free(pk->types);
+		pk->types = NULL;
+		return rc;
+	}
+	w->done += pk->n;
+	progress_update(w->p, w->done);
+	/* as after a scan: the merge needs only the names */
+	wp_unmap(pk->pack, pk->pack_size);
+	wp_unmap(pk->rev, pk->rev_size);
+	pk->pack = pk->rev = NULL;
+	return 0;
 }
