@@ -1,58 +1,139 @@
 #!/bin/sh
-# t-completion.sh - the bash completion completes commands, each
-# command's options and option values, as `git-abbrev` and `git abbrev`,
-# and offers only options the command accepts (each one is tried on the
-# real binary: not a usage error).
+# t-completion.sh - bash completion as a person meets it: a real
+# interactive bash in a tmux terminal, git's own completion loaded the way
+# bash-completion loads it (git-abbrev's script found lazily, as when
+# installed), keys typed with send-keys and the screen read back with
+# capture-pane.  `--format=<TAB><TAB>` must list formats, not files (bash
+# splits the word at '='), and `git abbrev <TAB><TAB>` the commands only.
 . "$(dirname "$0")/setup.sh"
 
+command -v tmux >/dev/null 2>&1 || skip "tmux not found (build.sh installs it)"
 command -v bash >/dev/null 2>&1 || skip "bash not found"
+gitcomp=/usr/share/bash-completion/completions/git
+[ -r "$gitcomp" ] || skip "git's bash completion not found ($gitcomp)"
 comp=$srcdir/contrib/completion/git-abbrev.bash
 
-# complete WORD...: the completions of the last word, one per line
-complete_words() {
-	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1));
-		if [ "$1" = git ]; then _git_abbrev; else _git_abbrev_main; fi
-		printf "%s\n" "${COMPREPLY[@]}"' sh "$comp" "$@"
+# `git abbrev` finds git-abbrev on PATH, as an installed one is found
+mkdir -p "$tmp/bin" "$tmp/bc/completions" "$tmp/work"
+ln -s "$GIT_ABBREV" "$tmp/bin/git-abbrev"
+cp "$comp" "$tmp/bc/completions/git-abbrev"
+# files that must not be offered where options, values or commands go
+: >"$tmp/work/json-notes.txt"
+: >"$tmp/work/check-list.txt"
+
+cat >"$tmp/bashrc" <<EOF
+PS1='abbrev> '
+export PATH=$tmp/bin:\$PATH
+bind 'set bell-style none'
+if [ -r /usr/share/bash-completion/bash_completion ]; then
+	# as installed: bash-completion loads git's completion on first use,
+	# and git's loads completions/git-abbrev from here
+	BASH_COMPLETION_USER_DIR=$tmp/bc
+	. /usr/share/bash-completion/bash_completion
+else
+	. $gitcomp
+	. $tmp/bc/completions/git-abbrev
+fi
+cd $tmp/work
+EOF
+
+sock=$tmp/tmux.sock
+tm() { tmux -S "$sock" "$@"; }
+cleanup_tmux() { tm kill-server 2>/dev/null || :; }
+trap 'st=$?; cleanup_tmux; rm -rf "$tmp"; exit $st' EXIT
+tm -f /dev/null new-session -d -x 100 -y 30 \
+	"env -i HOME=$tmp TERM=xterm LC_ALL=C.UTF-8 bash --noprofile --rcfile $tmp/bashrc -i" ||
+	skip "tmux cannot start a session"
+
+# wait until the screen has a line matching the pattern (10 s at most)
+wait_for() {
+	n=0
+	while [ $n -lt 100 ]; do
+		tm capture-pane -p -N >"$tmp/screen" 2>/dev/null || :
+		grep -q -- "$1" "$tmp/screen" && return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+	return 1
 }
 
-expect_completion() { # WANT WORD...: WANT is among the completions
-	want=$1
+wait_for '^abbrev> $' || { cat "$tmp/screen"; die "no prompt from the interactive bash"; }
+
+# type KEYS...: a clean screen, then the keys (tmux key names: Tab)
+type_keys() {
+	tm send-keys C-u C-l
+	wait_for '^abbrev> $' || :
+	tm send-keys "$@"
+}
+
+# complete LINE WANT: LINE and one Tab make the prompt line WANT
+complete_line() {
+	checks=$((checks + 1))
+	type_keys "$1" Tab
+	if ! wait_for "^abbrev> $2\$"; then
+		fail "'$1<TAB>' does not become '$2'"
+		sed 's/^/    | /' "$tmp/screen"
+	fi
+}
+
+# complete_list LINE WORD...: LINE and two Tabs list every WORD, and no file
+complete_list() {
+	line=$1
 	shift
 	checks=$((checks + 1))
-	complete_words "$@" >"$tmp/c" 2>"$tmp/e" || fail "completion failed: $* ($(cat "$tmp/e"))"
-	grep -qx -- "$want" "$tmp/c" || fail "'$*' does not offer '$want': $(tr '\n' ' ' <"$tmp/c")"
+	type_keys "$line" Tab Tab
+	last=$1
+	for w in "$@"; do last=$w; done
+	# the list is shown, then the prompt again with the line
+	wait_for "^abbrev> $line\$" && wait_for "$last" || :
+	sleep 0.3
+	tm capture-pane -p -N >"$tmp/screen"
+	for w in "$@"; do
+		grep -qw -- "$w" "$tmp/screen" && continue
+		fail "'$line<TAB><TAB>' does not list $w"
+		sed 's/^/    | /' "$tmp/screen"
+		return 0
+	done
+	if grep -q -- "-notes.txt\|-list.txt" "$tmp/screen"; then
+		fail "'$line<TAB><TAB>' lists files"
+		sed 's/^/    | /' "$tmp/screen"
+	fi
+	cp "$tmp/screen" "$tmp/screen.$checks"
 }
 
-expect_completion check git-abbrev ch
-expect_completion history git abbrev hi
-expect_completion --type= git-abbrev check --ty
-expect_completion --format=json git-abbrev --format=j
-expect_completion --against=all git abbrev check 12 --against=a
-expect_completion --walker=libgit2 git-abbrev report --walker=l
-expect_completion --min-length= git-abbrev verify --min
+say "values after '=' (bash splits the word there)"
+complete_list "git abbrev --format=" text json csv markdown svg classic
+complete_line "git abbrev --format=j" "git abbrev --format=json "
+complete_list "git abbrev check --type=" commit tree blob tag all
+complete_line "git abbrev check 12 --against=a" "git abbrev check 12 --against=all "
+complete_line "git abbrev history --fit=l" "git abbrev history --fit=linear "
+# verify prints text or json only: its own table answers
+complete_list "git abbrev verify --format=" text json
+checks=$((checks + 1))
+grep -qw csv "$tmp/screen" && fail "verify --format= offers csv"
 
-# every option offered for a command is one the command knows
-gen_repo "$tmp/repo" small
-for cmd in report check model verify history; do
-	for opt in $(complete_words git-abbrev "$cmd" -); do
-		case $cmd in check) args="12" ;; model) args="" ;; *) args="" ;; esac
-		case $opt in
-		--help|--progress|--no-progress) continue ;;
-		--format=|--type=|--against=|--walker=|--fit=)
-			v=$(complete_words git-abbrev "$cmd" "$opt" | head -n 1); opt=$v ;;
-		--improbable=|--target-p=) opt=${opt}0.5 ;;
-		--objects=|--commits=|--min-length=|--window-years=|--horizon-years=) opt=${opt}12 ;;
-		--from=) opt=--from=5 ;;
-		--to=) opt=--to=20 ;;
-		--range=) opt=--range=HEAD ;;
-		-C) opt="-C $tmp/repo" ;;
-		esac
-		# shellcheck disable=SC2086
-		if (cd "$tmp/repo" && exec "$GIT_ABBREV" $cmd $args $opt </dev/null) >/dev/null 2>"$tmp/e"
-		then rc=0; else rc=$?; fi
-		checks=$((checks + 1))
-		[ "$rc" -ne 2 ] || grep -q "needs\|only with\|goes with\|--objects" "$tmp/e" ||
-			fail "$cmd rejects offered option $opt: $(cat "$tmp/e")"
-	done
-done
+say "options from each command's table"
+complete_line "git abbrev --form" "git abbrev --format="
+complete_line "git abbrev check --ag" "git abbrev check --against="
+complete_line "git abbrev model --obj" "git abbrev model --objects="
+complete_line "git abbrev verify --min" "git abbrev verify --min-length="
+complete_list "git abbrev history --" --window-years= --no-projection --progress
+
+say "the commands, without the files, as 'git <TAB>' offers git's"
+complete_list "git abbrev " report check model verify history
+cp "$tmp/screen" "$tmp/screen.commands"
+complete_line "git abbrev hi" "git abbrev history "
+# a word no command starts is a repository path: files then
+complete_line "git abbrev json-n" "git abbrev json-notes.txt"
+
+say "the same as git-abbrev"
+complete_line "git-abbrev ch" "git-abbrev check "
+complete_line "git-abbrev check --type=b" "git-abbrev check --type=blob "
+complete_list "git-abbrev --format=" json markdown classic
+
+# two screens for whoever reads the log
+say "the screen after 'git abbrev --format=<TAB><TAB>':"
+sed -n '1,4p' "$tmp/screen.1" 2>/dev/null | sed 's/^/    | /'
+say "the screen after 'git abbrev <TAB><TAB>':"
+sed -n '1,4p' "$tmp/screen.commands" 2>/dev/null | sed 's/^/    | /'
 finish

@@ -1,76 +1,58 @@
-# bash completion for git-abbrev, as `git-abbrev` and as `git abbrev`.
+# bash completion for git-abbrev, as `git abbrev` and as `git-abbrev`.
 #
-# Installed as bash-completion/completions/git-abbrev: bash-completion
-# loads it for `git-abbrev`; git's own completion calls _git_abbrev for
-# `git abbrev` once it is loaded (source it from ~/.bashrc to have that
-# without typing git-abbrev first).
+# Written as git's own commands are completed, with git's helpers
+# (__gitcomp, __gitcomp_builtin, $cur, the _git_<command> convention), so
+# `--format=<TAB>` works although bash splits the word at '='.  The words
+# come from git-abbrev's option table: `git abbrev <command>
+# --git-completion-helper` lists a command's options (what __gitcomp_builtin
+# asks every git command), `--git-completion-helper=<option>` an option's
+# values and `--git-completion-helper=commands` the commands.
+#
+# Installed as bash-completion/completions/git-abbrev: git's completion
+# loads it the first time `git abbrev` is completed, bash-completion the
+# first time `git-abbrev` is.  Without bash-completion, source git's
+# completion and then this file from ~/.bashrc.
 
-__git_abbrev_commands="report check model verify history"
+if ! declare -F __gitcomp >/dev/null 2>&1; then
+	# completing `git-abbrev` first: git's completion is not loaded yet
+	if declare -F __load_completion >/dev/null 2>&1; then
+		__load_completion git
+	elif [ -r /usr/share/bash-completion/completions/git ]; then
+		. /usr/share/bash-completion/completions/git
+	fi
+fi
 
-__git_abbrev_repo_opts="--format= --reachable --improbable= --walker= --progress --no-progress --help"
-
-# Options and fixed values of one command.
-__git_abbrev_opts()
+# `git abbrev ...`: git's completion calls this with words, cword, cur and
+# prev set and __git_cmd_idx at "abbrev" (at "git-abbrev" for git-abbrev).
+_git_abbrev ()
 {
-	case "$1" in
-	report) echo "$__git_abbrev_repo_opts --type=" ;;
-	check) echo "$__git_abbrev_repo_opts --type= --against= --quiet" ;;
-	model) echo "--objects= --commits= --format= --from= --to= --reachable --walker= --help" ;;
-	verify) echo "-C --min-length= --range= --format= --fix --reachable --walker= --progress --no-progress --help" ;;
-	history) echo "--format= --window-years= --fit= --target-p= --horizon-years= --no-projection --reachable --walker= --progress --no-progress --help" ;;
+	local commands command
+
+	commands="$(__git abbrev --git-completion-helper=commands)"
+	command="$(__git_find_on_cmdline "$commands")"
+	case "$prev" in
+	-C)
+		return # a directory: readline's own file completion
+		;;
 	esac
-}
-
-__git_abbrev_values()
-{
-	case "$1" in
-	--format=) echo "text json csv markdown svg classic" ;;
-	--type=) echo "commit tree blob tag all" ;;
-	--against=) echo "same all" ;;
-	--walker=) echo "pack libgit2" ;;
-	--fit=) echo "auto exponential linear" ;;
-	esac
-}
-
-# Complete words[first..cword] of a git-abbrev command line.
-__git_abbrev_complete()
-{
-	local first=$1 cur=${COMP_WORDS[COMP_CWORD]} cmd=report i
-
-	for ((i = first; i < COMP_CWORD; i++)); do
-		case " $__git_abbrev_commands " in
-		*" ${COMP_WORDS[i]} "*) cmd=${COMP_WORDS[i]}; break ;;
-		esac
-	done
 	case "$cur" in
 	--*=*)
-		local opt=${cur%%=*}= val=${cur#*=}
-		COMPREPLY=($(compgen -P "$opt" -W "$(__git_abbrev_values "$opt")" -- "$val"))
+		__gitcomp "$(__git abbrev ${command:-report} --git-completion-helper="${cur%%=*}")" \
+			"" "${cur#*=}"
 		return
 		;;
 	-*)
-		COMPREPLY=($(compgen -W "$(__git_abbrev_opts "$cmd")" -- "$cur"))
-		[[ ${COMPREPLY[0]-} == *= ]] && compopt -o nospace 2>/dev/null
+		__gitcomp_builtin "abbrev${command:+_$command}"
 		return
 		;;
 	esac
-	if ((i == COMP_CWORD)) && [[ $cmd == report ]]; then
-		COMPREPLY=($(compgen -W "$__git_abbrev_commands" -- "$cur"))
+	if [ -z "$command" ] && [ "$cword" -eq $((__git_cmd_idx + 1)) ]; then
+		# the commands, as `git <TAB>` offers them; a word none of them
+		# starts is a repository path, left to readline's file completion
+		__gitcomp "$commands"
 	fi
-	# repositories and files
-	COMPREPLY+=($(compgen -f -- "$cur"))
 }
 
-# `git-abbrev ...`
-_git_abbrev_main()
-{
-	__git_abbrev_complete 1
-}
-
-# `git abbrev ...`, called by git's completion with `abbrev` at words[1]
-_git_abbrev()
-{
-	__git_abbrev_complete 2
-}
-
-complete -o bashdefault -o default -F _git_abbrev_main git-abbrev
+if declare -F __git_complete >/dev/null 2>&1; then
+	__git_complete git-abbrev _git_abbrev
+fi
