@@ -119,7 +119,8 @@ static int parse_length(void *o, const cli_option *opt, const char *v, char *err
 /* ---- the tables ------------------------------------------------------------ */
 
 static const cli_choice types[] = {
-	{ "commit", ABBREV_SET_COMMIT }, { "tree", ABBREV_SET_TREE }, { "blob", ABBREV_SET_BLOB },
+	{ "commit", ABBREV_SET_COMMIT }, { "commit-ish", ABBREV_SET_COMMITISH },
+	{ "tree", ABBREV_SET_TREE }, { "blob", ABBREV_SET_BLOB },
 	{ "tag", ABBREV_SET_TAG }, { "all", ABBREV_SET_ALL }, { NULL, 0 }
 };
 static const cli_choice againsts[] = { { "same", 0 }, { "all", 1 }, { NULL, 0 } };
@@ -249,9 +250,11 @@ static int check_positional(void *opts, char *arg, char *err, size_t errsz)
 		return repo_positional(&o->r, arg, err, errsz);
 	errno = 0;
 	n = strtoul(arg, &end, 10);
-	if (errno || end == arg || *end || arg[0] == '+' || n < 1 || n > ABBREV_MAX_HEXSZ) {
-		snprintf(err, errsz, "the length must be a number of hex chars from 1 to %d, not '%s'",
-			 ABBREV_MAX_HEXSZ, arg);
+	/* git's shortest abbreviation is 4; the upper end (40 or 64) is the hash's */
+	if (errno || end == arg || *end || arg[0] == '+' || n < ABBREV_MIN_LEN ||
+	    n > ABBREV_MAX_HEXSZ) {
+		snprintf(err, errsz, "the length must be a number of hex chars from %d to 40 "
+			 "(SHA-1) or %d (SHA-256), not '%s'", ABBREV_MIN_LEN, ABBREV_MAX_HEXSZ, arg);
 		return -1;
 	}
 	o->length = (unsigned)n;

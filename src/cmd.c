@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "cmd.h"
+#include "emit.h"
 #include "exitcodes.h"
 #include "walk.h"
 #include "walk_pack.h"
@@ -82,6 +83,21 @@ int cmd_sets_load(cmd_sets *cs, const cli_repo_opts *o, progress *p)
 		if (rc)
 			return walk_status_exit(rc, err);
 	}
+	/*
+	 * The commit-ish set: the tags whose headers no walker read are read
+	 * through libgit2, then every tag is peeled over the whole union.
+	 */
+	for (size_t i = 0; i < cs->n; i++) {
+		rc = walk_repo_tag_targets(cs->repos[i], cs->s, err, sizeof(err));
+		if (rc)
+			return walk_status_exit(rc, err);
+	}
+	long unread = idsets_peel(cs->s);
+	if (unread < 0)
+		goto nomem;
+	if (unread > 0)
+		cmd_error("note: %ld annotated tag%s could not be read: the commit-ish set "
+			  "leaves %s out", unread, unread == 1 ? "" : "s", unread == 1 ? "it" : "them");
 	return ABBREV_EXIT_OK;
 nomem:
 	cmd_error("out of memory");
@@ -108,6 +124,13 @@ void cmd_sets_free(cmd_sets *cs)
 	idsets_free(kept_until_exit);
 	kept_until_exit = cs->s;
 	memset(cs, 0, sizeof(*cs));
+}
+
+void cmd_sets_notes(const cmd_sets *cs)
+{
+	/* on stderr, so that the first line on stdout is the answer */
+	for (int i = 0; emit_lacks_note(cs->lacks, i); i++)
+		cmd_error("note: %s", emit_lacks_note(cs->lacks, i));
 }
 
 int cmd_sets_describe(cmd_sets *cs, stats_set *st)

@@ -62,6 +62,9 @@ typedef struct {
 int cmd_sets_load(cmd_sets *cs, const cli_repo_opts *o, progress *p);
 void cmd_sets_free(cmd_sets *cs);
 
+/* What the repositories lack (a shallow or partial clone), as notes on stderr. */
+void cmd_sets_notes(const cmd_sets *cs);
+
 /* Fill st->member_desc (subjects of commits, names of tags).  0 or -1 (memory). */
 int cmd_sets_describe(cmd_sets *cs, stats_set *st);
 

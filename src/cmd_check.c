@@ -33,6 +33,15 @@ int cmd_check(int argc, char **argv)
 	ret = cmd_sets_load(&cs, &o.r, p);
 	if (ret)
 		goto done;
+	if (o.length > 2 * idsets_rawsz(cs.s)) {
+		cmd_error("the length must be from %d to %zu for %s IDs, not %u", ABBREV_MIN_LEN,
+			  2 * idsets_rawsz(cs.s), hexid_hash_name(idsets_rawsz(cs.s)), o.length);
+		cli_usage(stderr, &cli_cmd_check);
+		ret = ABBREV_EXIT_USAGE;
+		goto done;
+	}
+	if (!o.quiet && o.r.format == ABBREV_FORMAT_TEXT) /* JSON has them as keys */
+		cmd_sets_notes(&cs);
 	c.length = o.length;
 	c.set = o.set;
 	c.against_all = o.against_all;

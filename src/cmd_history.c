@@ -97,6 +97,9 @@ int cmd_history(int argc, char **argv)
 	ret = cmd_sets_load(&cs, &o.r, p);
 	if (ret)
 		goto done;
+	/* Markdown and SVG carry the notes themselves */
+	if (o.r.format != ABBREV_FORMAT_MARKDOWN && o.r.format != ABBREV_FORMAT_SVG)
+		cmd_sets_notes(&cs);
 	ret = load_commits(&ids, &times, &n, &cs, p);
 	if (ret)
 		goto done;

@@ -35,6 +35,10 @@ int cmd_report(int argc, char **argv)
 	ret = cmd_sets_load(&cs, &o, p);
 	if (ret)
 		goto done;
+	/* JSON, Markdown and SVG carry the notes themselves */
+	if (o.format == ABBREV_FORMAT_TEXT || o.format == ABBREV_FORMAT_CSV ||
+	    o.format == ABBREV_FORMAT_CLASSIC)
+		cmd_sets_notes(&cs);
 	if (stats_report_compute(&rep, cs.s)) {
 		cmd_error("out of memory");
 		ret = ABBREV_EXIT_NOMEM;

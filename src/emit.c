@@ -3,6 +3,8 @@
  */
 #include "emit.h"
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emit_history.h"
@@ -120,4 +122,58 @@ const char *emit_lacks_note(unsigned lacks, int i)
 double emit_p_random(size_t n, unsigned len)
 {
 	return model_p_collision((uint64_t)n, len);
+}
+
+const char *emit_noun(size_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+const char *emit_set_noun(int set, size_t n)
+{
+	static const char *const nouns[ABBREV_SET_COUNT][2] = {
+		[ABBREV_SET_ALL] = { "object", "objects" },
+		[ABBREV_SET_COMMIT] = { "commit", "commits" },
+		[ABBREV_SET_TREE] = { "tree", "trees" },
+		[ABBREV_SET_BLOB] = { "blob", "blobs" },
+		[ABBREV_SET_TAG] = { "tag", "tags" },
+		[ABBREV_SET_COMMITISH] = { "commit-ish ID", "commit-ish IDs" },
+	};
+
+	if (set < 0 || set >= ABBREV_SET_COUNT)
+		set = ABBREV_SET_ALL;
+	return nouns[set][n != 1];
+}
+
+int emit_groups_have_tag(const stats_set *st)
+{
+	for (size_t m = 0; m < st->nmembers; m++)
+		if (st->member_types[m] == ABBREV_TYPE_TAG)
+			return 1;
+	return 0;
+}
+
+const char emit_text_legend[] =
+	"(colliding objects / colliding prefixes; commit-ish: commits and the tags\n"
+	" that peel to a commit, among which git log <prefix> and <prefix>^{commit}\n"
+	" resolve; commit~other: commits that share the prefix with a tree, blob\n"
+	" or tag, ambiguous to git show <prefix>)\n";
+
+void emit_fmt_p(char *buf, size_t n, double p, int digits)
+{
+	snprintf(buf, n, "%.*g", digits, p);
+	if (p < 1 && strtod(buf, NULL) >= 1) {
+		size_t o = (size_t)snprintf(buf, n, "> 0.");
+
+		for (int i = 0; i < digits && o + 1 < n; i++)
+			buf[o++] = '9';
+		buf[o < n ? o : n - 1] = '\0';
+	}
+}
+
+void emit_fmt_p_collision(char *buf, size_t n, double p, uint64_t count, unsigned L, int digits)
+{
+	int certain = 4 * L < 64 && count > ((uint64_t)1 << (4 * L));
+
+	emit_fmt_p(buf, n, p >= 1 && !certain ? nextafter(1.0, 0.0) : p, digits);
 }

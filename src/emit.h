@@ -7,6 +7,7 @@
 #ifndef ABBREV_EMIT_H
 #define ABBREV_EMIT_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "lacks.h"
@@ -62,6 +63,33 @@ int emit_check(FILE *out, const stats_check *c, int format);
  * possibly crafted".
  */
 double emit_p_random(size_t n, unsigned len);
+
+/*
+ * A probability with `digits` significant digits that is true as printed:
+ * a p just below 1 that would round to "1" is "> 0.99" (as many nines as
+ * digits), a p above 0 never prints as "0".
+ */
+void emit_fmt_p(char *buf, size_t n, double p, int digits);
+/*
+ * P(collision) of `count` random IDs at L chars, as emit_fmt_p(): "1"
+ * only when a collision is certain (more IDs than L-char prefixes); the
+ * birthday model's 1 - exp(-E) is below 1 even where a double rounds it
+ * to 1, so that prints as "> 0.999".
+ */
+void emit_fmt_p_collision(char *buf, size_t n, double p, uint64_t count, unsigned L, int digits);
+
+/* `one` when n is 1, else `many`: "1 prefix", "2 prefixes". */
+const char *emit_noun(size_t n, const char *one, const char *many);
+/* The members of a set, counted: "commit"/"commits", ..., "commit-ish ID(s)", "object(s)". */
+const char *emit_set_noun(int set, size_t n);
+/* Whether the longest groups of a set hold a tag (commit-ish groups that differ from commits'). */
+int emit_groups_have_tag(const stats_set *st);
+
+/*
+ * The key under the text report's table, one sentence per column kind;
+ * each claim about git is tested against git (tests/t-commitish.sh).
+ */
+extern const char emit_text_legend[];
 
 /* One sentence per thing the repositories lack, for notes; NULL after the last. */
 const char *emit_lacks_note(unsigned lacks, int i);

@@ -4,7 +4,7 @@
  * measure.  Report:
  *
  *	length,all_objects,all_prefixes,all_expected_prefixes,commit_objects,
- *	...,tag_expected_prefixes,commit_vs_other,repository
+ *	...,commit-ish_objects,...,tag_expected_prefixes,commit_vs_other,repository
  *
  * from length 4 to the first length where every set (and commit vs
  * other) is 0; "expected" is the birthday model's value for as many
@@ -31,7 +31,8 @@
 
 /* Column order of the sets: all objects first, then the types. */
 static const int column_sets[ABBREV_SET_COUNT] = {
-	ABBREV_SET_ALL, ABBREV_SET_COMMIT, ABBREV_SET_TREE, ABBREV_SET_BLOB, ABBREV_SET_TAG
+	ABBREV_SET_ALL, ABBREV_SET_COMMIT, ABBREV_SET_COMMITISH, ABBREV_SET_TREE, ABBREV_SET_BLOB,
+	ABBREV_SET_TAG
 };
 
 /* A real in the shortest form that keeps 10 significant digits. */

@@ -283,7 +283,6 @@ int emit_history_text(FILE *out, const history_report *r)
 {
 	const history_results *h = r->h;
 	char num[48], first[32], last[32];
-	const char *note;
 
 	for (size_t i = 0; i < r->nrepos; i++)
 		fprintf(out, "%s%s", i ? " + " : "", r->repos[i]);
@@ -297,8 +296,7 @@ int emit_history_text(FILE *out, const history_report *r)
 		fprintf(out, ", committed %s .. %s", first, last);
 	}
 	fputc('\n', out);
-	for (int i = 0; (note = emit_lacks_note(r->lacks, i)); i++)
-		fprintf(out, "note: %s\n", note);
+	/* notes of a shallow or partial clone: on stderr (cmd_sets_notes) */
 	fputc('\n', out);
 	if (h->commits < 2) {
 		fprintf(out, "fewer than two commits: no length has collided\n");

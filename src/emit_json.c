@@ -1,9 +1,11 @@
 /*
- * emit_json.c - the report as JSON, with the keys SPEC.md promises.
+ * emit_json.c - the report as JSON, with the keys docs/json.md promises.
  *
  * Built with jansson, which keeps keys in insertion order, so the output
  * is stable for golden tests.  Keys beyond the contract ("longest") come
- * after the contract's own.
+ * after the contract's own.  Every table by length runs from 4 through
+ * 16 and at least one length past the set's last collision, so a policy
+ * script can read lengths 12 and 16 of any set.
  */
 #include "emit.h"
 
@@ -12,13 +14,29 @@
 #include "model.h"
 #include "utf8.h"
 
-/* {"4": {"objects": n, "prefixes": m}, ...} up to last_len */
+/*
+ * The version of the keys and their meaning (docs/json.md): 2 added the
+ * commit-ish set, null for an empty set's min unique length and the
+ * tables' fixed range.
+ */
+#define JSON_SCHEMA_VERSION 2
+#define JSON_LENGTHS_TO 16 /* every table reaches this length at least */
+
+/* The last length of a table whose first all-zero length is `last_len`. */
+static unsigned table_end(unsigned last_len, unsigned hexsz)
+{
+	unsigned end = last_len > JSON_LENGTHS_TO ? last_len : JSON_LENGTHS_TO;
+
+	return end < hexsz ? end : hexsz;
+}
+
+/* {"4": {"objects": n, "prefixes": m}, ...} */
 static json_t *lengths_json(const stats_set *st)
 {
 	json_t *o = json_object();
 	char key[8];
 
-	for (unsigned L = ABBREV_MIN_LEN; L <= st->last_len; L++) {
+	for (unsigned L = ABBREV_MIN_LEN; L <= table_end(st->last_len, st->hexsz); L++) {
 		snprintf(key, sizeof(key), "%u", L);
 		json_object_set_new(o, key, json_pack("{s:I,s:I}",
 			"objects", (json_int_t)st->objects[L],
@@ -33,13 +51,17 @@ static json_t *model_json(const stats_set *st)
 	json_t *o = json_object();
 	char key[8];
 
-	for (unsigned L = ABBREV_MIN_LEN; L <= st->last_len; L++) {
+	for (unsigned L = ABBREV_MIN_LEN; L <= table_end(st->last_len, st->hexsz); L++) {
 		snprintf(key, sizeof(key), "%u", L);
-		json_object_set_new(o, key, json_pack("{s:f,s:f,s:f,s:f}",
+		double e = model_expected_prefixes(st->count, L);
+
+		json_object_set_new(o, key, json_pack("{s:f,s:f,s:f,s:f,s:f}",
 			"expected_objects", model_expected_objects(st->count, L),
-			"expected_prefixes", model_expected_prefixes(st->count, L),
+			"expected_prefixes", e,
 			"expected_pairs", model_expected_pairs(st->count, L),
-			"p_collision", model_p_collision(st->count, L)));
+			"p_collision", model_p_collision(st->count, L),
+			/* how likely random IDs give at least the measured prefixes */
+			"p_prefixes_or_more", model_poisson_tail(st->prefixes[L], e, 1)));
 	}
 	return o;
 }
@@ -75,8 +97,9 @@ static json_t *set_json(const stats_set *st, size_t rawsz, double threshold)
 {
 	double p = emit_p_random(st->count, st->longest);
 
-	json_t *o = json_pack("{s:I,s:I}", "count", (json_int_t)st->count,
-			      "min_unique_length", (json_int_t)st->min_unique);
+	/* an empty set has no min unique length */
+	json_t *o = json_pack("{s:I,s:o}", "count", (json_int_t)st->count, "min_unique_length",
+			      st->count ? json_integer((json_int_t)st->min_unique) : json_null());
 
 	json_object_set_new(o, "lengths", lengths_json(st));
 	json_object_set_new(o, "model", model_json(st));
@@ -93,6 +116,7 @@ int emit_report_json(FILE *out, const stats_report *r)
 	int rc;
 
 	root = json_object();
+	json_object_set_new(root, "schema_version", json_integer(JSON_SCHEMA_VERSION));
 	json_object_set_new(root, "objects",
 			    json_integer((json_int_t)r->sets[ABBREV_SET_ALL].count));
 	json_object_set_new(root, "hash", json_string(r->hash ? r->hash : "unknown"));
@@ -104,13 +128,16 @@ int emit_report_json(FILE *out, const stats_report *r)
 	json_object_set_new(root, "partial", json_boolean(r->lacks & ABBREV_LACKS_PARTIAL));
 
 	types = json_object();
-	for (int set = ABBREV_SET_COMMIT; set < ABBREV_SET_COUNT; set++)
+	for (int set = ABBREV_SET_COMMIT; set <= ABBREV_SET_TAG; set++)
 		json_object_set_new(types, idset_name(set), set_json(&r->sets[set], r->rawsz, r->improbable));
+	json_object_set_new(types, idset_name(ABBREV_SET_COMMITISH),
+			    set_json(&r->sets[ABBREV_SET_COMMITISH], r->rawsz, r->improbable));
 	json_object_set_new(types, "all", set_json(&r->sets[ABBREV_SET_ALL], r->rawsz, r->improbable));
 	json_object_set_new(root, "types", types);
 
 	cvo = json_object();
-	for (unsigned L = ABBREV_MIN_LEN; L <= r->cvo_last_len; L++) {
+	for (unsigned L = ABBREV_MIN_LEN; L <= table_end(r->cvo_last_len, (unsigned)(2 * r->rawsz));
+	     L++) {
 		snprintf(key, sizeof(key), "%u", L);
 		json_object_set_new(cvo, key, json_integer((json_int_t)r->cvo[L]));
 	}
@@ -145,7 +172,8 @@ int emit_check_json(FILE *out, const stats_check *c)
 			"prefix", hex, "shared", (json_int_t)gr->len, "p_random", p,
 			"improbable", p < c->improbable, "members", members_json(f, g, c->rawsz)));
 	}
-	root = json_pack("{s:I,s:s,s:s,s:o,s:b,s:b,s:I,s:b,s:I,s:I,s:o}",
+	root = json_pack("{s:i,s:I,s:s,s:s,s:o,s:b,s:b,s:I,s:b,s:I,s:I,s:o}",
+		"schema_version", JSON_SCHEMA_VERSION,
 		"length", (json_int_t)c->length,
 		"type", c->set == ABBREV_SET_ALL ? "all" : idset_name(c->set),
 		"against", c->against_all ? "all" : "same",

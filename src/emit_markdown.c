@@ -23,7 +23,8 @@
 #include "model.h"
 
 static const int column_sets[ABBREV_SET_COUNT] = {
-	ABBREV_SET_ALL, ABBREV_SET_COMMIT, ABBREV_SET_TREE, ABBREV_SET_BLOB, ABBREV_SET_TAG
+	ABBREV_SET_ALL, ABBREV_SET_COMMIT, ABBREV_SET_COMMITISH, ABBREV_SET_TREE, ABBREV_SET_BLOB,
+	ABBREV_SET_TAG
 };
 
 static const char *set_title(int set)
@@ -31,6 +32,7 @@ static const char *set_title(int set)
 	static const char *const titles[ABBREV_SET_COUNT] = {
 		[ABBREV_SET_ALL] = "all objects", [ABBREV_SET_COMMIT] = "commits",
 		[ABBREV_SET_TREE] = "trees", [ABBREV_SET_BLOB] = "blobs", [ABBREV_SET_TAG] = "tags",
+		[ABBREV_SET_COMMITISH] = "commit-ish",
 	};
 
 	return titles[set];
@@ -85,9 +87,11 @@ static void fmt_expected(char *buf, size_t n, double e)
 		snprintf(buf, n, e >= 100 ? "%.0f" : e >= 0.01 ? "%.2f" : "%.1e", e);
 }
 
-/* all objects and commits always; the other types when they have IDs */
+/* all objects and commits always; the other types, and commit-ish beside tags, when they have IDs */
 static int shown(const stats_report *r, int set)
 {
+	if (set == ABBREV_SET_COMMITISH)
+		set = ABBREV_SET_TAG;
 	return set == ABBREV_SET_ALL || set == ABBREV_SET_COMMIT || r->sets[set].count > 0;
 }
 
@@ -136,15 +140,21 @@ int emit_report_markdown(FILE *out, const stats_report *r)
 	}
 
 	fmt_count(num, sizeof(num), all->count);
-	fprintf(out, "\n%s objects:", num);
-	for (int c = 1; c < ABBREV_SET_COUNT; c++) {
-		fmt_count(num, sizeof(num), r->sets[column_sets[c]].count);
-		fprintf(out, "%s %s %s", c > 1 ? "," : "", num, set_title(column_sets[c]));
+	fprintf(out, "\n%s %s:", num, all->count == 1 ? "object" : "objects");
+	for (int set = ABBREV_SET_COMMIT; set <= ABBREV_SET_TAG; set++) {
+		fmt_count(num, sizeof(num), r->sets[set].count);
+		fprintf(out, "%s %s %s", set > ABBREV_SET_COMMIT ? "," : "", num,
+			emit_set_noun(set, r->sets[set].count));
 	}
-	fputs(".  Cells: colliding objects / colliding prefixes at that length; "
+	fmt_count(num, sizeof(num), r->sets[ABBREV_SET_COMMITISH].count);
+	fprintf(out, "; %s commit-ish.", num);
+	fputs("  Cells: colliding objects / colliding prefixes at that length; "
 	      "*expected*: the colliding prefixes expected for as many random IDs "
-	      "(birthday model); *commit vs other*: commits that share the prefix with "
-	      "a tree, blob or tag (ambiguous to `git show`, not to `git log`).\n\n", out);
+	      "(birthday model); *commit-ish*: commits and the tags that peel to a commit, "
+	      "among which `git log <prefix>` and `<prefix>^{commit}` resolve; "
+	      "*commit vs other*: commits that share the prefix with a tree, blob or tag "
+	      "(ambiguous to `git show <prefix>`; to `git log <prefix>` only when the other "
+	      "object is a tag that peels to a commit, counted in *commit-ish*).\n\n", out);
 	fputs("**Min unique length:**", out);
 	if (!all->count)
 		fputs(" (no objects)", out);
@@ -176,7 +186,7 @@ static const char *model_title(const char *name)
 
 int emit_model_markdown(FILE *out, const model_results *r)
 {
-	char num[32], a[48], b[48];
+	char num[32], a[48], b[48], pc[32];
 
 	fputs("### Birthday model:", out);
 	for (size_t i = 0; i < r->nsets; i++) {
@@ -199,8 +209,9 @@ int emit_model_markdown(FILE *out, const model_results *r)
 
 			fmt_capacity(a, sizeof(a), row->cap_low, row->cap_low_sat, row->cap_low_real);
 			fmt_capacity(b, sizeof(b), row->cap_high, row->cap_high_sat, row->cap_high_real);
-			fprintf(out, "| %u | %.3g | %.3g | %.3g / %.3g | %s | %s |\n", L,
-				row->expected_pairs, row->p_collision, row->expected_objects,
+			emit_fmt_p_collision(pc, sizeof(pc), row->p_collision, s->n, L, 3);
+			fprintf(out, "| %u | %.3g | %s | %.3g / %.3g | %s | %s |\n", L,
+				row->expected_pairs, pc, row->expected_objects,
 				row->expected_prefixes, a, b);
 		}
 		fputs("\nP(collision) <= 50% ", out);

@@ -53,11 +53,11 @@ static void fmt_capacity(char *buf, size_t n, uint64_t exact, int saturated, dou
 		fmt_count(buf, n, exact);
 }
 
-static void row_cells(char cells[NCOLS][CELL], const model_row *row, unsigned L)
+static void row_cells(char cells[NCOLS][CELL], const model_row *row, uint64_t n, unsigned L)
 {
 	snprintf(cells[0], CELL, "%u", L);
 	snprintf(cells[1], CELL, "%.3g", row->expected_pairs);
-	snprintf(cells[2], CELL, "%.3g", row->p_collision);
+	emit_fmt_p_collision(cells[2], CELL, row->p_collision, n, L, 3);
 	snprintf(cells[3], CELL, "%.3g / %.3g", row->expected_objects, row->expected_prefixes);
 	fmt_capacity(cells[4], CELL, row->cap_low, row->cap_low_sat, row->cap_low_real);
 	fmt_capacity(cells[5], CELL, row->cap_high, row->cap_high_sat, row->cap_high_real);
@@ -94,7 +94,7 @@ static void set_text(FILE *out, const model_set *s, unsigned from, unsigned to)
 	for (int c = 0; c < NCOLS; c++)
 		width[c] = (int)strlen(headers[c]);
 	for (unsigned L = from; L <= to; L++) {
-		row_cells(cells, &s->rows[L], L);
+		row_cells(cells, &s->rows[L], s->n, L);
 		for (int c = 0; c < NCOLS; c++)
 			if ((int)strlen(cells[c]) > width[c])
 				width[c] = (int)strlen(cells[c]);
@@ -106,7 +106,7 @@ static void set_text(FILE *out, const model_set *s, unsigned from, unsigned to)
 		fprintf(out, "%s%*s", c ? "  " : "", width[c], headers[c]);
 	fputc('\n', out);
 	for (unsigned L = from; L <= to; L++) {
-		row_cells(cells, &s->rows[L], L);
+		row_cells(cells, &s->rows[L], s->n, L);
 		for (int c = 0; c < NCOLS; c++)
 			fprintf(out, "%s%*s", c ? "  " : "", width[c], cells[c]);
 		fputc('\n', out);

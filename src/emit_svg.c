@@ -45,10 +45,11 @@ static const struct {
 	int set;
 	const char *title;
 	const char *colour;
-	const char *marker; /* circle, square, up, diamond, down */
+	const char *marker; /* circle, square, up, diamond, down, left */
 } series[ABBREV_SET_COUNT] = {
 	{ ABBREV_SET_ALL, "all objects", "#222222", "circle" },
 	{ ABBREV_SET_COMMIT, "commits", "#d62728", "square" },
+	{ ABBREV_SET_COMMITISH, "commit-ish", "#ff7f0e", "left" },
 	{ ABBREV_SET_TREE, "trees", "#2ca02c", "up" },
 	{ ABBREV_SET_BLOB, "blobs", "#1f77b4", "diamond" },
 	{ ABBREV_SET_TAG, "tags", "#9467bd", "down" },
@@ -75,6 +76,9 @@ static void marker_open(FILE *out, const char *shape, double x, double y, const 
 	else if (!strcmp(shape, "up"))
 		fprintf(out, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\"",
 			x, y - r * 1.15, x + r, y + r * 0.75, x - r, y + r * 0.75);
+	else if (!strcmp(shape, "left"))
+		fprintf(out, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\"",
+			x - r * 1.15, y, x + r * 0.75, y - r, x + r * 0.75, y + r);
 	else if (!strcmp(shape, "down"))
 		fprintf(out, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\"",
 			x, y + r * 1.15, x + r, y - r * 0.75, x - r, y - r * 0.75);
@@ -84,9 +88,14 @@ static void marker_open(FILE *out, const char *shape, double x, double y, const 
 	fprintf(out, " fill=\"%s\" stroke=\"#fff\" stroke-width=\"1\"", colour);
 }
 
-/* The sets drawn: all objects and commits always, the others when they have IDs. */
+/*
+ * The sets drawn: all objects and commits always, the others when they
+ * have IDs (commit-ish when there are tags: it differs from commits only then).
+ */
 static int drawn(const stats_report *r, int set)
 {
+	if (set == ABBREV_SET_COMMITISH)
+		set = ABBREV_SET_TAG;
 	return set == ABBREV_SET_ALL || set == ABBREV_SET_COMMIT || r->sets[set].count > 0;
 }
 
@@ -309,9 +318,14 @@ int emit_report_svg(FILE *out, const stats_report *r)
 	svg_begin(out, WIDTH, HEIGHT, title);
 	fputs("<desc>Colliding prefixes (log scale) against abbreviation length, per set: "
 	      "measured as points, the birthday model as lines. Min unique length:", out);
-	for (int k = 0; k < ABBREV_SET_COUNT; k++)
-		fprintf(out, "%s %s %u", k ? "," : "", series[k].title,
-			r->sets[series[k].set].min_unique);
+	for (int k = 0; k < ABBREV_SET_COUNT; k++) {
+		const stats_set *st = &r->sets[series[k].set];
+
+		if (st->count)
+			fprintf(out, "%s %s %u", k ? "," : "", series[k].title, st->min_unique);
+		else
+			fprintf(out, "%s %s -", k ? "," : "", series[k].title);
+	}
 	fputs(".</desc>\n", out);
 	snprintf(line, sizeof(line), "%s%s%s objects (%s)", repos, r->nrepos ? ": " : "", num,
 		 r->hash ? r->hash : "unknown");

@@ -11,9 +11,10 @@
 
 #define MAX_GROUPS_SHOWN 16
 
-/* Display order of the columns: all objects first, then the types. */
+/* Display order of the columns: all objects first, commits, commit-ish, the other types. */
 static const int column_sets[ABBREV_SET_COUNT] = {
-	ABBREV_SET_ALL, ABBREV_SET_COMMIT, ABBREV_SET_TREE, ABBREV_SET_BLOB, ABBREV_SET_TAG
+	ABBREV_SET_ALL, ABBREV_SET_COMMIT, ABBREV_SET_COMMITISH, ABBREV_SET_TREE, ABBREV_SET_BLOB,
+	ABBREV_SET_TAG
 };
 
 static void cell(char *buf, size_t n, const stats_set *st, unsigned L)
@@ -80,15 +81,31 @@ static void model_cell(char *buf, size_t n, const stats_set *st, unsigned L)
 }
 
 /*
+ * The chance that random IDs give at least as many colliding prefixes as
+ * measured (a one-sided Poisson tail, "0.043" for 93 against 77.1); ""
+ * where the model expects none.
+ */
+static void tail_cell(char *buf, size_t n, const stats_set *st, unsigned L)
+{
+	double e = model_expected_prefixes(st->count, L);
+
+	if (!(e > 0))
+		buf[0] = '\0';
+	else
+		emit_fmt_p(buf, n, model_poisson_tail(st->prefixes[L], e, 1), 2);
+}
+
+/*
  * Measured colliding prefixes next to the expectation for as many random
- * IDs, for all objects and for commits: whether the repository behaves
- * like random IDs is then visible at a glance.
+ * IDs, for all objects and for commits, each with the chance of a count
+ * that far off: whether the repository behaves like random IDs is then a
+ * number, not an impression.
  */
 static void print_model(FILE *out, const stats_report *r)
 {
 	static const int sets[] = { ABBREV_SET_ALL, ABBREV_SET_COMMIT };
 	unsigned last = ABBREV_MIN_LEN;
-	int width[2];
+	int width[2], twidth[2];
 	char buf[64];
 
 	for (int c = 0; c < 2; c++) {
@@ -99,22 +116,34 @@ static void print_model(FILE *out, const stats_report *r)
 	}
 	for (int c = 0; c < 2; c++) {
 		width[c] = c ? 6 : 11;
+		twidth[c] = 5;
 		for (unsigned L = ABBREV_MIN_LEN; L <= last; L++) {
 			model_cell(buf, sizeof(buf), &r->sets[sets[c]], L);
 			if ((int)strlen(buf) > width[c])
 				width[c] = (int)strlen(buf);
+			tail_cell(buf, sizeof(buf), &r->sets[sets[c]], L);
+			if ((int)strlen(buf) > twidth[c])
+				twidth[c] = (int)strlen(buf);
 		}
 	}
 	fprintf(out, "\ncolliding prefixes, measured / expected for random IDs (birthday model):\n");
-	fprintf(out, "len  %*s  %*s\n", width[0], "all objects", width[1], "commit");
+	fprintf(out, "len  %*s  %-*s  %*s  %s\n", width[0], "all objects", twidth[0], "P(>=)",
+		width[1], "commit", "P(>=)");
 	for (unsigned L = ABBREV_MIN_LEN; L <= last; L++) {
 		fprintf(out, "%3u", L);
 		for (int c = 0; c < 2; c++) {
 			model_cell(buf, sizeof(buf), &r->sets[sets[c]], L);
 			fprintf(out, "  %*s", width[c], buf);
+			tail_cell(buf, sizeof(buf), &r->sets[sets[c]], L);
+			if (c)
+				fprintf(out, "  %s", buf);
+			else
+				fprintf(out, "  %-*s", twidth[c], buf);
 		}
 		fputc('\n', out);
 	}
+	fputs("(P(>=): the chance of at least the measured count if the IDs were\n"
+	      " random, P(X >= measured) for X Poisson with the expected mean)\n", out);
 }
 
 int emit_report_text(FILE *out, const stats_report *r)
@@ -126,13 +155,12 @@ int emit_report_text(FILE *out, const stats_report *r)
 
 	for (size_t i = 0; i < r->nrepos; i++)
 		fprintf(out, "%s%s", i ? " + " : "", r->repos[i]);
-	fprintf(out, "%s%zu objects (%s): %zu commits, %zu trees, %zu blobs, %zu tags\n",
-		r->nrepos ? ": " : "", all->count, r->hash ? r->hash : "unknown",
-		r->sets[ABBREV_SET_COMMIT].count, r->sets[ABBREV_SET_TREE].count,
-		r->sets[ABBREV_SET_BLOB].count, r->sets[ABBREV_SET_TAG].count);
-
-	for (int i = 0; emit_lacks_note(r->lacks, i); i++)
-		fprintf(out, "note: %s\n", emit_lacks_note(r->lacks, i));
+	fprintf(out, "%s%zu %s (%s):", r->nrepos ? ": " : "", all->count,
+		emit_noun(all->count, "object", "objects"), r->hash ? r->hash : "unknown");
+	for (int set = ABBREV_SET_COMMIT; set <= ABBREV_SET_TAG; set++)
+		fprintf(out, "%s %zu %s%s", set > ABBREV_SET_COMMIT ? "," : "", r->sets[set].count,
+			idset_name(set), r->sets[set].count == 1 ? "" : "s");
+	fprintf(out, "; commit-ish %zu\n", r->sets[ABBREV_SET_COMMITISH].count);
 
 	/* the table runs to the first length where every column is 0 */
 	for (int c = 0; c < ABBREV_SET_COUNT; c++) {
@@ -160,22 +188,32 @@ int emit_report_text(FILE *out, const stats_report *r)
 		}
 		fprintf(out, "  %12zu\n", r->cvo[L]);
 	}
-	fprintf(out, "(colliding objects / colliding prefixes; commit~other: commits that\n"
-		     " share the prefix with a tree, blob or tag, ambiguous to git show)\n");
+	fputs(emit_text_legend, out);
 
 	print_model(out, r);
 
 	fprintf(out, "\nmin unique length:");
-	for (int c = 0; c < ABBREV_SET_COUNT; c++)
-		fprintf(out, "%s %s %u", c ? "," : "", idset_name(column_sets[c]),
-			r->sets[column_sets[c]].min_unique);
+	for (int c = 0; c < ABBREV_SET_COUNT; c++) {
+		const stats_set *st = &r->sets[column_sets[c]];
+
+		/* an empty set has none */
+		if (st->count)
+			fprintf(out, "%s %s %u", c ? "," : "", idset_name(column_sets[c]),
+				st->min_unique);
+		else
+			fprintf(out, "%s %s -", c ? "," : "", idset_name(column_sets[c]));
+	}
 	fprintf(out, "\ncommits vs other types unique from: %u\n", r->cvo_last_len);
 	fprintf(out, "git's auto abbreviation for %zu objects: %u\n", all->count,
 		r->git_auto_abbrev);
 
 	print_groups(out, all, "all objects", r->rawsz, r->improbable);
-	for (int set = ABBREV_SET_COMMIT; set < ABBREV_SET_COUNT; set++)
+	for (int set = ABBREV_SET_COMMIT; set <= ABBREV_SET_TAG; set++)
 		print_groups(out, &r->sets[set], idset_name(set), r->rawsz, r->improbable);
+	/* the commit-ish groups, when a tag makes them differ from the commits' */
+	if (emit_groups_have_tag(&r->sets[ABBREV_SET_COMMITISH]))
+		print_groups(out, &r->sets[ABBREV_SET_COMMITISH], "commit-ish", r->rawsz,
+			     r->improbable);
 	return ferror(out) ? -1 : 0;
 }
 
@@ -183,27 +221,30 @@ int emit_check_text(FILE *out, const stats_check *c)
 {
 	const stats_set *f = &c->found;
 	const char *what = c->set == ABBREV_SET_ALL ? "object" : idset_name(c->set);
+	size_t nobj = f->objects[c->length], npre = f->prefixes[c->length];
 	char hex[ABBREV_MAX_HEXSZ + 1];
 
-	for (int i = 0; emit_lacks_note(c->lacks, i); i++)
-		fprintf(out, "note: %s\n", emit_lacks_note(c->lacks, i));
 	if (!f->ngroups) {
 		if (c->against_all)
 			fprintf(out, "no %s ID shares its first %u chars with another object "
-				     "(%zu objects)\n", what, c->length, f->count);
+				     "(%zu %s)\n", what, c->length, f->count,
+				emit_noun(f->count, "object", "objects"));
 		else
-			fprintf(out, "no two %s IDs share their first %u chars (%zu %ss)\n",
-				what, c->length, f->count, what);
+			fprintf(out, "no two %s IDs share their first %u chars (%zu %s)\n",
+				what, c->length, f->count, emit_set_noun(c->set, f->count));
 		return ferror(out) ? -1 : 0;
 	}
 	if (c->against_all)
 		fprintf(out, "%s IDs share their first %u chars with other objects: "
-			     "%zu objects in %zu prefixes (of %zu objects)\n",
-			what, c->length, f->objects[c->length], f->prefixes[c->length], f->count);
+			     "%zu %s in %zu %s (of %zu %s)\n",
+			what, c->length, nobj, emit_noun(nobj, "object", "objects"), npre,
+			emit_noun(npre, "prefix", "prefixes"), f->count,
+			emit_noun(f->count, "object", "objects"));
 	else
-		fprintf(out, "%s IDs collide at %u chars: %zu %ss in %zu prefixes (of %zu %ss)\n",
-			what, c->length, f->objects[c->length], what, f->prefixes[c->length],
-			f->count, what);
+		fprintf(out, "%s IDs collide at %u chars: %zu %s in %zu %s (of %zu %s)\n",
+			what, c->length, nobj, emit_set_noun(c->set, nobj), npre,
+			emit_noun(npre, "prefix", "prefixes"), f->count,
+			emit_set_noun(c->set, f->count));
 	for (size_t g = 0; g < f->ngroups; g++) {
 		const stats_group *gr = &f->groups[g];
 

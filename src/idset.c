@@ -17,6 +17,12 @@
  *
  * Judy's error-returning calls are used throughout (never the macros that
  * print and exit), so running out of memory is an ordinary error.
+ *
+ * The commit-ish set (commits and the tags that peel to one) has no
+ * array of its own: a tag in it carries COMMITISH_FLAG beside its type in
+ * the arena, and iterating it filters the set of all objects.  Tags are
+ * few (one object in a thousand in git.git and Linux), so the records of
+ * what each tag points at are a plain sorted array.
  */
 #include "idset.h"
 
@@ -28,6 +34,15 @@
 
 #define CHUNK_BITS 16
 #define CHUNK_SIZE ((size_t)1 << CHUNK_BITS)
+#define TYPE_MASK 0x7f
+#define COMMITISH_FLAG 0x80 /* in a tag's type byte: it peels to a commit */
+
+/* What an annotated tag's header says (zero-padded IDs, so memcmp orders them). */
+typedef struct {
+	unsigned char tag[ABBREV_MAX_RAWSZ];
+	unsigned char target[ABBREV_MAX_RAWSZ];
+	unsigned char type;
+} tag_rec;
 
 typedef struct {
 	uint32_t n, cap;
@@ -46,15 +61,30 @@ struct idsets {
 	size_t ovf_bytes;
 	int broken;     /* ran out of memory halfway through an add */
 	int sorted; /* arena index order is byte order (every add came in order) */
+	/* records of tag targets, sorted by tag (and unique) while tags_sorted */
+	tag_rec *tags;
+	size_t ntags, tags_cap;
+	int tags_sorted;
+	size_t commitish_tags; /* tags flagged by idsets_peel() */
 };
 
-static const char *const set_names[ABBREV_SET_COUNT] = { "all", "commit", "tree", "blob", "tag" };
+static const char *const set_names[ABBREV_SET_COUNT] = {
+	"all", "commit", "tree", "blob", "tag", "commit-ish"
+};
 
 const char *idset_name(int set)
 {
 	if (set < 0 || set >= ABBREV_SET_COUNT)
 		return "unknown";
 	return set_names[set];
+}
+
+int idset_from_name(const char *name)
+{
+	for (int set = 0; set < ABBREV_SET_COUNT; set++)
+		if (!strcmp(name, set_names[set]))
+			return set;
+	return -1;
 }
 
 idsets *idsets_new(size_t rawsz)
@@ -97,6 +127,7 @@ void idsets_free(idsets *s)
 	}
 	free(s->ids);
 	free(s->types);
+	free(s->tags);
 	free(s);
 }
 
@@ -109,6 +140,8 @@ size_t idsets_count(const idsets *s, int set)
 {
 	if (set < 0 || set >= ABBREV_SET_COUNT)
 		return 0;
+	if (set == ABBREV_SET_COMMITISH)
+		return s->count[ABBREV_SET_COMMIT] + s->commitish_tags;
 	return s->count[set];
 }
 
@@ -127,9 +160,29 @@ static const unsigned char *arena_id(const idsets *s, size_t idx)
 	return s->ids[idx >> CHUNK_BITS] + (idx & (CHUNK_SIZE - 1)) * s->rawsz;
 }
 
+static unsigned char *arena_type_byte(const idsets *s, size_t idx)
+{
+	return &s->types[idx >> CHUNK_BITS][idx & (CHUNK_SIZE - 1)];
+}
+
 static int arena_type(const idsets *s, size_t idx)
 {
-	return s->types[idx >> CHUNK_BITS][idx & (CHUNK_SIZE - 1)];
+	return *arena_type_byte(s, idx) & TYPE_MASK;
+}
+
+/* Whether arena entry idx belongs to `set`. */
+static int arena_in_set(const idsets *s, size_t idx, int set)
+{
+	int t = *arena_type_byte(s, idx);
+
+	switch (set) {
+	case ABBREV_SET_ALL:
+		return 1;
+	case ABBREV_SET_COMMITISH:
+		return t == ABBREV_TYPE_COMMIT || (t & COMMITISH_FLAG);
+	default:
+		return (t & TYPE_MASK) == set;
+	}
 }
 
 /* Store a new ID; its index in *idx.  0, or -2 when out of memory. */
@@ -514,14 +567,145 @@ int idsets_bulk_finish(idsets_bulk *b)
 	return rc;
 }
 
-int idsets_lookup(const idsets *s, const unsigned char *id)
+/* The arena index of a stored ID, or -1. */
+static long find_idx(const idsets *s, const unsigned char *id)
 {
 	PWord_t pv = (PWord_t)JudyLGet(s->judy[ABBREV_SET_ALL], id_key(s, id), PJE0);
-	long idx;
 
-	if (!pv || (idx = value_find(s, *pv, id)) < 0)
-		return ABBREV_TYPE_NONE;
-	return arena_type(s, (size_t)idx);
+	return pv ? value_find(s, *pv, id) : -1;
+}
+
+int idsets_lookup(const idsets *s, const unsigned char *id)
+{
+	long idx = find_idx(s, id);
+
+	return idx < 0 ? ABBREV_TYPE_NONE : arena_type(s, (size_t)idx);
+}
+
+int idsets_in_set(const idsets *s, const unsigned char *id, int set)
+{
+	long idx = find_idx(s, id);
+
+	return idx >= 0 && set >= 0 && set < ABBREV_SET_COUNT && arena_in_set(s, (size_t)idx, set);
+}
+
+/* ---- tag targets and the commit-ish set ---- */
+
+int idsets_tag_target(idsets *s, const unsigned char *tag, const unsigned char *target,
+		      int type)
+{
+	tag_rec *r;
+
+	if (type < ABBREV_TYPE_COMMIT || type > ABBREV_TYPE_TAG)
+		return -1;
+	if (s->ntags == s->tags_cap) {
+		size_t n = s->tags_cap ? 2 * s->tags_cap : 64;
+		tag_rec *t = realloc(s->tags, n * sizeof(*t));
+
+		if (!t)
+			return -2;
+		s->tags = t;
+		s->tags_cap = n;
+	}
+	r = &s->tags[s->ntags++];
+	memset(r, 0, sizeof(*r));
+	memcpy(r->tag, tag, s->rawsz);
+	memcpy(r->target, target, s->rawsz);
+	r->type = (unsigned char)type;
+	s->tags_sorted = 0;
+	return 0;
+}
+
+static int cmp_tag_rec(const void *a, const void *b)
+{
+	return memcmp(((const tag_rec *)a)->tag, ((const tag_rec *)b)->tag, ABBREV_MAX_RAWSZ);
+}
+
+/* Sort the records and drop a tag's second record (the same object twice). */
+static void tags_sort(idsets *s)
+{
+	size_t n = 0;
+
+	if (s->tags_sorted)
+		return;
+	if (s->ntags)
+		qsort(s->tags, s->ntags, sizeof(*s->tags), cmp_tag_rec);
+	for (size_t i = 0; i < s->ntags; i++)
+		if (!n || cmp_tag_rec(&s->tags[n - 1], &s->tags[i]))
+			s->tags[n++] = s->tags[i];
+	s->ntags = n;
+	s->tags_sorted = 1;
+}
+
+/* The record of `tag` (sorted records), or NULL. */
+static const tag_rec *tags_find(const idsets *s, const unsigned char *tag)
+{
+	tag_rec key;
+
+	memset(key.tag, 0, sizeof(key.tag));
+	memcpy(key.tag, tag, s->rawsz);
+	return bsearch(&key, s->tags, s->ntags, sizeof(*s->tags), cmp_tag_rec);
+}
+
+int idsets_tag_has_target(idsets *s, const unsigned char *tag)
+{
+	tags_sort(s);
+	return tags_find(s, tag) != NULL;
+}
+
+/*
+ * Whether the tag at arena index idx peels to a commit (see idset.h);
+ * *unread is set when the tag itself has no record.  A chain is at most
+ * as long as there are records (a cycle cannot be built with a hash, but
+ * the records come from files).
+ */
+static int peels_to_commit(const idsets *s, size_t idx, int *unread)
+{
+	const unsigned char *cur = arena_id(s, idx);
+
+	*unread = 0;
+	for (size_t depth = 0; depth <= s->ntags; depth++) {
+		const tag_rec *r = tags_find(s, cur);
+		long t;
+
+		if (!r) {
+			*unread = depth == 0;
+			return 0;
+		}
+		t = find_idx(s, r->target);
+		if (t < 0) /* missing: the type line is all there is */
+			return r->type == ABBREV_TYPE_COMMIT;
+		if (arena_type(s, (size_t)t) != r->type)
+			return 0; /* git: "object ... is a tree, not a commit" */
+		if (r->type != ABBREV_TYPE_TAG)
+			return r->type == ABBREV_TYPE_COMMIT;
+		cur = r->target;
+	}
+	return 0;
+}
+
+long idsets_peel(idsets *s)
+{
+	long unread = 0;
+
+	if (s->broken)
+		return -2;
+	tags_sort(s);
+	s->commitish_tags = 0;
+	for (size_t idx = 0; idx < s->nids; idx++) {
+		unsigned char *b = arena_type_byte(s, idx);
+		int u;
+
+		*b &= TYPE_MASK;
+		if (*b != ABBREV_TYPE_TAG)
+			continue;
+		if (peels_to_commit(s, idx, &u)) {
+			*b |= COMMITISH_FLAG;
+			s->commitish_tags++;
+		}
+		unread += u;
+	}
+	return unread;
 }
 
 void idset_iter_init(idset_iter *it, const idsets *s, int set)
@@ -567,12 +751,12 @@ static int iter_next_sorted(idset_iter *it, const unsigned char **id, int *type)
 	}
 	while (it->pos < s->nids) {
 		size_t idx = it->pos++;
-		int t = arena_type(s, idx);
 
-		if (it->set == ABBREV_SET_ALL || t == it->set) {
+		if (arena_in_set(s, idx, it->set)) {
 			*id = arena_id(s, idx);
 			if (type)
-				*type = t;
+				*type = arena_type(s, idx);
+			it->last = idx;
 			return 1;
 		}
 	}
@@ -591,7 +775,8 @@ int idset_iter_next(idset_iter *it, const unsigned char **id, int *type)
 		return 0;
 	if (s->sorted)
 		return iter_next_sorted(it, id, type);
-	judy = s->judy[it->set];
+	/* the commit-ish set is the set of all objects, filtered */
+	judy = s->judy[it->set == ABBREV_SET_COMMITISH ? ABBREV_SET_ALL : it->set];
 	for (;;) {
 		if (it->state == 2)
 			return 0;
@@ -625,11 +810,20 @@ int idset_iter_next(idset_iter *it, const unsigned char **id, int *type)
 				continue;
 			it->from = NULL;
 		}
+		if (it->set == ABBREV_SET_COMMITISH && !arena_in_set(s, idx, it->set))
+			continue;
 		*id = arena_id(s, idx);
 		if (type)
 			*type = arena_type(s, idx);
+		it->last = idx;
 		return 1;
 	}
+}
+
+int idset_iter_in_set(const idset_iter *it, int set)
+{
+	return it->state == 1 && set >= 0 && set < ABBREV_SET_COUNT &&
+	       arena_in_set(it->s, it->last, set);
 }
 
 size_t idsets_memory(const idsets *s)
@@ -640,5 +834,6 @@ size_t idsets_memory(const idsets *s)
 		bytes += JudyLMemUsed(s->judy[i]);
 	bytes += s->nchunks * (CHUNK_SIZE * (s->rawsz + 1));
 	bytes += s->chunk_alloc * 2 * sizeof(unsigned char *);
+	bytes += s->tags_cap * sizeof(*s->tags);
 	return bytes;
 }

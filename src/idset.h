@@ -26,11 +26,19 @@ enum abbrev_set {
 	ABBREV_SET_TREE = ABBREV_TYPE_TREE,
 	ABBREV_SET_BLOB = ABBREV_TYPE_BLOB,
 	ABBREV_SET_TAG = ABBREV_TYPE_TAG,
+	/*
+	 * What git disambiguates among in a commit context (`git log <prefix>`,
+	 * `<prefix>^{commit}`): the commits and the annotated tags that peel,
+	 * through any chain of tags, to a commit.  Filled by idsets_peel().
+	 */
+	ABBREV_SET_COMMITISH,
 	ABBREV_SET_COUNT
 };
 
-/* "all", "commit", "tree", "blob", "tag". */
+/* "all", "commit", "tree", "blob", "tag", "commit-ish". */
 const char *idset_name(int set);
+/* The set named `name` (as idset_name() spells it), or -1. */
+int idset_from_name(const char *name);
 
 typedef struct idsets idsets;
 
@@ -71,6 +79,38 @@ size_t idsets_count(const idsets *s, int set);
 
 /* The type of a stored ID, or ABBREV_TYPE_NONE if it is not there. */
 int idsets_lookup(const idsets *s, const unsigned char *id);
+/* Whether a stored ID is in `set` (0 when it is not stored at all). */
+int idsets_in_set(const idsets *s, const unsigned char *id, int set);
+
+/*
+ * The commit-ish set.  A walker that reads an annotated tag records what
+ * its header says: the ID on its "object" line and the type on its
+ * "type" line (idsets_tag_target(); recording a tag twice is harmless).
+ * After every walk, idsets_peel() follows each tag of the collection
+ * through its records the way git's deref_tag() does: a target the
+ * collection holds must have the type the tag names (else git refuses
+ * to peel it); a commit ends the chain in the commit-ish set, a tree or
+ * a blob outside it, a tag goes on.  A target the collection lacks (a
+ * partial or shallow clone) is judged by the tag's type line: "commit"
+ * is commit-ish, and a missing tag in the chain cannot be followed (not
+ * commit-ish).  A tag without a record (its header was never read) is
+ * not peeled: idsets_peel() says how many there were.
+ *
+ * Storage: a flag beside each tag's type in the arena and a plain array
+ * of records; the set has no Judy array of its own and is iterated as
+ * the set of all objects, filtered.
+ */
+/* 0, -1 if `type` is not a type, -2 when out of memory. */
+int idsets_tag_target(idsets *s, const unsigned char *tag, const unsigned char *target,
+		      int type);
+/* Whether a record exists for `tag` (what idsets_tag_target() was given). */
+int idsets_tag_has_target(idsets *s, const unsigned char *tag);
+/*
+ * Fill the commit-ish set from the records (again from scratch when
+ * called again).  Returns the number of tags left without a record
+ * (>= 0), or -2 when out of memory.
+ */
+long idsets_peel(idsets *s);
 
 /*
  * Ordered iteration over one set, in byte (= hex) order:
@@ -92,11 +132,14 @@ typedef struct {
 	size_t sub;    /* position within an overflow list */
 	size_t pos;    /* next arena index, while the arena is sorted */
 	const unsigned char *from; /* seek target inside the first key, or NULL */
+	size_t last;   /* arena index of the ID returned last */
 } idset_iter;
 
 void idset_iter_init(idset_iter *it, const idsets *s, int set);
 void idset_iter_seek(idset_iter *it, const unsigned char *from);
 int idset_iter_next(idset_iter *it, const unsigned char **id, int *type);
+/* Whether the ID idset_iter_next() returned last is in `set`. */
+int idset_iter_in_set(const idset_iter *it, int set);
 
 /* Bytes of memory held by the collection (Judy arrays, arena, lists). */
 size_t idsets_memory(const idsets *s);

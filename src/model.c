@@ -261,3 +261,77 @@ void model_useful_band(unsigned *from, unsigned *to, const model_results *r)
 	*from = lo;
 	*to = hi < lo ? lo : hi;
 }
+
+/*
+ * The regularized incomplete gamma functions P(a, x) (series, for x < a + 1)
+ * and Q(a, x) = 1 - P (Lentz's continued fraction, for x >= a + 1), as in
+ * Numerical Recipes: each is computed on the side where it converges fast
+ * and keeps its small values exact.  For a count k, P(X >= k) = P(k, mu)
+ * and P(X <= k) = Q(k + 1, mu).
+ */
+static long double gamma_p_series(long double a, long double x)
+{
+	long double sum = 1 / a, term = sum, ap = a;
+
+	for (int n = 0; n < 100000; n++) {
+		ap += 1;
+		term *= x / ap;
+		sum += term;
+		if (fabsl(term) < fabsl(sum) * 1e-18L)
+			break;
+	}
+	return sum * expl(-x + a * logl(x) - lgammal(a));
+}
+
+static long double gamma_q_fraction(long double a, long double x)
+{
+	const long double tiny = 1e-4000L;
+	long double b = x + 1 - a, c = 1 / tiny, d = 1 / b, h = d;
+
+	for (int i = 1; i < 100000; i++) {
+		long double an = -i * (i - a), del;
+
+		b += 2;
+		d = an * d + b;
+		if (fabsl(d) < tiny)
+			d = tiny;
+		c = b + an / c;
+		if (fabsl(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		del = d * c;
+		h *= del;
+		if (fabsl(del - 1) < 1e-18L)
+			break;
+	}
+	return expl(-x + a * logl(x) - lgammal(a)) * h;
+}
+
+/* P(a, x) if lower, else Q(a, x); a > 0, x > 0. */
+static long double gamma_reg(long double a, long double x, int lower)
+{
+	if (x < a + 1) {
+		long double p = gamma_p_series(a, x);
+
+		return lower ? p : 1 - p;
+	}
+	long double q = gamma_q_fraction(a, x);
+	return lower ? 1 - q : q;
+}
+
+double model_poisson_tail(uint64_t k, double mu, int upper)
+{
+	long double p;
+
+	if (!(mu > 0))
+		return upper ? (k == 0 ? 1.0 : 0.0) : 1.0;
+	if (upper)
+		p = k == 0 ? 1 : gamma_reg((long double)k, mu, 1);
+	else
+		p = gamma_reg((long double)k + 1, mu, 0);
+	if (p < 0)
+		p = 0;
+	if (p > 1)
+		p = 1;
+	return (double)p;
+}

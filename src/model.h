@@ -44,6 +44,15 @@ double model_p_collision(uint64_t n, unsigned L);
 double model_expected_prefixes(uint64_t n, unsigned L);
 
 /*
+ * One-sided Poisson tail for a measured count k beside an expectation
+ * mu > 0: P(X >= k) when `upper`, else P(X <= k), X ~ Poisson(mu).  How
+ * surprising a measured number of colliding prefixes is for random IDs
+ * (93 measured against 77.1 expected: P(X >= 93) = 0.043).  With mu 0,
+ * X is 0: P(X >= k) is 1 for k = 0 and 0 above, P(X <= k) is 1.
+ */
+double model_poisson_tail(uint64_t k, double mu, int upper);
+
+/*
  * Expected number of IDs that share their L-char prefix with another
  * (the "objects" half): n (1 - (1-q)^(n-1)).  About 2E when rare.
  */

@@ -152,7 +152,7 @@ int stats_groups_at(stats_set *st, const idsets *s, int set, unsigned L, int aga
 	size_t rawsz = idsets_rawsz(s);
 	group_acc g = { st, rawsz, 0, 0 };
 	const unsigned char *prev = NULL, *cur;
-	int prev_type = 0, type, has_type = 0, in_run = 0;
+	int prev_type = 0, type, has_type = 0, in_run = 0, prev_in = 0, in = 0;
 	idset_iter it;
 
 	memset(st, 0, sizeof(*st));
@@ -162,6 +162,8 @@ int stats_groups_at(stats_set *st, const idsets *s, int set, unsigned L, int aga
 	idset_iter_init(&it, s, against_all ? ABBREV_SET_ALL : set);
 	for (int more = 1; more;) {
 		more = idset_iter_next(&it, &cur, &type);
+		if (more)
+			in = idset_iter_in_set(&it, set);
 		int joins = more && prev && hexid_lcp(prev, cur, rawsz) >= L;
 
 		if (in_run && !joins) {
@@ -179,14 +181,15 @@ int stats_groups_at(stats_set *st, const idsets *s, int set, unsigned L, int aga
 				if (start_group(&g, prev, prev_type, cur, type))
 					goto oom;
 				in_run = 1;
-				has_type = prev_type == set;
+				has_type = prev_in;
 			} else if (add_member(&g, cur, type)) {
 				goto oom;
 			}
-			has_type |= type == set;
+			has_type |= in;
 		}
 		prev = cur;
 		prev_type = type;
+		prev_in = in;
 	}
 	st->last_len = L;
 	return 0;

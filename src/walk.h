@@ -40,6 +40,14 @@ int walk_repo_objects(walk_repo *r, idsets *s, progress *p, char *err, size_t er
 int walk_repo_reachable(walk_repo *r, idsets *s, progress *p, char *err, size_t errsz);
 
 /*
+ * Record the targets of the tags of `s` that have no record yet and that
+ * this repository holds (walk_tags.c), reading each through libgit2: for
+ * the walkers that do not read tag headers themselves.  Nothing to do for
+ * a repository libgit2 cannot open.  WALK_OK, WALK_ERR or WALK_NOMEM.
+ */
+int walk_repo_tag_targets(walk_repo *r, idsets *s, char *err, size_t errsz);
+
+/*
  * Words about an object for listings: `("subject") 2024-12-05` for a
  * commit (committer date), `(tag v1.0)` for an annotated tag; NULL when
  * the object is not in this repository or there is nothing to say.  The

@@ -8,11 +8,13 @@
  */
 #include <check.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check_suites.h"
 #include "hexid.h"
+#include "tagobj.h"
 
 static unsigned char base20[20];
 static unsigned char base32[32];
@@ -364,6 +366,80 @@ START_TEST(test_unknown_names)
 }
 END_TEST
 
+/* ---- tagobj: the target lines of an annotated tag ---- */
+
+static const char tag_c[] = "object 0123456789abcdef0123456789abcdef01234567\n"
+			    "type commit\ntag v1.0\ntagger C O Mitter <c@example.com> 1 +0000\n\nmsg\n";
+
+static int parse_str(const char *buf, size_t len, size_t rawsz, char *hex, int *type)
+{
+	unsigned char raw[ABBREV_MAX_RAWSZ];
+	int rc = tagobj_parse((const unsigned char *)buf, len, rawsz, raw, type);
+
+	if (!rc)
+		test_hex(hex, raw, rawsz);
+	return rc;
+}
+
+START_TEST(test_tag_target)
+{
+	char hex[ABBREV_MAX_HEXSZ + 1];
+	int type = 0;
+
+	ck_assert_int_eq(parse_str(tag_c, strlen(tag_c), 20, hex, &type), 0);
+	ck_assert_str_eq(hex, "0123456789abcdef0123456789abcdef01234567");
+	ck_assert_int_eq(type, ABBREV_TYPE_COMMIT);
+	/* the two lines are enough; the rest may be cut off */
+	ck_assert_int_eq(parse_str(tag_c, 7 + 40 + 1 + 12, 20, hex, &type), 0);
+	/* every shorter start needs more bytes */
+	for (size_t len = 0; len < 7 + 40 + 1 + 12; len++)
+		ck_assert_msg(parse_str(tag_c, len, 20, hex, &type) == 1, "len %zu", len);
+	/* each target type, upper-case hex, SHA-256 */
+	{
+		static const char *const names[] = { "commit", "tree", "blob", "tag" };
+		char buf[256];
+
+		for (int t = 0; t < 4; t++) {
+			snprintf(buf, sizeof(buf), "object %s\ntype %s\n",
+				 "ABCDEF0123456789ABCDEF0123456789ABCDEF01", names[t]);
+			ck_assert_int_eq(parse_str(buf, strlen(buf), 20, hex, &type), 0);
+			ck_assert_int_eq(type, t + 1);
+			ck_assert_str_eq(hex, "abcdef0123456789abcdef0123456789abcdef01");
+		}
+		snprintf(buf, sizeof(buf), "object %s%s\ntype tree\n",
+			 "0123456789abcdef0123456789abcdef", "0123456789abcdef0123456789abcdef");
+		ck_assert_int_eq(parse_str(buf, strlen(buf), 32, hex, &type), 0);
+		ck_assert_int_eq(type, ABBREV_TYPE_TREE);
+		ck_assert_str_eq(hex, "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
+		/* a 64-hex object line is not a SHA-1 tag's */
+		ck_assert_int_eq(parse_str(buf, strlen(buf), 20, hex, &type), -1);
+	}
+}
+END_TEST
+
+START_TEST(test_tag_target_malformed)
+{
+	static const char *const bad[] = {
+		"tree 0123456789abcdef0123456789abcdef01234567\n",
+		"object 0123456789abcdef0123456789abcdef0123456\ntype commit\n",
+		"object 0123456789abcdef0123456789abcdef012345678\ntype commit\n",
+		"object 0123456789abcdef0123456789abcdef0123456g\ntype commit\n",
+		"object  123456789abcdef0123456789abcdef01234567\ntype commit\n",
+		"object 0123456789abcdef0123456789abcdef01234567\ntag v1\n",
+		"object 0123456789abcdef0123456789abcdef01234567\ntype commits\n",
+		"object 0123456789abcdef0123456789abcdef01234567\ntype \n",
+		"object 0123456789abcdef0123456789abcdef01234567\ntype verylongname\n",
+		"object 0123456789abcdef0123456789abcdef01234567\ntype Commit\n",
+		"Object 0",
+	};
+	char hex[ABBREV_MAX_HEXSZ + 1];
+	int type;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(parse_str(bad[i], strlen(bad[i]), 20, hex, &type) == -1, "%s", bad[i]);
+}
+END_TEST
+
 Suite *make_hexid_suite(void)
 {
 	Suite *s = suite_create("hexid");
@@ -383,12 +459,14 @@ Suite *make_hexid_suite(void)
 	tcase_add_test(core, test_lcp_sha256);
 	tcase_add_test(core, test_type_names);
 	tcase_add_test(core, test_hash_names);
+	tcase_add_test(core, test_tag_target);
 	suite_add_tcase(s, core);
 
 	tcase_add_checked_fixture(errors, setup, teardown);
 	tcase_add_test(errors, test_parse_invalid_char);
 	tcase_add_test(errors, test_parse_too_long);
 	tcase_add_test(errors, test_unknown_names);
+	tcase_add_test(errors, test_tag_target_malformed);
 	suite_add_tcase(s, errors);
 	return s;
 }

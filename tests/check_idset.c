@@ -101,7 +101,13 @@ START_TEST(test_set_names)
 	ck_assert_str_eq(idset_name(ABBREV_SET_TREE), "tree");
 	ck_assert_str_eq(idset_name(ABBREV_SET_BLOB), "blob");
 	ck_assert_str_eq(idset_name(ABBREV_SET_TAG), "tag");
-	ck_assert_int_eq(ABBREV_SET_COUNT, 5);
+	ck_assert_str_eq(idset_name(ABBREV_SET_COMMITISH), "commit-ish");
+	ck_assert_int_eq(ABBREV_SET_COUNT, 6);
+	for (int set = 0; set < ABBREV_SET_COUNT; set++)
+		ck_assert_int_eq(idset_from_name(idset_name(set)), set);
+	ck_assert_int_eq(idset_from_name("commitish"), -1);
+	ck_assert_int_eq(idset_from_name("commits"), -1);
+	ck_assert_int_eq(idset_from_name(""), -1);
 }
 END_TEST
 
@@ -492,8 +498,11 @@ static void check_random(size_t rawsz, size_t n, uint64_t seed, int ascending)
 		size_t i = 0, seen = 0;
 
 		idset_iter_init(&it, set, which);
+		/* no tag is peeled here: the commit-ish set is the commits */
+		int want = which == ABBREV_SET_COMMITISH ? ABBREV_TYPE_COMMIT : which;
+
 		while (idset_iter_next(&it, &id, &type)) {
-			while (i < nsorted && which && sorted[i].type != which)
+			while (i < nsorted && want && sorted[i].type != want)
 				i++;
 			ck_assert_msg(i < nsorted, "set %d: extra ID after %zu", which, seen);
 			ck_assert_msg(!memcmp(id, sorted[i].id, rawsz), "set %d: ID %zu out of order", which, seen);
@@ -501,7 +510,7 @@ static void check_random(size_t rawsz, size_t n, uint64_t seed, int ascending)
 			i++;
 			seen++;
 		}
-		ck_assert_uint_eq(seen, which ? per_type[which] : nsorted);
+		ck_assert_uint_eq(seen, which ? per_type[want] : nsorted);
 	}
 
 	/* every stored ID is found with its type */
@@ -848,6 +857,144 @@ END_TEST
 
 /* ---- errors ---- */
 
+/* ---- the commit-ish set ---- */
+
+/* Record that tag `tag` names `target` of type `type` (zero-filled hex prefixes). */
+static int target_hex(idsets *set, const char *tag, const char *target, int type)
+{
+	unsigned char t[ABBREV_MAX_RAWSZ], o[ABBREV_MAX_RAWSZ];
+
+	test_id(t, idsets_rawsz(set), tag);
+	test_id(o, idsets_rawsz(set), target);
+	return idsets_tag_target(set, t, o, type);
+}
+
+static int in_set_hex(const idsets *set, const char *hex, int which)
+{
+	unsigned char raw[ABBREV_MAX_RAWSZ];
+
+	test_id(raw, idsets_rawsz(set), hex);
+	return idsets_in_set(set, raw, which);
+}
+
+/*
+ * Tags of every kind git's deref_tag() meets: a chain, a tree, a missing
+ * target (judged by the type line), a type line the target contradicts,
+ * a tag of a missing tag, a tag never read.  `order` adds the IDs
+ * ascending (a sorted arena, scanned) or descending (Judy iteration).
+ */
+static void check_peel(int descending)
+{
+	static const struct {
+		const char *hex;
+		int type;
+		const char *target; /* NULL: no record */
+		int ttype;
+		int ish;
+	} objs[] = {
+		{ "10", ABBREV_TYPE_COMMIT, NULL, 0, 1 },
+		{ "20", ABBREV_TYPE_TREE, NULL, 0, 0 },
+		{ "30", ABBREV_TYPE_BLOB, NULL, 0, 0 },
+		{ "41", ABBREV_TYPE_TAG, "10", ABBREV_TYPE_COMMIT, 1 },  /* of a commit */
+		{ "42", ABBREV_TYPE_TAG, "20", ABBREV_TYPE_TREE, 0 },    /* of a tree */
+		{ "43", ABBREV_TYPE_TAG, "41", ABBREV_TYPE_TAG, 1 },     /* of a tag of a commit */
+		{ "44", ABBREV_TYPE_TAG, "43", ABBREV_TYPE_TAG, 1 },     /* three deep */
+		{ "45", ABBREV_TYPE_TAG, "42", ABBREV_TYPE_TAG, 0 },     /* of a tag of a tree */
+		{ "46", ABBREV_TYPE_TAG, "dd", ABBREV_TYPE_COMMIT, 1 },  /* missing commit */
+		{ "47", ABBREV_TYPE_TAG, "de", ABBREV_TYPE_TAG, 0 },     /* missing tag */
+		{ "48", ABBREV_TYPE_TAG, "20", ABBREV_TYPE_COMMIT, 0 },  /* "commit" is a tree */
+		{ "49", ABBREV_TYPE_TAG, "30", ABBREV_TYPE_BLOB, 0 },    /* of a blob */
+		{ "4a", ABBREV_TYPE_TAG, NULL, 0, 0 },                   /* never read */
+		{ "50", ABBREV_TYPE_COMMIT, NULL, 0, 1 },
+	};
+	size_t n = sizeof(objs) / sizeof(objs[0]), nish = 0;
+	want_id want[16];
+
+	for (size_t k = 0; k < n; k++) {
+		size_t i = descending ? n - 1 - k : k;
+
+		ck_assert_int_eq(add_hex(s, objs[i].hex, objs[i].type), 1);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (objs[i].target) {
+			ck_assert_int_eq(target_hex(s, objs[i].hex, objs[i].target, objs[i].ttype), 0);
+			/* a tag read twice (two packs) is recorded twice: harmless */
+			if (i % 2)
+				ck_assert_int_eq(target_hex(s, objs[i].hex, objs[i].target,
+							    objs[i].ttype), 0);
+		}
+	/* before the peel the set is the commits */
+	ck_assert_uint_eq(idsets_count(s, ABBREV_SET_COMMITISH), 2);
+	for (int round = 0; round < 2; round++) {
+		ck_assert_int_eq(idsets_peel(s), 1); /* "4a" was never read */
+		nish = 0;
+		for (size_t i = 0; i < n; i++) {
+			ck_assert_msg(in_set_hex(s, objs[i].hex, ABBREV_SET_COMMITISH) == objs[i].ish,
+				      "%s: commit-ish %d, want %d", objs[i].hex,
+				      in_set_hex(s, objs[i].hex, ABBREV_SET_COMMITISH), objs[i].ish);
+			ck_assert_int_eq(lookup_hex(s, objs[i].hex), objs[i].type);
+			ck_assert_int_eq(in_set_hex(s, objs[i].hex, objs[i].type), 1);
+			ck_assert_int_eq(in_set_hex(s, objs[i].hex, ABBREV_SET_ALL), 1);
+			if (objs[i].ish) {
+				want[nish].hex = objs[i].hex;
+				want[nish++].type = objs[i].type;
+			}
+		}
+		ck_assert_uint_eq(idsets_count(s, ABBREV_SET_COMMITISH), nish);
+		ck_assert_uint_eq(idsets_count(s, ABBREV_SET_TAG), 10);
+		ck_assert_uint_eq(idsets_count(s, ABBREV_SET_COMMIT), 2);
+		expect_iter(s, ABBREV_SET_COMMITISH, NULL, want, nish);
+		expect_iter(s, ABBREV_SET_COMMITISH, "42", want + 2, nish - 2);
+	}
+	ck_assert_uint_eq(nish, 6);
+	ck_assert_int_eq(in_set_hex(s, "dd", ABBREV_SET_COMMITISH), 0); /* not stored */
+	ck_assert_int_eq(in_set_hex(s, "10", ABBREV_SET_COUNT), 0);
+	{
+		unsigned char raw[ABBREV_MAX_RAWSZ];
+
+		test_id(raw, 20, "43");
+		ck_assert_int_eq(idsets_tag_has_target(s, raw), 1);
+		test_id(raw, 20, "4a");
+		ck_assert_int_eq(idsets_tag_has_target(s, raw), 0);
+	}
+	/* the iterator says which sets the ID it returned belongs to */
+	{
+		idset_iter it;
+		const unsigned char *id;
+		int type;
+		size_t k = 0;
+
+		idset_iter_init(&it, s, ABBREV_SET_ALL);
+		while (idset_iter_next(&it, &id, &type)) {
+			ck_assert_int_eq(idset_iter_in_set(&it, ABBREV_SET_COMMITISH), objs[k].ish);
+			ck_assert_int_eq(idset_iter_in_set(&it, type), 1);
+			ck_assert_int_eq(idset_iter_in_set(&it, ABBREV_SET_ALL), 1);
+			k++;
+		}
+		ck_assert_uint_eq(k, n);
+	}
+}
+
+START_TEST(test_peel_sorted)
+{
+	check_peel(0);
+}
+END_TEST
+
+START_TEST(test_peel_unsorted)
+{
+	check_peel(1);
+}
+END_TEST
+
+START_TEST(test_tag_target_bad_type)
+{
+	ck_assert_int_eq(target_hex(s, "41", "10", ABBREV_TYPE_NONE), -1);
+	ck_assert_int_eq(target_hex(s, "41", "10", 5), -1);
+	ck_assert_int_eq(idsets_peel(s), 0);
+}
+END_TEST
+
 START_TEST(test_new_bad_width)
 {
 	ck_assert_ptr_null(idsets_new(0));
@@ -910,11 +1057,14 @@ Suite *make_idset_suite(void)
 	tcase_add_test(core, test_seek_restart);
 	tcase_add_test(core, test_small_widths);
 	tcase_add_test(core, test_extreme_keys);
+	tcase_add_test(core, test_peel_sorted);
+	tcase_add_test(core, test_peel_unsorted);
 	suite_add_tcase(suite, core);
 
 	tcase_add_checked_fixture(errors, setup, teardown);
 	tcase_add_test(errors, test_new_bad_width);
 	tcase_add_test(errors, test_add_bad_type);
+	tcase_add_test(errors, test_tag_target_bad_type);
 	suite_add_tcase(suite, errors);
 	return suite;
 }

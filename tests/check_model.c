@@ -35,6 +35,43 @@ static void assert_rel(double got, double want, double tol, const char *what)
 
 /* ---- core: E and P against closed forms ---- */
 
+/* One-sided Poisson tails against sums done in 50-digit decimals. */
+START_TEST(test_poisson_tail)
+{
+	static const struct {
+		uint64_t k;
+		double mu;
+		int upper;
+		double want;
+	} cases[] = {
+		{ 93, 77.1, 1, 0.042873438460409404 },   /* the kernel's 10 chars */
+		{ 6, 4.82, 1, 0.35248992254930137 },     /* and 11 */
+		{ 0, 3, 1, 1 },
+		{ 3, 10, 0, 0.010336050675925718 },
+		{ 200, 120, 1, 1.637784144906891899e-11 }, /* far out: exact, not 0 */
+		{ 1, 1e-5, 1, 9.9999500001666662e-06 },
+		{ 0, 0, 1, 1 },
+		{ 1, 0, 1, 0 },
+		{ 5, 0, 0, 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		double got = model_poisson_tail(cases[i].k, cases[i].mu, cases[i].upper);
+
+		ck_assert_msg(fabs(got - cases[i].want) <= 1e-12 * cases[i].want + 1e-300,
+			      "P(X %s %llu | %g) = %.17g, want %.17g", cases[i].upper ? ">=" : "<=",
+			      (unsigned long long)cases[i].k, cases[i].mu, got, cases[i].want);
+	}
+	/* the two sides of the same count add up to 1 + P(X = k) */
+	for (uint64_t k = 0; k < 300; k += 7) {
+		double up = model_poisson_tail(k, 150, 1), down = model_poisson_tail(k, 150, 0);
+		double pk = exp(-150 + (double)k * log(150) - lgamma((double)k + 1));
+
+		ck_assert_msg(fabs(up + down - 1 - pk) < 1e-12, "k %llu", (unsigned long long)k);
+	}
+}
+END_TEST
+
 START_TEST(test_pairs_closed_form)
 {
 	static const uint64_t ns[] = { 2, 3, 10, 1000, 65536, SEED_OBJECTS, 1000000000ULL,
@@ -409,6 +446,35 @@ static void emit_teardown(void)
 	buf = NULL;
 }
 
+/* Probabilities printed true at the precision shown. */
+START_TEST(test_fmt_p)
+{
+	char pb[32];
+
+	emit_fmt_p(pb, sizeof(pb), 0.9999955, 5);
+	ck_assert_str_eq(pb, "> 0.99999");
+	emit_fmt_p(pb, sizeof(pb), 0.9999955, 3);
+	ck_assert_str_eq(pb, "> 0.999");
+	emit_fmt_p(pb, sizeof(pb), 0.99994, 5);
+	ck_assert_str_eq(pb, "0.99994");
+	emit_fmt_p(pb, sizeof(pb), 1.0, 3);
+	ck_assert_str_eq(pb, "1");
+	emit_fmt_p(pb, sizeof(pb), 0.26, 3);
+	ck_assert_str_eq(pb, "0.26");
+	emit_fmt_p(pb, sizeof(pb), 4.6e-300, 2);
+	ck_assert_str_eq(pb, "4.6e-300");
+	/* a double that is 1 is "> 0.999" unless the collision is certain */
+	emit_fmt_p_collision(pb, sizeof(pb), model_p_collision(13021585, 10), 13021585, 10, 3);
+	ck_assert_str_eq(pb, "> 0.999");
+	emit_fmt_p_collision(pb, sizeof(pb), 1.0, 65537, 4, 3);
+	ck_assert_str_eq(pb, "1");
+	emit_fmt_p_collision(pb, sizeof(pb), 1.0, 65536, 4, 3);
+	ck_assert_str_eq(pb, "> 0.999");
+	emit_fmt_p_collision(pb, sizeof(pb), model_p_collision(13021585, 12), 13021585, 12, 3);
+	ck_assert_str_eq(pb, "0.26");
+}
+END_TEST
+
 START_TEST(test_emit_text)
 {
 	model_input in[] = { { "all", SEED_OBJECTS } };
@@ -419,7 +485,7 @@ START_TEST(test_emit_text)
 	ck_assert_int_eq(emit_model_text(mem, &r), 0);
 	fflush(mem);
 	ck_assert_msg(strstr(buf, "all objects: 13,021,585\n") != NULL, "%s", buf);
-	ck_assert_msg(strstr(buf, "\n 10            77.1             1") != NULL, "%s", buf);
+	ck_assert_msg(strstr(buf, "\n 10            77.1       > 0.999") != NULL, "%s", buf);
 	ck_assert_msg(strstr(buf, "\n 20 ") != NULL, "%s", buf);
 	ck_assert_msg(strstr(buf, "\n  9 ") == NULL && strstr(buf, "\n 21 ") == NULL, "%s", buf);
 	ck_assert_msg(strstr(buf, "1,234,604") != NULL, "%s", buf); /* capacity 50% at 10 */
@@ -541,6 +607,8 @@ Suite *make_model_suite(void)
 	TCase *tc;
 
 	tc = tcase_create("core");
+	tcase_add_test(tc, test_poisson_tail);
+	tcase_add_test(tc, test_fmt_p);
 	tcase_add_test(tc, test_pairs_closed_form);
 	tcase_add_test(tc, test_n_below_two);
 	tcase_add_test(tc, test_n_two);

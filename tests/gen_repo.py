@@ -24,6 +24,13 @@ Scenarios (NAME):
               control char, UTF-8; and Latin-1 bytes (not UTF-8).
   empty       <dir> is a fresh repository without objects.
   sha256      <dir> is a SHA-256 repository with a short history.
+  commitish   <dir> holds commits that share >= 7 hex chars with annotated
+              tags: a tag of a commit, a tag of a tag of a commit (both
+              commit-ish: `git log <prefix>` is ambiguous), a tag of a tree
+              and a tag of a blob (not commit-ish: `git log <prefix>` finds
+              the commit, `git show <prefix>` is ambiguous); and 40 release
+              tags with long, similar messages, repacked with -f so that
+              git stores tags as deltas of other tags; one tag left loose.
   history     <dir> holds 400 commits whose committer dates grow
               exponentially over six years (pairs share a date, so ties
               are broken by ID), plus planted pairs of commits, both
@@ -574,7 +581,85 @@ def scenario_history(d):
     return info
 
 
+def tag_of_family(target, ttype, name, when):
+    """Tags of one target whose messages differ in a nonce."""
+    head = tag_bytes(target, ttype, name, b"planted tag, nonce ", when)
+    return Family("tag", head, b"\n")
+
+
+def deltified_tags(gitdir):
+    """IDs of the tags stored as deltas in the packs (git verify-pack)."""
+    d = os.path.join(gitdir, "objects", "pack")
+    res = []
+    for p in packs(gitdir):
+        out = git(None, "verify-pack", "-v", os.path.join(d, p[:-5] + ".idx")).decode()
+        for line in out.splitlines():
+            f = line.split()
+            # "<id> <type> <size> <packed size> <offset> <depth> <base>"
+            if len(f) == 7 and f[1] == "tag":
+                res.append(f[0])
+    return res
+
+
+def scenario_commitish(d):
+    gitdir = init_repo(d)
+    info = {"repos": {"main": d}, "planted": []}
+    fast_import(d, fast_import_stream("main", 40, 0, EPOCH))
+    tip = rev(d, "refs/heads/main")
+    tree = rev(d, "refs/heads/main^{tree}")
+    blob = rev(d, "refs/heads/main:file0.txt")
+    when = EPOCH + 100000
+
+    inner = write_object(d, "tag", tag_bytes(tip, "commit", "inner",
+                                              b"the inner tag of a chain\n", when))
+    git(d, "update-ref", "refs/tags/inner", inner)
+    # (kind, target, target type, commit-ish?)
+    plants = [("tag-commit", tip, "commit", True),
+              ("tag-tag-commit", inner, "tag", True),
+              ("tag-tree", tree, "tree", False),
+              ("tag-blob", blob, "blob", False)]
+    for k, (kind, target, ttype, ish) in enumerate(plants):
+        fc = Family("commit", commit_bytes(tree, [tip], b"planted beside a tag, nonce ",
+                                           when + 10 + k), b"\n")
+        ft = tag_of_family(target, ttype, kind, when + 20 + k)
+        ic, it = cross_birthday(fc, ft, 7)
+        c = write_object(d, "commit", fc.content(ic))
+        t = write_object(d, "tag", ft.content(it))
+        git(d, "update-ref", "refs/heads/" + kind, c)
+        git(d, "update-ref", "refs/tags/" + kind, t)
+        p = pair(kind, (c, t), ("commit", "tag"))
+        p["commitish"] = ish
+        info["planted"].append(p)
+
+    # release tags with long, similar messages: repack -f deltifies them
+    body = b"".join(b"signed-off line %d of a long release note\n" % n for n in range(60))
+    for n in range(40):
+        target = rev(d, "refs/heads/main~%d" % (n % 30))
+        t = write_object(d, "tag", tag_bytes(target, "commit", "v%d" % n,
+                                              b"release %d\n\n" % n + body, when + 100 + n))
+        git(d, "update-ref", "refs/tags/v%d" % n, t)
+    git(d, "repack", "-a", "-d", "-f", "-q", "--window=50", "--depth=50")
+    deltas = deltified_tags(gitdir)
+    if not deltas:
+        die("no tag was stored as a delta")
+    # a loose tag after the repack
+    loose = write_object(d, "tag", tag_bytes(tip, "commit", "loose",
+                                              b"a loose tag\n", when + 500))
+    git(d, "update-ref", "refs/tags/loose", loose)
+    if not is_loose(gitdir, loose):
+        die("the loose tag is packed")
+    objs = all_objects(d)
+    for p in info["planted"]:
+        for oid, t in zip(p["ids"], p["types"]):
+            if objs.get(oid) != t:
+                die("planted %s %s missing" % (t, oid))
+    info.update({"deltified_tags": deltas, "loose_tags": [loose],
+                 "objects": len(objs)})
+    return info
+
+
 SCENARIOS = {
+    "commitish": scenario_commitish,
     "planted": scenario_planted,
     "alternates": scenario_alternates,
     "many": scenario_many,

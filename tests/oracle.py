@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""oracle.py - the report of SPEC.md, computed the slow and obvious way.
+"""oracle.py - the report of docs/json.md, computed the slow and obvious way.
 
     python3 oracle.py <repo>...                  print the expected JSON
     python3 oracle.py --compare TOOL.json <repo>...
@@ -17,12 +17,15 @@ a union; an ID listed twice counts once.
 Every number is counted by brute force, independently of the tool's
 sorted-neighbour method: for each length L, Counter(id[:L]) over the set,
 "objects" = IDs whose prefix count is >= 2, "prefixes" = prefixes whose count
-is >= 2.  commit_vs_other[L] = commits whose L-prefix is also the prefix of a
-non-commit.  git_auto_abbrev follows git's repo_find_unique_abbrev_r():
+is >= 2, for L = 4 through 16 and at least one length past the last
+collision (docs/json.md).  commit_vs_other[L] = commits whose L-prefix is
+also the prefix of a non-commit.  The "commit-ish" set is the commits and the
+tags that git itself peels to a commit: each tag is asked as "<tag>^{commit}"
+of `git cat-file --batch-check`, which answers with a commit or "missing".  git_auto_abbrev follows git's repo_find_unique_abbrev_r():
 len = msb(count) + 1 bits (msb(0) = msb(1) = 0), halved and rounded up, and
 at least 7 (FALLBACK_DEFAULT_ABBREV).
 
---compare checks only the keys SPEC.md requires (objects, hash,
+--compare checks only the keys docs/json.md promises (objects, hash,
 types.<set>.count / min_unique_length / lengths, commit_vs_other,
 git_auto_abbrev); extra keys and "repositories" are ignored.  It exits 0 when
 they all match, 1 (listing the differences) otherwise.
@@ -35,8 +38,10 @@ import sys
 from collections import Counter
 
 TYPES = ("commit", "tree", "blob", "tag")
-SETS = TYPES + ("all",)
+SETS = TYPES + ("commit-ish", "all")
 MIN_LEN = 4  # git's shortest abbreviation
+LENGTHS_TO = 16  # every table runs at least this far
+SCHEMA_VERSION = 2
 
 
 def list_objects(repo, reachable=False):
@@ -76,6 +81,19 @@ def list_objects(repo, reachable=False):
         if len(o) != 2 or o[1] not in TYPES:
             sys.exit("oracle.py: %s: git cannot read object: %s"
                      % (repo, " ".join(o)))
+    tags = [oid for oid, t in objs if t == "tag"]
+    p = subprocess.run(["git", "-C", repo, "cat-file",
+                        "--batch-check=%(objectname) %(objecttype)"],
+                       input="".join("%s^{commit}\n" % t for t in tags).encode(),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    if p.returncode != 0:
+        sys.exit("oracle.py: cat-file in %s failed: %s"
+                 % (repo, p.stderr.decode().strip()))
+    peeled = p.stdout.decode().splitlines()
+    if len(peeled) != len(tags):
+        sys.exit("oracle.py: %s: %d tags, %d answers" % (repo, len(tags), len(peeled)))
+    objs += [(t, "commit-ish") for t, line in zip(tags, peeled)
+             if line.split()[-1] == "commit"]
     return objs, hashname
 
 
@@ -96,20 +114,19 @@ def git_auto_abbrev(count):
 def set_stats(ids):
     """count, min_unique_length and lengths of one set of hex IDs."""
     ids = sorted(set(ids))
-    if not ids:
-        return {"count": 0, "min_unique_length": 0,
-                "lengths": {"4": {"objects": 0, "prefixes": 0}}}
     lengths = {}
     L = MIN_LEN
-    while True:
+    first_zero = None
+    while first_zero is None or L <= LENGTHS_TO:
         c = Counter(i[:L] for i in ids)
         objects = sum(n for n in c.values() if n >= 2)
         prefixes = sum(1 for n in c.values() if n >= 2)
         lengths[str(L)] = {"objects": objects, "prefixes": prefixes}
-        if objects == 0:
-            break
+        if objects == 0 and first_zero is None:
+            first_zero = L
         L += 1
-    return {"count": len(ids), "min_unique_length": L, "lengths": lengths}
+    return {"count": len(ids), "min_unique_length": first_zero if ids else None,
+            "lengths": lengths}
 
 
 def commit_vs_other(by_type):
@@ -117,18 +134,22 @@ def commit_vs_other(by_type):
     others = [i for t in TYPES if t != "commit" for i in by_type[t]]
     res = {}
     L = MIN_LEN
-    while True:
+    done = False
+    while not done or L <= LENGTHS_TO:
         other = set(i[:L] for i in others)
         n = sum(1 for i in commits if i[:L] in other)
         res[str(L)] = n
-        if n == 0:
-            return res
+        done = done or n == 0
         L += 1
+    return res
 
 
 def report(objs, hashname, repos):
     types = {}
+    ish = set(oid for oid, t in objs if t == "commit-ish")
     for oid, t in objs:
+        if t == "commit-ish":
+            continue
         if oid in types and types[oid] != t:
             sys.exit("oracle.py: %s listed as %s and %s" % (oid, types[oid], t))
         types[oid] = t
@@ -136,6 +157,7 @@ def report(objs, hashname, repos):
     for oid, t in types.items():
         by_type[t].append(oid)
     out = {
+        "schema_version": SCHEMA_VERSION,
         "objects": len(types),
         "hash": hashname,
         "repositories": repos,
@@ -144,6 +166,7 @@ def report(objs, hashname, repos):
         "git_auto_abbrev": git_auto_abbrev(len(types)),
     }
     out["types"]["all"] = set_stats(list(types))
+    out["types"]["commit-ish"] = set_stats(by_type["commit"] + sorted(ish))
     return out
 
 
@@ -159,7 +182,7 @@ def oracle(repos, reachable=False):
 
 
 def compare(tool, want):
-    """Differences between the tool's JSON and the oracle's, SPEC keys only."""
+    """Differences between the tool's JSON and the oracle's, contract keys only."""
     diffs = []
 
     def get(d, path):
@@ -177,6 +200,7 @@ def compare(tool, want):
             diffs.append("%s: got %s, want %s"
                          % (".".join(path), json.dumps(got), json.dumps(exp)))
 
+    check(["schema_version"], want["schema_version"])
     check(["objects"], want["objects"])
     check(["hash"], want["hash"])
     for s in SETS:
@@ -201,6 +225,12 @@ def selftest():
                     (16384, 8), (65535, 8), (65536, 9), (13021585, 12),
                     (2 ** 32, 17)]:
         expect("git_auto_abbrev(%d)" % n, git_auto_abbrev(n), want)
+    def upto(lengths, last=LENGTHS_TO):
+        """lengths as given, then zeros through `last`"""
+        res = {str(L): {"objects": 0, "prefixes": 0} for L in range(MIN_LEN, last + 1)}
+        res.update(lengths)
+        return res
+
     z = "0" * 34
     objs = [
         ("abcd00" + z, "commit"),
@@ -210,29 +240,37 @@ def selftest():
         ("ffff13" + z, "tag"),      # shares 5 with the tree
         ("12345" + "6" * 35, "commit"),
         ("abcd00" + z, "commit"),   # listed twice (two packs): counts once
+        ("ffff13" + z, "commit-ish"),  # the tag peels to a commit
     ]
     r = report(objs, "sha1", ["x"])
     expect("objects", r["objects"], 6)
     expect("commit", r["types"]["commit"], {
         "count": 3, "min_unique_length": 6,
-        "lengths": {"4": {"objects": 2, "prefixes": 1},
-                    "5": {"objects": 2, "prefixes": 1},
-                    "6": {"objects": 0, "prefixes": 0}}})
+        "lengths": upto({"4": {"objects": 2, "prefixes": 1},
+                         "5": {"objects": 2, "prefixes": 1}})})
     expect("all", r["types"]["all"], {
         "count": 6, "min_unique_length": 6,
-        "lengths": {"4": {"objects": 5, "prefixes": 2},
-                    "5": {"objects": 4, "prefixes": 2},
-                    "6": {"objects": 0, "prefixes": 0}}})
+        "lengths": upto({"4": {"objects": 5, "prefixes": 2},
+                         "5": {"objects": 4, "prefixes": 2}})})
     expect("blob", r["types"]["blob"], {
-        "count": 1, "min_unique_length": 4,
-        "lengths": {"4": {"objects": 0, "prefixes": 0}}})
+        "count": 1, "min_unique_length": 4, "lengths": upto({})})
     expect("tag", r["types"]["tag"]["min_unique_length"], 4)
-    expect("cvo", r["commit_vs_other"], {"4": 2, "5": 0})
+    # commit-ish: the 3 commits and the tag, which shares 4 with no commit
+    expect("commit-ish", r["types"]["commit-ish"], {
+        "count": 4, "min_unique_length": 6,
+        "lengths": upto({"4": {"objects": 2, "prefixes": 1},
+                         "5": {"objects": 2, "prefixes": 1}})})
+    expect("cvo", r["commit_vs_other"], {str(L): 2 if L == 4 else 0
+                                         for L in range(MIN_LEN, LENGTHS_TO + 1)})
+    # a collision past 16 chars: the table runs one length past it
+    long_pair = [("1" * 20 + "a" + "0" * 19, "blob"), ("1" * 20 + "b" + "0" * 19, "blob")]
+    lb = report(long_pair, "sha1", ["x"])["types"]["blob"]
+    expect("past 16", (lb["min_unique_length"], max(int(k) for k in lb["lengths"]),
+                       lb["lengths"]["20"]), (21, 21, {"objects": 2, "prefixes": 1}))
     e = report([], "sha1", [])
     expect("empty", e["types"]["all"], {
-        "count": 0, "min_unique_length": 0,
-        "lengths": {"4": {"objects": 0, "prefixes": 0}}})
-    expect("empty cvo", e["commit_vs_other"], {"4": 0})
+        "count": 0, "min_unique_length": None, "lengths": upto({})})
+    expect("empty cvo", e["commit_vs_other"], {str(L): 0 for L in range(MIN_LEN, LENGTHS_TO + 1)})
     expect("empty auto", e["git_auto_abbrev"], 7)
     # compare() flags a wrong number, a missing key and a string for an int
     bad = json.loads(json.dumps(r))

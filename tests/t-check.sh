@@ -48,7 +48,7 @@ for id in $cc_ids; do
 	grep -qF "commit $id (\"$subject\") $date" "$out" ||
 		fail "listing lacks 'commit $id (\"$subject\") $date'"
 done
-head -1 "$out" | grep -q "^commit IDs collide at $cc_len chars: 2 commits in 1 prefixes" ||
+head -1 "$out" | grep -q "^commit IDs collide at $cc_len chars: 2 commits in 1 prefix (of " ||
 	fail "headline: $(head -1 "$out")"
 
 # against=all lists the blob beside the commit
@@ -117,6 +117,15 @@ expect_exit 1 "$GIT_ABBREV" check "$cc_len" --reachable "$repo"
 # usage errors
 expect_exit 2 "$GIT_ABBREV" check "$repo"
 expect_exit 2 "$GIT_ABBREV" check 0 "$repo"
+# lengths git cannot use: below its minimum of 4, past the hash's 40 hex chars
+expect_exit 2 "$GIT_ABBREV" check 3 "$repo"
+head -1 "$err" | grep -q "from 4 to 40 (SHA-1) or 64 (SHA-256), not '3'" ||
+	fail "check 3: $(head -1 "$err")"
+expect_exit 0 "$GIT_ABBREV" check 4 --type=tag "$repo"
+expect_exit 2 "$GIT_ABBREV" check 41 "$repo"
+[ "$(head -1 "$err")" = "git-abbrev: the length must be from 4 to 40 for sha1 IDs, not 41" ] ||
+	fail "check 41: $(head -1 "$err")"
+[ -s "$out" ] && fail "check 41 printed to stdout"
 expect_exit 2 "$GIT_ABBREV" check 12 --type=bogus "$repo"
 expect_exit 2 "$GIT_ABBREV" check 12 --against=some "$repo"
 expect_exit 2 "$GIT_ABBREV" check 12 --improbable=2 "$repo"

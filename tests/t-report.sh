@@ -5,7 +5,7 @@
 # objects stored twice, alternates, an empty and a tiny repo, 17000 blobs),
 # runs git-abbrev on each the ways a user can name a repository (path,
 # current directory, a subdirectory, GIT_DIR, bare clone, worktree, `git
-# abbrev`, several repositories at once) and compares the SPEC.md keys of
+# abbrev`, several repositories at once) and compares the docs/json.md keys of
 # its JSON with tests/oracle.py, which counts by brute force from
 # `git cat-file --batch-all-objects`.  Then checks the planted collisions
 # directly, the text output, progress options, and that the repository
