@@ -222,7 +222,7 @@ static const char *const bad_words[][3] = {
 	{ "--quiet=1", "option '--quiet' takes no value" },
 	{ "--format", "option '--format' needs a value" },
 	{ "-C", "option '-C' needs a value" },
-	{ "--type=t", "'--type' takes commit, tree, blob, tag or all, not 't'" },
+	{ "--type=t", "'--type' takes commit, commit-ish, tree, blob, tag or all, not 't'" },
 	{ "--xyz", "unknown option '--xyz'" },
 	{ "--=x", "unknown option '--'" },
 	{ "--format=csv", "no format 'csv' (check prints text or json)" },
@@ -267,14 +267,14 @@ START_TEST(test_written)
 	char *commands = written(cli_complete, &cli_cmd_check, "commands");
 
 	ck_assert_ptr_nonnull(strstr(u, "usage: git abbrev check [<options>] <N> [<repo>...]\n"));
-	ck_assert_ptr_nonnull(strstr(u, "\n    --type=commit|tree|blob|tag|all\n"));
+	ck_assert_ptr_nonnull(strstr(u, "\n    --type=commit|commit-ish|tree|blob|tag|all\n"));
 	ck_assert_ptr_nonnull(strstr(u, "\n    -q, --quiet           print nothing"));
 	ck_assert_ptr_nonnull(strstr(u, "\n    --format=text|json    "));
 	ck_assert_ptr_nonnull(strstr(u, "\n    -C <path>             "));
 	ck_assert_ptr_nonnull(strstr(u, "exit status: 0 no two IDs"));
 	ck_assert_str_eq(opts, "--type= --against= --quiet --format= --improbable= --reachable "
 			 "--walker= --progress --no-progress -C\n");
-	ck_assert_str_eq(types, "commit tree blob tag all\n");
+	ck_assert_str_eq(types, "commit commit-ish tree blob tag all\n");
 	ck_assert_str_eq(formats, "text json csv markdown svg\n");
 	ck_assert_str_eq(commands, "report check model verify history\n");
 	/* the default command's name is optional */

@@ -711,6 +711,6 @@ usage "report prints text, json, csv, markdown, svg or classic" "$GIT_ABBREV" --
 usage "model prints text, json, csv, markdown or svg" "$GIT_ABBREV" model --objects=9 --format=classic
 usage "--format=classic" "$GIT_ABBREV" report --type=commit
 usage "--format=classic" "$GIT_ABBREV" report --format=csv --type=commit
-usage "'--type' takes commit, tree, blob, tag or all, not 'note'" "$GIT_ABBREV" report --format=classic --type=note
+usage "'--type' takes commit, commit-ish, tree, blob, tag or all, not 'note'" "$GIT_ABBREV" report --format=classic --type=note
 
 finish
