@@ -116,6 +116,32 @@ static int parse_length(void *o, const cli_option *opt, const char *v, char *err
 	return 0;
 }
 
+/* A size in bytes into a uint64_t field: a whole number with k, m or g (1024-based). */
+static int parse_size(void *o, const cli_option *opt, const char *v, char *err, size_t errsz)
+{
+	static const char units[] = "kmg";
+	unsigned long long x;
+	const char *u;
+	char *end;
+	int shift = 0;
+
+	errno = 0;
+	x = strtoull(v, &end, 10);
+	if (*end && end[1] == '\0' && (u = strchr(units, end[0] | 0x20)) != NULL)
+		shift = 10 * (int)(u - units + 1), end++;
+	if (*v < '0' || *v > '9' || *end || x == 0) {
+		snprintf(err, errsz, "option '--%s' takes a size such as 512k, 64m or 2g, not '%s'",
+			 opt->name, v);
+		return -1;
+	}
+	if (errno == ERANGE || x > (UINT64_MAX >> shift)) {
+		snprintf(err, errsz, "option '--%s': %s is too large", opt->name, v);
+		return -1;
+	}
+	*FIELD(o, opt, uint64_t) = (uint64_t)x << shift;
+	return 0;
+}
+
 /* ---- the tables ------------------------------------------------------------ */
 
 static const cli_choice types[] = {
@@ -346,6 +372,8 @@ static const cli_option verify_options[] = {
 	       "check the messages of these commits instead of files"),
 	FLAG("fix", 0, offsetof(cli_verify_opts, fix), 1,
 	     "print the input with its references rewritten"),
+	VALUE("max-input", offsetof(cli_verify_opts, max_input), parse_size, "<size>",
+	      "read at most this much of each input (default 256m)"),
 	FORMAT(offsetof(cli_verify_opts, r.format), EMIT_CHECK),
 	REPO_ROWS(cli_verify_opts, r.),
 	END
@@ -359,6 +387,7 @@ static void verify_init(void *opts, char **argv)
 	repo_init(&o->r, argv);
 	o->files = argv;
 	o->min_length = CLI_DEFAULT_MIN_LENGTH;
+	o->max_input = CLI_DEFAULT_MAX_INPUT;
 }
 
 static int verify_positional(void *opts, char *arg, char *err, size_t errsz)

@@ -99,6 +99,13 @@ typedef struct {
  */
 int cli_parse_model(cli_model_opts *o, int argc, char **argv, char *err, size_t errsz);
 
+/*
+ * The most verify reads from one file or standard input unless told
+ * otherwise: far above any patch series or a year of a busy list's
+ * archive, far below what `verify /dev/zero` would take.
+ */
+#define CLI_DEFAULT_MAX_INPUT (256ull << 20)
+
 /* The kernel's rule: at least 12 hex chars in a commit reference. */
 #define CLI_DEFAULT_MIN_LENGTH 12
 
@@ -107,6 +114,7 @@ typedef struct {
 	unsigned min_length; /* --min-length=N: the shortest ID a reference may use */
 	const char *range;   /* --range=<rev-range>: check these commits' messages */
 	int fix;             /* --fix: print the input with its references rewritten */
+	uint64_t max_input;  /* --max-input=<size>: the most bytes read from one input */
 	char **files;        /* positional arguments: files, "-" for stdin */
 	size_t nfiles;
 } cli_verify_opts;

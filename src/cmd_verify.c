@@ -12,6 +12,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +38,11 @@ typedef struct {
 	int ret;              /* the worst runtime status so far */
 } verify_ctx;
 
-/* The whole of a file ("-": stdin).  0, or -1 with errno set. */
-static int read_all(const char *path, char **out, size_t *len)
+/*
+ * The whole of a file ("-": stdin), at most `max` bytes.  0, 1 when the
+ * input is longer than that (nothing kept), or -1 with errno set.
+ */
+static int read_all(const char *path, uint64_t max, char **out, size_t *len)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	size_t cap = 1 << 16, n = 0, got;
@@ -47,10 +51,16 @@ static int read_all(const char *path, char **out, size_t *len)
 
 	if (!f)
 		return -1;
+	if (max > SIZE_MAX / 4)
+		max = SIZE_MAX / 4;
+	if (cap > max + 1)
+		cap = (size_t)max + 1; /* one byte more than allowed tells "too long" */
 	for (;;) {
 		if (!buf || n == cap) {
+			if (buf && n > max)
+				break;
 			if (buf)
-				cap *= 2;
+				cap = 2 * cap > max + 1 ? (size_t)max + 1 : 2 * cap;
 			b = realloc(buf, cap + 1);
 			if (!b) {
 				errno = ENOMEM;
@@ -61,7 +71,7 @@ static int read_all(const char *path, char **out, size_t *len)
 		got = fread(buf + n, 1, cap - n, f);
 		n += got;
 		if (got == 0) {
-			if (ferror(f))
+			if (ferror(f) || n > max)
 				break;
 			buf[n] = '\0';
 			if (f != stdin)
@@ -73,8 +83,10 @@ static int read_all(const char *path, char **out, size_t *len)
 	}
 	saved = errno ? errno : EIO;
 	free(buf);
-	if (f != stdin)
-		fclose(f);
+	if (f != stdin && fclose(f) && n <= max)
+		saved = errno;
+	if (n > max)
+		return 1;
 	errno = saved;
 	return -1;
 }
@@ -141,13 +153,33 @@ done:
 	return rc;
 }
 
+/* "256m", "1g", "100000" bytes: the cap as --max-input takes it. */
+static void size_name(char *out, size_t n, uint64_t v)
+{
+	static const char units[] = "kmg";
+	int u = 0;
+
+	while (u < 3 && v && !(v & 1023))
+		v >>= 10, u++;
+	snprintf(out, n, "%llu%s", (unsigned long long)v, u ? (char[]){ units[u - 1], 0 } : "");
+}
+
 static int check_file(verify_ctx *c, const char *path)
 {
 	char *buf;
 	size_t len;
 	int rc;
 
-	if (read_all(path, &buf, &len)) {
+	rc = read_all(path, c->o->max_input, &buf, &len);
+	if (rc == 1) {
+		char cap[32];
+
+		size_name(cap, sizeof(cap), c->o->max_input);
+		cmd_error("%s is larger than the %s-byte input cap; raise it with --max-input=<size>",
+			  strcmp(path, "-") ? path : "standard input", cap);
+		return ABBREV_EXIT_RUNTIME;
+	}
+	if (rc) {
 		cmd_error("cannot read %s: %s", strcmp(path, "-") ? path : "standard input",
 			  strerror(errno));
 		return errno == ENOMEM ? ABBREV_EXIT_NOMEM : ABBREV_EXIT_RUNTIME;

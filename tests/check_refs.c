@@ -533,6 +533,8 @@ START_TEST(test_cli_verify)
 				    "-", NULL };
 	const char *const range[] = { "-Crepo", "--range", "v1..v2", "--no-progress", NULL };
 	const char *const fix[] = { "--fix", "x", NULL };
+	const char *const sizes[][2] = { { "--max-input=512k", "524288" }, { "--max-input=2G", "2147483648" },
+					 { "--max-input=100", "100" }, { "--max-input=3m", "3145728" } };
 
 	ck_assert_int_eq(verify_args(&o, none, err, sizeof(err)), CLI_OK);
 	ck_assert_uint_eq(o.min_length, 12);
@@ -555,6 +557,13 @@ START_TEST(test_cli_verify)
 	ck_assert_int_eq(o.r.progress, 0);
 	ck_assert_int_eq(verify_args(&o, fix, err, sizeof(err)), CLI_OK);
 	ck_assert_int_eq(o.fix, 1);
+	ck_assert_uint_eq(o.max_input, 256u << 20);
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		const char *const args[] = { sizes[i][0], NULL };
+
+		ck_assert_int_eq(verify_args(&o, args, err, sizeof(err)), CLI_OK);
+		ck_assert_uint_eq(o.max_input, strtoull(sizes[i][1], NULL, 10));
+	}
 }
 END_TEST
 
@@ -571,6 +580,12 @@ static const char *const bad_verify[][5] = {
 	{ "--fix", "a", "b", NULL },
 	{ "--fix", "--format=json", NULL },
 	{ "--bogus", NULL },
+	{ "--max-input=0", NULL },
+	{ "--max-input=", NULL },
+	{ "--max-input=12q", NULL },
+	{ "--max-input=1mb", NULL },
+	{ "--max-input=-1", NULL },
+	{ "--max-input=17179869184g", NULL },
 };
 
 START_TEST(test_cli_verify_errors)

@@ -381,6 +381,18 @@ expect_exit 3 "$GIT_ABBREV" verify -C "$repo" "$tmp/no-such-file"
 one_line "$err" || fail "missing file: not one line on stderr: $(cat "$err")"
 expect_exit 3 "$GIT_ABBREV" verify -C "$repo" "$tmp"
 one_line "$err" || fail "a directory: not one line on stderr: $(cat "$err")"
+# unbounded input stops at the cap (--max-input, 256m by default) with one line naming it
+expect_exit 3 "$GIT_ABBREV" verify -C "$repo" /dev/zero
+one_line "$err" && grep -q "/dev/zero is larger than the 256m-byte input cap; raise it with --max-input" "$err" ||
+	fail "/dev/zero: $(cat "$err")"
+expect_exit 3 sh -c 'yes | "$1" verify -C "$2" --max-input=1m' sh "$GIT_ABBREV" "$repo"
+one_line "$err" && grep -q "standard input is larger than the 1m-byte input cap" "$err" ||
+	fail "yes | verify --max-input=1m: $(cat "$err")"
+size=$(wc -c <"$tmp/good.patch" | tr -d ' ')
+expect_exit 0 "$GIT_ABBREV" verify -C "$repo" --max-input="$size" "$tmp/good.patch"
+expect_exit 3 "$GIT_ABBREV" verify -C "$repo" --max-input=$((size - 1)) "$tmp/good.patch"
+grep -q "good.patch is larger than the $((size - 1))-byte input cap" "$err" || fail "cap - 1: $(cat "$err")"
+expect_exit 2 "$GIT_ABBREV" verify -C "$repo" --max-input=0 "$tmp/good.patch"
 # libgit2 cannot read SHA-256 repositories: a clear error, not a crash
 if git init -q --object-format=sha256 "$tmp/s256" 2>/dev/null; then
 	gen_repo "$tmp/sha256" sha256
