@@ -195,22 +195,31 @@ static size_t hex_run(const char *b, size_t q, size_t e)
  * line such as "Author: " or "Merge: ".  The ID may be abbreviated
  * (--abbrev-commit, log.abbrevCommit).
  */
+static size_t skip_graph(const parser *p, size_t q, size_t e)
+{
+	while (q < e && strchr(" \t*|/\\", p->buf[q]))
+		q++;
+	return q;
+}
+
 static int is_log_header(const parser *p, const line_t *l)
 {
 	const char *b = p->buf;
-	size_t n, q;
+	size_t n, q, s = skip_graph(p, l->start, l->end), e = trim_end(p, l->start, l->end);
 	line_t nx;
 
-	if (!prefix(b, l->start, l->end, "commit "))
+	/* pasted into a message, indented or under --graph's "* " and "| " */
+	if (!prefix(b, s, e, "commit "))
 		return 0;
-	n = hex_run(b, l->start + 7, l->end);
-	q = l->start + 7 + n;
-	if (n < ABBREV_LOG_MIN_HEX || n > 64 || (q < l->end && b[q] != ' '))
+	n = hex_run(b, s + 7, e);
+	q = s + 7 + n;
+	/* only decorations may follow: "commit <id> upstream." is a reference */
+	if (n < ABBREV_LOG_MIN_HEX || n > 64 || (q < e && !prefix(b, q, e, " (")))
 		return 0;
 	if (l->next >= p->len)
 		return 0;
 	line_at(p, l->next, &nx);
-	q = nx.start;
+	q = skip_graph(p, nx.start, nx.end);
 	if (q >= nx.end || b[q] < 'A' || b[q] > 'Z')
 		return 0;
 	while (q < nx.end && (is_alpha((unsigned char)b[q]) || b[q] == '-'))
@@ -416,7 +425,7 @@ typedef struct {
 	size_t open;     /* the '(' or '"' that begins it */
 	size_t t0, t1;   /* the subject text */
 	size_t last;     /* its last byte (the closing parenthesis) */
-	size_t d0;       /* with REFS_F_DATED: the date, 10 bytes */
+	size_t d0, d1;   /* with REFS_F_DATED: the date */
 	unsigned style, flags;
 } subject_t;
 
@@ -466,33 +475,142 @@ static size_t window_eol(const window *w, size_t k)
 	return e;
 }
 
-/*
- * ", 2024-12-05" at the end of w[t0..t1): git's --pretty=reference.  The
- * index of the date, and in *comma that of the comma before it.
- */
-static size_t dated(const window *w, size_t t0, size_t t1, size_t *comma)
+/* n digits at w[k..): their value, or -1. */
+static int digits(const window *w, size_t k, size_t e, size_t min, size_t max, size_t *len)
 {
-	const char *c = w->c;
-	size_t d = t1 - 10, k;
+	int v = 0;
+	size_t n = 0;
 
-	if (t1 - t0 < 13)
-		return SIZE_MAX;
-	for (size_t i = 0; i < 10; i++)
-		if (i == 4 || i == 7 ? c[d + i] != '-' : !is_digit((unsigned char)c[d + i]))
-			return SIZE_MAX;
-	k = d;
-	while (k > t0 && c[k - 1] == ' ')
+	while (k + n < e && n < max && is_digit((unsigned char)w->c[k + n]))
+		v = v * 10 + (w->c[k + n++] - '0');
+	if (n < min || (k + n < e && is_digit((unsigned char)w->c[k + n])))
+		return -1;
+	*len = n;
+	return v;
+}
+
+/* A month's name (3 letters or whole, an optional full stop) at w[k..): its length or 0. */
+static size_t month_at(const window *w, size_t k, size_t e)
+{
+	static const char *const names[] = {
+		"january", "february", "march", "april", "may", "june", "july", "august",
+		"september", "october", "november", "december"
+	};
+
+	for (size_t m = 0; m < 12; m++) {
+		size_t n = 0, len = strlen(names[m]);
+
+		while (k + n < e && n < len && lower((unsigned char)w->c[k + n]) == names[m][n])
+			n++;
+		if ((n == len || (n >= 3 && (m != 8 || n == 3 || n == 4))) &&
+		    (k + n >= e || !is_alpha((unsigned char)w->c[k + n])))
+			return n + (k + n < e && w->c[k + n] == '.');
+	}
+	return 0;
+}
+
+/*
+ * Whether w[k..e) is exactly a date as people write one in a reference:
+ * 2024-12-05 (also 2008-10-3, 2024/12/05), 12-05-2017, Jul 31, 2015,
+ * June 19 2006, 19 June 2006.  *iso: git's own YYYY-MM-DD.
+ */
+static int date_is(const window *w, size_t k, size_t e, int *iso)
+{
+	size_t n, q = k;
+	int a, b, c;
+
+	*iso = 0;
+	if ((n = month_at(w, q, e)) != 0) { /* Jul 31, 2015 */
+		q += n;
+		while (q < e && w->c[q] == ' ')
+			q++;
+		if ((a = digits(w, q, e, 1, 2, &n)) < 1 || a > 31)
+			return 0;
+		q += n;
+		if (q < e && w->c[q] == ',')
+			q++;
+		while (q < e && w->c[q] == ' ')
+			q++;
+		return (c = digits(w, q, e, 4, 4, &n)) >= 1970 && c < 2100 && q + n == e;
+	}
+	if ((a = digits(w, q, e, 1, 4, &n)) < 0)
+		return 0;
+	q += n;
+	if (q < e && w->c[q] == ' ' && n <= 2 && a >= 1 && a <= 31) { /* 19 June 2006 */
+		q++;
+		if (!(n = month_at(w, q, e)))
+			return 0;
+		q += n;
+		while (q < e && w->c[q] == ' ')
+			q++;
+		return (c = digits(w, q, e, 4, 4, &n)) >= 1970 && c < 2100 && q + n == e;
+	}
+	if (q >= e || !strchr("-/.", w->c[q]))
+		return 0;
+	if (n == 4) { /* Y-M-D */
+		char sep = w->c[q++];
+
+		if ((b = digits(w, q, e, 1, 2, &n)) < 1 || b > 12 || a < 1970 || a >= 2100)
+			return 0;
+		*iso = sep == '-' && n == 2;
+		q += n;
+		if (q >= e || w->c[q++] != sep || (c = digits(w, q, e, 1, 2, &n)) < 1 || c > 31)
+			return 0;
+		*iso = *iso && n == 2;
+		return q + n == e;
+	}
+	if (n > 2 || a < 1 || a > 31) /* D-M-Y */
+		return 0;
+	q++;
+	if ((b = digits(w, q, e, 1, 2, &n)) < 1 || b > 31)
+		return 0;
+	q += n;
+	if (q >= e || !strchr("-/.", w->c[q++]))
+		return 0;
+	return (c = digits(w, q, e, 4, 4, &n)) >= 1970 && c < 2100 && q + n == e;
+}
+
+typedef struct {
+	size_t end;      /* where the text before the date ends */
+	size_t d0, d1;   /* the date */
+	int canonical;   /* git's ", YYYY-MM-DD" */
+} date_t;
+
+/*
+ * A date at the end of w[t0..t1), after a comma (git's --pretty=reference),
+ * a semicolon, a dash, or nothing but blanks ("subject" 2006-06-09).
+ * 1 with *d filled, or 0.
+ */
+static int trailing_date(const window *w, size_t t0, size_t t1, date_t *d)
+{
+	size_t k, from = t1 - t0 > 20 ? t1 - 20 : t0;
+	int iso = 0;
+
+	for (k = from; k < t1; k++)
+		if ((k == t0 || !is_word((unsigned char)w->c[k - 1])) && date_is(w, k, t1, &iso))
+			break;
+	if (k >= t1)
+		return 0;
+	d->d0 = k;
+	d->d1 = t1;
+	while (k > t0 && w->c[k - 1] == ' ')
 		k--;
-	if (k == d || k <= t0 + 1 || c[k - 1] != ',')
-		return SIZE_MAX;
-	*comma = k - 1;
-	return d;
+	d->canonical = 0;
+	if (k > t0 && strchr(",;-", w->c[k - 1])) {
+		d->canonical = iso && w->c[k - 1] == ',' && d->d0 == k + 1;
+		k--;
+		while (k > t0 && w->c[k - 1] == ' ')
+			k--;
+	}
+	d->end = k;
+	return 1;
 }
 
 /* The subject at the start of the window: ("..."), (...), "..." or none. */
 static void parse_subject(const window *w, subject_t *s)
 {
-	size_t k = 0, close, comma, q;
+	size_t k = 0, close, q;
+	date_t d;
 
 	memset(s, 0, sizeof(*s));
 	while (k < w->n && (w->c[k] == ' ' || w->c[k] == '\t'))
@@ -517,17 +635,34 @@ static void parse_subject(const window *w, subject_t *s)
 	}
 	s->found = 1;
 	close = balanced_close(w, k);
-	if (k + 1 < w->n && w->c[k + 1] == '"') {
-		s->t0 = k + 2;
-		/* ("subject", 2024-12-05): quoted, and dated as git's reference */
-		if (close != SIZE_MAX && w->c[close - 1] != '"' &&
-		    (s->d0 = dated(w, k + 1, close, &comma)) != SIZE_MAX &&
-		    comma >= k + 3 && w->c[comma - 1] == '"') {
-			s->flags |= REFS_F_DATED | REFS_F_QUOTED_DATE;
-			s->t1 = comma - 1;
-			s->last = close;
+	if (close != SIZE_MAX && trailing_date(w, k + 1, close, &d)) {
+		/*
+		 * (subject, 2024-12-05) as git writes it, ("subject", 2024-12-05),
+		 * and what people make of them: (subject - 2010-07-10),
+		 * ("subject" 2006-06-09), (subject; 26-04-2017), (June 19, 2006).
+		 */
+		size_t a = k + 1, z = d.end;
+
+		s->flags |= REFS_F_DATED;
+		s->d0 = d.d0;
+		s->d1 = d.d1;
+		s->last = close;
+		if (z - a >= 2 && w->c[a] == '"' && w->c[z - 1] == '"') {
+			a++, z--;
+			s->flags |= REFS_F_QUOTED_DATE;
+		}
+		if (!d.canonical)
+			s->style |= REFS_STYLE_LAYOUT;
+		if (z <= a) { /* a date and no subject */
+			s->found = 0;
 			return;
 		}
+		s->t0 = a;
+		s->t1 = z;
+		return;
+	}
+	if (k + 1 < w->n && w->c[k + 1] == '"') {
+		s->t0 = k + 2;
 		/*
 		 * The balanced parenthesis keeps ("f("a") twice") whole; the first
 		 * `")` that ends a subject copes with unbalanced ones ("smile :)").
@@ -557,13 +692,7 @@ static void parse_subject(const window *w, subject_t *s)
 	}
 	s->t1 = close;
 	s->last = close;
-	s->d0 = dated(w, s->t0, s->t1, &comma);
-	if (s->d0 != SIZE_MAX) {
-		s->flags |= REFS_F_DATED;
-		s->t1 = comma;
-	} else {
-		s->style |= REFS_STYLE_NO_QUOTES;
-	}
+	s->style |= REFS_STYLE_NO_QUOTES;
 }
 
 /* ---- building references --------------------------------------------------- */
@@ -645,12 +774,14 @@ static int take_subject(parser *p, refs_ref *r, const subject_t *s)
 	r->flags |= s->flags;
 	if (s->flags & REFS_F_DATED) {
 		r->date_start = w->off[s->d0];
-		r->date_len = w->off[s->d0 + 9] + 1 - r->date_start;
+		r->date_len = w->off[s->d1 - 1] + 1 - r->date_start;
 	}
 	/* "subject..." or "subject…": what comes before is a prefix */
 	t = r->subject;
 	m = n;
-	if (m >= 3 && !memcmp(t + m - 3, "...", 3))
+	if (m >= 5 && !memcmp(t + m - 5, "[...]", 5))
+		m -= 5;
+	else if (m >= 3 && !memcmp(t + m - 3, "...", 3))
 		m -= 3;
 	else if (m >= 3 && !memcmp(t + m - 3, "\xe2\x80\xa6", 3))
 		m -= 3;
@@ -922,7 +1053,10 @@ static void process_line(parser *p, const line_t *l, size_t lineno)
 	const char *b = p->buf;
 	size_t s = skip_ws(p, l->start, l->end), e = trim_end(p, l->start, l->end);
 
-	if (!(p->opts & REFS_PARSE_MESSAGE)) {
+	if (p->opts & REFS_PARSE_MESSAGE) {
+		if (is_log_header(p, l)) /* `git log` output pasted into a message */
+			return;
+	} else {
 		if (is_mbox_from(p, l) || is_log_header(p, l) ||
 		    (lineno == 1 && is_mail_header(p, l))) {
 			p->state = ST_HEADER;

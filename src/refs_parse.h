@@ -40,7 +40,8 @@ enum refs_style {
 	REFS_STYLE_NO_QUOTES = 1u << 4,   /* (subject) without the double quotes */
 	REFS_STYLE_NO_PARENS = 1u << 5,   /* "subject" without the parentheses */
 	REFS_STYLE_UNCLOSED = 1u << 6,    /* ("subject... never closed */
-	REFS_STYLE_SPLIT = 1u << 7        /* a Fixes: tag split over lines */
+	REFS_STYLE_SPLIT = 1u << 7,       /* a Fixes: tag split over lines */
+	REFS_STYLE_LAYOUT = 1u << 8       /* dated, but not as git's (subject, YYYY-MM-DD) */
 };
 
 /* What else the parser saw. */

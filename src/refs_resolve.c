@@ -74,6 +74,9 @@ static const struct {
 	[REFS_P_UPPER] = { "upper-case-id", REFS_WARNING },
 	[REFS_P_STYLE] = { "style", REFS_WARNING },
 	[REFS_P_NOT_ANCESTOR] = { "not-ancestor", REFS_ERROR },
+	[REFS_P_NOT_HERE] = { "not-here", REFS_WARNING },
+	[REFS_P_LAYOUT] = { "layout", REFS_WARNING },
+	[REFS_P_SUBJECT_UNSURE] = { "subject-unsure", REFS_WARNING },
 };
 
 const char *refs_problem_name(int problem)
@@ -428,29 +431,93 @@ static int set_commit(job *j, refs_commit *c, const unsigned char *id)
 	return 0;
 }
 
+static int is_quote(unsigned char c)
+{
+	return c == '"' || c == '\'' || c == '`';
+}
+
+/* Skip blanks (and with `loose`, quote marks) at s[*i]; 1 if a blank was among them. */
+static int skip_blank(const char *s, size_t *i, size_t n, int loose)
+{
+	int blank = 0;
+
+	for (;;) {
+		if (*i < n && is_space((unsigned char)s[*i]))
+			blank = 1, ++*i;
+		else if (loose && *i < n && is_quote((unsigned char)s[*i]))
+			++*i;
+		else if (loose && *i + 1 < n && s[*i] == '\\' && is_quote((unsigned char)s[*i + 1]))
+			*i += 2;
+		else
+			return blank;
+	}
+}
+
 /*
- * a[0..an) and b[0..bn) are equal but for blanks (a line wrapped after
- * "builtin/") and a final full stop (often dropped when citing).
+ * a[0..an) and b[0..bn) are equal once each run of blanks is one space
+ * (line wrapping adds them), leading and trailing blanks and a final full
+ * stop (often dropped when citing) left out.  With `loose`, quote marks
+ * (" ' `, and a backslash before one) do not count either: a subject
+ * re-quoted to sit inside ("..."), or with its backticks dropped.
  */
-static int same_but_blanks(const char *a, size_t an, const char *b, size_t bn)
+static int same_text(const char *a, size_t an, const char *b, size_t bn, int loose)
 {
 	size_t i = 0, k = 0;
 
-	while (an && (is_space((unsigned char)a[an - 1]) || a[an - 1] == '.'))
+	while (an && (is_space((unsigned char)a[an - 1]) || strchr(".,;:", a[an - 1])))
 		an--;
-	while (bn && (is_space((unsigned char)b[bn - 1]) || b[bn - 1] == '.'))
+	while (bn && (is_space((unsigned char)b[bn - 1]) || strchr(".,;:", b[bn - 1])))
 		bn--;
-
+	while (i < an && is_space((unsigned char)a[i]))
+		i++;
+	while (k < bn && is_space((unsigned char)b[k]))
+		k++;
 	for (;;) {
-		while (i < an && is_space((unsigned char)a[i]))
-			i++;
-		while (k < bn && is_space((unsigned char)b[k]))
-			k++;
+		int sa = skip_blank(a, &i, an, loose), sb = skip_blank(b, &k, bn, loose);
+
 		if (i == an || k == bn)
 			return i == an && k == bn;
+		/* loose: a line wrapped after "merge-" or "builtin/" */
+		if (sa != sb && !(loose && sa && i >= 2 && (a[i - 2] == '-' || a[i - 2] == '/')))
+			return 0;
 		if (a[i++] != b[k++])
 			return 0;
 	}
+}
+
+static int same_but_blanks(const char *a, size_t an, const char *b, size_t bn)
+{
+	return same_text(a, an, b, bn, 0);
+}
+
+/*
+ * Whether the reference's subject is the real one laid out otherwise:
+ * quoted differently, or followed by ", <author>" (or more commas) as in
+ * (subject, A U Thor, 2010-06-24).  The part before a comma must match
+ * exactly, so a subject with a comma of its own still cannot pass wrong.
+ */
+static int subject_layout(const refs_ref *ref, const char *real)
+{
+	size_t rl = strlen(real), n = ref->subject_len;
+
+	const char *colon = strstr(real, ": ");
+
+	if (same_text(ref->subject, n, real, rl, 1))
+		return 1;
+	/* "gitk: ", "git-svn: ", "config: ": the area prefix left out */
+	if (colon && colon - real < 40 && !memchr(real, ' ', (size_t)(colon - real)) &&
+	    same_text(ref->subject, n, colon + 2, strlen(colon + 2), 1))
+		return 1;
+	for (int tries = 0; tries < 3 && n; tries++) {
+		while (n && ref->subject[n - 1] != ',')
+			n--;
+		if (!n)
+			break;
+		n--;
+		if (same_text(ref->subject, n, real, rl, 1))
+			return 1;
+	}
+	return 0;
 }
 
 /*
@@ -693,10 +760,21 @@ static void resolve_one(job *j)
 			goto nomem;
 		if (rc)
 			x->suggest = 1, set_commit(j, &x->target, found);
-		add(j, ph->nothers ? REFS_P_NOT_COMMIT : REFS_P_UNKNOWN, "%.*s %s%s%s",
-		    given_len, given, ph->nothers ? "is not a commit but " : "names no object in this repository",
-		    ph->nothers ? type_name_a(ph->other_type) : "",
-		    rc ? "; a commit has this subject" : ref->subject ? "; no commit has this subject" : "");
+		if (!ph->nothers && !rc && ref->kind == REFS_COMMIT)
+			/*
+			 * Nothing here has the ID or the subject: in prose that is
+			 * mostly another project's commit (curl's, the kernel's),
+			 * an example, or pasted output; a Fixes: tag or a revert
+			 * can only mean this repository.
+			 */
+			add(j, REFS_P_NOT_HERE, "%.*s names no object in this repository%s; another "
+			    "repository's commit?", given_len, given,
+			    ref->subject ? " and no commit here has this subject" : "");
+		else
+			add(j, ph->nothers ? REFS_P_NOT_COMMIT : REFS_P_UNKNOWN, "%.*s %s%s%s",
+			    given_len, given, ph->nothers ? "is not a commit but " :
+			    "names no object in this repository", ph->nothers ? type_name_a(ph->other_type) : "",
+			    rc ? "; a commit has this subject" : ref->subject ? "; no commit has this subject" : "");
 	} else if (ph->ncommits >= 2) {
 		size_t nc = ph->ncommits < MAX_CANDS ? ph->ncommits : MAX_CANDS, nsub = 0;
 		int pick = -1;
@@ -749,6 +827,10 @@ static void resolve_one(job *j)
 			rc = subject_matches(ref, real);
 			if (rc == 2) {
 				add(j, REFS_P_SHORTENED, "subject shortened with \"...\"; %s is (\"%s\")", hex, real);
+			} else if (!rc && subject_layout(ref, real)) {
+				add(j, REFS_P_LAYOUT, "the subject of %s laid out otherwise (quotes, its area "
+				    "prefix left out, or more after a comma); git writes %s (\"%s\")", hex, hex,
+				    real);
 			} else if (!rc) {
 				rc = find_ref_subject(j, ph->commits[0], found, &nmatch);
 				if (rc < 0)
@@ -760,6 +842,11 @@ static void resolve_one(job *j)
 					set_commit(j, &x->target, found);
 					add(j, REFS_P_SUBJECT, "subject does not match %s (\"%s\"); it is the "
 					    "subject of %s", hex, real, fh);
+				} else if ((ref->style & (REFS_STYLE_NO_QUOTES | REFS_STYLE_NO_PARENS)) &&
+					   !(ref->flags & REFS_F_DATED)) {
+					/* (referenced above), "reverted": maybe no subject at all */
+					add(j, REFS_P_SUBJECT_UNSURE, "\"%s\" is not the subject of %s (\"%s\"); "
+					    "if it stands for it, write it whole", ref->subject, hex, real);
 				} else {
 					add(j, REFS_P_SUBJECT, "subject does not match %s (\"%s\")", hex, real);
 				}
@@ -769,7 +856,10 @@ static void resolve_one(job *j)
 			add(j, REFS_P_SHORT, "%.*s has %zu hex chars, fewer than %u", given_len, given,
 			    ref->id_len, r->min_length);
 	}
-	if (ref->style)
+	if (ref->style & REFS_STYLE_LAYOUT)
+		add(j, REFS_P_LAYOUT, "dated reference laid out otherwise than git's "
+		    "<id> (subject, YYYY-MM-DD)");
+	if (ref->style & ~(unsigned)REFS_STYLE_LAYOUT)
 		style_finding(j);
 	if (j->ctx && (ref->kind == REFS_FIXES || ref->kind == REFS_REVERT) && x->suggest)
 		ancestry(j, x->target.id);

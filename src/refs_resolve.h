@@ -44,6 +44,9 @@ enum refs_problem {
 	REFS_P_UPPER,            /* warning: upper-case hex */
 	REFS_P_STYLE,            /* warning: the Fixes: / commit style */
 	REFS_P_NOT_ANCESTOR,     /* error: --range: the target is not an ancestor */
+	REFS_P_NOT_HERE,         /* warning: no object has this ID, and no commit its subject */
+	REFS_P_LAYOUT,           /* warning: right, but not laid out as git or the kernel do */
+	REFS_P_SUBJECT_UNSURE,   /* warning: (words) that are not the commit's subject, undated, unquoted */
 	REFS_P_COUNT
 };
 

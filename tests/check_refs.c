@@ -241,6 +241,45 @@ START_TEST(test_subjects)
 	ck_assert_uint_eq(L.v[0].flags, REFS_F_DATED | REFS_F_QUOTED_DATE);
 	ck_assert_uint_eq(parse("since 4234a76167 (Extend\n--pretty=oneline,, 2007-06-11)\n"), 1);
 	expect(0, REFS_COMMIT, 1, "4234a76167", "Extend --pretty=oneline,", 0);
+	/* dated layouts people write besides git's: a layout warning, the subject kept */
+	{
+		static const struct {
+			const char *text, *subject, *date;
+			unsigned flags;
+		} d[] = {
+			{ "commit " ID12 " (subj - 2010-07-10)\n", "subj", "2010-07-10", 0 },
+			{ "commit " ID12 " (\"subj\" 2006-06-09)\n", "subj", "2006-06-09",
+			  REFS_F_QUOTED_DATE },
+			{ "commit " ID12 " (\"subj\",\n26-04-2017)\n", "subj", "26-04-2017",
+			  REFS_F_QUOTED_DATE },
+			{ "commit " ID12 " (subj; 2007-09-14) x\n", "subj", "2007-09-14", 0 },
+			{ "commit " ID12 " (\"a, b\", Jul 31, 2015)\n", "a, b", "Jul 31, 2015",
+			  REFS_F_QUOTED_DATE },
+			{ "commit " ID12 " (rebase -i: proper hook, 2008-10-3)\n", "rebase -i: proper hook",
+			  "2008-10-3", 0 },
+			{ "commit " ID12 " (Add --signoff. 2005-12-09)\n", "Add --signoff.", "2005-12-09",
+			  0 },
+			{ "commit " ID12 " (foo, 19 June 2006)\n", "foo", "19 June 2006", 0 },
+		};
+
+		for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++) {
+			ck_assert_uint_eq(parse(d[i].text), 1);
+			expect(0, REFS_COMMIT, 1, ID12, d[i].subject, REFS_STYLE_LAYOUT);
+			ck_assert_uint_eq(L.v[0].flags, REFS_F_DATED | d[i].flags);
+			ck_assert_uint_eq(L.v[0].date_len, strlen(d[i].date));
+			ck_assert_int_eq(memcmp(d[i].text + L.v[0].date_start, d[i].date,
+						strlen(d[i].date)), 0);
+		}
+	}
+	/* a date alone is no subject; a number is no date */
+	ck_assert_uint_eq(parse("fixed with commit " ID12 " (June 19, 2006).\n"), 1);
+	expect(0, REFS_COMMIT, 1, ID12, NULL, REFS_STYLE_NO_SUBJECT);
+	ck_assert_uint_eq(parse("commit " ID12 " (bump to 2.0-1)\n"), 1);
+	expect(0, REFS_COMMIT, 1, ID12, "bump to 2.0-1", REFS_STYLE_NO_QUOTES);
+	/* "[...]" shortens a subject as "..." does */
+	ck_assert_uint_eq(parse("commit " ID12 " (\"pretty: respect [...]\", 2017-07-13)\n"), 1);
+	ck_assert_uint_eq(L.v[0].flags, REFS_F_DATED | REFS_F_QUOTED_DATE | REFS_F_ELLIPSIS);
+	ck_assert_uint_eq(L.v[0].match_len, strlen("pretty: respect"));
 	/* a bare ID needs a quoted or dated subject, a letter and a digit */
 	ck_assert_uint_eq(parse("CID 1671512 (\"Resource leak\")\nsha " ID12 " (the old one)\n"), 0);
 	ck_assert_uint_eq(parse("  " ID12 " (\"x86/xxx: Replace foo with bar\")\n"), 1);
@@ -316,6 +355,21 @@ START_TEST(test_mbox)
 	expect(1, REFS_FIXES, 10, "4567890123de", "message part", 0);
 	expect(2, REFS_COMMIT, 12, "5678901234ef", "notes", 0);
 	expect(3, REFS_FIXES, 33, "7890123456a1", "second patch", 0);
+}
+END_TEST
+
+START_TEST(test_log_pasted)
+{
+	/* `git log` pasted into a commit message: indented, under --graph, CRLF */
+	ck_assert_uint_eq(parse_msg("t\n\nlike this:\n\n    commit " ID40 "\n    Author: A <a@b>\n"
+				    "    Date:   now\n\nend\n"), 0);
+	ck_assert_uint_eq(parse_msg("t\r\n\r\n  commit " ID40 "\r\n  Author: A <a@b>\r\n"), 0);
+	ck_assert_uint_eq(parse_msg("t\n\n* commit " ID40 " (HEAD -> main)\n| Author: A <a@b>\n"
+				    "| * commit " ID12 "\n| | Merge: 1 2\n"), 0);
+	ck_assert_uint_eq(parse("From: x\n\n  commit " ID40 "\r\n  Author: A <a@b>\r\n\ntext\n"), 0);
+	/* but a stable backport's first line is a reference, whatever follows it */
+	ck_assert_uint_eq(parse_msg("t\n\ncommit " ID40 " upstream.\nSigned-off-by: x <y@z>\n"), 1);
+	ck_assert_uint_eq(L.v[0].flags, REFS_F_UPSTREAM);
 }
 END_TEST
 
@@ -621,6 +675,7 @@ Suite *make_refs_suite(void)
 	tcase_add_test(core, test_unique_length);
 	tcase_add_test(prose, test_mbox);
 	tcase_add_test(prose, test_log_output);
+	tcase_add_test(prose, test_log_pasted);
 	tcase_add_test(prose, test_links_and_upstream);
 	tcase_add_test(errors, test_garbage);
 	tcase_add_test(errors, test_fuzz);

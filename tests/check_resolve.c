@@ -100,6 +100,7 @@ static const fake_obj hist[] = {
 	/* 10 */ { "7777000000aa", ABBREV_TYPE_COMMIT, "typos", 800, 3, -1 },
 	/* 11 */ { "7777111111bb", ABBREV_TYPE_COMMIT, "typos", 900, 3, -1 },
 	/* 12 */ { "cafe0000000022", ABBREV_TYPE_COMMIT, "beside a blob", 1000, 3, -1 },
+	/* 13 */ { "8888000000aa", ABBREV_TYPE_COMMIT, "area: say \"hi\" to `all`", 1100, 3, -1 },
 };
 #define NHIST (sizeof(hist) / sizeof(hist[0]))
 
@@ -308,6 +309,60 @@ START_TEST(test_resolve_ancestry)
 }
 END_TEST
 
+START_TEST(test_resolve_layout)
+{
+	static const char *const layout[] = {
+		"commit 8888000000aa (\"area: say 'hi' to all\")\n",          /* re-quoted */
+		"commit 8888000000aa (\"area: say \\\"hi\\\" to all\", 2020-01-02)\n", /* escaped */
+		"commit 8888000000aa (say \"hi\" to `all`, 2020-01-02)\n",     /* area dropped */
+		"commit 8888000000aa (area: say \"hi\" to `all`, A U Thor, 2020-01-02)\n",
+		"commit 8888000000aa (area: say \"hi\" to `all` - 2020-01-02)\n", /* a dash */
+	};
+	static const char *const wrong[] = {
+		"commit 8888000000aa (\"area:say 'hi' to all\")\n",  /* a blank less */
+		"commit 8888000000aa (\"area: say 'hi' to\")\n",      /* a word less */
+		"commit 8888000000aa (\"xarea: say 'hi' to all\")\n",
+	};
+	const refs_result *x;
+
+	for (size_t i = 0; i < sizeof(layout) / sizeof(layout[0]); i++) {
+		x = check1(layout[i], -1);
+		ck_assert_msg(x && has(x, REFS_P_LAYOUT) && !has(x, REFS_P_SUBJECT) &&
+			      x->severity == REFS_WARNING, "layout %zu", i);
+	}
+	for (size_t i = 0; i < sizeof(wrong) / sizeof(wrong[0]); i++) {
+		x = check1(wrong[i], -1);
+		ck_assert_msg(x && has(x, REFS_P_SUBJECT) && x->severity == REFS_ERROR, "wrong %zu", i);
+	}
+	/* the whitespace of line wrapping counts as one space, no more */
+	ck_assert_ptr_null(check1("commit 8888000000aa (\"area: say \"hi\"\n to `all`\")\n", -1));
+	/* words in parentheses that may not be a subject at all */
+	x = check1("see commit 2000000000bb (referenced above)\n", -1);
+	ck_assert(has(x, REFS_P_SUBJECT_UNSURE));
+	ck_assert_int_eq(x->severity, REFS_WARNING);
+}
+END_TEST
+
+START_TEST(test_resolve_not_here)
+{
+	/* prose naming what nothing here has: another project's commit */
+	const refs_result *x = check1("curl's commit 9999999999ab (\"http2: trace\") broke it\n", -1);
+
+	ck_assert(has(x, REFS_P_NOT_HERE));
+	ck_assert_int_eq(x->severity, REFS_WARNING);
+	x = check1("see commit 9999999999ab for more\n", -1);
+	ck_assert(has(x, REFS_P_NOT_HERE));
+	/* a Fixes: tag can only mean this repository */
+	x = check1("Fixes: 9999999999ab (\"http2: trace\")\n", -1);
+	ck_assert(has(x, REFS_P_UNKNOWN));
+	ck_assert_int_eq(x->severity, REFS_ERROR);
+	/* and prose whose subject a commit here has is a wrong ID */
+	x = check1("commit 9999999999ab (\"later work\") broke it\n", -1);
+	ck_assert(has(x, REFS_P_UNKNOWN));
+	expect_target(x, 3, "commit 4000000000dd (\"later work\")");
+}
+END_TEST
+
 Suite *make_resolve_suite(void)
 {
 	Suite *s = suite_create("resolve");
@@ -323,6 +378,8 @@ Suite *make_resolve_suite(void)
 	tcase_add_test(core, test_resolve_subject);
 	tcase_add_test(core, test_resolve_types);
 	tcase_add_test(core, test_resolve_ancestry);
+	tcase_add_test(core, test_resolve_layout);
+	tcase_add_test(core, test_resolve_not_here);
 	suite_add_tcase(s, parser);
 	suite_add_tcase(s, core);
 	return s;
