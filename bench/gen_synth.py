@@ -27,6 +27,16 @@ can tell:
   - K packs (default: one per 4 million objects), cut with fast-import's
     `checkpoint`.
 
+With --refs-every R (the kernel's rate is about 6), one commit message
+in R also cites an earlier commit the way kernel messages do: a
+`Fixes: <12 hex> ("subject")` trailer (70%) or `commit <12 hex>
+("subject")` in prose (30%); 4% of them give another commit's subject
+and 2% a wrong ID (one hex char changed), so `verify --range` has errors
+to find and `verify` a subject index to build.  The IDs come from
+fast-import itself (`get-mark`, asked in batches for a pool of earlier
+commits, so the two processes rarely wait for each other).  Every
+commit's subject is distinct ("subsystem L: change N").
+
 The stream is written by this script into `git fast-import` through a
 pipe, so the two run on two cores; 2M objects take about a minute.  The
 same arguments give the same object IDs on every run (fixed seed, dates
@@ -34,6 +44,7 @@ and identities).  Prints a one-line summary of what was made.  Standard
 library only.
 """
 import argparse
+import array
 import os
 import random
 import subprocess
@@ -80,6 +91,8 @@ def main():
     ap.add_argument("--depth", type=int, default=14,
                     help="longest delta chain (default 14: mean depth 7)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--refs-every", type=int, default=0,
+                    help="one commit message in R cites an earlier commit (0: none)")
     a = ap.parse_args()
     if a.objects < 100:
         ap.error("--objects must be at least 100")
@@ -92,8 +105,12 @@ def main():
     subprocess.run(["git", "init", "-q", "--bare", a.dir], check=True, env=env)
     fi = subprocess.Popen(["git", "-C", a.dir, "fast-import", "--quiet",
                            "--depth=%d" % a.depth],
-                          stdin=subprocess.PIPE, env=env, bufsize=1 << 20)
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
+                          bufsize=1 << 20)
     out = fi.stdin
+    leaf_of = array.array("I")  # commit number - 1 -> its subject's leaf
+    pool_refs = []              # (hex ID, subject) of earlier commits to cite
+    nref = nwrong = 0
     start = time.time()
 
     bodies = {}     # file number -> its lines (chosen once from the pool)
@@ -122,9 +139,27 @@ def main():
                 changes.append((leaf * FILES + f, b"d%02d/s%02d/l%d/f%02d.c" % (t, m, l, f)))
         ncommit += 1
         when = EPOCH + ncommit * 300
-        msg = b"subsystem %d: change %d\n\nSigned-off-by: %s\n" % (
-            leaves[0], ncommit, IDENT)
-        buf = [b"commit refs/heads/master\n",
+        prose = trailer = b""
+        if a.refs_every and pool_refs and rng.randrange(a.refs_every) == 0:
+            hexid, subj = rng.choice(pool_refs)
+            roll = rng.random()
+            if roll < 0.04:
+                subj = rng.choice(pool_refs)[1]
+                nwrong += 1
+            elif roll < 0.06:
+                p = rng.randrange(12)
+                hexid = hexid[:p] + b"%x" % ((int(hexid[p:p + 1], 16) + 1) % 16) + hexid[p + 1:]
+                nwrong += 1
+            nref += 1
+            if rng.random() < 0.7:
+                trailer = b"Fixes: %s (\"%s\")\n" % (hexid, subj)
+            else:
+                prose = (b"This undoes the locking of commit %s (\"%s\")\n"
+                         b"for the fast path.\n\n" % (hexid, subj))
+        leaf_of.append(leaves[0])
+        msg = b"subsystem %d: change %d\n\n%s%sSigned-off-by: %s\n" % (
+            leaves[0], ncommit, prose, trailer, IDENT)
+        buf = [b"commit refs/heads/master\n", b"mark :%d\n" % ncommit,
                b"committer %s %d +0000\n" % (IDENT, when),
                b"data %d\n%s" % (len(msg), msg)]
         for fno, path in changes:
@@ -138,6 +173,13 @@ def main():
                                                  pool[(fno + v) % len(pool)])
             buf.append(b"M 100644 inline %s\ndata %d\n%s\n" % (path, len(data), data))
         out.write(b"".join(buf))
+        if a.refs_every and ncommit % 1000 == 0:
+            # a fresh pool of earlier commits to cite, their IDs from fast-import
+            nums = [rng.randrange(1, ncommit + 1) for _ in range(100)]
+            out.write(b"".join(b"get-mark :%d\n" % n for n in nums))
+            out.flush()
+            pool_refs = [(fi.stdout.readline()[:12],
+                          b"subsystem %d: change %d" % (leaf_of[n - 1], n)) for n in nums]
         nblob += len(changes)
         ntree += len(dirs) + 1
         nobj += 1 + len(changes) + len(dirs) + 1
@@ -153,8 +195,9 @@ def main():
     out.close()
     if fi.wait():
         sys.exit("gen_synth: git fast-import failed")
-    print("gen_synth: %s: %d objects (%d commits, %d trees, %d blobs, %d tags) in %.0f s"
-          % (a.dir, nobj, ncommit, ntree, nblob, ntag, time.time() - start))
+    print("gen_synth: %s: %d objects (%d commits, %d trees, %d blobs, %d tags; "
+          "%d commits cite another, %d wrongly) in %.0f s"
+          % (a.dir, nobj, ncommit, ntree, nblob, ntag, nref, nwrong, time.time() - start))
 
 
 if __name__ == "__main__":
