@@ -17,11 +17,14 @@ typedef struct progress progress;
 progress *progress_new(FILE *out, int enabled);
 void progress_free(progress *p);
 
-/* Begin a phase; total 0 when unknown. */
+/*
+ * Begin a phase; total 0 when unknown.  Its line appears once the phase
+ * has run GIT_PROGRESS_DELAY seconds (default 2, read by progress_new).
+ */
 void progress_start(progress *p, const char *title, size_t total);
 /* Report `done` items; redraws at most a few times a second. */
 void progress_update(progress *p, size_t done);
-/* End the phase with a final line. */
+/* End the phase: a final line if it was shown or is due, none if it counted nothing. */
 void progress_stop(progress *p);
 
 #endif

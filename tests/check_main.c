@@ -19,6 +19,7 @@ int main(void)
 	srunner_add_suite(sr, make_stats_suite());
 	srunner_add_suite(sr, make_model_suite());
 	srunner_add_suite(sr, make_cli_suite());
+	srunner_add_suite(sr, make_progress_suite());
 	srunner_add_suite(sr, make_oom_suite());
 	srunner_add_suite(sr, make_refs_suite());
 	srunner_add_suite(sr, make_formats_suite());

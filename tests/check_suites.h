@@ -23,6 +23,7 @@ Suite *make_idset_suite(void);
 Suite *make_stats_suite(void);
 Suite *make_model_suite(void);
 Suite *make_cli_suite(void);
+Suite *make_progress_suite(void);
 Suite *make_oom_suite(void);
 Suite *make_refs_suite(void);
 Suite *make_formats_suite(void);
