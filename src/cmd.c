@@ -82,6 +82,14 @@ int cmd_sets_load(cmd_sets *cs, const cli_repo_opts *o, progress *p)
 			rc = walk_pack_objects(walk_repo_objdir(cs->repos[i]), cs->s, p, err, sizeof(err));
 		if (rc)
 			return walk_status_exit(rc, err);
+		/* what git too warns about and goes on without (a missing alternate) */
+		for (char *line = err, *next; *line; line = next) {
+			next = line + strcspn(line, "\n");
+			if (*next)
+				*next++ = '\0';
+			cmd_error("warning: %s", line);
+		}
+		err[0] = '\0';
 	}
 	/*
 	 * The commit-ish set: the tags whose headers no walker read are read

@@ -10,6 +10,7 @@
 #include <config.h>
 
 #include "walk.h"
+#include "walk_pack.h"
 #include "walk_repo_int.h"
 
 #include <git2.h>
@@ -132,6 +133,16 @@ int walk_repo_objects(walk_repo *r, idsets *s, progress *p, char *err, size_t er
 	}
 	progress_stop(p);
 	ret = WALK_OK;
+	/* the warnings git gives (alternates missing or nested too deep) */
+	{
+		char **dirs;
+		size_t n;
+
+		ret = walk_pack_objdirs(r->objdir, &dirs, &n, err, errsz);
+		for (i = 0; i < n; i++)
+			free(dirs[i]);
+		free(dirs);
+	}
 done:
 	free(l.ids);
 	git_odb_free(odb);

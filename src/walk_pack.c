@@ -63,6 +63,44 @@ int wp_fail(walker *w, const char *fmt, ...)
 	return WALK_ERR;
 }
 
+int wp_warn(walker *w, const char *fmt, ...)
+{
+	char line[1024];
+	size_t len;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	len = strlen(line);
+	if (wp_grow(&w->warn, &w->warn_cap, w->warn_len + len + 2, 1))
+		return WALK_NOMEM;
+	memcpy(w->warn + w->warn_len, line, len);
+	w->warn_len += len;
+	w->warn[w->warn_len++] = '\n';
+	w->warn[w->warn_len] = '\0';
+	return 0;
+}
+
+/* Hand the warnings to the caller's buffer (whole lines that fit, no last newline). */
+static void give_warnings(const walker *w, char *err, size_t errsz)
+{
+	size_t n = 0;
+
+	if (!errsz)
+		return;
+	while (n < w->warn_len) {
+		const char *nl = memchr(w->warn + n, '\n', w->warn_len - n);
+		size_t end = (size_t)(nl - w->warn);
+
+		if (end >= errsz)
+			break;
+		n = end + 1;
+	}
+	memcpy(err, w->warn, n ? n - 1 : 0);
+	err[n ? n - 1 : 0] = '\0';
+}
+
 /* Make room for `need` elements of `size` bytes in *arr; 0 or WALK_NOMEM. */
 int wp_grow(void *arr, size_t *cap, size_t need, size_t size)
 {
@@ -193,6 +231,7 @@ static void walker_free(walker *w)
 	free(w->dirs);
 	free(w->chain);
 	free(w->packs_seen);
+	free(w->warn);
 	if (w->zs_ready)
 		inflateEnd(&w->zs);
 }
@@ -211,7 +250,7 @@ static int walk_once(walker *w, const char *objdir, idsets *s, int last)
 	int rc;
 
 	progress_start(w->p, "reading loose objects", 0);
-	rc = wp_add_objdir(w, objdir, 0, NULL);
+	rc = wp_add_objdirs(w, objdir);
 	progress_stop(w->p);
 	for (size_t i = 0; !rc && i < w->npacks; i++)
 		if (w->packs[i].bitmap)
@@ -253,6 +292,8 @@ int walk_pack_objects(const char *objdir, idsets *s, progress *p, char *err, siz
 {
 	int rc = 1;
 
+	if (errsz)
+		err[0] = '\0';
 	for (int attempt = 0; rc == 1 && attempt < MAX_ATTEMPTS; attempt++) {
 		walker w = { 0 };
 
@@ -264,6 +305,8 @@ int walk_pack_objects(const char *objdir, idsets *s, progress *p, char *err, siz
 		w.errsz = errsz;
 		w.chain = malloc(MAX_DELTA_DEPTH * sizeof(*w.chain));
 		rc = w.chain ? walk_once(&w, objdir, s, attempt == MAX_ATTEMPTS - 1) : WALK_NOMEM;
+		if (rc == WALK_OK)
+			give_warnings(&w, err, errsz);
 		walker_free(&w);
 	}
 	if (rc == 1) {
@@ -271,5 +314,28 @@ int walk_pack_objects(const char *objdir, idsets *s, progress *p, char *err, siz
 			 "(a repack or gc?); try again", objdir);
 		rc = WALK_ERR;
 	}
+	return rc;
+}
+
+int walk_pack_objdirs(const char *objdir, char ***dirs, size_t *n, char *err, size_t errsz)
+{
+	walker w = { 0 };
+	int rc;
+
+	*dirs = NULL;
+	*n = 0;
+	if (errsz)
+		err[0] = '\0';
+	w.err = err;
+	w.errsz = errsz;
+	rc = wp_find_objdirs(&w, objdir);
+	if (rc == WALK_OK) {
+		give_warnings(&w, err, errsz);
+		*dirs = w.dirs;
+		*n = w.ndirs;
+		w.dirs = NULL;
+		w.ndirs = 0;
+	}
+	walker_free(&w);
 	return rc;
 }

@@ -24,8 +24,19 @@
  * Add every object stored under the object directory `objdir` (loose,
  * packed, and in its alternates) to `s`, whose raw ID width decides the
  * hash.  Returns WALK_OK, WALK_ERR with a one-line message in err, or
- * WALK_NOMEM (walk.h).
+ * WALK_NOMEM (walk.h).  With WALK_OK, err holds the warnings, one a line
+ * ("" when none): alternates that are not there or nested too deep,
+ * which git too warns about and leaves out.
  */
 int walk_pack_objects(const char *objdir, idsets *s, progress *p, char *err, size_t errsz);
+
+/*
+ * The object directories walk_pack_objects() reads, as git finds them:
+ * `objdir`, then its alternates (info/alternates, recursively, and
+ * GIT_ALTERNATE_OBJECT_DIRECTORIES), real paths, each once.  *dirs is an
+ * array of *n strings the caller frees (each, then the array).  Returns
+ * as walk_pack_objects(), warnings in err with WALK_OK.
+ */
+int walk_pack_objdirs(const char *objdir, char ***dirs, size_t *n, char *err, size_t errsz);
 
 #endif

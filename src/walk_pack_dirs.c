@@ -1,7 +1,8 @@
 /*
  * walk_pack_dirs.c - step 1 of walk_pack.c: the object directories, the
- * given one and its alternates (info/alternates, recursively, each
- * directory once), and for each its packs and loose objects.
+ * given one and its alternates (info/alternates, recursively, and
+ * GIT_ALTERNATE_OBJECT_DIRECTORIES, each directory once, as git reads
+ * them), and for each its packs and loose objects.
  */
 #include <config.h>
 
@@ -16,62 +17,14 @@
 #include <sys/stat.h>
 
 /*
- * Normalise a path as git does for alternates: drop "." and empty
- * components, let ".." drop the component before it (kept where there is
- * none), no trailing slash.  In place; 0 or WALK_NOMEM.
+ * Undo git's C-style quoting of a path that starts at s[0] == '"': the
+ * path goes to `out` (as long as s at most), *end after the closing
+ * quote.  0, or -1 for broken quoting (git then takes the entry as it is).
  */
-static int normalize_path(char *path)
+static int unquote(const char *s, char *out, const char **end)
 {
-	char *buf = malloc(strlen(path) + 2), *out, *start;
-	const char *p = path;
-	int root = *p == '/';
-
-	if (!buf)
-		return WALK_NOMEM;
-	out = buf;
-	if (root)
-		*out++ = '/';
-	start = out;
-	while (*p) {
-		size_t len = strcspn(p, "/");
-
-		if (!len || (len == 1 && p[0] == '.')) {
-			/* nothing */
-		} else if (len == 2 && p[0] == '.' && p[1] == '.') {
-			char *last = out; /* the last component written */
-
-			if (out > start)
-				for (last = out - 1; last > start && last[-1] != '/'; last--)
-					;
-			if (out > start && !(out - last == 3 && !memcmp(last, "../", 3))) {
-				out = last;
-			} else if (!root) {
-				memcpy(out, "../", 3);
-				out += 3;
-			}
-		} else {
-			memcpy(out, p, len);
-			out += len;
-			*out++ = '/';
-		}
-		p += len;
-		while (*p == '/')
-			p++;
-	}
-	if (out > start)
-		out--;
-	else if (!root)
-		*out++ = '.';
-	*out = '\0';
-	strcpy(path, buf);
-	free(buf);
-	return 0;
-}
-
-/* Undo git's C-style quoting of an alternates line, in place; 0 or -1. */
-static int unquote(char *s)
-{
-	char *o = s, *p = s + 1;
+	const char *p = s + 1;
+	char *o = out;
 
 	while (*p && *p != '"') {
 		if (*p != '\\') {
@@ -98,16 +51,65 @@ static int unquote(char *s)
 			return -1;
 		}
 	}
-	if (*p != '"' || p[1])
+	if (*p != '"')
 		return -1;
 	*o = '\0';
+	*end = p + 1;
 	return 0;
 }
 
-/* Follow dir/info/alternates: one object directory a line. */
+static int add_dir(walker *w, const char *dir, int depth, const char *from);
+
+/*
+ * Follow a list of object directories separated by `sep`, as git parses
+ * info/alternates (sep '\n') and GIT_ALTERNATE_OBJECT_DIRECTORIES (':'):
+ * '#' starts a comment, empty entries are skipped, an entry starting with
+ * '"' is C-quoted (broken quoting: taken as it is).  A relative entry is
+ * relative to `base` (a real path: git resolves relative alternates
+ * against the real object directory), or with base NULL to the current
+ * directory.  `from` names the list in messages.
+ */
+static int add_list(walker *w, const char *list, int sep, const char *base, int depth,
+		    const char *from)
+{
+	char *entry = malloc(strlen(list) + 1);
+	const char *p = list, *end;
+	int rc = 0;
+
+	if (!entry)
+		return WALK_NOMEM;
+	if (*list && depth > MAX_ALT_DEPTH) {
+		/* as git: an error message, and the walk goes on without them */
+		free(entry);
+		return wp_warn(w, "%s: ignoring alternate object stores, nesting too deep", from);
+	}
+	while (*p && !rc) {
+		char *alt;
+
+		if (*p == '#') {
+			end = strchrnul(p, sep);
+			entry[0] = '\0';
+		} else if (*p != '"' || unquote(p, entry, &end) < 0) {
+			end = strchrnul(p, sep);
+			memcpy(entry, p, (size_t)(end - p));
+			entry[end - p] = '\0';
+		}
+		p = *end ? end + 1 : end;
+		if (!entry[0])
+			continue;
+		alt = entry[0] == '/' || !base ? strdup(entry) : wp_join(base, entry);
+		/* add_dir() resolves it as git does, with realpath() */
+		rc = alt ? add_dir(w, alt, depth, from) : WALK_NOMEM;
+		free(alt);
+	}
+	free(entry);
+	return rc;
+}
+
+/* Follow dir/info/alternates (dir a real path): one object directory a line. */
 static int add_alternates(walker *w, const char *dir, int depth)
 {
-	char *path = wp_join(dir, "info/alternates"), *text = NULL, *line, *next;
+	char *path = wp_join(dir, "info/alternates"), *text = NULL;
 	const unsigned char *m;
 	size_t size;
 	int rc;
@@ -119,10 +121,6 @@ static int add_alternates(walker *w, const char *dir, int depth)
 		free(path);
 		return rc == 1 ? 0 : rc;
 	}
-	if (size && depth > MAX_ALT_DEPTH) {
-		rc = wp_fail(w, "%s: alternates nested more than %d deep", path, MAX_ALT_DEPTH);
-		goto done;
-	}
 	text = malloc(size + 1);
 	if (!text) {
 		rc = WALK_NOMEM;
@@ -130,28 +128,7 @@ static int add_alternates(walker *w, const char *dir, int depth)
 	}
 	memcpy(text, m, size);
 	text[size] = '\0';
-	for (line = text; line && !rc; line = next) {
-		char *alt;
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (!*line || *line == '#')
-			continue;
-		if (*line == '"' && unquote(line) < 0) {
-			rc = wp_fail(w, "%s: bad quoting", path);
-			break;
-		}
-		alt = *line == '/' ? strdup(line) : wp_join(dir, line);
-		if (!alt) {
-			rc = WALK_NOMEM;
-			break;
-		}
-		rc = normalize_path(alt);
-		if (!rc)
-			rc = wp_add_objdir(w, alt, depth + 1, path);
-		free(alt);
-	}
+	rc = add_list(w, text, '\n', dir, depth, path);
 done:
 	free(text);
 	wp_unmap(m, size);
@@ -159,12 +136,16 @@ done:
 	return rc;
 }
 
-/* Add one object directory (once, however often it is named) and its alternates. */
-int wp_add_objdir(walker *w, const char *dir, int depth, const char *from)
+/*
+ * Note one object directory (once, however often it is named, by its
+ * real path) and follow its alternates.  One named by an alternates list
+ * (`from`) that is not there is warned about and left out, as git does;
+ * the repository's own must be there.
+ */
+static int add_dir(walker *w, const char *dir, int depth, const char *from)
 {
 	char *real = realpath(dir, NULL);
 	struct stat st;
-	int rc;
 
 	if (!real || stat(real, &st) < 0 || !S_ISDIR(st.st_mode)) {
 		int e = real ? ENOTDIR : errno;
@@ -173,8 +154,8 @@ int wp_add_objdir(walker *w, const char *dir, int depth, const char *from)
 		if (e == ENOMEM)
 			return WALK_NOMEM;
 		if (from)
-			return wp_fail(w, "%s: alternate object directory %s: %s", from, dir,
-				    strerror(e));
+			return wp_warn(w, "%s: alternate object directory %s: %s; ignored", from,
+				       dir, strerror(e));
 		return wp_fail(w, "%s: cannot open object directory: %s", dir, strerror(e));
 	}
 	for (size_t i = 0; i < w->ndirs; i++)
@@ -187,16 +168,34 @@ int wp_add_objdir(walker *w, const char *dir, int depth, const char *from)
 		return WALK_NOMEM;
 	}
 	w->dirs[w->ndirs++] = real;
-	if ((rc = wp_add_packs(w, dir)))
-		return rc;
-	/*
-	 * A test hook: wait here, between listing the packs and reading the
-	 * loose objects, so that tests/t-concurrent.sh can repack in between
-	 * every time instead of by chance (test_hooks.h).
-	 */
-	test_hook_pause(&w->paused);
-	if ((rc = wp_add_loose(w, dir)))
-		return rc;
-	return add_alternates(w, dir, depth);
+	return add_alternates(w, real, depth + 1);
 }
 
+int wp_find_objdirs(walker *w, const char *objdir)
+{
+	const char *env = getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
+	int rc = add_dir(w, objdir, -1, NULL);
+
+	/* as git: the variable's directories are alternates of the repository's */
+	if (!rc && env)
+		rc = add_list(w, env, ':', NULL, 0, "GIT_ALTERNATE_OBJECT_DIRECTORIES");
+	return rc;
+}
+
+int wp_add_objdirs(walker *w, const char *objdir)
+{
+	int rc = wp_find_objdirs(w, objdir);
+
+	for (size_t i = 0; i < w->ndirs && !rc; i++) {
+		if ((rc = wp_add_packs(w, w->dirs[i])))
+			break;
+		/*
+		 * A test hook: wait here, between listing the packs and reading
+		 * the loose objects, so that tests/t-concurrent.sh can repack in
+		 * between every time instead of by chance (test_hooks.h).
+		 */
+		test_hook_pause(&w->paused);
+		rc = wp_add_loose(w, w->dirs[i]);
+	}
+	return rc;
+}

@@ -62,6 +62,8 @@ typedef struct {
 	size_t nloose, loose_cap;
 	char **dirs; /* real paths of the object directories seen */
 	size_t ndirs, dirs_cap;
+	char *warn;  /* warnings, one a line */
+	size_t warn_len, warn_cap;
 	uint32_t *chain; /* delta chain being resolved */
 	z_stream zs;
 	int zs_ready;
@@ -113,6 +115,8 @@ static inline uint32_t wp_fanout(const pack_file *pk, int b)
 
 /* A one-line message into w->err; returns WALK_ERR. */
 int wp_fail(walker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A line for w->warn, the walk going on (git warns and goes on); 0 or WALK_NOMEM. */
+int wp_warn(walker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Make room for `need` elements of `size` bytes in *arr; 0 or WALK_NOMEM. */
 int wp_grow(void *arr, size_t *cap, size_t need, size_t size);
 /* "a/b", malloc'ed; NULL when out of memory. */
@@ -129,8 +133,14 @@ void wp_unmap(const unsigned char *m, size_t size);
 
 /* ---- walk_pack_dirs.c: step 1, the object directories ---- */
 
-/* Add one object directory (once, however often it is named) and its alternates. */
-int wp_add_objdir(walker *w, const char *dir, int depth, const char *from);
+/*
+ * Note the object directory and its alternates (info/alternates and
+ * GIT_ALTERNATE_OBJECT_DIRECTORIES, recursively) in w->dirs, real paths,
+ * each once.
+ */
+int wp_find_objdirs(walker *w, const char *objdir);
+/* wp_find_objdirs(), then map the packs and read the loose objects of each. */
+int wp_add_objdirs(walker *w, const char *objdir);
 
 /* ---- walk_pack_idx.c: the packs, their indexes and offset order ---- */
 

@@ -6,6 +6,7 @@
  */
 #include <config.h>
 
+#include "walk_pack.h"
 #include "walk_repo_int.h"
 
 #include <dirent.h>
@@ -189,6 +190,36 @@ done:
 	return rc;
 }
 
+/*
+ * Give libgit2 the object directories git reads that it would not find
+ * itself: GIT_ALTERNATE_OBJECT_DIRECTORIES when the repository is named by
+ * a path, C-quoted alternates, relative alternates behind a symlinked
+ * object directory.  The pack walker's list is git's; libgit2 skips a
+ * directory it has already (by inode).  Missing ones are left out here
+ * and warned about by the walkers.
+ */
+static int add_alternates(walk_repo *r)
+{
+	char **dirs, msg[16];
+	size_t n;
+	git_odb *odb = NULL;
+	int rc = walk_pack_objdirs(r->objdir, &dirs, &n, msg, sizeof(msg));
+
+	if (rc)
+		return rc == WALK_NOMEM ? rc : WALK_OK; /* libgit2 opened it: its error will do */
+	git_error_clear();
+	if (git_repository_odb(&odb, r->repo) < 0)
+		rc = WALK_ERR;
+	for (size_t i = 1; i < n && !rc; i++)
+		if (git_odb_add_disk_alternate(odb, dirs[i]) < 0)
+			rc = WALK_ERR;
+	for (size_t i = 0; i < n; i++)
+		free(dirs[i]);
+	free(dirs);
+	git_odb_free(odb);
+	return rc;
+}
+
 int walk_repo_open(walk_repo **out, const char *path, char *err, size_t errsz)
 {
 	walk_repo *r;
@@ -242,6 +273,13 @@ int walk_repo_open(walk_repo **out, const char *path, char *err, size_t errsz)
 		if (rc == WALK_ERR)
 			set_err(err, errsz, "%s: cannot find the object directory: %s", r->path,
 				git2_msg());
+		walk_repo_free(r);
+		return rc;
+	}
+	if ((rc = add_alternates(r)) < 0) {
+		if (rc == WALK_ERR)
+			set_err(err, errsz, "%s: cannot add alternate object directories: %s",
+				r->path, git2_msg());
 		walk_repo_free(r);
 		return rc;
 	}

@@ -101,6 +101,8 @@ int main(int argc, char **argv)
 		rc = walk_pack_objects(mode ? walk_repo_objdir(r) : argv[i], s, NULL, err,
 				       sizeof(err));
 	t1 = now();
+	if (!rc && err[0])
+		fprintf(stderr, "walk_dump: warning: %s\n", err);
 	if (!rc && quiet) {
 		for (int set = 0; set < ABBREV_SET_COUNT; set++)
 			printf("%s%s %zu", set ? " " : "", idset_name(set), idsets_count(s, set));
