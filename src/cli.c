@@ -149,6 +149,9 @@ static const cli_choice types[] = {
 	{ "tree", ABBREV_SET_TREE }, { "blob", ABBREV_SET_BLOB },
 	{ "tag", ABBREV_SET_TAG }, { "all", ABBREV_SET_ALL }, { NULL, 0 }
 };
+static const cli_choice fail_ons[] = {
+	{ "warning", CLI_FAIL_ON_WARNING }, { "error", CLI_FAIL_ON_ERROR }, { NULL, 0 }
+};
 static const cli_choice againsts[] = { { "same", 0 }, { "all", 1 }, { NULL, 0 } };
 static const cli_choice walkers[] = {
 	{ "pack", CLI_WALKER_PACK }, { "libgit2", CLI_WALKER_LIBGIT2 }, { NULL, 0 }
@@ -374,6 +377,8 @@ static const cli_option verify_options[] = {
 	     "print the input with its references rewritten"),
 	VALUE("max-input", offsetof(cli_verify_opts, max_input), parse_size, "<size>",
 	      "read at most this much of each input (default 256m)"),
+	CHOICE("fail-on", offsetof(cli_verify_opts, fail_on), fail_ons,
+	       "exit 1 on any finding (warning, default) or only on errors (error)"),
 	FORMAT(offsetof(cli_verify_opts, r.format), EMIT_CHECK),
 	REPO_ROWS(cli_verify_opts, r.),
 	END

@@ -106,6 +106,9 @@ int cli_parse_model(cli_model_opts *o, int argc, char **argv, char *err, size_t 
  */
 #define CLI_DEFAULT_MAX_INPUT (256ull << 20)
 
+/* What makes verify exit 1: any finding, or only errors (warnings printed, exit 0). */
+enum cli_fail_on { CLI_FAIL_ON_WARNING = 0, CLI_FAIL_ON_ERROR = 1 };
+
 /* The kernel's rule: at least 12 hex chars in a commit reference. */
 #define CLI_DEFAULT_MIN_LENGTH 12
 
@@ -115,6 +118,7 @@ typedef struct {
 	const char *range;   /* --range=<rev-range>: check these commits' messages */
 	int fix;             /* --fix: print the input with its references rewritten */
 	uint64_t max_input;  /* --max-input=<size>: the most bytes read from one input */
+	int fail_on;         /* --fail-on=warning|error: enum cli_fail_on */
 	char **files;        /* positional arguments: files, "-" for stdin */
 	size_t nfiles;
 } cli_verify_opts;

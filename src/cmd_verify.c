@@ -304,7 +304,7 @@ int cmd_verify(int argc, char **argv)
 		cmd_error("cannot write the findings");
 		ret = ABBREV_EXIT_RUNTIME;
 	}
-	if (!ret && (c.t.errors || c.t.warnings))
+	if (!ret && (c.t.errors || (c.t.warnings && o.fail_on != CLI_FAIL_ON_ERROR)))
 		ret = ABBREV_EXIT_FOUND;
 done:
 	emit_verify_free(c.em);

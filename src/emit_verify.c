@@ -84,6 +84,41 @@ static json_t *jid(const unsigned char *id, size_t rawsz)
 	return json_string(hex);
 }
 
+/* Line and column (1-based, in bytes) of buf[off], off >= ref->start. */
+static void line_col(const char *buf, const refs_ref *ref, size_t off, size_t *line, size_t *col)
+{
+	size_t ls = off;
+
+	while (ls && buf[ls - 1] != '\n')
+		ls--;
+	*col = off - ls + 1;
+	*line = ref->line;
+	for (size_t q = ref->start; q < off; q++)
+		if (buf[q] == '\n')
+			++*line;
+}
+
+/*
+ * Where the reference is: bytes [start, end) of the input, its first and
+ * last line and column (a bot applies "replacement" over them), and the
+ * spans of its ID and subject as written.
+ */
+static json_t *span_json(const verify_input *in, const refs_ref *ref)
+{
+	size_t l0, c0, l1, c1;
+
+	line_col(in->buf, ref, ref->start, &l0, &c0);
+	line_col(in->buf, ref, ref->end - 1, &l1, &c1);
+	return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:[I,I],s:o}",
+		"start", (json_int_t)ref->start, "end", (json_int_t)ref->end,
+		"line", (json_int_t)l0, "column", (json_int_t)c0,
+		"end_line", (json_int_t)l1, "end_column", (json_int_t)c1 + 1,
+		"id", (json_int_t)ref->id_start, (json_int_t)(ref->id_start + ref->id_len),
+		"subject", ref->subject && !(ref->flags & REFS_F_TITLE) ?
+			json_pack("[I,I]", (json_int_t)ref->subj_start, (json_int_t)ref->subj_end) :
+			json_null());
+}
+
 static json_t *finding_json(const verify_input *in, const refs_result *x, const refs_finding *f)
 {
 	const refs_ref *ref = &in->refs->v[x->ref];
@@ -109,6 +144,8 @@ static json_t *finding_json(const verify_input *in, const refs_result *x, const 
 			"subject", utf8_json(x->target.subject), "text", utf8_json(x->suggestion)));
 	else
 		json_object_set_new(o, "suggestion", json_null());
+	json_object_set_new(o, "span", span_json(in, ref));
+	json_object_set_new(o, "replacement", x->suggest ? utf8_json(x->replacement) : json_null());
 	cands = json_array();
 	for (size_t k = 0; k < x->ncands; k++)
 		json_array_append_new(cands, json_pack("{s:o,s:o}", "id", jid(x->cands[k].id, in->rawsz),

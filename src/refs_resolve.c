@@ -726,6 +726,36 @@ static void ancestry(job *j, const unsigned char *t)
 	add(j, REFS_P_NOT_ANCESTOR, "%s is not an ancestor of this commit", th);
 }
 
+/*
+ * What --fix writes over the reference's span: the span itself with only
+ * its ID replaced by `hex` and, when the subject is not the target's (in
+ * any layout), the subject's own bytes replaced by the target's subject.
+ * Every other byte (the words, quotes, date, line breaks of a split
+ * reference) stays.  NULL when out of memory.
+ */
+static char *fixed_span(const job *j, const char *hex, const char *subject)
+{
+	const refs_ref *ref = j->ref;
+	const char *b = j->buf;
+	size_t id_end = ref->id_start + ref->id_len, mid_end = ref->end;
+	int new_subject = 0;
+	char *out;
+
+	if (ref->subject && !(ref->flags & REFS_F_TITLE) && subject &&
+	    ref->subj_start >= id_end && ref->subj_end <= ref->end &&
+	    ref->subj_start <= ref->subj_end && !subject_matches(ref, subject) &&
+	    !subject_layout(ref, subject)) {
+		new_subject = 1;
+		mid_end = ref->subj_start;
+	}
+	if (asprintf(&out, "%.*s%s%.*s%s%.*s", (int)(ref->id_start - ref->start), b + ref->start, hex,
+		     (int)(mid_end - id_end), b + id_end, new_subject ? subject : "",
+		     new_subject ? (int)(ref->end - ref->subj_end) : 0,
+		     new_subject ? b + ref->subj_end : "") < 0)
+		return NULL;
+	return out;
+}
+
 static void resolve_one(job *j)
 {
 	refs_resolver *r = j->r;
@@ -868,12 +898,12 @@ static void resolve_one(job *j)
 			hexid_fmt(x->target_hex, x->target.id, r->rawsz);
 		else
 			short_hex(j, x->target_hex, x->target.id);
-		x->replacement = refs_format_fixed(j->buf, ref, x->target_hex, x->target.subject);
+		x->replacement = fixed_span(j, x->target_hex, x->target.subject);
 		if (ref->kind == REFS_REVERT) {
 			if (asprintf(&x->suggestion, "This reverts commit %s.", x->target_hex) < 0)
 				x->suggestion = NULL;
-		} else if (x->replacement) {
-			x->suggestion = strdup(x->replacement);
+		} else {
+			x->suggestion = refs_format_fixed(j->buf, ref, x->target_hex, x->target.subject);
 		}
 		if (!x->suggestion || !x->replacement)
 			goto nomem;

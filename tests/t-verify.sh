@@ -115,15 +115,12 @@ cases.patch:17: error: ${M3}0 has 41 hex chars, more than a sha1 ID
 cases.patch:18: warning: $M3U has upper-case hex; git writes IDs in lower case
     suggestion: Fixes: $M3s ("$S_M3")
 cases.patch:19: warning: Fixes: tag style: the tag is not spelt "Fixes:"; not one space after "Fixes:" and before the subject; the subject lacks its double quotes
-    suggestion: Fixes: $M3s ("$S_M3")
 cases.patch:20: warning: Fixes: tag style: no word "commit" belongs after "Fixes:"; the subject lacks its parentheses
-    suggestion: Fixes: $M3s ("$S_M3")
 cases.patch:21: error: $T12 is not a commit but a tree; a commit has this subject
     suggestion: Fixes: $M3s ("$S_M3")
 cases.patch:22: error: subject does not match $M4s ("$S_M4"); it is the subject of $M5s
     suggestion: commit $M5s ("$S_M5")
 cases.patch:25: warning: subject shortened with "..."; $M3s is ("$S_M3")
-    suggestion: Fixes: $M3s ("$S_M3")
 EOF
 # -C as git's: change to the repository first; files are named from there
 expect_exit 1 -C "$tmp" "$GIT_ABBREV" verify -C "$repo" ../cases.patch
@@ -226,19 +223,23 @@ expect_line 11 "Fixes: $As (\"$S_A\")"
 expect_line 12 "Fixes: $A8"
 expect_line 13 "Fixes: $Cs (\"$S_C\")"
 expect_line 14 "Fixes: $M7s (\"$S_M7\")"
-expect_line 19 "Fixes: $M3s (\"$S_M3\")"
+# only IDs and subjects change: the style stays, a split reference stays split
+expect_line 19 "fixes:  $M3s ($S_M3)"
 expect_line 21 "Fixes: $M3s (\"$S_M3\")"
-expect_line 22 "As commit $M3s (\"$S_M3\") said, and commit $M5s (\"$S_M5\") too."
-expect_line 23 "> Fixes: $U (\"a quoted reply is not checked\")"
-expect_line 24 "Fixes: $M3s (\"$S_M3\")"
+expect_line 22 "As commit $M3s (\"$S_M3\") said, and commit"
+expect_line 23 "  $M5s (\"$S_M5\") too."
+expect_line 24 "> Fixes: $U (\"a quoted reply is not checked\")"
+expect_line 25 "Fixes: $M3s (\"$S_M3_short\")"
 checks=$((checks + 1))
-[ "$(wc -l <"$tmp/fixed.patch")" -eq $(($(wc -l <"$tmp/cases.patch") - 1)) ] ||
-	fail "--fix: one line fewer expected (the split reference joined)"
-# what --fix could not fix is all that is left
+[ "$(wc -l <"$tmp/fixed.patch")" -eq "$(wc -l <"$tmp/cases.patch")" ] ||
+	fail "--fix: the number of lines changed"
+# what --fix could not fix is all that is left, and it suggests nothing more
 expect_exit 1 "$GIT_ABBREV" verify -C "$repo" "$tmp/fixed.patch"
 checks=$((checks + 1))
-[ "$(grep -v '^    ' "$out" | cut -d: -f2,3 | tr '\n' ' ')" = "9: error 12: error 12: warning " ] ||
+[ "$(grep -v '^    ' "$out" | cut -d: -f2,3 | tr '\n' ' ')" = \
+  "9: error 10: warning 12: error 12: warning 19: warning 20: warning 25: warning " ] ||
 	{ fail "after --fix"; show "$out"; }
+grep -q '^    suggestion:' "$out" && fail "after --fix: still a suggestion"
 
 # ---- JSON ------------------------------------------------------------------------
 expect_exit 1 "$GIT_ABBREV" verify -C "$repo" --format=json "$tmp/cases.patch"
@@ -367,6 +368,24 @@ d = json.load(open(sys.argv[1]))
 assert d["references"] == 300000 and not d["findings"], d["references"]' "$out" ||
 	fail "400,000 lines: references"
 say "400000 lines, 300000 references: $(((end - start) / 1000000)) ms"
+
+# ---- --fix is safe: the property over every message of a generated history ------------
+checks=$((checks + 1))
+if "$PYTHON3" "$ABBREV_SRCDIR/tests/verify_fix.py" "$GIT_ABBREV" "$tmp/fixhist" --make \
+	>"$tmp/fixprop" 2>&1; then
+	say "$(cat "$tmp/fixprop")"
+else
+	fail "--fix property: $(cat "$tmp/fixprop")"
+fi
+
+# --fail-on=error: warnings printed, exit 0; an error still fails
+printf 'See commit %s ("%s").\n' "$M3_7" "$S_M3" >"$tmp/warn-only.txt"
+expect_exit 1 "$GIT_ABBREV" verify -C "$repo" "$tmp/warn-only.txt"
+expect_exit 0 "$GIT_ABBREV" verify -C "$repo" --fail-on=error "$tmp/warn-only.txt"
+grep -q "warning: $M3_7 has 7 hex chars" "$out" || fail "--fail-on=error: warning not printed"
+printf 'Fixes: %s ("%s")\n' "$U" "$S_M3" >"$tmp/one-error.txt"
+expect_exit 1 "$GIT_ABBREV" verify -C "$repo" --fail-on=error "$tmp/one-error.txt"
+expect_exit 2 "$GIT_ABBREV" verify -C "$repo" --fail-on=never "$tmp/one-error.txt"
 
 # ---- usage and runtime errors ---------------------------------------------------------
 expect_exit 2 "$GIT_ABBREV" verify --min-length=3 "$tmp/good.patch"
