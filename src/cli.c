@@ -142,6 +142,25 @@ static int parse_size(void *o, const cli_option *opt, const char *v, char *err, 
 	return 0;
 }
 
+/* --refs=<pattern>: one more pattern (the field is cli_repo_opts.refs), and --reachable */
+static int parse_refs(void *o, const cli_option *opt, const char *v, char *err, size_t errsz)
+{
+	cli_repo_opts *r = (cli_repo_opts *)(void *)((char *)FIELD(o, opt, const char *) -
+						       offsetof(cli_repo_opts, refs));
+
+	if (!*v) {
+		snprintf(err, errsz, "option '--%s' needs a pattern", opt->name);
+		return -1;
+	}
+	if (r->nrefs == CLI_MAX_REFS) {
+		snprintf(err, errsz, "at most %d '--%s' patterns", CLI_MAX_REFS, opt->name);
+		return -1;
+	}
+	r->refs[r->nrefs++] = v;
+	r->reachable = 1;
+	return 0;
+}
+
 /* ---- the tables ------------------------------------------------------------ */
 
 static const cli_choice types[] = {
@@ -176,6 +195,8 @@ static const cli_choice fits[] = {
 #define REPO_ROWS(T, R) \
 	FLAG("reachable", 0, offsetof(T, R reachable), 1, \
 	     "only objects reachable from HEAD, branches and tags (a clone's view)"), \
+	VALUE("refs", offsetof(T, R refs), parse_refs, "<pattern>", \
+	      "walk these refs, not a clone's (repeatable; 'refs/*': all)"), \
 	CHOICE("walker", offsetof(T, R walker), walkers, \
 	       "read the pack files directly (default) or through libgit2"), \
 	FLAG("progress", 0, offsetof(T, R progress), 1, "show progress on stderr"), \

@@ -30,11 +30,16 @@ enum cli_walker {
 	CLI_WALKER_LIBGIT2     /* libgit2's object database: reference, fallback */
 };
 
+/* The most --refs patterns one command line may give. */
+#define CLI_MAX_REFS 64
+
 /* The options of every command that reads repositories. */
 typedef struct {
 	int format;          /* enum abbrev_format */
 	int progress;        /* 1 --progress, 0 --no-progress, -1 if stderr is a tty */
 	int reachable;       /* --reachable: only objects reachable from the refs */
+	const char *refs[CLI_MAX_REFS]; /* --refs=P (implies --reachable): which refs */
+	size_t nrefs;        /* 0: the refs a clone fetches */
 	int walker;          /* --walker=pack|libgit2 */
 	double improbable;   /* --improbable=P: flag groups less likely than P */
 	int set;             /* report --type=T: the set --format=classic lists (all) */

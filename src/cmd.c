@@ -46,6 +46,39 @@ static int walk_status_exit(int rc, const char *err)
 	return ABBREV_EXIT_RUNTIME;
 }
 
+/* "bad object refs/heads/ghost", as git says it, but going on */
+static void warn_bad_ref(void *ctx, const char *name)
+{
+	(void)ctx;
+	cmd_error("warning: bad object %s", name);
+}
+
+/* Walk the refs of every repository; the missing objects are a note on stderr. */
+static int load_reachable(cmd_sets *cs, const cli_repo_opts *o, progress *p)
+{
+	walk_reach_result res = { .bad_ref = warn_bad_ref };
+	char err[1024] = "";
+
+	cs->reach.patterns = o->nrefs ? o->refs : walk_clone_refs;
+	cs->reach.npatterns = o->nrefs ? o->nrefs : walk_clone_nrefs;
+	for (size_t i = 0; i < cs->n; i++) {
+		int rc = walk_repo_reachable(cs->repos[i], cs->s, cs->reach.patterns,
+					     cs->reach.npatterns, &res, p, err, sizeof(err));
+
+		if (rc)
+			return walk_status_exit(rc, err);
+	}
+	cs->reach.refs = res.refs;
+	cs->reach.missing = res.missing;
+	cs->reach.bad_refs = res.nbad;
+	if (res.missing && o->format != ABBREV_FORMAT_JSON)
+		cmd_error("note: %zu object%s the refs reach %s missing, not counted%s",
+			  res.missing, res.missing == 1 ? "" : "s", res.missing == 1 ? "is" : "are",
+			  (cs->lacks & ABBREV_LACKS_PARTIAL) ?
+			  " (a partial clone: its remote promises them)" : "");
+	return ABBREV_EXIT_OK;
+}
+
 int cmd_sets_load(cmd_sets *cs, const cli_repo_opts *o, progress *p)
 {
 	size_t n = o->nrepos, nopen = n ? n : 1;
@@ -73,10 +106,10 @@ int cmd_sets_load(cmd_sets *cs, const cli_repo_opts *o, progress *p)
 	cs->s = idsets_new(walk_repo_rawsz(cs->repos[0]));
 	if (!cs->s)
 		goto nomem;
-	for (size_t i = 0; i < cs->n; i++) {
-		if (o->reachable)
-			rc = walk_repo_reachable(cs->repos[i], cs->s, p, err, sizeof(err));
-		else if (o->walker == CLI_WALKER_LIBGIT2)
+	if (o->reachable && (rc = load_reachable(cs, o, p)))
+		return rc;
+	for (size_t i = 0; i < cs->n && !o->reachable; i++) {
+		if (o->walker == CLI_WALKER_LIBGIT2)
 			rc = walk_repo_objects(cs->repos[i], cs->s, p, err, sizeof(err));
 		else
 			rc = walk_pack_objects(walk_repo_objdir(cs->repos[i]), cs->s, p, err, sizeof(err));

@@ -49,13 +49,17 @@ typedef struct {
 	char **paths;      /* display path of each repository */
 	size_t n;
 	unsigned lacks;    /* enum abbrev_lack of any of them */
+	abbrev_reach reach; /* with --reachable: the refs walked, objects missing */
 } cmd_sets;
 
 /*
  * Open the repositories of o->repos (none: the one git would use here) and
  * walk them into one new collection: all objects of their object
  * databases with the walker o->walker, or with o->reachable only those
- * reachable from their refs.
+ * reachable from their refs (o->refs, or those a clone fetches): a ref
+ * naming a missing object is a warning on stderr, and objects the refs
+ * reach that are missing are a note there (but for JSON, which has them
+ * as a key).
  * Returns an exit status; errors are printed.  Free with cmd_sets_free()
  * whatever the result.
  */

@@ -50,6 +50,7 @@ int cmd_check(int argc, char **argv)
 	c.repos = (const char *const *)cs.paths;
 	c.nrepos = cs.n;
 	c.lacks = cs.lacks;
+	c.reach = o.r.reachable ? &cs.reach : NULL;
 	if (stats_groups_at(&c.found, cs.s, o.set, o.length, o.against_all) ||
 	    (!o.quiet && cmd_sets_describe(&cs, &c.found))) {
 		cmd_error("out of memory");

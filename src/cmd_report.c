@@ -51,6 +51,7 @@ int cmd_report(int argc, char **argv)
 	rep.improbable = o.improbable;
 	rep.set = o.set;
 	rep.lacks = cs.lacks;
+	rep.reach = o.reachable ? &cs.reach : NULL;
 	rep.nrepos = cs.n;
 	if (ret)
 		cmd_error("out of memory");

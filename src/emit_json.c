@@ -109,6 +109,22 @@ static json_t *set_json(const stats_set *st, size_t rawsz, double threshold)
 	return o;
 }
 
+/* {"refs": [patterns], "refs_walked": n, "missing": m, "bad_refs": k}, or null */
+static json_t *reach_json(const abbrev_reach *reach)
+{
+	json_t *refs;
+
+	if (!reach)
+		return json_null();
+	refs = json_array();
+	for (size_t i = 0; i < reach->npatterns; i++)
+		json_array_append_new(refs, utf8_json(reach->patterns[i]));
+	return json_pack("{s:o,s:I,s:I,s:I}", "refs", refs,
+			 "refs_walked", (json_int_t)reach->refs,
+			 "missing", (json_int_t)reach->missing,
+			 "bad_refs", (json_int_t)reach->bad_refs);
+}
+
 int emit_report_json(FILE *out, const stats_report *r)
 {
 	json_t *root, *repos, *types, *cvo;
@@ -126,6 +142,7 @@ int emit_report_json(FILE *out, const stats_report *r)
 	json_object_set_new(root, "repositories", repos);
 	json_object_set_new(root, "shallow", json_boolean(r->lacks & ABBREV_LACKS_SHALLOW));
 	json_object_set_new(root, "partial", json_boolean(r->lacks & ABBREV_LACKS_PARTIAL));
+	json_object_set_new(root, "reachable", reach_json(r->reach));
 
 	types = json_object();
 	for (int set = ABBREV_SET_COMMIT; set <= ABBREV_SET_TAG; set++)
@@ -185,6 +202,7 @@ int emit_check_json(FILE *out, const stats_check *c)
 		"colliding_objects", (json_int_t)f->objects[c->length],
 		"colliding_prefixes", (json_int_t)f->prefixes[c->length],
 		"groups", groups);
+	json_object_set_new(root, "reachable", reach_json(c->reach));
 	rc = json_dumpf(root, out, JSON_INDENT(2));
 	json_decref(root);
 	if (rc || fputc('\n', out) == EOF)

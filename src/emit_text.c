@@ -146,6 +146,21 @@ static void print_model(FILE *out, const stats_report *r)
 	      " random, P(X >= measured) for X Poisson with the expected mean)\n", out);
 }
 
+/* "reachable from HEAD, <the other patterns>: 12 refs" */
+static void print_reach(FILE *out, const abbrev_reach *reach)
+{
+	if (!reach)
+		return;
+	fputs("reachable from ", out);
+	for (size_t i = 0; i < reach->npatterns; i++)
+		fprintf(out, "%s%s", i ? ", " : "", reach->patterns[i]);
+	fprintf(out, ": %zu ref%s", reach->refs, reach->refs == 1 ? "" : "s");
+	if (reach->missing)
+		fprintf(out, "; %zu missing object%s not counted", reach->missing,
+			reach->missing == 1 ? "" : "s");
+	fputc('\n', out);
+}
+
 int emit_report_text(FILE *out, const stats_report *r)
 {
 	const stats_set *all = &r->sets[ABBREV_SET_ALL];
@@ -161,6 +176,7 @@ int emit_report_text(FILE *out, const stats_report *r)
 		fprintf(out, "%s %zu %s%s", set > ABBREV_SET_COMMIT ? "," : "", r->sets[set].count,
 			idset_name(set), r->sets[set].count == 1 ? "" : "s");
 	fprintf(out, "; commit-ish %zu\n", r->sets[ABBREV_SET_COMMITISH].count);
+	print_reach(out, r->reach);
 
 	/* the table runs to the first length where every column is 0 */
 	for (int c = 0; c < ABBREV_SET_COUNT; c++) {
@@ -232,6 +248,7 @@ int emit_check_text(FILE *out, const stats_check *c)
 		else
 			fprintf(out, "no two %s IDs share their first %u chars (%zu %s)\n",
 				what, c->length, f->count, emit_set_noun(c->set, f->count));
+		print_reach(out, c->reach);
 		return ferror(out) ? -1 : 0;
 	}
 	if (c->against_all)
@@ -245,6 +262,7 @@ int emit_check_text(FILE *out, const stats_check *c)
 			what, c->length, nobj, emit_set_noun(c->set, nobj), npre,
 			emit_noun(npre, "prefix", "prefixes"), f->count,
 			emit_set_noun(c->set, f->count));
+	print_reach(out, c->reach);
 	for (size_t g = 0; g < f->ngroups; g++) {
 		const stats_group *gr = &f->groups[g];
 

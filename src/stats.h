@@ -20,6 +20,7 @@
 #include "hexid.h"
 #include "idset.h"
 #include "shard.h"
+#include "lacks.h"
 
 /* A group of IDs that share one prefix at the longest colliding length. */
 typedef struct {
@@ -112,6 +113,7 @@ typedef struct {
 	unsigned git_auto_abbrev;
 	double improbable;       /* threshold for "possibly crafted" */
 	unsigned lacks;          /* 1: shallow clone, 2: partial clone (lacks.h) */
+	const abbrev_reach *reach; /* --reachable: what was walked; NULL without */
 	int set;                 /* report --type: the one set --format=classic lists */
 	const stats_input *input; /* ID streams: what they held; NULL for repositories */
 	shard shard;             /* the IDs counted: one shard, or SHARD_ALL */
@@ -127,6 +129,7 @@ typedef struct {
 	size_t nrepos;
 	const char *const *repos;
 	unsigned lacks;          /* what a shallow or partial clone lacks (lacks.h) */
+	const abbrev_reach *reach; /* --reachable: what was walked; NULL without */
 	stats_set found;         /* groups from stats_groups_at() */
 } stats_check;
 

@@ -32,12 +32,38 @@ enum walk_status {
 /* Add every object of the repository to `s`. */
 int walk_repo_objects(walk_repo *r, idsets *s, progress *p, char *err, size_t errsz);
 
+/* The refs a clone fetches: HEAD, the branches and the tags. */
+extern const char *const walk_clone_refs[];
+extern const size_t walk_clone_nrefs;
+
 /*
- * Add only the objects reachable from the refs (branches, tags, notes and
- * HEAD): what a clone receives.  Each tree is read once (the sets are the
- * visited set).
+ * Whether a ref name matches one of the patterns: a pattern without a
+ * wildcard names a ref or everything below it (as for git for-each-ref),
+ * one with '*', '?' or '[' is a glob whose '*' matches '/' too (as for git
+ * rev-list --glob), so "refs/" and a star is every ref.  "HEAD" matches
+ * HEAD.
  */
-int walk_repo_reachable(walk_repo *r, idsets *s, progress *p, char *err, size_t errsz);
+int walk_ref_matches(const char *name, const char *const *patterns, size_t n);
+
+/* What the reachability walks found; each walk adds to it. */
+typedef struct {
+	size_t refs;        /* refs walked (HEAD counts as one) */
+	size_t missing;     /* objects the refs reach that the repository lacks */
+	size_t nbad;        /* refs whose own object is missing */
+	/* told the name of each such ref, for a warning; may be NULL */
+	void (*bad_ref)(void *ctx, const char *name);
+	void *ctx;
+} walk_reach_result;
+
+/*
+ * Add the objects reachable from the refs matching the patterns (NULL:
+ * walk_clone_refs, what a clone receives) to `s`.  Objects the refs reach
+ * that the repository lacks (a partial clone's promised objects, a broken
+ * ref) are counted in res->missing, once each, and not added.  Needs
+ * libgit2 (not SHA-256 repositories).  WALK_OK, WALK_ERR or WALK_NOMEM.
+ */
+int walk_repo_reachable(walk_repo *r, idsets *s, const char *const *patterns, size_t npatterns,
+			walk_reach_result *res, progress *p, char *err, size_t errsz);
 
 /*
  * Record the targets of the tags of `s` that have no record yet and that

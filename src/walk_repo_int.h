@@ -44,4 +44,12 @@ static inline const char *git2_msg(void)
 	return e && e->message ? e->message : "unknown libgit2 error";
 }
 
+/* The error for what needs libgit2 on a repository it cannot open. */
+static inline int no_libgit2(const walk_repo *r, const char *what, char *err, size_t errsz)
+{
+	set_err(err, errsz, "%s: %s needs libgit2, which cannot read this repository's "
+		"%zu-byte object IDs (SHA-256)", r->path, what, r->rawsz);
+	return WALK_ERR;
+}
+
 #endif

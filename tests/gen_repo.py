@@ -22,6 +22,13 @@ Scenarios (NAME):
   quoting     two pairs of commits sharing exactly 6 hex chars whose
               subjects need JSON escaping: quotes, backslash, tab, a
               control char, UTF-8; and Latin-1 bytes (not UTF-8).
+  refs        <dir> holds what a hosting site's mirror has beside what a
+              clone fetches: a main branch with an annotated tag, a topic
+              branch, pull-request refs (refs/pull/1/head, /merge), a
+              remote-tracking branch (refs/remotes/origin/old) and notes
+              (refs/notes/commits), each with commits and blobs of its
+              own; a lightweight tag on a pull-request commit, so some of
+              its objects are a clone's too.
   empty       <dir> is a fresh repository without objects.
   sha256      <dir> is a SHA-256 repository with a short history.
   commitish   <dir> holds commits that share >= 7 hex chars with annotated
@@ -516,6 +523,28 @@ def scenario_small(d):
             "objects": 3}
 
 
+def scenario_refs(d):
+    init_repo(d)
+    fast_import(d, fast_import_stream("main", 30, 0, EPOCH,
+                                      tag=("v1.0", b"release\n")))
+    main = rev(d, "refs/heads/main")
+    fast_import(d, fast_import_stream("topic", 5, 100, EPOCH + 7200, parent=main))
+    for branch, ref, n, start in (("pull1", "refs/pull/1/head", 6, 200),
+                                  ("pull1m", "refs/pull/1/merge", 2, 300),
+                                  ("old", "refs/remotes/origin/old", 4, 400)):
+        parent = rev(d, "refs/pull/1/head") if branch == "pull1m" else main
+        fast_import(d, fast_import_stream(branch, n, start, EPOCH + 3600 * start,
+                                          parent=parent))
+        git(d, "update-ref", ref, "refs/heads/" + branch)
+        git(d, "update-ref", "-d", "refs/heads/" + branch)
+    git(d, "update-ref", "refs/tags/light", "refs/pull/1/head~3")
+    git(d, "notes", "add", "-m", "a note on main~3", "refs/heads/main~3")
+    git(d, "reset", "-q", "--hard", "refs/heads/main")
+    refs = git(d, "for-each-ref", "--format=%(refname)").decode().split()
+    return {"repos": {"main": d}, "planted": [], "refs": refs,
+            "objects": len(all_objects(d))}
+
+
 def scenario_empty(d):
     init_repo(d)
     return {"repos": {"main": d}, "planted": [], "objects": 0}
@@ -665,6 +694,7 @@ SCENARIOS = {
     "many": scenario_many,
     "small": scenario_small,
     "quoting": scenario_quoting,
+    "refs": scenario_refs,
     "empty": scenario_empty,
     "sha256": scenario_sha256,
     "history": scenario_history,

@@ -5,8 +5,14 @@
     python3 oracle.py --compare TOOL.json <repo>...
                                                  compare the tool's JSON with it
     python3 oracle.py --selftest                 check the counting on fixed IDs
-    --reachable (before the repos): only objects reachable from the refs and
-    HEAD, as `git rev-list --objects --all` lists them
+    --reachable (before the repos): only objects reachable from HEAD, the
+    branches and the tags (what a clone receives), as
+    `git rev-list --objects --missing=print HEAD --branches --tags` lists them;
+    --refs=P (repeatable, implies --reachable): from the refs P names instead:
+    "HEAD", a glob given to `git rev-list --glob=P`, or a name without a
+    wildcard, listed by `git for-each-ref P` (the ref and those below it).
+    Objects rev-list prints as missing ("?id") are not counted; --compare
+    checks their number against the tool's "reachable"."missing".
 
 The object list comes from git itself:
     git -C <repo> cat-file --batch-all-objects \\
@@ -44,9 +50,29 @@ LENGTHS_TO = 16  # every table runs at least this far
 SCHEMA_VERSION = 2
 
 
-def list_objects(repo, reachable=False):
+def rev_list_args(repo, refs, env):
+    """rev-list's arguments for the ref patterns (None: a clone's refs)."""
+    head = subprocess.run(["git", "-C", repo, "rev-parse", "--verify", "-q", "HEAD"],
+                          stdout=subprocess.PIPE, env=env).returncode == 0
+    if refs is None:
+        return (["HEAD"] if head else []) + ["--branches", "--tags"]
+    args = []
+    for p in refs:
+        if p == "HEAD":
+            args += ["HEAD"] if head else []
+        elif any(c in p for c in "*?["):
+            args.append("--glob=" + p)
+        else:
+            args += subprocess.run(["git", "-C", repo, "for-each-ref",
+                                    "--format=%(refname)", p], stdout=subprocess.PIPE,
+                                   env=env, check=True).stdout.decode().split()
+    return args
+
+
+def list_objects(repo, reachable=False, refs=None):
     """[(hexid, type)] of every object git sees in `repo` (only those
-    reachable from the refs and HEAD, if `reachable`), and the hash."""
+    reachable from the refs, if `reachable`: see rev_list_args()), the
+    hash, and the number of objects reachable but missing."""
     env = dict(os.environ, LC_ALL="C")
     top = subprocess.run(["git", "-C", repo, "rev-parse", "--git-dir"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -59,15 +85,19 @@ def list_objects(repo, reachable=False):
                          env=env)
     hashname = fmt.stdout.decode().strip().lower() or "sha1"
     ids = None
+    missing = 0
     if reachable:
-        p = subprocess.run(["git", "-C", repo, "rev-list", "--objects", "--all"],
+        p = subprocess.run(["git", "-C", repo, "rev-list", "--objects", "--missing=print"]
+                           + rev_list_args(repo, refs, env) + ["--"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            env=env)
         if p.returncode != 0:
             sys.exit("oracle.py: rev-list in %s failed: %s"
                      % (repo, p.stderr.decode().strip()))
+        lines = p.stdout.splitlines()
+        missing = len(set(line for line in lines if line.startswith(b"?")))
         ids = b"".join(line.split(b" ")[0] + b"\n"
-                       for line in p.stdout.splitlines())
+                       for line in lines if not line.startswith(b"?"))
     p = subprocess.run(["git", "-C", repo, "cat-file"] +
                        ([] if reachable else ["--batch-all-objects"]) +
                        ["--batch-check=%(objectname) %(objecttype)"],
@@ -94,7 +124,7 @@ def list_objects(repo, reachable=False):
         sys.exit("oracle.py: %s: %d tags, %d answers" % (repo, len(tags), len(peeled)))
     objs += [(t, "commit-ish") for t, line in zip(tags, peeled)
              if line.split()[-1] == "commit"]
-    return objs, hashname
+    return objs, hashname, missing
 
 
 def msb(x):
@@ -170,15 +200,19 @@ def report(objs, hashname, repos):
     return out
 
 
-def oracle(repos, reachable=False):
-    objs, hashes = [], set()
+def oracle(repos, reachable=False, refs=None):
+    objs, hashes, missing = [], set(), 0
     for r in repos:
-        o, h = list_objects(r, reachable)
+        o, h, m = list_objects(r, reachable, refs)
         objs += o
         hashes.add(h)
+        missing += m
     if len(hashes) != 1:
         sys.exit("oracle.py: repositories mix hash functions: %s" % sorted(hashes))
-    return report(objs, hashes.pop(), repos)
+    out = report(objs, hashes.pop(), repos)
+    if reachable:
+        out["reachable"] = {"missing": missing}
+    return out
 
 
 def compare(tool, want):
@@ -208,6 +242,8 @@ def compare(tool, want):
             check(["types", s, k], want["types"][s][k])
     check(["commit_vs_other"], want["commit_vs_other"])
     check(["git_auto_abbrev"], want["git_auto_abbrev"])
+    if "reachable" in want:
+        check(["reachable", "missing"], want["reachable"]["missing"])
     return diffs
 
 
@@ -292,13 +328,16 @@ def main(argv):
         if len(argv) < 2:
             sys.exit("usage: oracle.py --compare TOOL.json <repo>...")
         tool_file, argv = argv[1], argv[2:]
-    reachable = argv[:1] == ["--reachable"]
-    if reachable:
+    reachable, refs = False, None
+    while argv and (argv[0] == "--reachable" or argv[0].startswith("--refs=")):
+        reachable = True
+        if argv[0] != "--reachable":
+            refs = (refs or []) + [argv[0][len("--refs="):]]
         argv = argv[1:]
     if not argv or argv[0].startswith("-"):
-        sys.exit("usage: oracle.py [--compare TOOL.json] [--reachable] <repo>..."
-                 " | --selftest")
-    want = oracle(argv, reachable)
+        sys.exit("usage: oracle.py [--compare TOOL.json] [--reachable] [--refs=P...]"
+                 " <repo>... | --selftest")
+    want = oracle(argv, reachable, refs)
     if tool_file is None:
         json.dump(want, sys.stdout, indent=1, sort_keys=True)
         sys.stdout.write("\n")

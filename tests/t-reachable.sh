@@ -1,0 +1,106 @@
+#!/bin/sh
+# t-reachable.sh - --reachable is what a clone receives, --refs chooses
+# other refs, and what the refs reach but the repository lacks is counted
+# apart.
+#
+# gen_repo.py --scenario refs builds a repository with what a hosting
+# site's mirror holds beside a clone's refs: pull-request refs, a
+# remote-tracking branch and notes, each with objects of its own.  The
+# oracle is git itself: `git rev-list --objects --missing=print HEAD
+# --branches --tags` (tests/oracle.py --reachable), with --glob for --refs
+# patterns.  A blob-less mirror clone of it has a promisor pack and every
+# ref; a copy with a ref to an object that does not exist has a broken ref.
+. "$(dirname "$0")/setup.sh"
+
+json() { # FILE EXPR: print the Python expression EXPR of the JSON `d` in FILE
+	"$PYTHON3" -c 'import json,sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"
+}
+
+gen_repo "$tmp/src" refs
+S=$tmp/src
+
+say "default: HEAD, the branches and the tags, as git clone fetches them"
+expect_exit 0 "$GIT_ABBREV" report --format=json --reachable "$S"
+oracle_compare "clone view" "$out" --reachable "$S"
+cp "$out" "$tmp/clone.json"
+checks=$((checks + 1))
+[ "$(json "$out" 'd["reachable"]["refs"]')" = "['HEAD', 'refs/heads/*', 'refs/tags/*']" ] ||
+	fail "JSON does not name the refs walked: $(json "$out" 'd["reachable"]')"
+nrefs=$(($(git -C "$S" for-each-ref refs/heads refs/tags | wc -l) + 1))
+checks=$((checks + 1))
+[ "$(json "$out" 'd["reachable"]["refs_walked"]')" = "$nrefs" ] ||
+	fail "refs_walked is not $nrefs (HEAD, branches, tags)"
+# a clone of it has exactly these objects
+git clone -q --bare "file://$S" "$tmp/clone.git" 2>/dev/null || die "clone failed"
+checks=$((checks + 1))
+[ "$(json "$out" 'd["objects"]')" = "$(git -C "$tmp/clone.git" cat-file --batch-all-objects --batch-check | wc -l)" ] ||
+	fail "the clone view is not what git clone receives"
+expect_exit 0 "$GIT_ABBREV" report --reachable "$S"
+checks=$((checks + 1))
+grep -qx "reachable from HEAD, refs/heads/\*, refs/tags/\*: $nrefs refs" "$out" ||
+	fail "text does not say which refs were walked"
+show "$out"
+
+say "--refs: the pull requests, the remote and the notes are not a clone's"
+expect_exit 0 "$GIT_ABBREV" report --format=json --refs='refs/*' "$S"
+oracle_compare "--refs='refs/*'" "$out" --refs='refs/*' "$S"
+checks=$((checks + 1))
+[ "$(json "$out" 'd["objects"]')" -gt "$(json "$tmp/clone.json" 'd["objects"]')" ] ||
+	fail "every ref reaches no more than a clone's refs"
+[ "$(json "$out" 'd["reachable"]["refs_walked"]')" = "$(git -C "$S" for-each-ref | wc -l)" ] ||
+	fail "--refs='refs/*' did not walk every ref"
+expect_exit 0 "$GIT_ABBREV" report --format=json --refs=refs/pull --refs=HEAD "$S"
+oracle_compare "--refs=refs/pull --refs=HEAD (a name without a wildcard: all below it)" \
+	"$out" --refs=refs/pull --refs=HEAD "$S"
+expect_exit 0 "$GIT_ABBREV" report --format=json --refs='refs/notes/*' --refs='refs/remotes/*/old' "$S"
+oracle_compare "--refs of notes and a remote" "$out" --refs='refs/notes/*' --refs='refs/remotes/*/old' "$S"
+expect_exit 0 "$GIT_ABBREV" check 4 --format=json --type=all --refs=refs/tags/v1.0 "$S"
+checks=$((checks + 1))
+[ "$(json "$out" 'd["reachable"]["refs"]')" = "['refs/tags/v1.0']" ] ||
+	fail "check --format=json does not name the refs walked"
+expect_exit 2 "$GIT_ABBREV" report --refs= "$S"
+expect_exit 2 "$GIT_ABBREV" report "$S" --refs
+
+say "a blob-less mirror (promisor pack): missing objects counted apart"
+git -C "$S" config uploadpack.allowFilter true
+git clone -q --mirror --filter=blob:none "file://$S" "$tmp/part.git" 2>/dev/null ||
+	die "partial mirror clone failed"
+ls "$tmp/part.git"/objects/pack/*.promisor >/dev/null 2>&1 || die "no promisor pack"
+git -C "$tmp/part.git" show-ref -q refs/pull/1/head || die "the mirror has no pull refs"
+expect_exit 0 "$GIT_ABBREV" report --format=json --reachable "$tmp/part.git"
+oracle_compare "partial mirror, clone view" "$out" --reachable "$tmp/part.git"
+missing=$(json "$out" 'd["reachable"]["missing"]')
+checks=$((checks + 1))
+[ "$missing" -gt 0 ] || fail "a blob-less clone misses no blob?"
+[ "$(json "$out" 'd["types"]["blob"]["count"]')" -lt "$(json "$tmp/clone.json" 'd["types"]["blob"]["count"]')" ] ||
+	fail "missing blobs counted as present"
+[ -s "$err" ] && fail "JSON: the note is a key, not a line on stderr"
+expect_exit 0 "$GIT_ABBREV" report --format=json --refs='refs/*' "$tmp/part.git"
+oracle_compare "partial mirror, every ref" "$out" --refs='refs/*' "$tmp/part.git"
+expect_exit 0 "$GIT_ABBREV" report --reachable "$tmp/part.git"
+checks=$((checks + 1))
+grep -q "^git-abbrev: note: $missing objects the refs reach are missing, not counted (a partial clone" "$err" ||
+	fail "text: no note on stderr naming the missing objects"
+show "$err"
+grep -q "^note: $missing" "$out" && fail "text: the missing note is on stdout"
+expect_exit 0 "$GIT_ABBREV" check 4 --reachable "$tmp/part.git"
+checks=$((checks + 1))
+grep -q "^git-abbrev: note: $missing objects" "$err" || fail "check: no note on stderr"
+
+say "a broken ref: a warning naming it, counted as missing"
+cp -a "$S" "$tmp/broken"
+git -C "$tmp/broken" rev-parse HEAD | tr 0-9a-f 1-9a-f0 >"$tmp/ghost"
+ghost=$(cat "$tmp/ghost")
+git -C "$tmp/broken" cat-file -e "$ghost" 2>/dev/null && die "the ghost exists"
+echo "$ghost" >"$tmp/broken/.git/refs/heads/ghost"
+expect_exit 0 "$GIT_ABBREV" report --format=json --reachable "$tmp/broken"
+checks=$((checks + 1))
+grep -qx "git-abbrev: warning: bad object refs/heads/ghost" "$err" ||
+	fail "no warning naming the broken ref"
+show "$err"
+checks=$((checks + 1))
+[ "$(json "$out" '(d["objects"], d["reachable"]["missing"], d["reachable"]["bad_refs"])')" = \
+  "($(json "$tmp/clone.json" 'd["objects"]'), 1, 1)" ] ||
+	fail "the broken ref's object is not counted apart as missing: $(json "$out" 'd["reachable"]')"
+
+finish
