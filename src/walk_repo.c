@@ -66,17 +66,14 @@ static int file_exists(const char *dir, const char *name)
 	return ok;
 }
 
-/* A partial clone: extensions.partialclone, or a promisor pack. */
-static int is_partial(const char *objdir, git_config *cfg)
+/* Whether objdir/pack holds a promisor pack (a "*.promisor" file). */
+static int has_promisor_pack(const char *objdir)
 {
 	char *dir;
-	const char *v;
 	DIR *d;
 	struct dirent *e;
 	int found = 0;
 
-	if (cfg && git_config_get_string(&v, cfg, "extensions.partialclone") == 0 && *v)
-		return 1;
 	if (asprintf(&dir, "%s/pack", objdir) < 0)
 		return 0;
 	d = opendir(dir);
@@ -90,6 +87,84 @@ static int is_partial(const char *objdir, git_config *cfg)
 	}
 	closedir(d);
 	return found;
+}
+
+#define MAX_ALT_DEPTH 5 /* as git: alternates of alternates, 5 deep */
+
+/*
+ * Whether objdir or one of its alternates (info/alternates, followed as
+ * git follows it: relative lines against the real object directory,
+ * comments and blank lines skipped, 5 levels deep) holds a promisor pack:
+ * its objects then promise others that only the remote has.  A loop of
+ * alternates ends at the depth limit.
+ */
+static int promisor_in_alternates(const char *objdir, int depth)
+{
+	char *real = realpath(objdir, NULL), *path = NULL, line[4096];
+	FILE *f;
+	int found;
+
+	if (!real)
+		return 0;
+	found = has_promisor_pack(real);
+	if (!found && depth < MAX_ALT_DEPTH && asprintf(&path, "%s/info/alternates", real) >= 0 &&
+	    (f = fopen(path, "r"))) {
+		while (!found && fgets(line, sizeof(line), f)) {
+			char *alt;
+
+			line[strcspn(line, "\n")] = '\0';
+			if (!line[0] || line[0] == '#')
+				continue;
+			if (asprintf(&alt, line[0] == '/' ? "%s%s" : "%s/%s",
+				     line[0] == '/' ? "" : real, line) < 0)
+				break;
+			found = promisor_in_alternates(alt, depth + 1);
+			free(alt);
+		}
+		fclose(f);
+	}
+	free(path);
+	free(real);
+	return found;
+}
+
+/* A partial clone: extensions.partialclone, or a promisor pack here or in an alternate. */
+static int is_partial(const char *objdir, git_config *cfg)
+{
+	const char *v;
+
+	if (cfg && git_config_get_string(&v, cfg, "extensions.partialclone") == 0 && *v)
+		return 1;
+	return promisor_in_alternates(objdir, 0);
+}
+
+/*
+ * Whether git takes the repository for a bare one.  libgit2 takes a git
+ * dir without core.bare (a bare repository whose config file is gone) for
+ * a work tree's and shows its parent directory; git takes a git dir that
+ * it finds as itself, not as "<work tree>/.git", for a bare repository.
+ */
+static int is_bare(git_repository *repo)
+{
+	const char *gitdir = git_repository_path(repo), *wd = git_repository_workdir(repo);
+	git_config *cfg = NULL;
+	int b, set = 0;
+	size_t n;
+
+	if (git_repository_is_bare(repo) || !wd)
+		return 1;
+	if (git_repository_is_worktree(repo))
+		return 0;
+	if (git_repository_config_snapshot(&cfg, repo) == 0) {
+		const char *v;
+
+		set = git_config_get_bool(&b, cfg, "core.bare") == 0 ||
+		      git_config_get_string(&v, cfg, "core.worktree") == 0;
+		git_config_free(cfg);
+	}
+	git_error_clear();
+	n = strlen(wd);
+	return !set && !(!strncmp(gitdir, wd, n) && !strcmp(gitdir + n, ".git/"));
 }
 
 /*
@@ -257,8 +332,7 @@ int walk_repo_open(walk_repo **out, const char *path, char *err, size_t errsz)
 		return rc;
 	}
 	r->rawsz = GIT_OID_RAWSZ;
-	shown = git_repository_is_bare(r->repo) ? git_repository_path(r->repo)
-						 : git_repository_workdir(r->repo);
+	shown = is_bare(r->repo) ? git_repository_path(r->repo) : git_repository_workdir(r->repo);
 	r->path = strdup(shown);
 	if (!r->path) {
 		walk_repo_free(r);
