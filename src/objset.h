@@ -4,8 +4,9 @@
  * A walk asks "seen before?" once per tree entry: tens of millions of
  * questions in random ID order on a large repository, where a lookup in
  * the ordered Judy sets costs a cache miss per level.  An open-addressing
- * hash table answers with about one miss (IDs are uniformly random, so
- * their first 8 bytes are the hash).  When the walk is over, the IDs go to
+ * hash table that holds the IDs themselves answers with about one miss
+ * (IDs are uniformly random, so their first 8 bytes are the hash), at
+ * 48 to 96 bytes per SHA-1 object.  When the walk is over, the IDs go to
  * the Judy sets once, sorted, by the bulk path.
  *
  * Ownership: objset_new() returns a set freed by objset_free(); the set
@@ -33,6 +34,9 @@ int objset_add(objset *o, const unsigned char *id, int type);
 
 /* The type of an ID in the set (ABBREV_TYPE_NONE: missing), or -1 if absent. */
 int objset_find(const objset *o, const unsigned char *id);
+
+/* Start loading the memory a lookup of `id` will read (a hint, no effect). */
+void objset_prefetch(const objset *o, const unsigned char *id);
 
 /* Change the type of an ID in the set (nothing if it is absent). */
 void objset_set_type(objset *o, const unsigned char *id, int type);

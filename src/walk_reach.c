@@ -39,6 +39,11 @@ const char *const walk_clone_refs[] = { "HEAD", "refs/heads/*", "refs/tags/*" };
 const size_t walk_clone_nrefs = sizeof(walk_clone_refs) / sizeof(walk_clone_refs[0]);
 
 typedef struct {
+	const unsigned char *id;  /* into the tree's data */
+	unsigned mode;
+} tree_entry;
+
+typedef struct {
 	walk_repo *r;
 	git_odb *odb;
 	objset *seen;        /* every object met; missing ones as ABBREV_TYPE_NONE */
@@ -46,7 +51,10 @@ typedef struct {
 	size_t ncommits, capcommits;
 	git_oid *trees;      /* trees still to read */
 	size_t ntrees, captrees;
+	tree_entry *ents;    /* the entries of the tree being read */
+	size_t nents, capents;
 	walk_reach_result *res;
+	int absent_seen;     /* an object read was not there */
 	progress *p;
 	size_t shown;
 	char *err;
@@ -113,14 +121,17 @@ static int read_obj(reach_ctx *c, git_odb_object **obj, const git_oid *oid, git_
 
 	*obj = NULL;
 	/*
-	 * libgit2 rescans the pack directory before it says "not found": in a
-	 * partial clone, where absent objects are normal, ask without that
+	 * libgit2 rescans the pack directory before it says "not found": once
+	 * an object was absent (a tree-less clone lacks thousands), ask first
+	 * without that rescan
 	 */
-	if ((c->r->lacks & ABBREV_LACKS_PARTIAL) && !has(c, oid))
+	if (c->absent_seen && !has(c, oid))
 		return 1;
 	rc = git_odb_read(obj, c->odb, oid);
-	if (rc == GIT_ENOTFOUND)
+	if (rc == GIT_ENOTFOUND) {
+		c->absent_seen = 1;
 		return 1;
+	}
 	if (rc < 0)
 		return fail(c, what, oid, NULL);
 	if (want != GIT_OBJECT_ANY && git_odb_object_type(*obj) != want) {
@@ -144,13 +155,47 @@ static int header_id(const char **p, const char *end, const char *key, git_oid *
 	return 0;
 }
 
+/*
+ * A tree's entries "<octal mode> <name>\0<raw id>", parsed into c->ents
+ * (pointers to the raw IDs in d, and their modes).  0, or -1 if malformed.
+ */
+static int parse_tree(reach_ctx *c, const char *d, const char *end)
+{
+	c->nents = 0;
+	while (d < end) {
+		unsigned mode = 0;
+		const char *nul;
+
+		for (; d < end && *d >= '0' && *d <= '7'; d++)
+			mode = mode << 3 | (unsigned)(*d - '0');
+		nul = d < end && *d == ' ' ? memchr(d, '\0', (size_t)(end - d)) : NULL;
+		if (!nul || (size_t)(end - nul - 1) < GIT_OID_RAWSZ || mode > 0777777)
+			return -1;
+		if (c->nents == c->capents) {
+			size_t cap = c->capents ? 2 * c->capents : 256;
+			tree_entry *e = realloc(c->ents, cap * sizeof(*e));
+
+			if (!e)
+				return WALK_NOMEM;
+			c->ents = e;
+			c->capents = cap;
+		}
+		c->ents[c->nents].id = (const unsigned char *)nul + 1;
+		c->ents[c->nents].mode = mode;
+		/* the lookups below then wait for many cache misses at once */
+		objset_prefetch(c->seen, c->ents[c->nents].id);
+		c->nents++;
+		d = nul + 1 + GIT_OID_RAWSZ;
+	}
+	return 0;
+}
+
 /* Read the queued trees: each entry a tree to queue or a blob to mark. */
 static int walk_trees(reach_ctx *c)
 {
 	while (c->ntrees) {
 		git_oid oid = c->trees[--c->ntrees];
 		git_odb_object *obj;
-		const char *d, *end;
 		int rc = read_obj(c, &obj, &oid, GIT_OBJECT_TREE, "tree");
 
 		if (rc < 0)
@@ -161,34 +206,26 @@ static int walk_trees(reach_ctx *c)
 			c->res->missing++;
 			continue;
 		}
-		d = git_odb_object_data(obj);
-		end = d + git_odb_object_size(obj);
-		while (d < end && rc >= 0) {
-			/* "<octal mode> <name>\0<raw id>" */
-			unsigned mode = 0;
-			const char *nul;
+		rc = parse_tree(c, git_odb_object_data(obj),
+				(const char *)git_odb_object_data(obj) + git_odb_object_size(obj));
+		if (rc == -1)
+			rc = fail(c, "tree", &oid, "malformed entry");
+		for (size_t i = 0; i < c->nents && rc >= 0; i++) {
 			git_oid id;
 
-			for (; d < end && *d >= '0' && *d <= '7'; d++)
-				mode = mode << 3 | (unsigned)(*d - '0');
-			nul = d < end && *d == ' ' ? memchr(d, '\0', (size_t)(end - d)) : NULL;
-			if (!nul || (size_t)(end - nul - 1) < GIT_OID_RAWSZ || mode > 0777777) {
-				rc = fail(c, "tree", &oid, "malformed entry");
-				break;
-			}
-			git_oid_fromraw(&id, (const unsigned char *)nul + 1);
-			d = nul + 1 + GIT_OID_RAWSZ;
-			switch (mode & 0170000) {
+			if (objset_find(c->seen, c->ents[i].id) >= 0)
+				continue;
+			git_oid_fromraw(&id, c->ents[i].id);
+			switch (c->ents[i].mode & 0170000) {
 			case 0040000:
-				rc = objset_find(c->seen, id.id) >= 0 ? 0 : mark(c, &id, ABBREV_TYPE_TREE);
+				rc = mark(c, &id, ABBREV_TYPE_TREE);
 				if (rc > 0)
 					rc = push(&c->trees, &c->ntrees, &c->captrees, &id);
 				break;
 			case 0160000: /* a submodule's commit lives in another repository */
 				break;
 			default:
-				if (objset_find(c->seen, id.id) < 0)
-					rc = mark(c, &id, has(c, &id) ? ABBREV_TYPE_BLOB : ABBREV_TYPE_NONE);
+				rc = mark(c, &id, has(c, &id) ? ABBREV_TYPE_BLOB : ABBREV_TYPE_NONE);
 			}
 		}
 		git_odb_object_free(obj);
@@ -396,5 +433,6 @@ int walk_repo_reachable(walk_repo *r, idsets *s, const char *const *patterns, si
 	git_odb_free(c.odb);
 	free(c.commits);
 	free(c.trees);
+	free(c.ents);
 	return rc;
 }

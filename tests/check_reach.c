@@ -79,7 +79,7 @@ START_TEST(test_objset_sha256_and_bad_width)
 	objset *o = objset_new(32);
 	unsigned char a[32] = { 0 }, b[32] = { 0 };
 
-	ck_assert_ptr_null(objset_new(4));
+	ck_assert_ptr_null(objset_new(7));
 	ck_assert_ptr_null(objset_new(ABBREV_MAX_RAWSZ + 1));
 	/* equal in the first 8 bytes (the hash), different after */
 	b[31] = 1;
