@@ -15,6 +15,8 @@
 #   BENCH_LIBGIT2_MAX  objects above which --walker=libgit2 is not timed
 #                  (default 3000000)
 #   BENCH_OUT      file the tables are appended to (default bench-results.md)
+#   BENCH_REACHABLE  0 leaves out report --reachable against git rev-list
+#                  --objects over the same refs (default 1)
 #   PYTHON3        the Python to run the scripts with
 set -eu
 LC_ALL=C
@@ -44,6 +46,9 @@ else
 		fi
 		set -- "$@" "$d"
 	done
+fi
+if [ "${BENCH_REACHABLE:-1}" = 0 ]; then
+	set -- --no-reachable "$@"
 fi
 if [ -n "${BENCH_REPO:-}" ] && [ -n "${BENCH_LABEL:-}" ]; then
 	set -- --label "$BENCH_LABEL" "$@"

@@ -11,14 +11,20 @@ order rotated each round so no command always goes first), it runs
            (only for repositories of at most M objects, default 3,000,000:
            it is 3-4x slower than git and would dominate the run)
   git      git cat-file --batch-all-objects --unordered --batch-check
+  reach    git-abbrev report --format=json --reachable
+  rev-list git rev-list --objects --missing=print HEAD --branches --tags
+           (the same refs, what a clone receives; --missing=print because
+           git-abbrev too looks every blob up, and a partial clone's
+           missing ones are then listed instead of fetched)
 
 with the output thrown away, after one unmeasured run of each that warms
 the page cache (so every figure is for a warm cache).  For each command it
 reports the median wall time of N runs (default 5) and its range, the
 median CPU time (user + system: on a shared machine the wall time also
 holds the time spent waiting for a core, the CPU time does not), the peak
-RSS, the peak anonymous memory, both per object, and the ratio of the
-median wall time to git's.
+RSS, the peak anonymous memory, both per object, and the ratios of the
+median wall and CPU times to git's: to cat-file's for the reports of all
+objects, to rev-list's for the --reachable report.
 
 How memory is measured:
   - peak RSS is GNU time's %M (ru_maxrss from wait4): every resident page,
@@ -126,38 +132,54 @@ def count_packs(repo):
 
 def bench_repo(a, repo, rows):
     nobj = count_objects(a.tool, repo)
+    listing = "git cat-file --batch-all-objects --unordered --batch-check"
+    revlist = "git rev-list --objects --missing=print HEAD --branches --tags"
+    # (name, command, the git command it is measured against)
     cmds = [("git-abbrev report (pack walker)",
-             [a.tool, "report", "--format=json", "--no-progress", "--walker=pack", repo])]
+             [a.tool, "report", "--format=json", "--no-progress", "--walker=pack", repo],
+             listing)]
     if nobj <= a.libgit2_max:
         cmds.append(("git-abbrev report (--walker=libgit2)",
                      [a.tool, "report", "--format=json", "--no-progress",
-                      "--walker=libgit2", repo]))
-    cmds.append(("git cat-file --batch-all-objects --unordered --batch-check",
-                 ["git", "-C", repo, "cat-file", "--batch-all-objects", "--unordered",
-                  "--batch-check"]))
-    results = {name: [] for name, _ in cmds}
-    for name, cmd in cmds:  # warm the page cache; not counted
+                      "--walker=libgit2", repo], listing))
+    cmds.append((listing, ["git", "-C", repo, "cat-file", "--batch-all-objects", "--unordered",
+                           "--batch-check"], None))
+    if a.reachable:
+        cmds.append(("git-abbrev report --reachable",
+                     [a.tool, "report", "--format=json", "--no-progress", "--reachable", repo],
+                     revlist))
+        cmds.append((revlist, ["git", "-C", repo, "rev-list", "--objects", "--missing=print",
+                               "HEAD", "--branches", "--tags"], None))
+    results = {name: [] for name, _, _ in cmds}
+    for name, cmd, _ in cmds:  # warm the page cache; not counted
         measure(cmd)
     for r in range(a.runs):
         k = r % len(cmds)
-        for name, cmd in cmds[k:] + cmds[:k]:
+        for name, cmd, _ in cmds[k:] + cmds[:k]:
             results[name].append(measure(cmd))
             print("  run %d: %.3f s  %s" % (r + 1, results[name][-1][0], name),
                   file=sys.stderr)
-    git_median = statistics.median(r[0] for r in results[cmds[-1][0]])
     label = a.label or os.path.basename(os.path.normpath(repo))
     if not a.label and label in ("repo", ".git", "objects"):
         label = os.path.normpath(repo)  # a name that says nothing: the path
-    for name, _ in cmds:
+
+    def medians(name):
+        return (statistics.median(r[0] for r in results[name]),
+                statistics.median(r[3] for r in results[name]))
+
+    for name, _, base in cmds:
         walls = [r[0] for r in results[name]]
-        med = statistics.median(walls)
+        med, cpu = medians(name)
         rss = max(r[1] for r in results[name])
         anon = max(r[2] for r in results[name])
-        cpu = statistics.median(r[3] for r in results[name])
+        if base:
+            bmed, bcpu = medians(base)
+            ratios = "%.2f | %s" % (med / bmed, "%.2f" % (cpu / bcpu) if bcpu else "-")
+        else:
+            ratios = "1 | 1"
         rows.append("| %s | %s | %d | %s | %.3f | %.3f-%.3f | %.2f | %.0f | %.0f | %.0f | %.0f | %s |" % (
             label, format(nobj, ","), count_packs(repo), name, med, min(walls), max(walls), cpu,
-            rss / 2**20, anon / 2**20, rss / nobj, anon / nobj,
-            "1" if name == cmds[-1][0] else "%.2f" % (med / git_median)))
+            rss / 2**20, anon / 2**20, rss / nobj, anon / nobj, ratios))
 
 
 def main():
@@ -167,6 +189,8 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--libgit2-max", type=int, default=3_000_000)
     ap.add_argument("--label", help="name for the repository in the table (one repository)")
+    ap.add_argument("--no-reachable", dest="reachable", action="store_false",
+                    help="leave out report --reachable against git rev-list")
     ap.add_argument("--out", help="also append the table to this file")
     a = ap.parse_args()
     if not os.access(TIME, os.X_OK):
@@ -182,8 +206,8 @@ def main():
             a.runs, time.strftime("%Y-%m-%d")),
         "",
         "| repository | objects | packs | command | median s | range s | CPU s | peak RSS MiB"
-        " | peak anon MiB | RSS B/object | anon B/object | time / git |",
-        "|---|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|",
+        " | peak anon MiB | RSS B/object | anon B/object | time / git | CPU / git |",
+        "|---|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
     ] + rows) + "\n"
     sys.stdout.write(table)
     if a.out:
