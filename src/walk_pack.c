@@ -230,6 +230,7 @@ static void walker_free(walker *w)
 		free(w->dirs[i]);
 	free(w->dirs);
 	free(w->chain);
+	free(w->tags);
 	free(w->packs_seen);
 	free(w->warn);
 	if (w->zs_ready)
@@ -285,6 +286,8 @@ static int walk_once(walker *w, const char *objdir, idsets *s, int last)
 		return 1;
 	if (!rc)
 		rc = wp_merge(w, s);
+	if (!rc)
+		rc = wp_tags_to_sets(w, s);
 	return rc;
 }
 

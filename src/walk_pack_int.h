@@ -51,6 +51,13 @@ typedef struct {
 	unsigned char type;
 } loose_obj;
 
+/* What a tag's header says, until the merge has filled the sets. */
+typedef struct {
+	unsigned char id[ABBREV_MAX_RAWSZ];
+	unsigned char target[ABBREV_MAX_RAWSZ];
+	unsigned char type;
+} wp_tag;
+
 typedef struct {
 	size_t rawsz;
 	progress *p;
@@ -65,6 +72,8 @@ typedef struct {
 	char *warn;  /* warnings, one a line */
 	size_t warn_len, warn_cap;
 	uint32_t *chain; /* delta chain being resolved */
+	wp_tag *tags;    /* the tags read (walk_pack_tags.c) */
+	size_t ntags, tags_cap;
 	z_stream zs;
 	int zs_ready;
 	size_t done;
@@ -179,6 +188,15 @@ int wp_pack_scan(walker *w, pack_file *pk);
  * then left NULL for the scan), or an error (a bad index or .rev).
  */
 int wp_pack_bitmap(walker *w, pack_file *pk);
+
+/* ---- walk_pack_tags.c: step 2's tags, for the commit-ish set ---- */
+
+/* Read what each tag of a pack (types known, pack mapped) points at. */
+int wp_pack_tags(walker *w, const pack_file *pk);
+/* The same for the loose tag at `path`. */
+int wp_loose_tag(walker *w, const char *path, const unsigned char *id);
+/* Hand the tags read to the sets (idsets_tag_target), after the merge. */
+int wp_tags_to_sets(walker *w, idsets *s);
 
 /* ---- walk_pack_merge.c: step 3 ---- */
 

@@ -146,6 +146,8 @@ int wp_add_loose(walker *w, const char *dir)
 				lo->id[i] = (unsigned char)(hexval(de->d_name[2 * i - 2]) << 4 |
 							    hexval(de->d_name[2 * i - 1]));
 			lo->type = (unsigned char)t;
+			if (t == ABBREV_TYPE_TAG && (rc = wp_loose_tag(w, path, lo->id)))
+				break;
 			progress_update(w->p, w->nloose);
 		}
 		closedir(d);

@@ -217,6 +217,8 @@ int wp_pack_scan(walker *w, pack_file *pk)
 	}
 	w->done += pk->n;
 	progress_update(w->p, w->done);
+	if (!rc)
+		rc = wp_pack_tags(w, pk);
 done:
 	wp_order_free(&o);
 	/* the merge needs only the names: give the pack's pages back now */
@@ -261,6 +263,8 @@ int wp_pack_bitmap(walker *w, pack_file *pk)
 	}
 	w->done += pk->n;
 	progress_update(w->p, w->done);
+	if ((rc = wp_pack_tags(w, pk)))
+		return rc;
 	/* as after a scan: the merge needs only the names */
 	wp_unmap(pk->pack, pk->pack_size);
 	wp_unmap(pk->rev, pk->rev_size);

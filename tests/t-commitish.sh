@@ -108,6 +108,42 @@ assert info["deltified_tags"] and info["loose_tags"], info
 PY
 	fail "walkers differ on the commit-ish set"
 
+# the pack walker reads the tags itself (deltified ones rebuilt, the loose
+# one inflated): peeled from its own reading alone, without the libgit2
+# reads the commands add for what a walker left unread, the set is git's
+if [ -z "${WALK_DUMP:-}" ]; then
+	for c in "$PWD/tests/walk_dump" "$PWD/../tests/walk_dump"; do
+		if [ -x "$c" ]; then WALK_DUMP=$c; break; fi
+	done
+fi
+[ -x "${WALK_DUMP:-}" ] || die "no tests/walk_dump: run make check (or set WALK_DUMP)"
+expect_exit 0 "$WALK_DUMP" --commit-ish "$repo/.git/objects"
+cut -d" " -f1 "$out" >"$tmp/walked"
+checks=$((checks + 1))
+grep -qx "unread tags: 0" "$err" || fail "the pack walker left tags unread: $(cat "$err")"
+git -C "$repo" cat-file --batch-all-objects --batch-check='%(objectname) %(objecttype)' >"$tmp/all"
+awk '$2 == "commit" { print $1 }' "$tmp/all" >"$tmp/want"
+awk '$2 == "tag" { print $1 }' "$tmp/all" | while read -r t; do
+	if [ "$(git -C "$repo" cat-file -t "$t^{commit}" 2>/dev/null)" = commit ]; then echo "$t"; fi
+done >>"$tmp/want"
+sort "$tmp/want" >"$tmp/want.sorted"
+checks=$((checks + 1))
+cmp -s "$tmp/want.sorted" "$tmp/walked" ||
+	fail "pack walker's commit-ish set differs from git's: $(diff "$tmp/want.sorted" "$tmp/walked" | head -5)"
+
+# the same from a pack with a reachability bitmap (types from the bitmap,
+# the tags still read from the pack)
+git clone -q --bare --no-local "$repo" "$tmp/bitmapped.git" 2>/dev/null || die "clone failed"
+git -C "$tmp/bitmapped.git" repack -adbq || die "repack -b failed"
+ls "$tmp/bitmapped.git"/objects/pack/*.bitmap >/dev/null 2>&1 || die "no bitmap written"
+expect_exit 0 "$WALK_DUMP" --commit-ish "$tmp/bitmapped.git/objects"
+checks=$((checks + 1))
+grep -qx "unread tags: 0" "$err" || fail "bitmap pack: tags left unread: $(cat "$err")"
+git -C "$tmp/bitmapped.git" cat-file --batch-all-objects --batch-check='%(objectname)' >"$tmp/bm.all"
+checks=$((checks + 1))
+[ "$(cut -d" " -f1 "$out")" = "$(grep -Fxf "$tmp/bm.all" "$tmp/want.sorted")" ] ||
+	fail "bitmap pack: the commit-ish set differs from git's"
+
 # the listing names the tag beside the commit
 expect_exit 1 "$GIT_ABBREV" check 7 --type=commit-ish "$repo"
 set -- $(field tag-commit ids)
