@@ -13,6 +13,7 @@
 #include "walk_pack.h"
 #include "walk_repo_int.h"
 
+#include <errno.h>
 #include <git2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,13 +107,23 @@ int walk_repo_objects(walk_repo *r, idsets *s, progress *p, char *err, size_t er
 		if (i && !memcmp(id, id - GIT_OID_RAWSZ, GIT_OID_RAWSZ))
 			continue;
 		memcpy(oid.id, id, GIT_OID_RAWSZ);
-		if (git_odb_read_header(&len, &t, odb, &oid) < 0 ||
-		    (type = type_of(t)) == ABBREV_TYPE_NONE) {
+		errno = 0;
+		rc = git_odb_read_header(&len, &t, odb, &oid);
+		if (rc < 0 || (type = type_of(t)) == ABBREV_TYPE_NONE) {
 			char hex[GIT_OID_HEXSZ + 1];
+			int e = errno;
 
 			git_oid_tostr(hex, sizeof(hex), &oid);
-			set_err(err, errsz, "%s: cannot read object %s: %s", r->path, hex,
-				git2_msg());
+			/* a resource error is not a missing object, whatever libgit2 says */
+			if (e == EMFILE || e == ENFILE || e == ENOMEM)
+				set_err(err, errsz, "%s: cannot read object %s: %s", r->path, hex,
+					strerror(e));
+			else if (rc == GIT_ENOTFOUND)
+				set_err(err, errsz, "%s: object %s was listed, then not found "
+					"(a repack or gc meanwhile?): %s", r->path, hex, git2_msg());
+			else
+				set_err(err, errsz, "%s: cannot read object %s: %s", r->path, hex,
+					git2_msg());
 			goto done;
 		}
 		rc = idsets_add(s, id, type);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 /*
@@ -295,6 +296,31 @@ static int add_alternates(walk_repo *r)
 	return rc;
 }
 
+/*
+ * What libgit2 1.5 must be told before it opens repositories as git does:
+ *
+ * - Extensions it refuses by name although git knows them and they change
+ *   nothing in how objects are read: worktreeConfig (a sparse checkout
+ *   writes it; its config.worktree holds checkout settings), partialClone
+ *   (objects may be missing: the walkers note a partial clone), and
+ *   preciousObjects (no deleting objects: nothing here deletes) and
+ *   noop-v1.  An extension git does not know is still refused.
+ * - How many pack files it may keep open: by default all of them, so
+ *   with many packs under a low descriptor limit (ulimit -n) it runs out
+ *   of descriptors.  Half the limit leaves room for everything else.
+ */
+static void set_libgit2_options(void)
+{
+	static const char *ext[] = { "worktreeconfig", "partialclone", "preciousobjects",
+				     "noop-v1" };
+	struct rlimit rl;
+
+	git_libgit2_opts(GIT_OPT_SET_EXTENSIONS, ext, sizeof(ext) / sizeof(*ext));
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		git_libgit2_opts(GIT_OPT_SET_MWINDOW_FILE_LIMIT,
+				 (size_t)(rl.rlim_cur > 8 ? rl.rlim_cur / 2 : 4));
+}
+
 int walk_repo_open(walk_repo **out, const char *path, char *err, size_t errsz)
 {
 	walk_repo *r;
@@ -305,6 +331,7 @@ int walk_repo_open(walk_repo **out, const char *path, char *err, size_t errsz)
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return WALK_NOMEM;
+	set_libgit2_options();
 	git_error_clear();
 	if (path)
 		rc = git_repository_open_ext(&r->repo, path, 0, NULL);
