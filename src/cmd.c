@@ -220,3 +220,8 @@ int cmd_begin(const cli_command *cmd, void *opts, int argc, char **argv)
 	}
 	return -1;
 }
+
+const char *cmd_write_reason(void)
+{
+	return errno ? strerror(errno) : "write error";
+}

@@ -29,6 +29,11 @@ int cmd_verify(int argc, char **argv);
 
 /* Print "git-abbrev: <message>" to stderr. */
 void cmd_error(const char *fmt, ...);
+/*
+ * Why writing the output failed, for "cannot write the report: %s": the
+ * system's reason (strerror of errno, as the failed write left it).
+ */
+const char *cmd_write_reason(void);
 
 /*
  * The opening of every command: parse argv into opts with the command's

@@ -59,7 +59,7 @@ int cmd_check(int argc, char **argv)
 	}
 	ret = c.found.ngroups ? ABBREV_EXIT_FOUND : ABBREV_EXIT_OK;
 	if (!o.quiet && (emit_check(stdout, &c, o.r.format) || fflush(stdout))) {
-		cmd_error("cannot write the answer");
+		cmd_error("cannot write the answer: %s", cmd_write_reason());
 		ret = ABBREV_EXIT_RUNTIME;
 	}
 done:

@@ -130,7 +130,7 @@ int cmd_history(int argc, char **argv)
 		.p = o.projection ? &pr : NULL,
 	};
 	if (emit_history(stdout, &rep, o.r.format) || fflush(stdout)) {
-		cmd_error("cannot write the history");
+		cmd_error("cannot write the history: %s", cmd_write_reason());
 		ret = ABBREV_EXIT_RUNTIME;
 	}
 done:

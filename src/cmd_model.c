@@ -101,7 +101,7 @@ int cmd_model(int argc, char **argv)
 	r.to = to;
 
 	if (emit_model(stdout, &r, o.format) || fflush(stdout)) {
-		cmd_error("cannot write the model");
+		cmd_error("cannot write the model: %s", cmd_write_reason());
 		ret = ABBREV_EXIT_RUNTIME;
 	}
 	model_results_clear(&r);

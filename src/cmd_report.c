@@ -56,7 +56,7 @@ int cmd_report(int argc, char **argv)
 	if (ret)
 		cmd_error("out of memory");
 	else if (emit_report(stdout, &rep, o.format) || fflush(stdout)) {
-		cmd_error("cannot write the report");
+		cmd_error("cannot write the report: %s", cmd_write_reason());
 		ret = ABBREV_EXIT_RUNTIME;
 	}
 	stats_report_clear(&rep);

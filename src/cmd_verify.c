@@ -142,7 +142,7 @@ static int check_text(verify_ctx *c, const char *name, const char *commit_hex,
 	verify_input in = { name, commit_hex, buf, &l, &res, c->rawsz };
 	if (emit_verify_input(c->em, &in) ||
 	    (c->o->fix && (write_fixed(stdout, buf, len, &l, &res) || fflush(stdout)))) {
-		cmd_error("cannot write the findings");
+		cmd_error("cannot write the findings: %s", cmd_write_reason());
 		rc = ABBREV_EXIT_RUNTIME;
 	}
 done:
@@ -301,7 +301,7 @@ int cmd_verify(int argc, char **argv)
 		}
 	}
 	if (emit_verify_finish(c.em, &c.t) || fflush(stdout)) {
-		cmd_error("cannot write the findings");
+		cmd_error("cannot write the findings: %s", cmd_write_reason());
 		ret = ABBREV_EXIT_RUNTIME;
 	}
 	if (!ret && (c.t.errors || (c.t.warnings && o.fail_on != CLI_FAIL_ON_ERROR)))

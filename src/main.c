@@ -8,6 +8,8 @@
  */
 #include <config.h>
 
+#include <errno.h>
+
 #include <git2.h>
 #include <stdio.h>
 #include <string.h>
@@ -62,6 +64,17 @@ static int unknown_command(const char *word)
 	return ABBREV_EXIT_USAGE;
 }
 
+/* The exit status after writing `what` to stdout: a failed write is an error. */
+static int written(const char *what)
+{
+	errno = 0;
+	if (fflush(stdout) || ferror(stdout)) {
+		cmd_error("cannot write %s: %s", what, cmd_write_reason());
+		return ABBREV_EXIT_RUNTIME;
+	}
+	return ABBREV_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	const abbrev_cmd *cmd = &commands[0];
@@ -70,7 +83,7 @@ int main(int argc, char **argv)
 
 	if (!strcmp(a, "--version")) {
 		printf("git-abbrev %s\n", PACKAGE_VERSION);
-		return ABBREV_EXIT_OK;
+		return written("the version");
 	}
 	if (!strcmp(a, "-h") || !strcmp(a, "--help") || !strcmp(a, "help")) {
 		if (!strcmp(a, "help") && argc > 2) {
@@ -81,7 +94,7 @@ int main(int argc, char **argv)
 		} else {
 			usage(stdout);
 		}
-		return ABBREV_EXIT_OK;
+		return written("the help");
 	}
 	if (!strcmp(a, "--git-completion-helper=commands")) {
 		cli_complete(stdout, NULL, "commands");
