@@ -400,7 +400,7 @@ static const cli_option verify_options[] = {
 	      "read at most this much of each input (default 256m)"),
 	CHOICE("fail-on", offsetof(cli_verify_opts, fail_on), fail_ons,
 	       "exit 1 on any finding (warning, default) or only on errors (error)"),
-	FORMAT(offsetof(cli_verify_opts, r.format), EMIT_CHECK),
+	FORMAT(offsetof(cli_verify_opts, r.format), EMIT_VERIFY),
 	REPO_ROWS(cli_verify_opts, r.),
 	END
 };

@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "cmd.h"
 #include "emit.h"
+#include "emit_parts.h"
 #include "exitcodes.h"
 #include "walk.h"
 #include "walk_pack.h"

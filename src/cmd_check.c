@@ -57,6 +57,7 @@ int cmd_check(int argc, char **argv)
 		ret = ABBREV_EXIT_NOMEM;
 		goto done;
 	}
+	stats_mark_improbable(&c.found, c.improbable);
 	ret = c.found.ngroups ? ABBREV_EXIT_FOUND : ABBREV_EXIT_OK;
 	if (!o.quiet && (emit_check(stdout, &c, o.r.format) || fflush(stdout))) {
 		cmd_error("cannot write the answer: %s", cmd_write_reason());

@@ -18,7 +18,6 @@
 #include "cli.h"
 #include "cmd.h"
 #include "emit.h"
-#include "emit_history.h"
 #include "exitcodes.h"
 #include "history.h"
 #include "projection.h"

@@ -16,7 +16,6 @@
 #include "cli.h"
 #include "cmd.h"
 #include "emit.h"
-#include "emit_model.h"
 #include "exitcodes.h"
 #include "model.h"
 

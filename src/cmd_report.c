@@ -49,6 +49,8 @@ int cmd_report(int argc, char **argv)
 			ret = ABBREV_EXIT_NOMEM;
 	rep.repos = (const char *const *)cs.paths;
 	rep.improbable = o.improbable;
+	for (int set = 0; set < ABBREV_SET_COUNT; set++)
+		stats_mark_improbable(&rep.sets[set], o.improbable);
 	rep.set = o.set;
 	rep.lacks = cs.lacks;
 	rep.reach = o.reachable ? &cs.reach : NULL;

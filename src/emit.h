@@ -1,16 +1,30 @@
 /*
- * emit.h - one emitter per output format over one results struct.
+ * emit.h - the results each command hands to its output, and the one
+ * table of output formats.
  *
- * Emitters only format: they take a computed stats_report and a FILE *,
- * print nothing else anywhere, and return 0 or -1 on a write error.
+ * Emitters only format: they take computed results (every number they
+ * print is in the structs: the model's expectations, improbable flags,
+ * git's auto length, the projection) and a FILE *, print nothing
+ * anywhere else, and return 0 or -1 on a write error.
+ *
+ * One file per format (emit_<format>.c) exports one emit_format with an
+ * emitter for each kind of results it can print, NULL where it has none.
+ * A new format is that file, one enum value and one row of the table in
+ * emit.c.  Verify's emitters live in emit_verify.c (its rows point there).
+ *
+ * Ownership: emitters keep nothing; the results stay the caller's.
  */
 #ifndef ABBREV_EMIT_H
 #define ABBREV_EMIT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
+#include "history.h"
 #include "lacks.h"
+#include "model.h"
+#include "projection.h"
 #include "stats.h"
 
 enum abbrev_format {
@@ -22,18 +36,63 @@ enum abbrev_format {
 	ABBREV_FORMAT_CLASSIC  /* git-unique-abbrev's layout */
 };
 
-/* "text", "json", "csv", "markdown", "svg", "classic" -> enum abbrev_format, or -1. */
-int emit_format_from_name(const char *name);
-
-/* What is printed: each command's results have their own emitters. */
+/* What is printed: each command's results. */
 enum emit_kind {
 	EMIT_REPORT = 0,
 	EMIT_CHECK,
 	EMIT_MODEL,
-	EMIT_HISTORY   /* emit_history.h keeps its own dispatch */
+	EMIT_HISTORY,
+	EMIT_VERIFY
 };
 
-/* Whether results of `kind` have an emitter for `format`. */
+/* The lengths not yet collided are listed up to here (and at least one). */
+#define HISTORY_SHOW_TO PROJECTION_TO
+
+/*
+ * The results of `git abbrev history`.  What an emitter shows:
+ *  - h->first[L] for L = ABBREV_MIN_LEN .. h->longest: when two commits
+ *    first shared L chars, with h->model[L] beside it (the model's
+ *    expected commit count and the quantile p of the measured moment);
+ *  - h->model[L] for the lengths not collided yet, up to HISTORY_SHOW_TO
+ *    at least: expected count and P among all commits;
+ *  - when p && p->status == PROJECTION_OK: the two fits and the chosen
+ *    one, the objects-per-commit ratio, p->p01[L] / p50[L] for
+ *    L = PROJECTION_FROM .. PROJECTION_TO, the safe lengths until the
+ *    horizon, and the quotable line (emit_parts.h).
+ */
+typedef struct {
+	const char *const *repos;  /* display paths */
+	size_t nrepos;
+	unsigned lacks;            /* enum abbrev_lack of any of them */
+	uint64_t objects;          /* all objects of the union */
+	const history_results *h;
+	const projection_results *p; /* NULL: no projection */
+} history_report;
+
+struct verify_emitter;
+
+/* One output format: its name and an emitter per kind of results (NULL: none). */
+typedef struct {
+	const char *name;
+	int (*report)(FILE *out, const stats_report *r);
+	int (*check)(FILE *out, const stats_check *c);
+	int (*model)(FILE *out, const model_results *r);
+	int (*history)(FILE *out, const history_report *r);
+	struct verify_emitter *(*verify)(FILE *out); /* emit_verify.h */
+} emit_format;
+
+/* The formats, one file each. */
+extern const emit_format emit_format_text;     /* emit_text.c */
+extern const emit_format emit_format_json;     /* emit_json.c */
+extern const emit_format emit_format_csv;      /* emit_csv.c */
+extern const emit_format emit_format_markdown; /* emit_markdown.c */
+extern const emit_format emit_format_svg;      /* emit_svg.c */
+extern const emit_format emit_format_classic;  /* emit_classic.c */
+
+/* "text", "json", "csv", "markdown", "svg", "classic" -> enum abbrev_format, or -1. */
+int emit_format_from_name(const char *name);
+
+/* Whether results of `kind` (enum emit_kind) have an emitter for `format`. */
 int emit_format_supported(int kind, int format);
 
 /* The name of a format ("json"), or NULL past the last one. */
@@ -42,56 +101,11 @@ const char *emit_format_name(int format);
 /* The formats of `kind` for a message: "text, json, csv, markdown or svg". */
 void emit_format_names(char *buf, size_t n, int kind);
 
-int emit_report_text(FILE *out, const stats_report *r);
-int emit_report_json(FILE *out, const stats_report *r);
-int emit_report_csv(FILE *out, const stats_report *r);
-int emit_report_markdown(FILE *out, const stats_report *r);
-int emit_report_svg(FILE *out, const stats_report *r);
-/* git-unique-abbrev's layout, for the set r->set (see emit_classic.c). */
-int emit_report_classic(FILE *out, const stats_report *r);
-
-/* Dispatch on format. */
+/* Dispatch on format; -1 for a format without an emitter for these results. */
 int emit_report(FILE *out, const stats_report *r, int format);
-
-int emit_check_text(FILE *out, const stats_check *c);
-int emit_check_json(FILE *out, const stats_check *c);
 int emit_check(FILE *out, const stats_check *c, int format);
-
-/*
- * Chance that n random IDs hold a collision at least `len` hex chars
- * long: below the threshold, a group is "improbable for random IDs:
- * possibly crafted".
- */
-double emit_p_random(size_t n, unsigned len);
-
-/*
- * A probability with `digits` significant digits that is true as printed:
- * a p just below 1 that would round to "1" is "> 0.99" (as many nines as
- * digits), a p above 0 never prints as "0".
- */
-void emit_fmt_p(char *buf, size_t n, double p, int digits);
-/*
- * P(collision) of `count` random IDs at L chars, as emit_fmt_p(): "1"
- * only when a collision is certain (more IDs than L-char prefixes); the
- * birthday model's 1 - exp(-E) is below 1 even where a double rounds it
- * to 1, so that prints as "> 0.999".
- */
-void emit_fmt_p_collision(char *buf, size_t n, double p, uint64_t count, unsigned L, int digits);
-
-/* `one` when n is 1, else `many`: "1 prefix", "2 prefixes". */
-const char *emit_noun(size_t n, const char *one, const char *many);
-/* The members of a set, counted: "commit"/"commits", ..., "commit-ish ID(s)", "object(s)". */
-const char *emit_set_noun(int set, size_t n);
-/* Whether the longest groups of a set hold a tag (commit-ish groups that differ from commits'). */
-int emit_groups_have_tag(const stats_set *st);
-
-/*
- * The key under the text report's table, one sentence per column kind;
- * each claim about git is tested against git (tests/t-commitish.sh).
- */
-extern const char emit_text_legend[];
-
-/* One sentence per thing the repositories lack, for notes; NULL after the last. */
-const char *emit_lacks_note(unsigned lacks, int i);
+int emit_model(FILE *out, const model_results *r, int format);
+int emit_history(FILE *out, const history_report *r, int format);
+/* emit_verify_new(out, format) is declared in emit_verify.h and dispatched in emit.c. */
 
 #endif

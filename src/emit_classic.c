@@ -16,7 +16,7 @@
 
 #include "emit.h"
 
-int emit_report_classic(FILE *out, const stats_report *r)
+static int report_classic(FILE *out, const stats_report *r)
 {
 	int set = r->set >= 0 && r->set < ABBREV_SET_COUNT ? r->set : ABBREV_SET_ALL;
 	const stats_set *st = &r->sets[set];
@@ -31,3 +31,8 @@ int emit_report_classic(FILE *out, const stats_report *r)
 	}
 	return ferror(out) ? -1 : 0;
 }
+
+const emit_format emit_format_classic = {
+	.name = "classic",
+	.report = report_classic,
+};

@@ -25,9 +25,7 @@
 
 #include "csv.h"
 #include "emit.h"
-#include "emit_history.h"
-#include "emit_model.h"
-#include "model.h"
+#include "fmt.h"
 
 /* Column order of the sets: all objects first, then the types. */
 static const int column_sets[ABBREV_SET_COUNT] = {
@@ -72,7 +70,7 @@ static char *repos_joined(const char *const *repos, size_t n)
 	return s;
 }
 
-int emit_report_csv(FILE *out, const stats_report *r)
+static int report_csv(FILE *out, const stats_report *r)
 {
 	unsigned last = r->cvo_last_len;
 	char name[32], *repos = repos_joined(r->repos, r->nrepos);
@@ -103,7 +101,7 @@ int emit_report_csv(FILE *out, const stats_report *r)
 
 			count_field(out, st->objects[L], 0);
 			count_field(out, st->prefixes[L], 0);
-			real_field(out, model_expected_prefixes(st->count, L));
+			real_field(out, st->model[L].expected_prefixes);
 		}
 		count_field(out, L <= r->cvo_last_len ? r->cvo[L] : 0, 0);
 		csv_field(out, repos, 0);
@@ -121,7 +119,7 @@ static void capacity_field(FILE *out, uint64_t exact, int saturated, double real
 		count_field(out, exact, 0);
 }
 
-int emit_model_csv(FILE *out, const model_results *r)
+static int model_csv(FILE *out, const model_results *r)
 {
 	static const char *const measures[] = {
 		"expected_pairs", "p_collision", "expected_objects", "expected_prefixes",
@@ -156,18 +154,6 @@ int emit_model_csv(FILE *out, const model_results *r)
 
 /* ---- history ------------------------------------------------------------ */
 
-/* "2005-04-07T22:13:13Z", or "" when the date cannot be written. */
-static void iso_date(char *buf, size_t n, int64_t t)
-{
-	emit_history_date(buf, n, t);
-	if ((buf[0] == '-' && !buf[1]) || strlen(buf) < 19) {
-		buf[0] = '\0';
-		return;
-	}
-	buf[10] = 'T';
-	strncat(buf, "Z", n - strlen(buf) - 1);
-}
-
 /* A projected date as a decimal year; "never"; "" when there is none. */
 static void year_field(FILE *out, double t, int valid)
 {
@@ -182,7 +168,7 @@ static void year_field(FILE *out, double t, int valid)
 	csv_field(out, buf, 0);
 }
 
-int emit_history_csv(FILE *out, const history_report *r)
+static int history_csv(FILE *out, const history_report *r)
 {
 	static const char *const header[] = {
 		"length", "collided", "first_collision", "date", "commits_then", "pair_older",
@@ -214,7 +200,7 @@ int emit_history_csv(FILE *out, const history_report *r)
 		if (collided) {
 			snprintf(buf, sizeof(buf), "%lld", (long long)f->time);
 			csv_field(out, buf, 0);
-			iso_date(buf, sizeof(buf), f->time);
+			fmt_iso_date(buf, sizeof(buf), f->time);
 			csv_field(out, buf, 0);
 			count_field(out, f->commits_then, 0);
 			hexid_fmt(buf, f->pair[0], h->rawsz);
@@ -229,7 +215,7 @@ int emit_history_csv(FILE *out, const history_report *r)
 		real_field(out, m->expected_commits);
 		buf[0] = '\0';
 		if (m->expected_reached)
-			iso_date(buf, sizeof(buf), m->expected_time);
+			fmt_iso_date(buf, sizeof(buf), m->expected_time);
 		csv_field(out, buf, 0);
 		real_field(out, m->p);
 		year_field(out, projected ? p->p01[L].commits_time : 0, projected);
@@ -242,3 +228,10 @@ int emit_history_csv(FILE *out, const history_report *r)
 	free(repos);
 	return ferror(out) ? -1 : 0;
 }
+
+const emit_format emit_format_csv = {
+	.name = "csv",
+	.report = report_csv,
+	.model = model_csv,
+	.history = history_csv,
+};

@@ -7,12 +7,33 @@
  * 16 and at least one length past the set's last collision, so a policy
  * script can read lengths 12 and 16 of any set.
  */
+#include <config.h>
+
 #include "emit.h"
 
 #include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <string.h>
 
-#include "model.h"
+#include "emit_parts.h"
+#include "emit_verify.h"
+#include "fmt.h"
 #include "utf8.h"
+
+/* Write the document root (NULL: it could not be built) and a newline; take root. */
+static int dump(FILE *out, json_t *root, size_t flags)
+{
+	int rc;
+
+	if (!root)
+		return -1;
+	rc = json_dumpf(root, out, flags);
+	json_decref(root);
+	if (rc || fputc('\n', out) == EOF)
+		return -1;
+	return ferror(out) ? -1 : 0;
+}
 
 /*
  * The version of the keys and their meaning (docs/json.md): 2 added the
@@ -46,20 +67,20 @@ static json_t *lengths_json(const stats_set *st)
 }
 
 /* What as many random IDs would give at each length of the table. */
-static json_t *model_json(const stats_set *st)
+static json_t *expect_json(const stats_set *st)
 {
 	json_t *o = json_object();
 	char key[8];
 
 	for (unsigned L = ABBREV_MIN_LEN; L <= table_end(st->last_len, st->hexsz); L++) {
 		snprintf(key, sizeof(key), "%u", L);
-		double e = model_expected_prefixes(st->count, L);
+		double e = st->model[L].expected_prefixes;
 
 		json_object_set_new(o, key, json_pack("{s:f,s:f,s:f,s:f,s:f}",
-			"expected_objects", model_expected_objects(st->count, L),
+			"expected_objects", st->model[L].expected_objects,
 			"expected_prefixes", e,
-			"expected_pairs", model_expected_pairs(st->count, L),
-			"p_collision", model_p_collision(st->count, L),
+			"expected_pairs", st->model[L].expected_pairs,
+			"p_collision", st->model[L].p_collision,
 			/* how likely random IDs give at least the measured prefixes */
 			"p_prefixes_or_more", model_poisson_tail(st->prefixes[L], e, 1)));
 	}
@@ -93,19 +114,17 @@ static json_t *groups_json(const stats_set *st, size_t rawsz)
 	return groups;
 }
 
-static json_t *set_json(const stats_set *st, size_t rawsz, double threshold)
+static json_t *set_json(const stats_set *st, size_t rawsz)
 {
-	double p = emit_p_random(st->count, st->longest);
-
 	/* an empty set has no min unique length */
 	json_t *o = json_pack("{s:I,s:o}", "count", (json_int_t)st->count, "min_unique_length",
 			      st->count ? json_integer((json_int_t)st->min_unique) : json_null());
 
 	json_object_set_new(o, "lengths", lengths_json(st));
-	json_object_set_new(o, "model", model_json(st));
+	json_object_set_new(o, "model", expect_json(st));
 	json_object_set_new(o, "longest", json_pack("{s:I,s:f,s:b,s:o}",
-		"length", (json_int_t)st->longest, "p_random", st->ngroups ? p : 1.0,
-		"improbable", st->ngroups && p < threshold, "groups", groups_json(st, rawsz)));
+		"length", (json_int_t)st->longest, "p_random", st->p_longest,
+		"improbable", st->improbable, "groups", groups_json(st, rawsz)));
 	return o;
 }
 
@@ -125,11 +144,10 @@ static json_t *reach_json(const abbrev_reach *reach)
 			 "bad_refs", (json_int_t)reach->bad_refs);
 }
 
-int emit_report_json(FILE *out, const stats_report *r)
+static int report_json(FILE *out, const stats_report *r)
 {
 	json_t *root, *repos, *types, *cvo;
 	char key[8];
-	int rc;
 
 	root = json_object();
 	json_object_set_new(root, "schema_version", json_integer(JSON_SCHEMA_VERSION));
@@ -146,10 +164,10 @@ int emit_report_json(FILE *out, const stats_report *r)
 
 	types = json_object();
 	for (int set = ABBREV_SET_COMMIT; set <= ABBREV_SET_TAG; set++)
-		json_object_set_new(types, idset_name(set), set_json(&r->sets[set], r->rawsz, r->improbable));
+		json_object_set_new(types, idset_name(set), set_json(&r->sets[set], r->rawsz));
 	json_object_set_new(types, idset_name(ABBREV_SET_COMMITISH),
-			    set_json(&r->sets[ABBREV_SET_COMMITISH], r->rawsz, r->improbable));
-	json_object_set_new(types, "all", set_json(&r->sets[ABBREV_SET_ALL], r->rawsz, r->improbable));
+			    set_json(&r->sets[ABBREV_SET_COMMITISH], r->rawsz));
+	json_object_set_new(types, "all", set_json(&r->sets[ABBREV_SET_ALL], r->rawsz));
 	json_object_set_new(root, "types", types);
 
 	cvo = json_object();
@@ -161,19 +179,14 @@ int emit_report_json(FILE *out, const stats_report *r)
 	json_object_set_new(root, "commit_vs_other", cvo);
 	json_object_set_new(root, "git_auto_abbrev", json_integer(r->git_auto_abbrev));
 
-	rc = json_dumpf(root, out, JSON_INDENT(2));
-	json_decref(root);
-	if (rc || fputc('\n', out) == EOF)
-		return -1;
-	return 0;
+	return dump(out, root, JSON_INDENT(2));
 }
 
-int emit_check_json(FILE *out, const stats_check *c)
+static int check_json(FILE *out, const stats_check *c)
 {
 	const stats_set *f = &c->found;
 	json_t *root, *groups, *repos;
 	char hex[ABBREV_MAX_HEXSZ + 1];
-	int rc;
 
 	repos = json_array();
 	for (size_t i = 0; i < c->nrepos; i++)
@@ -181,13 +194,12 @@ int emit_check_json(FILE *out, const stats_check *c)
 	groups = json_array();
 	for (size_t g = 0; g < f->ngroups; g++) {
 		const stats_group *gr = &f->groups[g];
-		double p = emit_p_random(f->count, gr->len);
 
 		hexid_fmt(hex, f->member_ids + gr->first * c->rawsz, c->rawsz);
 		hex[c->length] = '\0';
 		json_array_append_new(groups, json_pack("{s:s,s:I,s:f,s:b,s:o}",
-			"prefix", hex, "shared", (json_int_t)gr->len, "p_random", p,
-			"improbable", p < c->improbable, "members", members_json(f, g, c->rawsz)));
+			"prefix", hex, "shared", (json_int_t)gr->len, "p_random", gr->p_random,
+			"improbable", gr->improbable, "members", members_json(f, g, c->rawsz)));
 	}
 	root = json_pack("{s:i,s:I,s:s,s:s,s:o,s:b,s:b,s:I,s:b,s:I,s:I,s:o}",
 		"schema_version", JSON_SCHEMA_VERSION,
@@ -203,9 +215,191 @@ int emit_check_json(FILE *out, const stats_check *c)
 		"colliding_prefixes", (json_int_t)f->prefixes[c->length],
 		"groups", groups);
 	json_object_set_new(root, "reachable", reach_json(c->reach));
-	rc = json_dumpf(root, out, JSON_INDENT(2));
-	json_decref(root);
-	if (rc || fputc('\n', out) == EOF)
-		return -1;
-	return 0;
+	return dump(out, root, JSON_INDENT(2));
 }
+
+/* ---- model ------------------------------------------------------------- */
+
+#if JSON_INTEGER_IS_LONG_LONG
+#define JSON_INT_MAX LLONG_MAX
+#else
+#define JSON_INT_MAX LONG_MAX
+#endif
+
+/* An exact count as a JSON integer, or as a real when it is past json_int_t. */
+static json_t *count_json(uint64_t v)
+{
+	if (v > (uint64_t)JSON_INT_MAX)
+		return json_real((double)v);
+	return json_integer((json_int_t)v);
+}
+
+static json_t *capacity_json(uint64_t exact, int saturated, double real)
+{
+	return saturated ? json_real(real) : count_json(exact);
+}
+
+static json_t *model_set_json(const model_set *s, unsigned from, unsigned to)
+{
+	json_t *o = json_object(), *lengths = json_object(), *cap = json_object();
+	char key[8];
+
+	json_object_set_new(o, "objects", count_json(s->n));
+	for (unsigned L = from; L <= to; L++) {
+		const model_row *row = &s->rows[L];
+
+		snprintf(key, sizeof(key), "%u", L);
+		json_object_set_new(lengths, key, json_pack("{s:f,s:f,s:f,s:f}",
+			"expected_pairs", row->expected_pairs,
+			"p_collision", row->p_collision,
+			"expected_objects", row->expected_objects,
+			"expected_prefixes", row->expected_prefixes));
+		json_object_set_new(cap, key, json_pack("{s:o,s:o}",
+			"p01", capacity_json(row->cap_low, row->cap_low_sat, row->cap_low_real),
+			"p50", capacity_json(row->cap_high, row->cap_high_sat, row->cap_high_real)));
+	}
+	json_object_set_new(o, "lengths", lengths);
+	json_object_set_new(o, "capacity", cap);
+	return o;
+}
+
+static int model_json(FILE *out, const model_results *r)
+{
+	json_t *root;
+
+	if (r->nsets == 1 && !strcmp(r->sets[0].name, "all")) {
+		root = model_set_json(&r->sets[0], r->from, r->to);
+	} else {
+		json_t *sets = json_object();
+
+		for (size_t i = 0; i < r->nsets; i++)
+			json_object_set_new(sets, r->sets[i].name,
+					    model_set_json(&r->sets[i], r->from, r->to));
+		root = json_pack("{s:o}", "sets", sets);
+	}
+	return dump(out, root, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+}
+
+/* ---- history ----------------------------------------------------------- */
+
+/* A date in ISO 8601 with a T and a Z, or null outside years 0..9999. */
+static json_t *date_json(int64_t t)
+{
+	char buf[32];
+
+	fmt_iso_date(buf, sizeof(buf), t);
+	return buf[0] ? json_string(buf) : json_null();
+}
+
+/* A date as a decimal year, or null for never. */
+static json_t *year_json(double t)
+{
+	return isfinite(t) ? json_real(projection_year(t)) : json_null();
+}
+
+static json_t *when_json(const projection_when *w)
+{
+	return json_pack("{s:I,s:o,s:b,s:o,s:b}", "capacity", (json_int_t)w->capacity,
+			 "commits_year", year_json(w->commits_time),
+			 "commits_reached", w->commits_reached,
+			 "objects_year", year_json(w->objects_time),
+			 "objects_reached", w->objects_reached);
+}
+
+static json_t *projection_json(const history_report *r)
+{
+	const projection_results *p = r->p;
+	json_t *o, *lengths = json_object();
+	char key[8], quote[512];
+
+	if (!p || p->status != PROJECTION_OK) {
+		json_decref(lengths);
+		return json_null();
+	}
+	for (unsigned L = PROJECTION_FROM; L <= PROJECTION_TO; L++) {
+		snprintf(key, sizeof(key), "%u", L);
+		json_object_set_new(lengths, key, json_pack("{s:o,s:o}", "p01", when_json(&p->p01[L]),
+							     "p50", when_json(&p->p50[L])));
+	}
+	emit_history_quote(quote, sizeof(quote), r);
+	o = json_pack("{s:s,s:{s:f,s:f,s:I,s:I,s:I}}",
+		      "fit", projection_fit_name(p->fits[p->chosen].kind),
+		      "window", "years", p->window_years, "span_years", emit_window_span(p),
+		      "from", (json_int_t)p->window_start, "to", (json_int_t)p->window_end,
+		      "samples", (json_int_t)p->nsamples);
+	json_object_set_new(o, "fits", json_pack("{s:{s:f,s:f,s:f},s:{s:f,s:f}}",
+		"exponential", "rate_per_year", p->fits[0].growth,
+		"annual_growth", expm1(p->fits[0].growth),
+		"rms_relative_error", p->fits[0].rms_rel,
+		"linear", "commits_per_year", p->fits[1].growth,
+		"rms_relative_error", p->fits[1].rms_rel));
+	json_object_set_new(o, "other_fit", json_pack("{s:s,s:o,s:o}",
+		"fit", projection_fit_name(p->fits[!p->chosen].kind),
+		"commits_year", year_json(p->other_quote.commits_time),
+		"objects_year", year_json(p->other_quote.objects_time)));
+	json_object_set_new(o, "objects_per_commit", json_real(p->objects_per_commit));
+	json_object_set_new(o, "lengths", lengths);
+	json_object_set_new(o, "target_p", json_real(p->target_p));
+	json_object_set_new(o, "horizon_years", json_real(p->horizon_years));
+	json_object_set_new(o, "horizon_year", year_json(p->horizon_time));
+	json_object_set_new(o, "commits_at_horizon", json_real(p->commits_at_horizon));
+	json_object_set_new(o, "objects_at_horizon", json_real(p->objects_at_horizon));
+	json_object_set_new(o, "safe_length", json_pack("{s:I,s:I}",
+		"commit", (json_int_t)p->safe_commit_len, "all", (json_int_t)p->safe_all_len));
+	json_object_set_new(o, "quote", json_string(quote));
+	return o;
+}
+
+static int history_json(FILE *out, const history_report *r)
+{
+	const history_results *h = r->h;
+	json_t *root, *repos = json_array(), *lengths = json_object(), *not_yet = json_object();
+	char key[8], a[ABBREV_MAX_HEXSZ + 1], b[ABBREV_MAX_HEXSZ + 1];
+	unsigned maxL = (unsigned)(2 * h->rawsz), to;
+
+	for (size_t i = 0; i < r->nrepos; i++)
+		json_array_append_new(repos, utf8_json(r->repos[i]));
+	for (unsigned L = ABBREV_MIN_LEN; L <= h->longest; L++) {
+		const history_first *f = &h->first[L];
+		const history_model *m = &h->model[L];
+
+		snprintf(key, sizeof(key), "%u", L);
+		hexid_fmt(a, f->pair[0], h->rawsz);
+		hexid_fmt(b, f->pair[1], h->rawsz);
+		json_object_set_new(lengths, key, json_pack("{s:I,s:o,s:I,s:[s,s],s:I,s:f,s:o,s:f}",
+			"first_collision", (json_int_t)f->time, "date", date_json(f->time),
+			"commits_then", (json_int_t)f->commits_then, "pair", a, b,
+			"shared", (json_int_t)f->shared,
+			"expected_commits", m->expected_commits,
+			"expected_date", m->expected_reached ? date_json(m->expected_time) : json_null(),
+			"p_by_then", m->p));
+	}
+	to = HISTORY_SHOW_TO > h->longest + 1 ? HISTORY_SHOW_TO : h->longest + 1;
+	for (unsigned L = h->longest + 1 < ABBREV_MIN_LEN ? ABBREV_MIN_LEN : h->longest + 1;
+	     L <= to && L <= maxL; L++) {
+		snprintf(key, sizeof(key), "%u", L);
+		json_object_set_new(not_yet, key, json_pack("{s:f,s:f}",
+			"expected_commits", h->model[L].expected_commits, "p_now", h->model[L].p));
+	}
+	root = json_pack("{s:I,s:I,s:s,s:o,s:I,s:I,s:o,s:I,s:o,s:o}",
+			 "commits", (json_int_t)h->commits, "objects", (json_int_t)r->objects,
+			 "hash", hexid_hash_name(h->rawsz) ? hexid_hash_name(h->rawsz) : "unknown",
+			 "repositories", repos,
+			 "first_commit", (json_int_t)h->first_time,
+			 "last_commit", (json_int_t)h->last_time,
+			 "lengths", lengths,
+			 "unique_from", (json_int_t)(h->longest + 1 < ABBREV_MIN_LEN ? ABBREV_MIN_LEN
+									: h->longest + 1),
+			 "not_yet", not_yet,
+			 "projection", projection_json(r));
+	return dump(out, root, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+}
+
+const emit_format emit_format_json = {
+	.name = "json",
+	.report = report_json,
+	.check = check_json,
+	.model = model_json,
+	.history = history_json,
+	.verify = emit_verify_json_new,
+};

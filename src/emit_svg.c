@@ -30,9 +30,8 @@
 #include <string.h>
 
 #include "emit.h"
-#include "emit_history.h"
-#include "emit_model.h"
-#include "model.h"
+#include "emit_parts.h"
+#include "fmt.h"
 #include "svg.h"
 
 #define WIDTH 900
@@ -54,14 +53,6 @@ static const struct {
 	{ ABBREV_SET_BLOB, "blobs", "#1f77b4", "diamond" },
 	{ ABBREV_SET_TAG, "tags", "#9467bd", "down" },
 };
-
-/* 13021585 -> "13,021,585" */
-static void fmt_count(char *buf, size_t n, size_t v)
-{
-	svg_fmt_number(buf, n, (double)v);
-	if ((double)v >= 1e9)
-		snprintf(buf, n, "%zu", v);
-}
 
 /* A marker of the given shape centred on (x, y), left open for attributes. */
 static void marker_open(FILE *out, const char *shape, double x, double y, const char *colour)
@@ -148,7 +139,7 @@ static void report_series(FILE *out, const svg_frame *f, const stats_report *r, 
 			     "stroke=\"%s\" stroke-width=\"1.6\" stroke-opacity=\"0.75\" points=\"",
 			series[k].colour);
 		for (unsigned L = ABBREV_MIN_LEN; L <= xmax; L++) {
-			double e = model_expected_prefixes(st->count, L);
+			double e = st->model[L].expected_prefixes;
 
 			/* below the axis it only has to leave the plot, clipped */
 			if (!(e > ymin / 1000))
@@ -164,7 +155,7 @@ static void report_series(FILE *out, const svg_frame *f, const stats_report *r, 
 			continue;
 		marker_open(out, series[k].marker, svg_scale_map(&f->x, L) + dodge,
 			    svg_scale_map(&f->y, (double)st->prefixes[L]), series[k].colour);
-		snprintf(buf, sizeof(buf), "%.3g", model_expected_prefixes(st->count, L));
+		snprintf(buf, sizeof(buf), "%.3g", st->model[L].expected_prefixes);
 		fprintf(out, " class=\"point\" data-length=\"%u\" data-prefixes=\"%zu\" "
 			     "data-objects=\"%zu\"><title>%s, %u chars: %zu colliding prefixes "
 			     "(%zu objects); model %s</title></%s>\n",
@@ -222,7 +213,7 @@ static double report_legend(FILE *out, const svg_frame *f, const stats_report *r
 
 		if (!drawn(r, series[k].set))
 			continue;
-		fmt_count(num, sizeof(num), st->count);
+		fmt_count(num, sizeof(num), (double)st->count);
 		snprintf(line, sizeof(line), "%s: %s ID%s", series[k].title, num,
 			 st->count == 1 ? "" : "s");
 		legend_item(out, &p, idset_name(series[k].set), series[k].colour, series[k].marker,
@@ -275,7 +266,7 @@ static void report_notes(FILE *out, const svg_frame *f, const stats_report *r, u
 	}
 }
 
-int emit_report_svg(FILE *out, const stats_report *r)
+static int report_svg(FILE *out, const stats_report *r)
 {
 	const stats_set *all = &r->sets[ABBREV_SET_ALL];
 	svg_frame f = { .left = 96, .top = 74, .right = WIDTH - 24, .bottom = 490 };
@@ -298,13 +289,13 @@ int emit_report_svg(FILE *out, const stats_report *r)
 	}
 	xmax++; /* one length past the last collision: the model keeps falling */
 	for (int k = 0; k < ABBREV_SET_COUNT; k++) {
-		double e = model_expected_prefixes(r->sets[series[k].set].count, ABBREV_MIN_LEN);
+		double e = r->sets[series[k].set].model[ABBREV_MIN_LEN].expected_prefixes;
 
 		if (drawn(r, series[k].set) && e > ymax)
 			ymax = e;
 	}
 	/* the bottom: where the model of all objects ends, within 0.001 .. 0.1 */
-	ymin = model_expected_prefixes(all->count, xmax);
+	ymin = all->model[xmax].expected_prefixes;
 	ymin = ymin < 1e-3 ? 1e-3 : ymin > 0.1 ? 0.1 : ymin;
 	svg_log_range(&lo, &hi, ymin, ymax);
 	svg_scale_init(&f.x, ABBREV_MIN_LEN - 0.4, xmax + 0.4, f.left, f.right, 0);
@@ -312,7 +303,7 @@ int emit_report_svg(FILE *out, const stats_report *r)
 	svg_scale_init(&f.y, lo, hi, f.bottom, f.top, 1);
 
 	repos_title(repos, sizeof(repos), r->repos, r->nrepos);
-	fmt_count(num, sizeof(num), all->count);
+	fmt_count(num, sizeof(num), (double)all->count);
 	snprintf(title, sizeof(title), "%s%s%s objects: colliding abbreviated IDs by length",
 		 repos, r->nrepos ? ": " : "", num);
 	svg_begin(out, WIDTH, HEIGHT, title);
@@ -375,7 +366,7 @@ static const char *model_title(const char *name)
 static const char *const model_colours[] = { "#222222", "#d62728", "#2ca02c", "#1f77b4", "#9467bd" };
 static const char *const model_markers[] = { "circle", "square", "up", "diamond", "down" };
 
-int emit_model_svg(FILE *out, const model_results *r)
+static int model_svg(FILE *out, const model_results *r)
 {
 	svg_frame f = { .left = 96, .top = 74, .right = WIDTH - 24, .bottom = 490 };
 	unsigned from = r->from, to = r->to;
@@ -389,7 +380,7 @@ int emit_model_svg(FILE *out, const model_results *r)
 	svg_scale_init(&f.y, 0, 1, f.bottom, f.top, 0);
 	o = (size_t)snprintf(title, sizeof(title), "Birthday model:");
 	for (size_t i = 0; i < r->nsets && o < sizeof(title); i++) {
-		svg_fmt_number(num, sizeof(num), (double)r->sets[i].n);
+		fmt_count(num, sizeof(num), (double)r->sets[i].n);
 		o += (size_t)snprintf(title + o, sizeof(title) - o, "%s %s %s", i ? "," : "",
 				      num, model_title(r->sets[i].name));
 	}
@@ -435,7 +426,7 @@ int emit_model_svg(FILE *out, const model_results *r)
 
 		fputs("<g class=\"legend\">\n", out);
 		for (size_t i = 0; i < r->nsets; i++) {
-			svg_fmt_number(num, sizeof(num), (double)r->sets[i].n);
+			fmt_count(num, sizeof(num), (double)r->sets[i].n);
 			snprintf(line, sizeof(line), "%s: n = %s", model_title(r->sets[i].name), num);
 			legend_item(out, &p, r->sets[i].name, model_colours[i % 5],
 				    model_markers[i % 5], 1, line);
@@ -444,8 +435,8 @@ int emit_model_svg(FILE *out, const model_results *r)
 		y = p.y + p.row + 8;
 	}
 	for (size_t i = 0; i < r->nsets; i++) {
-		unsigned l50 = model_min_length(r->sets[i].n, MODEL_P_HIGH);
-		unsigned l01 = model_min_length(r->sets[i].n, MODEL_P_LOW);
+		unsigned l50 = r->sets[i].min_len_high;
+		unsigned l01 = r->sets[i].min_len_low;
 		char a[32], b[32];
 
 		snprintf(a, sizeof(a), l50 > MODEL_MAX_LEN ? "beyond %u" : "from %u",
@@ -469,7 +460,7 @@ int emit_model_svg(FILE *out, const model_results *r)
  * the line; today's commit count is a dashed level, so the lengths above
  * it (not collided yet) show how far off they are.
  */
-int emit_history_svg(FILE *out, const history_report *r)
+static int history_svg(FILE *out, const history_report *r)
 {
 	const history_results *h = r->h;
 	svg_frame f = { .left = 96, .top = 74, .right = WIDTH - 24, .bottom = 490 };
@@ -496,7 +487,7 @@ int emit_history_svg(FILE *out, const history_report *r)
 	svg_scale_init(&f.y, lo, hi, f.bottom, f.top, 1);
 
 	repos_title(repos, sizeof(repos), r->repos, r->nrepos);
-	svg_fmt_number(num, sizeof(num), (double)h->commits);
+	fmt_count(num, sizeof(num), (double)h->commits);
 	snprintf(title, sizeof(title), "%s%s%s commits: when each length first collided",
 		 repos, r->nrepos ? ": " : "", num);
 	svg_begin(out, WIDTH, MODEL_HEIGHT, title);
@@ -529,7 +520,7 @@ int emit_history_svg(FILE *out, const history_report *r)
 		const history_first *fi = &h->first[L];
 		double x = svg_scale_map(&f.x, L), yp = svg_scale_map(&f.y, (double)fi->commits_then);
 
-		emit_history_date(date, sizeof(date), fi->time);
+		fmt_date(date, sizeof(date), fi->time);
 		marker_open(out, "square", x, yp, series[1].colour);
 		fprintf(out, " class=\"point\" data-length=\"%u\" data-commits=\"%llu\" "
 			     "data-time=\"%lld\"><title>%u chars: first shared %s UTC, after %llu "
@@ -553,7 +544,7 @@ int emit_history_svg(FILE *out, const history_report *r)
 		snprintf(line, sizeof(line), "No two commits share %d chars yet.", ABBREV_MIN_LEN);
 		y = svg_wrapped(out, f.left, y, 15, NOTE_WIDTH, "note", line);
 	} else if (h->longest < xmax) {
-		svg_fmt_number(num, sizeof(num), round(h->model[h->longest + 1].expected_commits));
+		fmt_count(num, sizeof(num), round(h->model[h->longest + 1].expected_commits));
 		snprintf(line, sizeof(line), "Not collided yet: %u chars and more (the model "
 			 "expects a first collision at %u after %s commits).", h->longest + 1,
 			 h->longest + 1, num);
@@ -565,3 +556,10 @@ int emit_history_svg(FILE *out, const history_report *r)
 	}
 	return svg_end(out);
 }
+
+const emit_format emit_format_svg = {
+	.name = "svg",
+	.report = report_svg,
+	.model = model_svg,
+	.history = history_svg,
+};

@@ -1,13 +1,23 @@
 /*
- * emit_text.c - the report for people: one row per length, the sets side
- * by side, so that "commits alone" and "all objects" can be compared at a
- * glance, in the "L: objects / prefixes" spelling of git-unique-abbrev.
+ * emit_text.c - the text format, for people at a terminal or in a mail.
+ *
+ * Report: one row per length, the sets side by side, so that "commits
+ * alone" and "all objects" can be compared at a glance, in the
+ * "L: objects / prefixes" spelling of git-unique-abbrev.  Check: the
+ * answer and the colliding groups.  Model: a table per set.  History:
+ * when each length first collided, then the projection and the line to
+ * quote.  Verify's text is emit_verify.c's.
  */
+#include <config.h>
+
 #include "emit.h"
 
+#include <math.h>
 #include <string.h>
 
-#include "model.h"
+#include "emit_parts.h"
+#include "emit_verify.h"
+#include "fmt.h"
 
 #define MAX_GROUPS_SHOWN 16
 
@@ -33,18 +43,18 @@ static void print_member(FILE *out, const stats_set *st, size_t m, size_t rawsz)
 		desc ? " " : "", desc ? desc : "");
 }
 
-/* The note for a group less likely than `threshold` among n random IDs. */
-static void print_improbable(FILE *out, size_t n, unsigned len, double threshold)
+/* The note for a collision flagged improbable among n random IDs. */
+static void print_improbable(FILE *out, size_t n, unsigned len, double p, int improbable)
 {
-	double p = emit_p_random(n, len);
+	char num[32];
 
-	if (p < threshold)
-		fprintf(out, "  ^ %u shared chars among %zu IDs: improbable for random IDs "
-			     "(p = %.2g): possibly crafted\n", len, n, p);
+	fmt_count(num, sizeof(num), (double)n);
+	if (improbable)
+		fprintf(out, "  ^ %u shared chars among %s IDs: improbable for random IDs "
+			     "(p = %.2g): possibly crafted\n", len, num, p);
 }
 
-static void print_groups(FILE *out, const stats_set *st, const char *what, size_t rawsz,
-			 double threshold)
+static void print_groups(FILE *out, const stats_set *st, const char *what, size_t rawsz)
 {
 	char hex[ABBREV_MAX_HEXSZ + 1];
 	size_t shown = st->ngroups < MAX_GROUPS_SHOWN ? st->ngroups : MAX_GROUPS_SHOWN;
@@ -62,22 +72,19 @@ static void print_groups(FILE *out, const stats_set *st, const char *what, size_
 			print_member(out, st, m, rawsz);
 		}
 	}
-	print_improbable(out, st->count, st->longest, threshold);
+	print_improbable(out, st->count, st->longest, st->p_longest, st->improbable);
 	if (shown < st->ngroups)
 		fprintf(out, "  ... and %zu more groups (--format=json lists them all)\n",
 			st->ngroups - shown);
 }
 
-/* "85 / 83.1": measured colliding prefixes beside the birthday model's */
+/* "85 / 83.12": measured colliding prefixes beside the birthday model's */
 static void model_cell(char *buf, size_t n, const stats_set *st, unsigned L)
 {
-	double e = model_expected_prefixes(st->count, L);
+	char e[32];
 
-	if (e == 0)
-		snprintf(buf, n, "%zu / 0", st->prefixes[L]);
-	else
-		snprintf(buf, n, e >= 100 ? "%zu / %.0f" : e >= 0.01 ? "%zu / %.2f" : "%zu / %.1e",
-			 st->prefixes[L], e);
+	fmt_expected(e, sizeof(e), st->model[L].expected_prefixes);
+	snprintf(buf, n, "%zu / %s", st->prefixes[L], e);
 }
 
 /*
@@ -87,7 +94,7 @@ static void model_cell(char *buf, size_t n, const stats_set *st, unsigned L)
  */
 static void tail_cell(char *buf, size_t n, const stats_set *st, unsigned L)
 {
-	double e = model_expected_prefixes(st->count, L);
+	double e = st->model[L].expected_prefixes;
 
 	if (!(e > 0))
 		buf[0] = '\0';
@@ -161,7 +168,7 @@ static void print_reach(FILE *out, const abbrev_reach *reach)
 	fputc('\n', out);
 }
 
-int emit_report_text(FILE *out, const stats_report *r)
+static int report_text(FILE *out, const stats_report *r)
 {
 	const stats_set *all = &r->sets[ABBREV_SET_ALL];
 	int width[ABBREV_SET_COUNT];
@@ -223,17 +230,16 @@ int emit_report_text(FILE *out, const stats_report *r)
 	fprintf(out, "git's auto abbreviation for %zu objects: %u\n", all->count,
 		r->git_auto_abbrev);
 
-	print_groups(out, all, "all objects", r->rawsz, r->improbable);
+	print_groups(out, all, "all objects", r->rawsz);
 	for (int set = ABBREV_SET_COMMIT; set <= ABBREV_SET_TAG; set++)
-		print_groups(out, &r->sets[set], idset_name(set), r->rawsz, r->improbable);
+		print_groups(out, &r->sets[set], idset_name(set), r->rawsz);
 	/* the commit-ish groups, when a tag makes them differ from the commits' */
 	if (emit_groups_have_tag(&r->sets[ABBREV_SET_COMMITISH]))
-		print_groups(out, &r->sets[ABBREV_SET_COMMITISH], "commit-ish", r->rawsz,
-			     r->improbable);
+		print_groups(out, &r->sets[ABBREV_SET_COMMITISH], "commit-ish", r->rawsz);
 	return ferror(out) ? -1 : 0;
 }
 
-int emit_check_text(FILE *out, const stats_check *c)
+static int check_text(FILE *out, const stats_check *c)
 {
 	const stats_set *f = &c->found;
 	const char *what = c->set == ABBREV_SET_ALL ? "object" : idset_name(c->set);
@@ -272,7 +278,154 @@ int emit_check_text(FILE *out, const stats_check *c)
 			fputs("  ", out);
 			print_member(out, f, gr->first + i, c->rawsz);
 		}
-		print_improbable(out, f->count, gr->len, c->improbable);
+		print_improbable(out, f->count, gr->len, gr->p_random, gr->improbable);
 	}
 	return ferror(out) ? -1 : 0;
 }
+
+/* ---- model ------------------------------------------------------------- */
+
+static int model_text(FILE *out, const model_results *r)
+{
+	emit_table t;
+	char num[48], line[160];
+
+	for (size_t i = 0; i < r->nsets; i++) {
+		const model_set *s = &r->sets[i];
+
+		fmt_count(num, sizeof(num), (double)s->n);
+		fprintf(out, "%s: %s\n", emit_set_title(s->name), num);
+		if (emit_model_table(&t, s, r->from, r->to) || emit_table_text(out, &t, 0)) {
+			emit_table_clear(&t);
+			return -1;
+		}
+		emit_table_clear(&t);
+		emit_model_min_lengths(line, sizeof(line), s);
+		fputs(line, out);
+		if (!strcmp(s->name, "all"))
+			fprintf(out, "; git's auto abbreviation for %s objects: %u", num,
+				s->git_auto_abbrev);
+		fputs("\n\n", out);
+	}
+	fprintf(out, "(birthday model of n random IDs at L hex chars: E = n(n-1)/2 / 16^L\n"
+		     " expected colliding pairs, P = 1 - exp(-E) the chance of any collision;\n"
+		     " expected objects / prefixes compare with the report's measured ones;\n"
+		     " capacity: the most IDs a length holds with P <= 1%% or <= 50%%)\n");
+	return ferror(out) ? -1 : 0;
+}
+
+/* ---- history ----------------------------------------------------------- */
+
+/* "in 2031", "passed in 2019", "never" */
+static void when_phrase(char *buf, size_t n, double t, int reached)
+{
+	char y[24];
+
+	fmt_year(y, sizeof(y), t);
+	if (!isfinite(t))
+		snprintf(buf, n, "never");
+	else
+		snprintf(buf, n, "%s %s", reached ? "passed in" : "in", y);
+}
+
+/* "(with the exponential fit instead, +7.9%/year: 12-char commit IDs in 2086, ...)" */
+static void other_fit_text(FILE *out, const projection_results *p)
+{
+	const projection_fit *f = &p->fits[!p->chosen];
+	const projection_when *w = &p->other_quote;
+	char growth[64], cy[48], oy[48];
+
+	fmt_growth(growth, sizeof(growth), f->kind == PROJECTION_FIT_EXP, f->growth);
+	when_phrase(cy, sizeof(cy), w->commits_time, w->commits_reached);
+	when_phrase(oy, sizeof(oy), w->objects_time, w->objects_reached);
+	fprintf(out, "(with the %s fit instead, %s: %u-char commit IDs %s, all objects %s)\n",
+		projection_fit_name(f->kind), growth, PROJECTION_QUOTE_LEN, cy, oy);
+}
+
+static int projection_text(FILE *out, const history_report *r)
+{
+	const projection_results *p = r->p;
+	char from[32], to[32], growth[64], num[2][48], line[512];
+	emit_table t;
+	int rc;
+
+	if (p->status != PROJECTION_OK) {
+		fprintf(out, "no projection: the commits span no time to fit a growth to\n");
+		return 0;
+	}
+	fmt_day(from, sizeof(from), p->window_start);
+	fmt_day(to, sizeof(to), p->window_end);
+	fprintf(out, "growth of the commit count over the last %.3g years (%s .. %s, %zu samples):\n",
+		emit_window_span(p), from, to, p->nsamples);
+	for (int i = 0; i < 2; i++) {
+		const projection_fit *f = &p->fits[i];
+
+		fmt_growth(growth, sizeof(growth), f->kind == PROJECTION_FIT_EXP, f->growth);
+		fprintf(out, "  %-12s %-22s RMS relative error %.2g%%%s\n",
+			projection_fit_name(f->kind), growth, 100.0 * f->rms_rel,
+			i == p->chosen ? "  <- used" : "");
+	}
+	fmt_count(num[0], sizeof(num[0]), (double)p->objects);
+	fmt_count(num[1], sizeof(num[1]), (double)p->commits);
+	fprintf(out, "objects per commit: %.2f (%s objects / %s commits)\n\n",
+		p->objects_per_commit, num[0], num[1]);
+
+	fprintf(out, "year in which a length passes P(collision) = 1%% and 50%% (%s fit):\n",
+		projection_fit_name(p->fits[p->chosen].kind));
+	rc = emit_history_years_table(&t, p, 0) || emit_table_text(out, &t, 0);
+	emit_table_clear(&t);
+	if (rc)
+		return -1;
+	fprintf(out, "(* passed already, dated from the history; for all objects through the\n"
+		     " objects-per-commit ratio)\n\n");
+
+	emit_history_quote(line, sizeof(line), r);
+	fprintf(out, "%s\n", line);
+	other_fit_text(out, p);
+	emit_safe_sentence(line, sizeof(line), p);
+	fprintf(out, "%s\n", line);
+	return 0;
+}
+
+static int history_text(FILE *out, const history_report *r)
+{
+	const history_results *h = r->h;
+	char counts[160];
+	emit_table t;
+	int rc;
+
+	for (size_t i = 0; i < r->nrepos; i++)
+		fprintf(out, "%s%s", i ? " + " : "", r->repos[i]);
+	emit_history_counts(counts, sizeof(counts), h);
+	fprintf(out, "%s%s\n", r->nrepos ? ": " : "", counts);
+	/* notes of a shallow or partial clone: on stderr (cmd_sets_notes) */
+	fputc('\n', out);
+	if (h->commits < 2) {
+		fprintf(out, "fewer than two commits: no length has collided\n");
+		return ferror(out) ? -1 : 0;
+	}
+	fprintf(out, "when two commits first shared L hex chars (commits replayed in "
+		     "committer-time order):\n");
+	rc = emit_history_first_table(&t, h, 0) || emit_table_text(out, &t, 0);
+	emit_table_clear(&t);
+	if (rc)
+		return -1;
+	fprintf(out, "(model: random IDs first collide at L after about sqrt(pi/2 * 16^L) of them;\n"
+		     " P(by then): their chance to collide at L among that many commits, about\n"
+		     " half above and half below 0.5 when IDs are random, tiny for a crafted pair)\n");
+	if (r->p) {
+		fputc('\n', out);
+		if (projection_text(out, r))
+			return -1;
+	}
+	return ferror(out) ? -1 : 0;
+}
+
+const emit_format emit_format_text = {
+	.name = "text",
+	.report = report_text,
+	.check = check_text,
+	.model = model_text,
+	.history = history_text,
+	.verify = emit_verify_text_new,
+};

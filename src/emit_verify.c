@@ -14,28 +14,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit.h"
 #include "hexid.h"
 #include "utf8.h"
 
 struct verify_emitter {
 	FILE *out;
-	int format;
+	int json;             /* 1: JSON, 0: text */
 	size_t nfound;        /* JSON findings written so far */
 };
 
-verify_emitter *emit_verify_new(FILE *out, int format)
+static verify_emitter *emitter_new(FILE *out, int json)
 {
-	verify_emitter *e;
+	verify_emitter *e = calloc(1, sizeof(*e));
 
-	if (format != ABBREV_FORMAT_TEXT && format != ABBREV_FORMAT_JSON)
-		return NULL;
-	e = calloc(1, sizeof(*e));
 	if (!e)
 		return NULL;
 	e->out = out;
-	e->format = format;
+	e->json = json;
 	return e;
+}
+
+verify_emitter *emit_verify_text_new(FILE *out)
+{
+	return emitter_new(out, 0);
+}
+
+verify_emitter *emit_verify_json_new(FILE *out)
+{
+	return emitter_new(out, 1);
 }
 
 void emit_verify_free(verify_emitter *e)
@@ -175,12 +181,12 @@ static int json_input(verify_emitter *e, const verify_input *in)
 
 int emit_verify_input(verify_emitter *e, const verify_input *in)
 {
-	return e->format == ABBREV_FORMAT_JSON ? json_input(e, in) : text_input(e, in);
+	return e->json ? json_input(e, in) : text_input(e, in);
 }
 
 int emit_verify_finish(verify_emitter *e, const verify_totals *t)
 {
-	if (e->format == ABBREV_FORMAT_JSON) {
+	if (e->json) {
 		fputs(e->nfound ? "\n  ],\n" : "{\n  \"findings\": [],\n", e->out);
 		fprintf(e->out, "  \"inputs\": %zu,\n  \"references\": %zu,\n"
 			"  \"errors\": %zu,\n  \"warnings\": %zu\n}\n",

@@ -39,8 +39,15 @@ typedef struct {
 
 typedef struct verify_emitter verify_emitter;
 
-/* An emitter of `format` (ABBREV_FORMAT_TEXT or _JSON) to out; NULL: no memory or format. */
+/*
+ * An emitter of `format` (enum abbrev_format) to out, through the format
+ * table of emit.c; NULL when out of memory or for a format verify has no
+ * emitter for (text and json have).
+ */
 verify_emitter *emit_verify_new(FILE *out, int format);
+/* The table's entries: the text and the JSON emitter to out; NULL when out of memory. */
+verify_emitter *emit_verify_text_new(FILE *out);
+verify_emitter *emit_verify_json_new(FILE *out);
 /* The findings of one input.  0, or -1 on a write error or out of memory. */
 int emit_verify_input(verify_emitter *e, const verify_input *in);
 /* After the last input (JSON ends its document).  0 or -1. */

@@ -188,6 +188,31 @@ unsigned model_min_length(uint64_t n, double p)
 	return MODEL_MAX_LEN + 1;
 }
 
+void model_expect_at(model_expect *e, uint64_t n, unsigned L)
+{
+	e->expected_pairs = model_expected_pairs(n, L);
+	e->p_collision = model_p_collision(n, L);
+	e->expected_objects = model_expected_objects(n, L);
+	e->expected_prefixes = model_expected_prefixes(n, L);
+}
+
+unsigned model_git_auto_abbrev(uint64_t count)
+{
+	/*
+	 * git (object-name.c): with about 2^b objects a collision is expected
+	 * near 2^(b/2) of them, so it takes b = msb(count) + 1 bits, halves
+	 * them and rounds up to whole hex chars (4 bits each, hence
+	 * DIV_ROUND_UP(b, 2) chars), never going below its default of 7.
+	 */
+	unsigned bits = 0, len;
+
+	while (bits < 8 * sizeof(count) && count >> bits)
+		bits++;
+	/* bits == msb(count) + 1 for count > 0 */
+	len = (bits + 1) / 2;
+	return len < 7 ? 7 : len;
+}
+
 static void fill_row(model_row *row, uint64_t n, unsigned L)
 {
 	row->expected_pairs = model_expected_pairs(n, L);
@@ -224,6 +249,9 @@ int model_results_compute(model_results *r, const model_input *in, size_t nin,
 		r->sets[i].n = in[i].n;
 		for (unsigned L = ABBREV_MIN_LEN; L <= MODEL_MAX_LEN; L++)
 			fill_row(&r->sets[i].rows[L], in[i].n, L);
+		r->sets[i].min_len_low = model_min_length(in[i].n, MODEL_P_LOW);
+		r->sets[i].min_len_high = model_min_length(in[i].n, MODEL_P_HIGH);
+		r->sets[i].git_auto_abbrev = model_git_auto_abbrev(in[i].n);
 	}
 	return 0;
 }

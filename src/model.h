@@ -72,6 +72,23 @@ int model_capacity(uint64_t *out, unsigned L, double p);
 /* The real root of n(n-1)/2 = -ln(1-p) * 16^L, for any L (HUGE_VAL for p >= 1). */
 double model_capacity_real(unsigned L, double p);
 
+/* The model's four numbers for n random IDs at one length. */
+typedef struct {
+	double expected_pairs;     /* model_expected_pairs() */
+	double p_collision;        /* model_p_collision() */
+	double expected_objects;   /* model_expected_objects() */
+	double expected_prefixes;  /* model_expected_prefixes() */
+} model_expect;
+
+void model_expect_at(model_expect *e, uint64_t n, unsigned L);
+
+/*
+ * The abbreviation git picks with core.abbrev=auto for `count` objects:
+ * log2(count) rounded up to bits, halved (a collision is expected near
+ * sqrt(count)), in hex chars rounded up, and at least 7.
+ */
+unsigned model_git_auto_abbrev(uint64_t count);
+
 /* The two probabilities the capacity is given for. */
 #define MODEL_P_LOW 0.01
 #define MODEL_P_HIGH 0.5
@@ -91,6 +108,9 @@ typedef struct {
 	const char *name;  /* "all", "commit", ...; borrowed */
 	uint64_t n;
 	model_row rows[MODEL_MAX_LEN + 1]; /* indexed by L, ABBREV_MIN_LEN .. MODEL_MAX_LEN */
+	/* model_min_length(n, MODEL_P_LOW / MODEL_P_HIGH): MODEL_MAX_LEN + 1 for none */
+	unsigned min_len_low, min_len_high;
+	unsigned git_auto_abbrev;          /* model_git_auto_abbrev(n) */
 } model_set;
 
 /* One set to model: its name and its number of IDs. */

@@ -80,6 +80,16 @@ static void cumulate(size_t *out, const size_t *h, unsigned hexsz)
 	}
 }
 
+/* The model's numbers beside what was measured: computed once, here. */
+static void set_model(stats_set *st)
+{
+	for (unsigned L = 1; L <= st->hexsz && L <= ABBREV_MAX_HEXSZ; L++)
+		model_expect_at(&st->model[L], (uint64_t)st->count, L);
+	st->p_longest = st->ngroups ? model_p_collision((uint64_t)st->count, st->longest) : 1.0;
+	for (size_t g = 0; g < st->ngroups; g++)
+		st->groups[g].p_random = model_p_collision((uint64_t)st->count, st->groups[g].len);
+}
+
 int stats_set_compute(stats_set *st, const idsets *s, int set)
 {
 	size_t rawsz = idsets_rawsz(s);
@@ -141,6 +151,7 @@ int stats_set_compute(stats_set *st, const idsets *s, int set)
 		st->objects[L] = st->prefixes[L] = 0;
 	st->last_len = maxm + 1 > ABBREV_MIN_LEN ? maxm + 1 : ABBREV_MIN_LEN;
 	st->min_unique = st->count ? st->last_len : 0;
+	set_model(st);
 	return 0;
 oom:
 	stats_set_clear(st);
@@ -192,6 +203,7 @@ int stats_groups_at(stats_set *st, const idsets *s, int set, unsigned L, int aga
 		prev_in = in;
 	}
 	st->last_len = L;
+	set_model(st);
 	return 0;
 oom:
 	stats_set_clear(st);
@@ -294,19 +306,14 @@ oom:
 
 unsigned stats_git_auto_abbrev(size_t count)
 {
-	/*
-	 * git (object-name.c): with about 2^b objects a collision is expected
-	 * near 2^(b/2) of them, so it takes b = msb(count) + 1 bits, halves
-	 * them and rounds up to whole hex chars (4 bits each, hence
-	 * DIV_ROUND_UP(b, 2) chars), never going below its default of 7.
-	 */
-	unsigned bits = 0, len;
+	return model_git_auto_abbrev((uint64_t)count);
+}
 
-	while (bits < 8 * sizeof(count) && count >> bits)
-		bits++;
-	/* bits == msb(count) + 1 for count > 0 */
-	len = (bits + 1) / 2;
-	return len < 7 ? 7 : len;
+void stats_mark_improbable(stats_set *st, double threshold)
+{
+	st->improbable = st->ngroups && st->p_longest < threshold;
+	for (size_t g = 0; g < st->ngroups; g++)
+		st->groups[g].improbable = st->groups[g].p_random < threshold;
 }
 
 /* The passes over the typed sets, run on a second thread by stats_report_compute(). */

@@ -19,6 +19,7 @@
 
 #include "hexid.h"
 #include "idset.h"
+#include "model.h"
 #include "shard.h"
 #include "lacks.h"
 
@@ -27,6 +28,8 @@ typedef struct {
 	size_t first; /* index into the member arrays of stats_set */
 	size_t n;     /* members in this group (>= 2) */
 	unsigned len; /* hex chars all members share (>= the length asked for) */
+	double p_random; /* P(random IDs collide at len among the set's count) */
+	int improbable;  /* p_random below the threshold (stats_mark_improbable) */
 } stats_group;
 
 typedef struct {
@@ -42,6 +45,11 @@ typedef struct {
 	unsigned last_len;
 	unsigned min_unique;  /* smallest L >= 4 without colliding objects; 0 if empty */
 	unsigned longest;     /* longest colliding length, 0 if none */
+	/* The birthday model for as many random IDs, every L from 1 to hexsz. */
+	model_expect model[ABBREV_MAX_HEXSZ + 1];
+	/* P(random IDs collide at `longest` among count); 1 without a group. */
+	double p_longest;
+	int improbable;       /* p_longest below the threshold (stats_mark_improbable) */
 	/* The groups at `longest`, in ID order; members are full raw IDs. */
 	size_t ngroups;
 	stats_group *groups;
@@ -80,12 +88,15 @@ int stats_groups_at(stats_set *out, const idsets *s, int set, unsigned L, int ag
 int stats_commit_vs_other(size_t cvo[ABBREV_MAX_HEXSZ + 1], unsigned *last_len,
 			  const idsets *s);
 
-/*
- * The abbreviation git picks with core.abbrev=auto for `count` objects:
- * log2(count) rounded up to bits, halved (a collision is expected near
- * sqrt(count)), in hex chars rounded up, and at least 7.
- */
+/* model_git_auto_abbrev() of a set's count. */
 unsigned stats_git_auto_abbrev(size_t count);
+
+/*
+ * Flag the set's longest collision and each of its groups improbable
+ * when random IDs would collide that long with a probability below
+ * `threshold` ("possibly crafted").
+ */
+void stats_mark_improbable(stats_set *st, double threshold);
 
 /*
  * What ID streams held besides their objects (`git abbrev ids`), summed

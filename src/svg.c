@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "utf8.h"
 
 int svg_scale_init(svg_scale *s, double lo, double hi, double p0, double p1, int log)
@@ -112,28 +113,6 @@ size_t svg_ticks(double *t, size_t max, const svg_scale *s)
 	return n;
 }
 
-/* "1234567" -> "1,234,567" for a whole number below 10^18. */
-static void group_thousands(char *buf, size_t n, double v)
-{
-	char digits[32];
-	size_t len, o = 0;
-	const char *d = digits;
-
-	snprintf(digits, sizeof(digits), "%.0f", v);
-	if (*d == '-') {
-		if (o + 1 < n)
-			buf[o++] = '-';
-		d++;
-	}
-	len = strlen(d);
-	for (size_t i = 0; i < len && o + 2 < n; i++) {
-		if (i && (len - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = d[i];
-	}
-	buf[o] = '\0';
-}
-
 void svg_fmt_number(char *buf, size_t n, double v)
 {
 	double a = fabs(v);
@@ -145,7 +124,7 @@ void svg_fmt_number(char *buf, size_t n, double v)
 	else if (a >= 1e9)
 		snprintf(buf, n, "%.0e", v);
 	else if (a >= 1 && fabs(v - round(v)) <= 1e-9 * a)
-		group_thousands(buf, n, round(v));
+		fmt_count(buf, n, round(v));
 	else
 		snprintf(buf, n, "%.3g", v);
 }

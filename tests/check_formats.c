@@ -16,7 +16,8 @@
 #include "cli.h"
 #include "csv.h"
 #include "emit.h"
-#include "emit_history.h"
+#include "emit_parts.h"
+#include "fmt.h"
 #include "history.h"
 #include "idset.h"
 #include "stats.h"
@@ -316,6 +317,66 @@ START_TEST(test_format_table)
 	/* a short buffer is cut, never overrun */
 	emit_format_names(buf, 8, EMIT_REPORT);
 	ck_assert_str_eq(buf, "text, j");
+	/* history and verify go through the same table */
+	emit_format_names(buf, sizeof(buf), EMIT_HISTORY);
+	ck_assert_str_eq(buf, "text, json, csv, markdown or svg");
+	emit_format_names(buf, sizeof(buf), EMIT_VERIFY);
+	ck_assert_str_eq(buf, "text or json");
+}
+END_TEST
+
+/* One rule for counts in every format: grouped below 10^15, 3 digits from there. */
+static const struct {
+	double v;
+	const char *s;
+} counts[] = {
+	{ 0, "0" }, { 7, "7" }, { 999, "999" }, { 1000, "1,000" }, { 13021585, "13,021,585" },
+	{ 1e9, "1,000,000,000" }, { 999999999999999.0, "999,999,999,999,999" },
+	{ 1e15, "1e+15" }, { 1.8446744073709552e19, "1.84e+19" }, { -1234, "-1,234" },
+	{ 2.4, "2" }, { -0.2, "0" },
+};
+
+START_TEST(test_fmt_count)
+{
+	char buf[32];
+
+	fmt_count(buf, sizeof(buf), counts[_i].v);
+	ck_assert_str_eq(buf, counts[_i].s);
+}
+END_TEST
+
+START_TEST(test_fmt_others)
+{
+	char buf[48];
+
+	/* a short buffer: cut at a digit, never overrun */
+	fmt_count(buf, 6, 13021585);
+	ck_assert_str_eq(buf, "13,02");
+	fmt_expected(buf, sizeof(buf), 1859.4);
+	ck_assert_str_eq(buf, "1,859");
+	fmt_expected(buf, sizeof(buf), 83.123);
+	ck_assert_str_eq(buf, "83.12");
+	fmt_expected(buf, sizeof(buf), 0.0031);
+	ck_assert_str_eq(buf, "3.1e-03");
+	fmt_expected(buf, sizeof(buf), 0);
+	ck_assert_str_eq(buf, "0");
+	fmt_iso_date(buf, sizeof(buf), 1112911993);
+	ck_assert_str_eq(buf, "2005-04-07T22:13:13Z");
+	fmt_day(buf, sizeof(buf), 1112911993);
+	ck_assert_str_eq(buf, "2005-04-07");
+	fmt_iso_date(buf, sizeof(buf), INT64_MAX);
+	ck_assert_str_eq(buf, "");
+	fmt_year(buf, sizeof(buf), HUGE_VAL);
+	ck_assert_str_eq(buf, "never");
+	fmt_year(buf, sizeof(buf), 1112911993);
+	ck_assert_str_eq(buf, "2005");
+	fmt_growth(buf, sizeof(buf), 1, log(1.049));
+	ck_assert_str_eq(buf, "+4.9%/year");
+	fmt_growth(buf, sizeof(buf), 0, -12345.4);
+	ck_assert_str_eq(buf, "-12,345 commits/year");
+	/* the tick labels of the charts group by the same rule */
+	svg_fmt_number(buf, sizeof(buf), 65536);
+	ck_assert_str_eq(buf, "65,536");
 }
 END_TEST
 
@@ -462,11 +523,11 @@ START_TEST(test_classic)
 	ck_assert_str_eq(captured(f), classic_all);
 	r.set = ABBREV_SET_COMMIT;
 	f = capture();
-	ck_assert_int_eq(emit_report_classic(f, &r), 0);
+	ck_assert_int_eq(emit_report(f, &r, ABBREV_FORMAT_CLASSIC), 0);
 	ck_assert_str_eq(captured(f), classic_commit);
 	r.set = ABBREV_SET_BLOB;
 	f = capture();
-	ck_assert_int_eq(emit_report_classic(f, &r), 0);
+	ck_assert_int_eq(emit_report(f, &r, ABBREV_FORMAT_CLASSIC), 0);
 	ck_assert_str_eq(captured(f), classic_blob);
 	stats_report_clear(&r);
 	idsets_free(s);
@@ -475,7 +536,7 @@ START_TEST(test_classic)
 	memset(&r, 0, sizeof(r));
 	ck_assert_int_eq(stats_report_compute(&r, s), 0);
 	f = capture();
-	ck_assert_int_eq(emit_report_classic(f, &r), 0);
+	ck_assert_int_eq(emit_report(f, &r, ABBREV_FORMAT_CLASSIC), 0);
 	ck_assert_str_eq(captured(f), classic_empty);
 	stats_report_clear(&r);
 	idsets_free(s);
@@ -566,11 +627,11 @@ START_TEST(test_history_markdown_svg)
 	out = captured(f);
 	ck_assert_ptr_nonnull(strstr(out, "### When each length stopped being unique: `/tmp/r,1`, "
 					  "4 commits (sha1), committed 1970-01-01 .. 1970-01-01\n"));
-	snprintf(want, sizeof(want), "| 4 | 1970-01-01 00:50:00 | 3 | %.0f |  | ",
+	snprintf(want, sizeof(want), "| 4 | 1970-01-01 00:50:00 | 3 | %.0f | ",
 		 round(history_expected_first(4)));
 	ck_assert_msg(strstr(out, want) != NULL, "no %s in\n%s", want, out);
 	ck_assert_ptr_nonnull(strstr(out, "| `aaaa00000000` `aaaa10000000` |\n"));
-	ck_assert_ptr_nonnull(strstr(out, "\n| 6 | not yet | 4 now | "));
+	ck_assert_ptr_nonnull(strstr(out, "\n| 6 | not yet | 4 | "));
 
 	f = capture();
 	ck_assert_int_eq(emit_history(f, &r, ABBREV_FORMAT_SVG), 0);
@@ -583,7 +644,7 @@ START_TEST(test_history_markdown_svg)
 	ck_assert_ptr_nonnull(strstr(out, "data-length=\"5\" data-commits=\"4\" data-time=\"4000\""));
 	ck_assert_ptr_nonnull(strstr(out, "</svg>\n"));
 	/* what history lacks */
-	ck_assert(!emit_history_supported(ABBREV_FORMAT_CLASSIC));
+	ck_assert(!emit_format_supported(EMIT_HISTORY, ABBREV_FORMAT_CLASSIC));
 	ck_assert_int_eq(emit_history(stdout, &r, ABBREV_FORMAT_CLASSIC), -1);
 	history_results_clear(&h);
 }
@@ -608,6 +669,8 @@ Suite *make_formats_suite(void)
 	tcase_add_loop_test(core, test_csv_field, 0, (int)(sizeof(csv) / sizeof(csv[0])));
 	tcase_add_test(core, test_csv_record);
 	tcase_add_test(core, test_format_table);
+	tcase_add_loop_test(core, test_fmt_count, 0, (int)(sizeof(counts) / sizeof(counts[0])));
+	tcase_add_test(core, test_fmt_others);
 	tcase_add_test(core, test_classic);
 	tcase_add_test(core, test_history_csv);
 	tcase_add_test(core, test_history_markdown_svg);

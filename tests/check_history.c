@@ -21,7 +21,8 @@
 #include "check_suites.h"
 #include "cli.h"
 #include "emit.h"
-#include "emit_history.h"
+#include "emit_parts.h"
+#include "fmt.h"
 #include "history.h"
 #include "model.h"
 #include "projection.h"
@@ -635,8 +636,8 @@ START_TEST(test_emit_json)
 	ck_assert(json_is_null(json_object_get(root, "projection")));
 	json_decref(root);
 	ck_assert_int_eq(emit_history(mem, &r, 99), -1);
-	ck_assert(emit_history_supported(ABBREV_FORMAT_TEXT));
-	ck_assert(!emit_history_supported(99));
+	ck_assert(emit_format_supported(EMIT_HISTORY, ABBREV_FORMAT_TEXT));
+	ck_assert(!emit_format_supported(EMIT_HISTORY, 99));
 	history_results_clear(&h);
 	free(ids);
 }
@@ -693,11 +694,11 @@ START_TEST(test_emit_dates)
 {
 	char b[32];
 
-	emit_history_date(b, sizeof(b), 0);
+	fmt_date(b, sizeof(b), 0);
 	ck_assert_str_eq(b, "1970-01-01 00:00:00");
-	emit_history_date(b, sizeof(b), T0);
+	fmt_date(b, sizeof(b), T0);
 	ck_assert_str_eq(b, "2005-04-07 22:13:13");
-	emit_history_date(b, sizeof(b), INT64_MAX);
+	fmt_date(b, sizeof(b), INT64_MAX);
 	ck_assert_str_eq(b, "-");
 }
 END_TEST

@@ -19,7 +19,6 @@
 #include "check_suites.h"
 #include "cli.h"
 #include "emit.h"
-#include "emit_model.h"
 #include "model.h"
 
 #define SEED_OBJECTS 13021585ULL
@@ -482,7 +481,7 @@ START_TEST(test_emit_text)
 
 	ck_assert_int_eq(model_results_compute(&r, in, 1, 4, 40), 0);
 	model_useful_band(&r.from, &r.to, &r);
-	ck_assert_int_eq(emit_model_text(mem, &r), 0);
+	ck_assert_int_eq(emit_model(mem, &r, ABBREV_FORMAT_TEXT), 0);
 	fflush(mem);
 	ck_assert_msg(strstr(buf, "all objects: 13,021,585\n") != NULL, "%s", buf);
 	ck_assert_msg(strstr(buf, "\n 10            77.1       > 0.999") != NULL, "%s", buf);

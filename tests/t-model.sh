@@ -114,7 +114,7 @@ exec(open('$tmp/check_set.py').read())
 check_set(d, 9223372036854775807, range(4, 41))
 assert d['lengths']['16']['p_collision'] == 1
 "
-# past JSON's 63-bit integers the count is a real (emit_model.h)
+# past JSON's 63-bit integers the count is a real (emit_json.c)
 expect_exit 0 "$GIT_ABBREV" model --objects=18446744073709551615 --format=json
 json_check "n = 2^64-1" "$out" "
 exec(open('$tmp/check_set.py').read())

@@ -1,0 +1,467 @@
+/*
+ * emit_parts.c - tables and sentences the emitters share (emit_parts.h).
+ */
+#include <config.h>
+
+#include "emit_parts.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "idset.h"
+
+void emit_table_init(emit_table *t, size_t ncols, const char *const *heads, const char *align)
+{
+	memset(t, 0, sizeof(*t));
+	t->ncols = ncols < EMIT_TABLE_MAX_COLS ? ncols : EMIT_TABLE_MAX_COLS;
+	for (size_t c = 0; c < t->ncols; c++) {
+		t->head[c] = heads[c];
+		t->left[c] = align && align[c] == 'l';
+	}
+}
+
+void emit_table_clear(emit_table *t)
+{
+	free(t->cells);
+	t->cells = NULL;
+	t->nrows = t->cap = 0;
+}
+
+char (*emit_table_row(emit_table *t))[EMIT_TABLE_CELL]
+{
+	if (t->nrows == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 16;
+		void *p = realloc(t->cells, cap * sizeof(*t->cells));
+
+		if (!p) {
+			t->broken = 1;
+			return NULL;
+		}
+		t->cells = p;
+		t->cap = cap;
+	}
+	memset(t->cells[t->nrows], 0, sizeof(*t->cells));
+	return t->cells[t->nrows++];
+}
+
+/* Display width: UTF-8 continuation bytes take no column. */
+static size_t width_of(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+static void widths(const emit_table *t, size_t *w)
+{
+	for (size_t c = 0; c < t->ncols; c++) {
+		w[c] = width_of(t->head[c]);
+		for (size_t r = 0; r < t->nrows; r++)
+			if (width_of(t->cells[r][c]) > w[c])
+				w[c] = width_of(t->cells[r][c]);
+	}
+}
+
+size_t emit_table_text_width(const emit_table *t)
+{
+	size_t w[EMIT_TABLE_MAX_COLS], total = 0;
+
+	widths(t, w);
+	for (size_t c = 0; c < t->ncols; c++)
+		total += w[c] + (c ? 2 : 0);
+	return total;
+}
+
+static void text_line(FILE *out, const emit_table *t, const size_t *w, int indent,
+		      const char *const *cells)
+{
+	size_t pending = 0; /* spaces owed before the next cell: no trailing blanks */
+
+	fprintf(out, "%*s", indent, "");
+	for (size_t c = 0; c < t->ncols; c++) {
+		size_t pad = w[c] - width_of(cells[c]);
+
+		if (c)
+			pending += 2;
+		if (!t->left[c])
+			pending += pad;
+		if (*cells[c]) {
+			fprintf(out, "%*s%s", (int)pending, "", cells[c]);
+			pending = 0;
+		}
+		if (t->left[c])
+			pending += pad;
+	}
+	fputc('\n', out);
+}
+
+int emit_table_text(FILE *out, const emit_table *t, int indent)
+{
+	size_t w[EMIT_TABLE_MAX_COLS];
+	const char *cells[EMIT_TABLE_MAX_COLS];
+
+	if (t->broken)
+		return -1;
+	widths(t, w);
+	text_line(out, t, w, indent, t->head);
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (size_t c = 0; c < t->ncols; c++)
+			cells[c] = t->cells[r][c];
+		text_line(out, t, w, indent, cells);
+	}
+	return ferror(out) ? -1 : 0;
+}
+
+/* A cell for a Markdown table: a | would end the cell. */
+static void md_cell(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', out);
+		fputc(*s, out);
+	}
+}
+
+int emit_table_markdown(FILE *out, const emit_table *t)
+{
+	if (t->broken)
+		return -1;
+	fputc('|', out);
+	for (size_t c = 0; c < t->ncols; c++) {
+		fputc(' ', out);
+		md_cell(out, t->head[c]);
+		fputs(" |", out);
+	}
+	fputs("\n|", out);
+	for (size_t c = 0; c < t->ncols; c++)
+		fputs(t->left[c] ? "---|" : "---:|", out);
+	fputc('\n', out);
+	for (size_t r = 0; r < t->nrows; r++) {
+		fputc('|', out);
+		for (size_t c = 0; c < t->ncols; c++) {
+			fputc(' ', out);
+			md_cell(out, t->cells[r][c]);
+			fputs(" |", out);
+		}
+		fputc('\n', out);
+	}
+	return ferror(out) ? -1 : 0;
+}
+
+const char *emit_noun(size_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+const char *emit_set_noun(int set, size_t n)
+{
+	static const char *const nouns[ABBREV_SET_COUNT][2] = {
+		[ABBREV_SET_ALL] = { "object", "objects" },
+		[ABBREV_SET_COMMIT] = { "commit", "commits" },
+		[ABBREV_SET_TREE] = { "tree", "trees" },
+		[ABBREV_SET_BLOB] = { "blob", "blobs" },
+		[ABBREV_SET_TAG] = { "tag", "tags" },
+		[ABBREV_SET_COMMITISH] = { "commit-ish ID", "commit-ish IDs" },
+	};
+
+	if (set < 0 || set >= ABBREV_SET_COUNT)
+		set = ABBREV_SET_ALL;
+	return nouns[set][n != 1];
+}
+
+int emit_groups_have_tag(const stats_set *st)
+{
+	for (size_t m = 0; m < st->nmembers; m++)
+		if (st->member_types[m] == ABBREV_TYPE_TAG)
+			return 1;
+	return 0;
+}
+
+const char emit_text_legend[] =
+	"(colliding objects / colliding prefixes; commit-ish: commits and the tags\n"
+	" that peel to a commit, among which git log <prefix> and <prefix>^{commit}\n"
+	" resolve; commit~other: commits that share the prefix with a tree, blob\n"
+	" or tag, ambiguous to git show <prefix>)\n";
+
+void emit_fmt_p(char *buf, size_t n, double p, int digits)
+{
+	snprintf(buf, n, "%.*g", digits, p);
+	if (p < 1 && strtod(buf, NULL) >= 1) {
+		size_t o = (size_t)snprintf(buf, n, "> 0.");
+
+		for (int i = 0; i < digits && o + 1 < n; i++)
+			buf[o++] = '9';
+		buf[o < n ? o : n - 1] = '\0';
+	}
+}
+
+void emit_fmt_p_collision(char *buf, size_t n, double p, uint64_t count, unsigned L, int digits)
+{
+	int certain = 4 * L < 64 && count > ((uint64_t)1 << (4 * L));
+
+	emit_fmt_p(buf, n, p >= 1 && !certain ? nextafter(1.0, 0.0) : p, digits);
+}
+
+const char *emit_set_title(const char *name)
+{
+	static const struct { const char *name, *title; } titles[] = {
+		{ "all", "all objects" }, { "commit", "commits" }, { "tree", "trees" },
+		{ "blob", "blobs" }, { "tag", "tags" }, { "commit-ish", "commit-ish" },
+	};
+
+	for (size_t i = 0; i < sizeof(titles) / sizeof(titles[0]); i++)
+		if (!strcmp(name, titles[i].name))
+			return titles[i].title;
+	return name;
+}
+
+const char *emit_lacks_note(unsigned lacks, int i)
+{
+	static const struct {
+		unsigned flag;
+		const char *note;
+	} notes[] = {
+		{ ABBREV_LACKS_SHALLOW, "a shallow clone: commits past its boundary, and the trees "
+				      "and blobs only they use, are missing" },
+		{ ABBREV_LACKS_PARTIAL, "a partial clone: objects the server filtered out are "
+				      "missing until fetched" },
+	};
+
+	for (size_t k = 0; k < sizeof(notes) / sizeof(notes[0]); k++)
+		if ((lacks & notes[k].flag) && i-- == 0)
+			return notes[k].note;
+	return NULL;
+}
+
+void emit_repos_joined(char *buf, size_t n, const char *const *repos, size_t nrepos)
+{
+	size_t o = 0;
+
+	if (!n)
+		return;
+	buf[0] = '\0';
+	for (size_t i = 0; i < nrepos && o < n; i++)
+		o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? " + " : "", repos[i]);
+}
+
+double emit_window_span(const projection_results *p)
+{
+	double span = (double)(p->window_end - p->window_start) / PROJECTION_YEAR;
+
+	return span < p->window_years ? span : p->window_years;
+}
+
+void emit_history_quote(char *buf, size_t n, const history_report *r)
+{
+	const projection_results *p = r->p;
+	const projection_when *w;
+	char growth[64], cy[32], oy[32], commits[96], objects[64];
+
+	if (!n)
+		return;
+	buf[0] = '\0';
+	if (!p || p->status != PROJECTION_OK)
+		return;
+	w = &p->p50[PROJECTION_QUOTE_LEN];
+	fmt_growth(growth, sizeof(growth), p->fits[p->chosen].kind == PROJECTION_FIT_EXP,
+		   p->fits[p->chosen].growth);
+	fmt_year(cy, sizeof(cy), w->commits_time);
+	fmt_year(oy, sizeof(oy), w->objects_time);
+	if (w->commits_reached)
+		snprintf(commits, sizeof(commits), "passed a 50%% chance of a collision in %s", cy);
+	else if (!isfinite(w->commits_time))
+		snprintf(commits, sizeof(commits), "never reach a 50%% chance of a collision");
+	else
+		snprintf(commits, sizeof(commits), "reach a 50%% chance of a collision in %s", cy);
+	if (w->objects_reached)
+		snprintf(objects, sizeof(objects), "all objects passed it in %s", oy);
+	else if (!isfinite(w->objects_time))
+		snprintf(objects, sizeof(objects), "all objects never");
+	else
+		snprintf(objects, sizeof(objects), "all objects in %s", oy);
+	snprintf(buf, n, "at the growth of the last %.3g years (%s fit, %s), %u-char commit IDs "
+		 "%s; %s", emit_window_span(p), projection_fit_name(p->fits[p->chosen].kind), growth,
+		 PROJECTION_QUOTE_LEN, commits, objects);
+}
+
+void emit_history_counts(char *buf, size_t n, const history_results *h)
+{
+	char num[48], first[32], last[32];
+	const char *hash = hexid_hash_name(h->rawsz);
+	int o;
+
+	fmt_count(num, sizeof(num), (double)h->commits);
+	o = snprintf(buf, n, "%s commits (%s)", num, hash ? hash : "unknown");
+	if (h->commits && o >= 0 && (size_t)o < n) {
+		fmt_day(first, sizeof(first), h->first_time);
+		fmt_day(last, sizeof(last), h->last_time);
+		snprintf(buf + o, n - (size_t)o, ", committed %s .. %s", first, last);
+	}
+}
+
+unsigned emit_history_not_yet_to(const history_results *h)
+{
+	unsigned maxL = (unsigned)(2 * h->rawsz), L = h->longest + 1;
+
+	if (L < ABBREV_MIN_LEN)
+		L = ABBREV_MIN_LEN;
+	while (L + 1 <= maxL && L + 1 <= HISTORY_SHOW_TO && h->model[L + 1].p >= 1e-4)
+		L++;
+	return L > maxL ? maxL : L;
+}
+
+/* ---- tables the text and Markdown emitters both print ------------------ */
+
+int emit_history_first_table(emit_table *t, const history_results *h, int markdown)
+{
+	static const char *const heads[] = {
+		"len", "first collision (UTC)", "commits then", "model expects (date)",
+		"P(by then)", "pair"
+	};
+	unsigned maxL = (unsigned)(2 * h->rawsz);
+	char a[ABBREV_MAX_HEXSZ + 1], b[ABBREV_MAX_HEXSZ + 1], day[16];
+	const char *q = markdown ? "`" : "";
+
+	emit_table_init(t, 6, heads, "rlrrrl");
+	for (unsigned L = ABBREV_MIN_LEN; L <= h->longest; L++) {
+		const history_first *f = &h->first[L];
+		const history_model *m = &h->model[L];
+		char (*row)[EMIT_TABLE_CELL] = emit_table_row(t);
+		int width = (int)(f->shared + 1 > 12 ? f->shared + 1 : 12);
+		size_t o;
+
+		if (!row)
+			return -1;
+		if (width > (int)maxL)
+			width = (int)maxL;
+		snprintf(row[0], EMIT_TABLE_CELL, "%u", L);
+		fmt_date(row[1], EMIT_TABLE_CELL, f->time);
+		fmt_count(row[2], EMIT_TABLE_CELL, (double)f->commits_then);
+		fmt_count(row[3], EMIT_TABLE_CELL, round(m->expected_commits));
+		if (m->expected_reached) {
+			fmt_day(day, sizeof(day), m->expected_time);
+			o = strlen(row[3]);
+			snprintf(row[3] + o, EMIT_TABLE_CELL - o, " (%s)", day);
+		}
+		fmt_prob(row[4], EMIT_TABLE_CELL, m->p);
+		hexid_fmt(a, f->pair[0], h->rawsz);
+		hexid_fmt(b, f->pair[1], h->rawsz);
+		snprintf(row[5], EMIT_TABLE_CELL, "%s%.*s%s %s%.*s%s", q, width, a, q, q, width, b, q);
+	}
+	if (h->longest >= maxL)
+		return 0;
+	for (unsigned L = h->longest + 1 < ABBREV_MIN_LEN ? ABBREV_MIN_LEN : h->longest + 1;
+	     L <= emit_history_not_yet_to(h); L++) {
+		char (*row)[EMIT_TABLE_CELL] = emit_table_row(t);
+
+		if (!row)
+			return -1;
+		snprintf(row[0], EMIT_TABLE_CELL, "%u", L);
+		snprintf(row[1], EMIT_TABLE_CELL, "not yet");
+		fmt_count(row[2], EMIT_TABLE_CELL, (double)h->commits);
+		fmt_count(row[3], EMIT_TABLE_CELL, round(h->model[L].expected_commits));
+		fmt_prob(row[4], EMIT_TABLE_CELL, h->model[L].p);
+		snprintf(row[5], EMIT_TABLE_CELL, "(P among all commits now)");
+	}
+	return 0;
+}
+
+/* A projected year, marked when it is already passed. */
+static void year_cell(char *buf, size_t n, double t, int reached, int markdown)
+{
+	fmt_year(buf, n, t);
+	if (reached && isfinite(t))
+		strncat(buf, markdown ? " \\*" : " *", n - strlen(buf) - 1);
+}
+
+int emit_history_years_table(emit_table *t, const projection_results *p, int markdown)
+{
+	static const char *const heads[] = {
+		"len", "commits 1%", "commits 50%", "all objects 1%", "all objects 50%"
+	};
+
+	emit_table_init(t, 5, heads, "rrrrr");
+	for (unsigned L = PROJECTION_FROM; L <= PROJECTION_TO; L++) {
+		char (*row)[EMIT_TABLE_CELL] = emit_table_row(t);
+
+		if (!row)
+			return -1;
+		snprintf(row[0], EMIT_TABLE_CELL, "%u", L);
+		year_cell(row[1], EMIT_TABLE_CELL, p->p01[L].commits_time, p->p01[L].commits_reached,
+			  markdown);
+		year_cell(row[2], EMIT_TABLE_CELL, p->p50[L].commits_time, p->p50[L].commits_reached,
+			  markdown);
+		year_cell(row[3], EMIT_TABLE_CELL, p->p01[L].objects_time, p->p01[L].objects_reached,
+			  markdown);
+		year_cell(row[4], EMIT_TABLE_CELL, p->p50[L].objects_time, p->p50[L].objects_reached,
+			  markdown);
+	}
+	return 0;
+}
+
+/* A capacity: exact and grouped, or the real value where it does not fit. */
+static void capacity_cell(char *buf, size_t n, uint64_t exact, int saturated, double real)
+{
+	fmt_count(buf, n, saturated ? real : (double)exact);
+}
+
+int emit_model_table(emit_table *t, const model_set *s, unsigned from, unsigned to)
+{
+	static const char *const heads[] = {
+		"len", "expected pairs", "P(collision)", "expected objects / prefixes",
+		"capacity P<=1%", "capacity P<=50%"
+	};
+
+	emit_table_init(t, 6, heads, "rrrrrr");
+	for (unsigned L = from; L <= to; L++) {
+		const model_row *row = &s->rows[L];
+		char (*c)[EMIT_TABLE_CELL] = emit_table_row(t);
+
+		if (!c)
+			return -1;
+		snprintf(c[0], EMIT_TABLE_CELL, "%u", L);
+		snprintf(c[1], EMIT_TABLE_CELL, "%.3g", row->expected_pairs);
+		emit_fmt_p_collision(c[2], EMIT_TABLE_CELL, row->p_collision, s->n, L, 3);
+		snprintf(c[3], EMIT_TABLE_CELL, "%.3g / %.3g", row->expected_objects,
+			 row->expected_prefixes);
+		capacity_cell(c[4], EMIT_TABLE_CELL, row->cap_low, row->cap_low_sat, row->cap_low_real);
+		capacity_cell(c[5], EMIT_TABLE_CELL, row->cap_high, row->cap_high_sat,
+			      row->cap_high_real);
+	}
+	return 0;
+}
+
+void emit_model_min_lengths(char *buf, size_t n, const model_set *s)
+{
+	char a[32], b[32];
+
+	snprintf(a, sizeof(a), s->min_len_high > MODEL_MAX_LEN ? "beyond %u" : "from %u",
+		 s->min_len_high > MODEL_MAX_LEN ? MODEL_MAX_LEN : s->min_len_high);
+	snprintf(b, sizeof(b), s->min_len_low > MODEL_MAX_LEN ? "beyond %u" : "from %u",
+		 s->min_len_low > MODEL_MAX_LEN ? MODEL_MAX_LEN : s->min_len_low);
+	snprintf(buf, n, "P(collision) <= 50%% %s chars, <= 1%% %s chars", a, b);
+}
+
+void emit_safe_sentence(char *buf, size_t n, const projection_results *p)
+{
+	char year[32], commits[48], objects[48], c[48], o[48];
+
+	fmt_year(year, sizeof(year), p->horizon_time);
+	fmt_count(commits, sizeof(commits), ceil(p->commits_at_horizon));
+	fmt_count(objects, sizeof(objects), ceil(p->objects_at_horizon));
+	if (p->safe_commit_len > MODEL_MAX_LEN)
+		snprintf(c, sizeof(c), "more than %u chars", MODEL_MAX_LEN);
+	else
+		snprintf(c, sizeof(c), "%u chars", p->safe_commit_len);
+	if (p->safe_all_len > MODEL_MAX_LEN)
+		snprintf(o, sizeof(o), "more than %u", MODEL_MAX_LEN);
+	else
+		snprintf(o, sizeof(o), "%u", p->safe_all_len);
+	snprintf(buf, n, "safe until %s (P(collision) <= %g%%, at about %s commits and %s objects "
+		 "then): commit IDs need %s, all objects %s", year, 100.0 * p->target_p, commits,
+		 objects, c, o);
+}

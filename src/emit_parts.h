@@ -1,0 +1,132 @@
+/*
+ * emit_parts.h - what several emitters write the same way: a table laid
+ * out as aligned text or as Markdown, the names of the sets, the notes
+ * about what a clone lacks, the repositories joined for a heading, and
+ * the history's quotable line.
+ *
+ * The text and Markdown emitters fill one emit_table with the same cells
+ * and differ only in how it is printed, so the two never drift apart.
+ * Nothing here calls back into emit.c: the formats use these parts, the
+ * table in emit.c uses the formats.
+ *
+ * Ownership: emit_table_init() allocates inside a caller-owned struct,
+ * emit_table_clear() frees it; everything else fills caller buffers.
+ */
+#ifndef ABBREV_EMIT_PARTS_H
+#define ABBREV_EMIT_PARTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "emit.h"
+
+#define EMIT_TABLE_MAX_COLS 12
+#define EMIT_TABLE_CELL 160
+
+typedef struct {
+	size_t ncols, nrows, cap;
+	const char *head[EMIT_TABLE_MAX_COLS];
+	int left[EMIT_TABLE_MAX_COLS];   /* 1: left-aligned (text), else right */
+	char (*cells)[EMIT_TABLE_MAX_COLS][EMIT_TABLE_CELL];
+	int broken;                      /* 1: a row could not be added (memory) */
+} emit_table;
+
+/*
+ * A table of ncols columns headed heads[] (borrowed, must outlive it);
+ * `align` is one char per column, 'l' or 'r'.
+ */
+void emit_table_init(emit_table *t, size_t ncols, const char *const *heads, const char *align);
+void emit_table_clear(emit_table *t);
+
+/* A new row of empty cells to fill (snprintf into row[c]); NULL when out of memory. */
+char (*emit_table_row(emit_table *t))[EMIT_TABLE_CELL];
+
+/*
+ * As text: the columns as wide as their widest cell, two spaces apart,
+ * the header above; `indent` spaces before each line.  0, or -1 when
+ * the table is broken or the output fails.
+ */
+int emit_table_text(FILE *out, const emit_table *t, int indent);
+
+/*
+ * As a Markdown table: a header row, the alignment row (---: or ---),
+ * and one line per row; no padding, so lines stay short.  0 or -1.
+ */
+int emit_table_markdown(FILE *out, const emit_table *t);
+
+/* The width in columns of the text layout's widest line (indent excluded). */
+size_t emit_table_text_width(const emit_table *t);
+
+/*
+ * A probability with `digits` significant digits that is true as printed:
+ * a p just below 1 that would round to "1" is "> 0.99" (as many nines as
+ * digits), a p above 0 never prints as "0".
+ */
+void emit_fmt_p(char *buf, size_t n, double p, int digits);
+/*
+ * P(collision) of `count` random IDs at L chars, as emit_fmt_p(): "1"
+ * only when a collision is certain (more IDs than L-char prefixes); the
+ * birthday model's 1 - exp(-E) is below 1 even where a double rounds it
+ * to 1, so that prints as "> 0.999".
+ */
+void emit_fmt_p_collision(char *buf, size_t n, double p, uint64_t count, unsigned L, int digits);
+
+/* `one` when n is 1, else `many`: "1 prefix", "2 prefixes". */
+const char *emit_noun(size_t n, const char *one, const char *many);
+/* The members of a set, counted: "commit"/"commits", ..., "commit-ish ID(s)", "object(s)". */
+const char *emit_set_noun(int set, size_t n);
+/* Whether the longest groups of a set hold a tag (commit-ish groups that differ from commits'). */
+int emit_groups_have_tag(const stats_set *st);
+
+/*
+ * The key under the text report's table, one sentence per column kind;
+ * each claim about git is tested against git (tests/t-commitish.sh).
+ */
+extern const char emit_text_legend[];
+
+/* "all objects", "commits", "trees", "blobs", "tags" for idset_name(); other names as given. */
+const char *emit_set_title(const char *name);
+
+/* One sentence per thing the repositories lack (lacks.h), for notes; NULL after the last. */
+const char *emit_lacks_note(unsigned lacks, int i);
+
+/* The repositories as "a + b" into buf; "" for none. */
+void emit_repos_joined(char *buf, size_t n, const char *const *repos, size_t nrepos);
+
+/*
+ * The one line to quote, no newline: "at the growth of the last 5 years
+ * (exponential fit, +4.9%/year), 12-char commit IDs reach a 50% chance
+ * of a collision in 2071; all objects in 2040".  Empty when there is no
+ * projection.
+ */
+void emit_history_quote(char *buf, size_t n, const history_report *r);
+
+/* The span the projection's fit really covered, in years. */
+double emit_window_span(const projection_results *p);
+
+/* "2,000 commits (sha1), committed 2005-04-07 .. 2010-04-06" (no dates without commits) */
+void emit_history_counts(char *buf, size_t n, const history_results *h);
+
+/* The last length not yet collided the history tables list (P now >= 1e-4, at least one). */
+unsigned emit_history_not_yet_to(const history_results *h);
+
+/*
+ * The history's tables: when each length first collided (with the
+ * lengths not yet collided after it), and the years the projection gives
+ * each length.  Markdown puts the IDs in code spans and escapes the star
+ * of a year already passed.  0, or -1 when out of memory.
+ */
+int emit_history_first_table(emit_table *t, const history_results *h, int markdown);
+int emit_history_years_table(emit_table *t, const projection_results *p, int markdown);
+
+/* The model's table of one set over from..to.  0, or -1 when out of memory. */
+int emit_model_table(emit_table *t, const model_set *s, unsigned from, unsigned to);
+
+/* "P(collision) <= 50% from 11 chars, <= 1% from 13 chars" */
+void emit_model_min_lengths(char *buf, size_t n, const model_set *s);
+
+/* "safe until 2035 (P(collision) <= 1%, at about ... then): commit IDs need 12 chars, all objects 13" */
+void emit_safe_sentence(char *buf, size_t n, const projection_results *p);
+
+#endif
