@@ -126,6 +126,7 @@ static int merge_set(stats_set *to, const partial *const *parts, size_t n, int s
 		if (parts[i]->rep.sets[set].longest == to->longest &&
 		    append_groups(to, &parts[i]->rep.sets[set], rawsz))
 			return -2;
+	stats_set_model(to);
 	return 0;
 }
 

@@ -472,6 +472,8 @@ static int read_complete(reader *rd)
 		    (st->ngroups && rd->want_groups_done[set] != st->groups[st->ngroups - 1].n))
 			return fail(rd, "groups of a set missing or incomplete");
 	}
+	for (int set = 0; set < ABBREV_SET_COUNT; set++)
+		stats_set_model(&r->sets[set]);
 	r->rawsz = rd->rawsz;
 	r->hash = hexid_hash_name(rd->rawsz);
 	r->git_auto_abbrev = stats_git_auto_abbrev(r->sets[ABBREV_SET_ALL].count);

@@ -80,8 +80,7 @@ static void cumulate(size_t *out, const size_t *h, unsigned hexsz)
 	}
 }
 
-/* The model's numbers beside what was measured: computed once, here. */
-static void set_model(stats_set *st)
+void stats_set_model(stats_set *st)
 {
 	for (unsigned L = 1; L <= st->hexsz && L <= ABBREV_MAX_HEXSZ; L++)
 		model_expect_at(&st->model[L], (uint64_t)st->count, L);
@@ -151,7 +150,7 @@ int stats_set_compute(stats_set *st, const idsets *s, int set)
 		st->objects[L] = st->prefixes[L] = 0;
 	st->last_len = maxm + 1 > ABBREV_MIN_LEN ? maxm + 1 : ABBREV_MIN_LEN;
 	st->min_unique = st->count ? st->last_len : 0;
-	set_model(st);
+	stats_set_model(st);
 	return 0;
 oom:
 	stats_set_clear(st);
@@ -203,7 +202,7 @@ int stats_groups_at(stats_set *st, const idsets *s, int set, unsigned L, int aga
 		prev_in = in;
 	}
 	st->last_len = L;
-	set_model(st);
+	stats_set_model(st);
 	return 0;
 oom:
 	stats_set_clear(st);

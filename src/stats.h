@@ -92,6 +92,14 @@ int stats_commit_vs_other(size_t cvo[ABBREV_MAX_HEXSZ + 1], unsigned *last_len,
 unsigned stats_git_auto_abbrev(size_t count);
 
 /*
+ * Fill the model's numbers of a set from its count, longest and groups
+ * (st->model, p_longest, each group's p_random): stats_set_compute() and
+ * stats_groups_at() do it; a set assembled otherwise (merge.c, partial.c)
+ * calls it once its counts are final.
+ */
+void stats_set_model(stats_set *st);
+
+/*
  * Flag the set's longest collision and each of its groups improbable
  * when random IDs would collide that long with a probability below
  * `threshold` ("possibly crafted").
