@@ -19,6 +19,7 @@
 #include "check_suites.h"
 #include "cli.h"
 #include "emit.h"
+#include "emit_parts.h"
 #include "model.h"
 
 #define SEED_OBJECTS 13021585ULL
