@@ -1,0 +1,59 @@
+#!/bin/sh
+# t-readme.sh - the README tells the truth: every sample in it (an
+# indented "$ git abbrev ..." line and the lines under it) is what that
+# command prints, run in the repository the README says it ran in
+# (tests/gen_repo.py's planted scenario, at /home/me/demo); a sample that
+# ends in "..." is the start of the output.  And the build's ar flags make
+# no warning (automake's default "cru": "ar: `u' modifier ignored").
+. "$(dirname "$0")/setup.sh"
+
+readme=$srcdir/README
+[ -r "$readme" ] || die "no $readme"
+gen_repo "$tmp/demo" planted
+
+# the samples: $tmp/sample.N holds the command line, then the output
+awk -v dir="$tmp" '
+	/^    \$ git abbrev/ { n++; f = dir "/sample." n; sub(/^    \$ git abbrev ?/, ""); print > f; inblock = 1; next }
+	inblock && /^    / { sub(/^    /, ""); print >> f; next }
+	inblock && /^$/ { print >> f; next }
+	{ inblock = 0 }
+' "$readme"
+checks=$((checks + 1))
+set -- "$tmp"/sample.*
+[ $# -ge 3 ] && [ -f "$1" ] || fail "fewer than 3 samples in the README"
+
+real=$(cd "$tmp/demo" && pwd -P)
+for s in "$@"; do
+	args=$(head -n 1 "$s")
+	# the sample without its command line and its trailing blank lines
+	sed '1d' "$s" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >"$s.want"
+	# shellcheck disable=SC2086
+	if (cd "$tmp/demo" && exec "$GIT_ABBREV" $args) >"$s.out" 2>"$s.err"; then rc=0; else rc=$?; fi
+	checks=$((checks + 1))
+	[ "$rc" -le 1 ] || { fail "README's 'git abbrev $args' exits $rc"; show "$s.err"; continue; }
+	sed "s|$real|/home/me/demo|g; s|$tmp/demo|/home/me/demo|g" "$s.out" >"$s.got"
+	if [ "$(tail -n 1 "$s.want")" = "..." ]; then
+		sed '$d' "$s.want" >"$s.head"
+		head -n "$(wc -l <"$s.head")" "$s.got" >"$s.got.head"
+		mv "$s.head" "$s.want"
+		mv "$s.got.head" "$s.got"
+	fi
+	checks=$((checks + 1))
+	diff -u "$s.want" "$s.got" >"$s.diff" || {
+		fail "README's sample of 'git abbrev $args' is not what it prints"
+		sed -n '1,25s/^/    | /p' "$s.diff"
+	}
+done
+
+say "the build's ar flags make no warning"
+mk=$(dirname "$(dirname "$GIT_ABBREV")")/Makefile
+[ -r "$mk" ] || skip "no Makefile beside $GIT_ABBREV"
+ar=$(sed -n 's/^AR = //p' "$mk")
+arflags=$(sed -n 's/^ARFLAGS = //p' "$mk")
+printf 'int x;\n' >"$tmp/x.c"
+cc -c "$tmp/x.c" -o "$tmp/x.o" || skip "no C compiler"
+checks=$((checks + 1))
+# shellcheck disable=SC2086
+${ar:-ar} $arflags "$tmp/x.a" "$tmp/x.o" 2>"$tmp/ar.err" || fail "ar $arflags failed"
+[ ! -s "$tmp/ar.err" ] || { fail "ar $arflags warns"; show "$tmp/ar.err"; }
+finish
