@@ -642,6 +642,8 @@ static const tag_rec *tags_find(const idsets *s, const unsigned char *tag)
 {
 	tag_rec key;
 
+	if (!s->ntags)
+		return NULL; /* bsearch() of no records: s->tags may be NULL */
 	memset(key.tag, 0, sizeof(key.tag));
 	memcpy(key.tag, tag, s->rawsz);
 	return bsearch(&key, s->tags, s->ntags, sizeof(*s->tags), cmp_tag_rec);
