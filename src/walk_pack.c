@@ -50,6 +50,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -99,6 +100,84 @@ static void give_warnings(const walker *w, char *err, size_t errsz)
 	}
 	memcpy(err, w->warn, n ? n - 1 : 0);
 	err[n ? n - 1 : 0] = '\0';
+}
+
+static void dir_state_of(dir_state *d, const char *path)
+{
+	struct stat st;
+
+	d->exists = stat(path, &st) == 0;
+	if (d->exists) {
+		d->dev = st.st_dev;
+		d->ino = st.st_ino;
+		d->mtime = st.st_mtim;
+		d->ctime = st.st_ctim;
+	}
+}
+
+int wp_note_dir(walker *w, const char *path)
+{
+	dir_state *d;
+
+	if (wp_grow(&w->states, &w->states_cap, w->nstates + 1, sizeof(*w->states)))
+		return WALK_NOMEM;
+	d = &w->states[w->nstates];
+	memset(d, 0, sizeof(*d));
+	if (!(d->path = strdup(path)))
+		return WALK_NOMEM;
+	clock_gettime(CLOCK_REALTIME, &d->read_at);
+	dir_state_of(d, path);
+	w->nstates++;
+	return 0;
+}
+
+static int same_time(struct timespec a, struct timespec b)
+{
+	return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
+/* Nanoseconds from a to b (negative when b is earlier). */
+static int64_t ns_between(struct timespec a, struct timespec b)
+{
+	return ((int64_t)b.tv_sec - a.tv_sec) * 1000000000 + (b.tv_nsec - a.tv_nsec);
+}
+
+/*
+ * How long a directory must have been left alone before it is read for
+ * its listing to count (half a second).  Its timestamps come from a
+ * coarse clock (a few milliseconds a tick), so a change right after the
+ * read could share the timestamp of one right before; and a prune or gc
+ * that is still busy, only descheduled for a moment on a loaded machine,
+ * has changed some directory this recently: wait for it to finish rather
+ * than count a state between its before and after.
+ */
+#define QUIET_NS 500000000
+
+/* Within QUIET_NS either side of `at` (a clock far off, as on NFS, is not). */
+static int recent(struct timespec t, struct timespec at)
+{
+	int64_t d = ns_between(t, at);
+
+	return d > -QUIET_NS && d < QUIET_NS;
+}
+
+int wp_dirs_changed(const walker *w)
+{
+	for (size_t i = 0; i < w->nstates; i++) {
+		const dir_state *was = &w->states[i];
+		dir_state now;
+
+		dir_state_of(&now, was->path);
+		if (now.exists != was->exists)
+			return 1;
+		if (!now.exists)
+			continue;
+		if (now.dev != was->dev || now.ino != was->ino || !same_time(now.mtime, was->mtime) ||
+		    !same_time(now.ctime, was->ctime) ||
+		    recent(now.mtime, was->read_at) || recent(now.ctime, was->read_at))
+			return 1;
+	}
+	return 0;
 }
 
 /* Make room for `need` elements of `size` bytes in *arr; 0 or WALK_NOMEM. */
@@ -233,12 +312,20 @@ static void walker_free(walker *w)
 	free(w->tags);
 	free(w->packs_seen);
 	free(w->warn);
+	for (size_t i = 0; i < w->nstates; i++)
+		free(w->states[i].path);
+	free(w->states);
 	if (w->zs_ready)
 		inflateEnd(&w->zs);
 }
 
 /* How often a walk starts again when a repack or gc changes the packs under it. */
-#define MAX_ATTEMPTS 5
+#define MAX_ATTEMPTS 16
+/*
+ * The wait before attempt k: 20 ms doubling up to 1 s, some 10 s in all,
+ * longer than git's prune-packed takes over half a million loose objects.
+ */
+#define RETRY_WAIT_US(k) ((k) < 7 ? 10000u << (k) : 1000000u)
 
 /*
  * One attempt: list and map everything, read the types, and, if nothing
@@ -277,12 +364,17 @@ static int walk_once(walker *w, const char *objdir, idsets *s, int last)
 	progress_stop(w->p);
 	/*
 	 * The maps stay valid whatever happens to the files now, so the
-	 * merge reads one consistent state if the packs listed at the start
-	 * are still the packs now and no file vanished in between.
+	 * merge reads one consistent state, the state of now, if no file
+	 * vanished in between, the packs listed at the start are still the
+	 * packs now, and no pack or fan-out directory changed since it was
+	 * read (a loose object pruned or packed before its directory was
+	 * read, another after, would give a count of neither state).
 	 */
 	if (w->vanished && rc && last)
 		return rc; /* still failing: not a race but a broken repository */
-	if ((!rc || w->vanished) && (w->vanished || (rc = wp_packs_changed(w)) == 1))
+	if (w->vanished && rc)
+		return 1;
+	if (!rc && (w->vanished || (rc = wp_packs_changed(w)) == 1 || wp_dirs_changed(w)))
 		return 1;
 	if (!rc)
 		rc = wp_merge(w, s);
@@ -301,7 +393,7 @@ int walk_pack_objects(const char *objdir, idsets *s, progress *p, char *err, siz
 		walker w = { 0 };
 
 		if (attempt)
-			usleep(10000u << attempt); /* let the repack finish */
+			usleep(RETRY_WAIT_US(attempt)); /* let the repack or gc finish */
 		w.rawsz = idsets_rawsz(s);
 		w.p = p;
 		w.err = err;

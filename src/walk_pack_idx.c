@@ -429,7 +429,9 @@ int wp_add_packs(walker *w, const char *dir)
 
 	if (!pdir)
 		return WALK_NOMEM;
-	rc = list_packs(w, pdir, &names, &n, &w->packs_seen, &w->packs_seen_len,
+	rc = wp_note_dir(w, pdir);
+	if (!rc)
+		rc = list_packs(w, pdir, &names, &n, &w->packs_seen, &w->packs_seen_len,
 			&w->packs_seen_cap);
 	if (rc) {
 		free(pdir);

@@ -46,6 +46,16 @@ typedef struct {
 	unsigned char *types;     /* type by index position, from the scan */
 } pack_file;
 
+/* A directory as it was just before it was read, to see whether it changed since. */
+typedef struct {
+	char *path;
+	int exists;
+	dev_t dev;
+	ino_t ino;
+	struct timespec mtime, ctime;
+	struct timespec read_at; /* the clock when it was read */
+} dir_state;
+
 typedef struct {
 	unsigned char id[ABBREV_MAX_RAWSZ]; /* zero-padded past rawsz */
 	unsigned char type;
@@ -69,6 +79,8 @@ typedef struct {
 	size_t nloose, loose_cap;
 	char **dirs; /* real paths of the object directories seen */
 	size_t ndirs, dirs_cap;
+	dir_state *states; /* the pack and fan-out directories as read */
+	size_t nstates, states_cap;
 	char *warn;  /* warnings, one a line */
 	size_t warn_len, warn_cap;
 	uint32_t *chain; /* delta chain being resolved */
@@ -139,6 +151,18 @@ int wp_same_file(const char *path, const file_id *f);
 int wp_map_file(walker *w, const char *path, int optional, const unsigned char **out,
 		size_t *size, file_id *id);
 void wp_unmap(const unsigned char *m, size_t size);
+
+/*
+ * Note a directory's state just before reading it (one that does not
+ * exist too); 0 or WALK_NOMEM.
+ */
+int wp_note_dir(walker *w, const char *path);
+/*
+ * Whether any noted directory changed since it was read, or changed so
+ * shortly before that a change right after could share its timestamp:
+ * 1 (start again), 0 (the listings are the directories' state now).
+ */
+int wp_dirs_changed(const walker *w);
 
 /* ---- walk_pack_dirs.c: step 1, the object directories ---- */
 

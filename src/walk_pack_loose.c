@@ -117,6 +117,8 @@ int wp_add_loose(walker *w, const char *dir)
 		DIR *d;
 
 		snprintf(path, dl + 5, "%s/%02x/", dir, b);
+		if ((rc = wp_note_dir(w, path)))
+			break;
 		d = opendir(path);
 		if (!d) {
 			if (errno != ENOENT && errno != ENOTDIR)

