@@ -38,6 +38,14 @@
 #define HEIGHT 700       /* room under the plot: legend rows and notes */
 #define MODEL_HEIGHT 620
 #define NOTE_WIDTH 124 /* chars of a 12px note line across the plot's width */
+/*
+ * The lengths of the debate the charts exist for (the kernel's 12 against
+ * 16 hex chars): every chart's x axis reaches both.
+ */
+#define CHART_LEN_A 12
+#define CHART_LEN_B 16
+/* The lowest a log axis goes: the model falls 256-fold per char. */
+#define CHART_YMIN 1e-15
 
 /* Order, colour and marker of each set's series. */
 static const struct {
@@ -288,15 +296,30 @@ static int report_svg(FILE *out, const stats_report *r)
 				ymax = (double)st->prefixes[L];
 	}
 	xmax++; /* one length past the last collision: the model keeps falling */
+	if (xmax < CHART_LEN_B)
+		xmax = CHART_LEN_B;
+	if (xmax > all->hexsz && all->hexsz >= ABBREV_MIN_LEN)
+		xmax = all->hexsz;
 	for (int k = 0; k < ABBREV_SET_COUNT; k++) {
 		double e = r->sets[series[k].set].model[ABBREV_MIN_LEN].expected_prefixes;
 
 		if (drawn(r, series[k].set) && e > ymax)
 			ymax = e;
 	}
-	/* the bottom: where the model of all objects ends, within 0.001 .. 0.1 */
-	ymin = all->model[xmax].expected_prefixes;
-	ymin = ymin < 1e-3 ? 1e-3 : ymin > 0.1 ? 0.1 : ymin;
+	/*
+	 * the bottom: where the lowest drawn model line ends (so 12 and 16 are
+	 * both on the chart, a decade apart per 2.5 chars), within 1e-15 .. 0.1
+	 */
+	ymin = 0.1;
+	for (int k = 0; k < ABBREV_SET_COUNT; k++) {
+		const stats_set *st = &r->sets[series[k].set];
+		double e = st->model[xmax].expected_prefixes;
+
+		if (drawn(r, series[k].set) && st->count >= 2 && e > 0 && e < ymin)
+			ymin = e;
+	}
+	if (ymin < CHART_YMIN)
+		ymin = CHART_YMIN;
 	svg_log_range(&lo, &hi, ymin, ymax);
 	svg_scale_init(&f.x, ABBREV_MIN_LEN - 0.4, xmax + 0.4, f.left, f.right, 0);
 	f.x.whole = 1;
@@ -369,15 +392,26 @@ static const char *const model_markers[] = { "circle", "square", "up", "diamond"
 static int model_svg(FILE *out, const model_results *r)
 {
 	svg_frame f = { .left = 96, .top = 74, .right = WIDTH - 24, .bottom = 490 };
-	unsigned from = r->from, to = r->to;
-	double y;
+	unsigned from = r->from < CHART_LEN_A ? r->from : CHART_LEN_A;
+	unsigned to = r->to > CHART_LEN_B ? r->to : CHART_LEN_B;
+	double y, pmin = 1, lo, hi;
 	char title[256], num[32], line[128];
 	size_t o = 0;
 
-	/* one length alone still gets an axis a length wide */
-	svg_scale_init(&f.x, from - 0.4, (to > from ? to : from + 1) + 0.4, f.left, f.right, 0);
+	/*
+	 * P(collision) on a log axis: from 13 chars on it is tiny but not 0,
+	 * and 12 and 16 differ 65,536-fold; the x axis holds 12 and 16 always
+	 */
+	for (size_t i = 0; i < r->nsets; i++)
+		for (unsigned L = from; L <= to; L++)
+			if (r->sets[i].rows[L].p_collision > 0 && r->sets[i].rows[L].p_collision < pmin)
+				pmin = r->sets[i].rows[L].p_collision;
+	if (pmin < CHART_YMIN)
+		pmin = CHART_YMIN;
+	svg_log_range(&lo, &hi, pmin, 1);
+	svg_scale_init(&f.x, from - 0.4, to + 0.4, f.left, f.right, 0);
 	f.x.whole = 1;
-	svg_scale_init(&f.y, 0, 1, f.bottom, f.top, 0);
+	svg_scale_init(&f.y, lo, 1, f.bottom, f.top, 1);
 	o = (size_t)snprintf(title, sizeof(title), "Birthday model:");
 	for (size_t i = 0; i < r->nsets && o < sizeof(title); i++) {
 		fmt_count(num, sizeof(num), (double)r->sets[i].n);
@@ -389,7 +423,7 @@ static int model_svg(FILE *out, const model_results *r)
 	text_at(out, f.left, 48, "subtitle", NULL,
 		"Chance of at least one collision among n random IDs at L hex chars: "
 		"P = 1 - exp(-n(n-1)/2 / 16^L)");
-	svg_axes(out, &f, "abbreviation length (hex chars)", "P(collision)", 32, 11);
+	svg_axes(out, &f, "abbreviation length (hex chars)", "P(collision) (log scale)", 32, 16);
 	for (int i = 0; i < 2; i++) {
 		double p = i ? MODEL_P_HIGH : MODEL_P_LOW, yp = svg_scale_map(&f.y, p);
 
@@ -406,11 +440,17 @@ static int model_svg(FILE *out, const model_results *r)
 		fprintf(out, "<g class=\"series set-%s\" id=\"series-%s\" data-set=\"%s\">\n"
 			     "<polyline class=\"model\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\" points=\"",
 			s->name, s->name, s->name, colour);
-		for (unsigned L = from; L <= to; L++)
-			fprintf(out, "%s%.1f,%.1f", L > from ? " " : "", svg_scale_map(&f.x, L),
-				svg_scale_map(&f.y, s->rows[L].p_collision));
+		for (unsigned L = from, k = 0; L <= to; L++) {
+			double yp = svg_scale_map(&f.y, s->rows[L].p_collision);
+
+			/* P = 0 (fewer than 2 IDs) has no place on a log axis */
+			if (isfinite(yp))
+				fprintf(out, "%s%.1f,%.1f", k++ ? " " : "", svg_scale_map(&f.x, L), yp);
+		}
 		fputs("\"/>\n", out);
 		for (unsigned L = from; L <= to; L++) {
+			if (!(s->rows[L].p_collision > 0))
+				continue;
 			marker_open(out, shape, svg_scale_map(&f.x, L),
 				    svg_scale_map(&f.y, s->rows[L].p_collision), colour);
 			fprintf(out, " class=\"point\" data-length=\"%u\" data-p=\"%.6g\"><title>%s, "

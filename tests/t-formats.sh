@@ -196,6 +196,47 @@ def centre(e):
             float(e.get("y")) + float(e.get("height")) / 2)
 
 
+def y_log_scale(root):
+    """(l0, y0, b) of the y axis's ticks: y = y0 + b (log10 v - l0)."""
+    ticks = []
+    for g in root.iter(NS + "g"):
+        if {"axis", "y"} <= set(classes(g)):
+            for t in g.iter(NS + "g"):
+                if "tick" in classes(t):
+                    v = float(t.find(NS + "text").text.replace(",", ""))
+                    ticks.append((math.log10(v), float(t.find(NS + "line").get("y1"))))
+    if not expect(len(ticks) >= 2, "svg: fewer than 2 y ticks"):
+        return None
+    (l0, y0), (l1, y1) = ticks[0], ticks[-1]
+    return l0, y0, (y1 - y0) / (l1 - l0)
+
+
+def x_ticks(root):
+    """{label: x} of the x axis's ticks."""
+    out = {}
+    for g in root.iter(NS + "g"):
+        if {"axis", "x"} <= set(classes(g)):
+            for t in g.iter(NS + "g"):
+                if "tick" in classes(t):
+                    out[t.find(NS + "text").text] = float(t.find(NS + "line").get("x1"))
+    return out
+
+
+def check_12_16(root, what, y12, y16, v12, v16):
+    """12 and 16 on the x axis, and y12 - y16 the model's ratio v12 / v16 on the log axis."""
+    xt = x_ticks(root)
+    expect("12" in xt and "16" in xt, "%s: x axis ticks %s lack 12 or 16" % (what, sorted(xt)))
+    sc = y_log_scale(root)
+    bottom = max(y for g in root.iter(NS + "rect") if "frame" in classes(g)
+                 for y in [float(g.get("y")) + float(g.get("height"))])
+    # a model value below the axis is clipped: nothing to measure there
+    if sc and v12 > 0 and v16 > 0 and sc[1] + sc[2] * (math.log10(v16) - sc[0]) <= bottom + 0.5:
+        want = sc[2] * math.log10(v16 / v12)
+        expect(abs((y16 - y12) - want) < 0.3 and (v12 / v16 < 10 or abs(y16 - y12) > 20),
+               "%s: 16 sits %.1f px from 12, the model's ratio %.4g says %.1f"
+               % (what, y16 - y12, v12 / v16, want))
+
+
 def check_svg(rep, path):
     root = ET.parse(path).getroot()
     expect(root.tag == NS + "svg", "svg: root %s" % root.tag)
@@ -215,6 +256,7 @@ def check_svg(rep, path):
     expect(set(series) == want_ids, "svg: series %s, want %s" % (sorted(series), sorted(want_ids)))
     xmax = max(first_zero(rep["types"][s]["lengths"], lambda v: v["objects"])
                for s in drawn(rep)) + 1
+    xmax = min(max(xmax, 16), 2 * {"sha1": 20, "sha256": 32}[rep["hash"]])
     logfit = []  # (log10 prefixes, y) of circles and squares
     for s in drawn(rep):
         g = series.get("series-" + s)
@@ -227,6 +269,11 @@ def check_svg(rep, path):
                 pts = lines[0].get("points").split()
                 expect(len(pts) == xmax - 3, "svg: %s model has %d points, want %d"
                        % (s, len(pts), xmax - 3))
+                if s == "all" and len(pts) == xmax - 3:
+                    n = rep["types"][s]["count"]
+                    check_12_16(root, "svg: model of all objects",
+                                float(pts[12 - 4].split(",")[1]), float(pts[16 - 4].split(",")[1]),
+                                expected_prefixes(n, 12), expected_prefixes(n, 16))
         else:
             expect(not lines, "svg: a model line for %s (fewer than 2 IDs)" % s)
         points = [e for e in g.iter() if "point" in classes(e)]
@@ -383,19 +430,27 @@ def check_model(js, path, kind, band):
                                % (s, k, L, c[i]))
     else:
         root = ET.parse(path).getroot()
+        # the chart's lengths: the band, widened to hold 12 and 16
+        wide = list(range(min(band[0], 12), max(band[-1], 16) + 1))
         for s, v in sets.items():
             g = [e for e in root.iter(NS + "g") if e.get("id") == "series-" + s]
             if not expect(len(g) == 1, "model svg: no series-%s" % s):
                 continue
             pts = [e for e in g[0].iter() if "point" in classes(e)]
-            expect([int(e.get("data-length")) for e in pts] == band,
-                   "model svg: %s points %s" % (s, [e.get("data-length") for e in pts]))
+            want = [L for L in wide if v["lengths"][str(L)]["p_collision"] > 0]
+            expect([int(e.get("data-length")) for e in pts] == want,
+                   "model svg: %s points %s, want %s" % (s, [e.get("data-length") for e in pts],
+                                                        want))
+            at = {int(e.get("data-length")): e for e in pts}
+            if 12 in at and 16 in at and at[12].tag in (NS + "circle", NS + "rect"):
+                check_12_16(root, "model svg: %s" % s, centre(at[12])[1], centre(at[16])[1],
+                            v["lengths"]["12"]["p_collision"], v["lengths"]["16"]["p_collision"])
             for e in pts:
                 L = e.get("data-length")
                 expect(close(float(e.get("data-p")), v["lengths"][L]["p_collision"], 1e-5),
                        "model svg: %s P at %s" % (s, L))
         labels = [e.text for e in root.iter(NS + "text") if "axis-label" in classes(e)]
-        expect(labels == ["abbreviation length (hex chars)", "P(collision)"],
+        expect(labels == ["abbreviation length (hex chars)", "P(collision) (log scale)"],
                "model svg: axis labels %s" % labels)
 
 
@@ -679,7 +734,10 @@ for args in "--objects=13021585 --commits=1302158" "--objects=1000" \
 	for f in markdown svg; do
 		# shellcheck disable=SC2086
 		expect_exit 0 "$GIT_ABBREV" model $args --format=$f
-		check model-$f "model $args --format=$f" "$tmp/band.json" "$out" "$from" "$to"
+		# svg widens the band to 12 and 16: its numbers come from the whole table
+		js="$tmp/band.json"
+		[ "$f" = svg ] && js="$tmp/model.json"
+		check model-$f "model $args --format=$f" "$js" "$out" "$from" "$to"
 	done
 done
 expect_exit 0 "$GIT_ABBREV" model --objects=5000 --format=csv --from=10 --to=12
