@@ -214,12 +214,21 @@ int cmd_begin(const cli_command *cmd, void *opts, int argc, char **argv)
 		return cmd_usage_error(cmd, err);
 	}
 	for (size_t i = 0; i < r->nchdir; i++) {
-		if (chdir(r->chdir[i])) {
-			cmd_error("cannot change to '%s': %s", r->chdir[i], strerror(errno));
-			return ABBREV_EXIT_RUNTIME;
-		}
+		int ret = cmd_chdir(r->chdir[i]);
+
+		if (ret)
+			return ret;
 	}
 	return -1;
+}
+
+int cmd_chdir(const char *dir)
+{
+	if (*dir && chdir(dir)) {
+		cmd_error("cannot change to '%s': %s", dir, strerror(errno));
+		return ABBREV_EXIT_RUNTIME;
+	}
+	return ABBREV_EXIT_OK;
 }
 
 const char *cmd_write_reason(void)

@@ -44,6 +44,9 @@ const char *cmd_write_reason(void);
  */
 int cmd_begin(const cli_command *cmd, void *opts, int argc, char **argv);
 
+/* -C <path>: change to dir ("" stays); 0, or the exit status after the error. */
+int cmd_chdir(const char *dir);
+
 /* A usage error found after parsing: the message, the usage; ABBREV_EXIT_USAGE. */
 int cmd_usage_error(const cli_command *cmd, const char *msg);
 

@@ -78,18 +78,30 @@ static int written(const char *what)
 int main(int argc, char **argv)
 {
 	const abbrev_cmd *cmd = &commands[0];
-	const char *a = argc > 1 ? argv[1] : "";
+	const char *a;
 	int first = 1, ret;
 
+	/* git abbrev -C <path> <command> ...: as git -C, before the command too */
+	while (first < argc && !strncmp(argv[first], "-C", 2)) {
+		const char *dir = argv[first][2] ? argv[first] + 2 : argv[first + 1];
+
+		if (!dir)
+			return cmd_usage_error(commands[0].cli, "option '-C' needs a value");
+		ret = cmd_chdir(dir);
+		if (ret)
+			return ret;
+		first += argv[first][2] ? 1 : 2;
+	}
+	a = first < argc ? argv[first] : "";
 	if (!strcmp(a, "--version")) {
 		printf("git-abbrev %s\n", PACKAGE_VERSION);
 		return written("the version");
 	}
 	if (!strcmp(a, "-h") || !strcmp(a, "--help") || !strcmp(a, "help")) {
-		if (!strcmp(a, "help") && argc > 2) {
-			cmd = find_command(argv[2]);
+		if (!strcmp(a, "help") && first + 1 < argc) {
+			cmd = find_command(argv[first + 1]);
 			if (!cmd)
-				return unknown_command(argv[2]);
+				return unknown_command(argv[first + 1]);
 			cli_usage(stdout, cmd->cli);
 		} else {
 			usage(stdout);
@@ -103,7 +115,7 @@ int main(int argc, char **argv)
 	if (*a && *a != '-') {
 		cmd = find_command(a);
 		if (cmd)
-			first = 2;
+			first++;
 		else if (!strchr(a, '/') && access(a, F_OK))
 			return unknown_command(a);
 		else

@@ -146,6 +146,13 @@ for cmd in report "check 4" "model ." history; do
 done
 expect_exit 3 "$GIT_ABBREV" check 4 -C "$tmp/no-such-dir"
 one_line "$err" && grep -q "cannot change to" "$err" || { fail "-C no-such-dir"; show "$err"; }
+# before the command too, as git -C; each one from the one before
+expect_exit 0+ -C "$tmp/notrepo" "$GIT_ABBREV" -C "$tmp" -C repo check 4 --format=json
+checks=$((checks + 1))
+[ "$rc" -le 1 ] && grep -q '"length": 4' "$out" || { fail "-C <path> check"; show "$out"; show "$err"; }
+expect_exit 0 -C "$tmp/notrepo" "$GIT_ABBREV" -C "$tmp/repo" help check
+expect_exit 3 "$GIT_ABBREV" -C "$tmp/no-such-dir" check 4
+expect_exit 2 "$GIT_ABBREV" -C
 # a relative repository is read from the -C directory
 expect_exit 0+ -C "$tmp" "$GIT_ABBREV" report --format=json -C "$tmp/repo" .
 checks=$((checks + 1))
