@@ -1,19 +1,34 @@
 /*
- * idset.c - ordered, exact sets of object IDs on JudyL.
+ * idset.c - ordered, exact sets of object IDs on Judy.
  *
- * Layout: every distinct ID is stored once in a chunked arena (its raw
- * bytes and its type).  Each set is a JudyL array keyed by the first eight
- * bytes of the ID read big-endian, so that Judy's numeric key order is the
- * IDs' byte order.  A value is either (arena index << 1) | 1 for a key held
- * by one ID, or a pointer to a sorted overflow list of arena indices for
- * the rare keys shared by several IDs (crafted prefix collisions of 16+ hex
- * chars exist), which keeps lengths beyond 16 exact.
+ * Layout: every distinct ID has one entry in a chunked arena: a pointer
+ * to its raw bytes and its type.  The bytes are the caller's when it
+ * promises to keep them (the pack walker's mapped .idx files, handed over
+ * with idsets_keep()), else a copy in the collection's own store, so a
+ * packed ID is held once, in the page cache, not copied into the heap.
  *
- * A walker that adds the IDs in ascending order (the pack walker merges
- * the sorted pack indexes) leaves the arena itself sorted.  While that
- * holds, an ordered iteration is a plain scan of the arena instead of one
- * JudyLNext per ID (a lookup from the root: ~40 ns at 13M keys, against a
- * few for the next array slot), and a seek a binary search in it.
+ * The sets are Judy arrays keyed by the first eight bytes of the ID read
+ * big-endian, so that Judy's numeric key order is the IDs' byte order:
+ * one Judy1 per type (keys only), and one array for all objects.  While
+ * every ID came in ascending order (the pack walker merges the sorted
+ * pack indexes), the arena itself is sorted, and the set of all objects
+ * is a Judy1 too: an ID's entry is then found by a binary search of the
+ * arena among the IDs with its key.  Once an ID comes out of order (the
+ * libgit2 walker, a second repository of a union), the set of all objects
+ * becomes a JudyL whose value is either (arena index << 1) | 1 for a key
+ * held by one ID, or a pointer to a sorted overflow list of arena indices
+ * for the rare keys shared by several IDs (crafted prefix collisions of
+ * 16+ hex chars exist), which keeps lengths beyond 16 exact.  A typed
+ * Judy1 says that some ID of the type has the key; the entry (or the list)
+ * under the key in the set of all objects says which.
+ *
+ * Why: at 13M objects a JudyL costs ~27 bytes a key, a Judy1 ~17 (typed
+ * sets ~17 together) and an inline arena 21 bytes an ID: pointers and
+ * Judy1 arrays bring the collection from ~76 to ~45 bytes an object.
+ *
+ * While the arena is sorted, an ordered iteration is a plain scan of it
+ * instead of one Judy lookup per ID (~40 ns at 13M keys, against a few
+ * for the next array slot), and a seek a binary search in it.
  *
  * Judy's error-returning calls are used throughout (never the macros that
  * print and exit), so running out of memory is an ordinary error.
@@ -49,15 +64,28 @@ typedef struct {
 	uint32_t idx[];
 } ovf_list;
 
+/* Memory an external ID lives in, released when the collection is freed. */
+typedef struct {
+	void (*release)(void *ctx);
+	void *ctx;
+} keep_rec;
+
 struct idsets {
 	size_t rawsz;
-	Pvoid_t judy[ABBREV_SET_COUNT];
+	Pvoid_t all1;   /* Judy1 of every key, while sorted */
+	Pvoid_t allL;   /* JudyL key -> arena index or overflow list, once not sorted */
+	Pvoid_t typed[ABBREV_SET_COUNT]; /* Judy1 per type (ABBREV_TYPE_COMMIT ..) */
 	size_t count[ABBREV_SET_COUNT];
-	/* arena: chunk c holds IDs c*CHUNK_SIZE .. , raw bytes and types */
-	unsigned char **ids;
+	/* arena: chunk c holds entries c*CHUNK_SIZE .. : ID pointers and types */
+	const unsigned char ***ids;
 	unsigned char **types;
 	size_t nchunks, chunk_alloc;
 	size_t nids;
+	/* the store of copied IDs: chunks of CHUNK_SIZE IDs, the last one filling */
+	unsigned char **store;
+	size_t nstore, store_alloc, store_used;
+	keep_rec *keeps;
+	size_t nkeeps, keeps_alloc;
 	size_t ovf_bytes;
 	int broken;     /* ran out of memory halfway through an add */
 	int sorted; /* arena index order is byte order (every add came in order) */
@@ -116,11 +144,12 @@ void idsets_free(idsets *s)
 {
 	if (!s)
 		return;
-	for (int i = 0; i < ABBREV_SET_COUNT; i++) {
-		if (s->ovf_bytes)
-			free_lists(s->judy[i]);
-		JudyLFreeArray(&s->judy[i], PJE0);
-	}
+	if (s->ovf_bytes)
+		free_lists(s->allL);
+	JudyLFreeArray(&s->allL, PJE0);
+	Judy1FreeArray(&s->all1, PJE0);
+	for (int i = 0; i < ABBREV_SET_COUNT; i++)
+		Judy1FreeArray(&s->typed[i], PJE0);
 	for (size_t c = 0; c < s->nchunks; c++) {
 		free(s->ids[c]);
 		free(s->types[c]);
@@ -128,7 +157,28 @@ void idsets_free(idsets *s)
 	free(s->ids);
 	free(s->types);
 	free(s->tags);
+	for (size_t c = 0; c < s->nstore; c++)
+		free(s->store[c]);
+	free(s->store);
+	for (size_t k = 0; k < s->nkeeps; k++)
+		s->keeps[k].release(s->keeps[k].ctx);
+	free(s->keeps);
 	free(s);
+}
+
+int idsets_keep(idsets *s, void (*release)(void *ctx), void *ctx)
+{
+	if (s->nkeeps == s->keeps_alloc) {
+		size_t n = s->keeps_alloc ? 2 * s->keeps_alloc : 8;
+		keep_rec *k = realloc(s->keeps, n * sizeof(*k));
+
+		if (!k)
+			return -2;
+		s->keeps = k;
+		s->keeps_alloc = n;
+	}
+	s->keeps[s->nkeeps++] = (keep_rec){ release, ctx };
+	return 0;
 }
 
 size_t idsets_rawsz(const idsets *s)
@@ -157,7 +207,7 @@ static Word_t id_key(const idsets *s, const unsigned char *id)
 
 static const unsigned char *arena_id(const idsets *s, size_t idx)
 {
-	return s->ids[idx >> CHUNK_BITS] + (idx & (CHUNK_SIZE - 1)) * s->rawsz;
+	return s->ids[idx >> CHUNK_BITS][idx & (CHUNK_SIZE - 1)];
 }
 
 static unsigned char *arena_type_byte(const idsets *s, size_t idx)
@@ -185,17 +235,46 @@ static int arena_in_set(const idsets *s, size_t idx, int set)
 	}
 }
 
-/* Store a new ID; its index in *idx.  0, or -2 when out of memory. */
-static int arena_add(idsets *s, const unsigned char *id, int type, size_t *idx)
+
+/* A copy of `id` in the store; NULL when out of memory. */
+static const unsigned char *store_copy(idsets *s, const unsigned char *id)
+{
+	unsigned char *p;
+
+	if (!s->nstore || s->store_used == CHUNK_SIZE) {
+		if (s->nstore == s->store_alloc) {
+			size_t n = s->store_alloc ? 2 * s->store_alloc : 16;
+			unsigned char **st = realloc(s->store, n * sizeof(*st));
+
+			if (!st)
+				return NULL;
+			s->store = st;
+			s->store_alloc = n;
+		}
+		if (!(s->store[s->nstore] = malloc(CHUNK_SIZE * s->rawsz)))
+			return NULL;
+		s->nstore++;
+		s->store_used = 0;
+	}
+	p = s->store[s->nstore - 1] + s->store_used++ * s->rawsz;
+	memcpy(p, id, s->rawsz);
+	return p;
+}
+
+/*
+ * Store a new ID (a copy of it, or with `external` the caller's bytes);
+ * its index in *idx.  0, or -2 when out of memory.
+ */
+static int arena_add(idsets *s, const unsigned char *id, int type, int external, size_t *idx)
 {
 	size_t c = s->nids >> CHUNK_BITS;
 
-	if (s->nids > UINT32_MAX)
+	if (s->nids >= UINT32_MAX)
 		return -2;
 	if (c == s->nchunks) {
 		if (s->nchunks == s->chunk_alloc) {
 			size_t n = s->chunk_alloc ? 2 * s->chunk_alloc : 16;
-			unsigned char **ids = realloc(s->ids, n * sizeof(*ids));
+			const unsigned char ***ids = realloc(s->ids, n * sizeof(*ids));
 
 			if (!ids)
 				return -2;
@@ -206,7 +285,7 @@ static int arena_add(idsets *s, const unsigned char *id, int type, size_t *idx)
 			s->types = types;
 			s->chunk_alloc = n;
 		}
-		s->ids[c] = malloc(CHUNK_SIZE * s->rawsz);
+		s->ids[c] = malloc(CHUNK_SIZE * sizeof(**s->ids));
 		s->types[c] = malloc(CHUNK_SIZE);
 		if (!s->ids[c] || !s->types[c]) {
 			free(s->ids[c]);
@@ -215,9 +294,11 @@ static int arena_add(idsets *s, const unsigned char *id, int type, size_t *idx)
 		}
 		s->nchunks++;
 	}
+	if (!external && !(id = store_copy(s, id)))
+		return -2;
 	*idx = s->nids++;
-	memcpy((unsigned char *)arena_id(s, *idx), id, s->rawsz);
-	s->types[*idx >> CHUNK_BITS][*idx & (CHUNK_SIZE - 1)] = (unsigned char)type;
+	s->ids[c][*idx & (CHUNK_SIZE - 1)] = id;
+	s->types[c][*idx & (CHUNK_SIZE - 1)] = (unsigned char)type;
 	return 0;
 }
 
@@ -303,81 +384,132 @@ static int value_add(idsets *s, PWord_t pv, size_t idx, size_t *ovf)
 }
 
 /*
- * Insert arena index idx into one set under key k, counting the ID in
- * *count and the bytes of overflow lists in *ovf (a bulk add's worker has
- * its own counters: see idsets_bulk_start).
+ * Insert arena index idx under key k in the JudyL of all objects,
+ * counting the bytes of new overflow lists.
  */
-static int set_add(idsets *s, int set, Word_t k, size_t idx, size_t *ovf, size_t *count)
+static int allL_add(idsets *s, Word_t k, size_t idx)
 {
-	PWord_t pv = (PWord_t)JudyLIns(&s->judy[set], k, PJE0);
+	PWord_t pv = (PWord_t)JudyLIns(&s->allL, k, PJE0);
 
 	if (pv == PJERR)
 		return -2;
 	if (!*pv)
 		*pv = ((Word_t)idx << 1) | 1;
-	else if (value_add(s, pv, idx, ovf))
+	else if (value_add(s, pv, idx, &s->ovf_bytes))
 		return -2;
-	(*count)++;
 	return 0;
 }
 
-int idsets_add(idsets *s, const unsigned char *id, int type)
+/* Set key k in a Judy1: 0, or -2 when out of memory. */
+static int judy1_set(Pvoid_t *j, Word_t k)
+{
+	return Judy1Set(j, k, PJE0) == JERR ? -2 : 0;
+}
+
+/*
+ * An ID came out of order: the set of all objects becomes a JudyL that
+ * leads from a key to its arena entries, built from the sorted arena
+ * (in key order, so cheap), and the Judy1 it replaces is freed.
+ */
+static int make_unsorted(idsets *s)
+{
+	for (size_t idx = 0; idx < s->nids; idx++)
+		if (allL_add(s, id_key(s, arena_id(s, idx)), idx))
+			return -2;
+	Judy1FreeArray(&s->all1, PJE0);
+	s->sorted = 0;
+	return 0;
+}
+
+/* The first arena index whose ID is >= `from` (a sorted arena only). */
+static size_t arena_lower_bound(const idsets *s, const unsigned char *from)
+{
+	size_t lo = 0, hi = s->nids;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (memcmp(arena_id(s, mid), from, s->rawsz) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The arena index of a stored ID, or -1. */
+static long find_idx(const idsets *s, const unsigned char *id)
 {
 	Word_t k = id_key(s, id);
-	PWord_t pv;
+
+	if (s->sorted) {
+		size_t idx;
+
+		if (Judy1Test(s->all1, k, PJE0) != 1)
+			return -1;
+		idx = arena_lower_bound(s, id);
+		return idx < s->nids && !memcmp(arena_id(s, idx), id, s->rawsz) ? (long)idx : -1;
+	}
+	PWord_t pv = (PWord_t)JudyLGet(s->allL, k, PJE0);
+	return pv ? value_find(s, *pv, id) : -1;
+}
+
+static int add_one(idsets *s, const unsigned char *id, int type, int external)
+{
+	Word_t k = id_key(s, id);
 	size_t idx;
-	int above = 1; /* 1: above the last ID added (or the first), 0: equal, -1: below */
+	int c;
 
 	if (type < ABBREV_TYPE_COMMIT || type > ABBREV_TYPE_TAG)
 		return -1;
 	if (s->broken)
 		return -2;
-	if (s->nids) {
-		int c = memcmp(arena_id(s, s->nids - 1), id, s->rawsz);
-
-		above = c < 0 ? 1 : c ? -1 : 0;
-	}
-	if (!above)
-		return 0;
+	c = s->nids ? memcmp(arena_id(s, s->nids - 1), id, s->rawsz) : -1;
 	/* in a sorted arena every ID is <= the last: one above it is new */
-	if (!s->sorted || above < 0) {
-		pv = (PWord_t)JudyLGet(s->judy[ABBREV_SET_ALL], k, PJE0);
-		if (pv && value_find(s, *pv, id) >= 0)
-			return 0;
-	}
+	if (s->sorted && !c)
+		return 0;
+	if (s->sorted && c > 0 && make_unsorted(s))
+		goto oom;
+	if (!s->sorted && find_idx(s, id) >= 0)
+		return 0;
 	/*
-	 * Out of memory halfway, an undo could itself need memory (a JudyL
+	 * Out of memory halfway, an undo could itself need memory (a Judy
 	 * delete may allocate), so the collection is marked broken instead:
 	 * it can only be freed now.
 	 */
-	if (arena_add(s, id, type, &idx) ||
-	    set_add(s, ABBREV_SET_ALL, k, idx, &s->ovf_bytes, &s->count[ABBREV_SET_ALL]) ||
-	    set_add(s, type, k, idx, &s->ovf_bytes, &s->count[type])) {
-		s->broken = 1;
-		return -2;
-	}
-	/* an ID below the last one ends the arena's order for good */
-	if (above < 0)
-		s->sorted = 0;
+	if (arena_add(s, id, type, external, &idx) ||
+	    (s->sorted ? judy1_set(&s->all1, k) : allL_add(s, k, idx)) ||
+	    judy1_set(&s->typed[type], k))
+		goto oom;
+	s->count[ABBREV_SET_ALL]++;
+	s->count[type]++;
 	return 1;
+oom:
+	s->broken = 1;
+	return -2;
+}
+
+int idsets_add(idsets *s, const unsigned char *id, int type)
+{
+	return add_one(s, id, type, 0);
 }
 
 /*
  * Bulk adding.  Into an empty collection, with IDs in ascending order,
  * the caller's thread only stores each ID in the arena, and two workers
- * follow it through the arena: one puts every ID into the set of all
- * objects, the other each ID into its type's set, so the two Judy arrays
+ * follow it through the arena: one puts every ID's key into the Judy1 of
+ * all objects, the other into its type's Judy1, so the two Judy arrays
  * an ID goes into are filled at once (three threads on two cores balance
  * better than the caller doing one of the arrays itself).  The workers
  * read only arena entries below `published` (stored with release order
  * after the entries), and the chunk table is reserved for `max` IDs up
- * front, so the caller never moves it under them.  Each worker keeps its
- * own counts (IDs per set, overflow-list bytes) on cache lines of their
- * own, added to the collection's when it is joined: counting in the
- * collection itself, next to the fields the caller reads for every ID,
- * cost a cache-line transfer per ID.  Anything out of that pattern (a
- * non-empty collection, an ID below the last, more than `max` IDs, no
- * threads) stops the workers and goes on with idsets_add().
+ * front, so the caller never moves it under them.  The caller counts
+ * the IDs in the handle, on cache lines of its own, added to the
+ * collection's counts at the end: counting in the collection itself,
+ * next to the fields the workers read for every ID, cost a cache-line
+ * transfer per ID.  Anything out of that pattern (a non-empty
+ * collection, an ID below the last, more than `max` IDs, no threads)
+ * stops the workers and goes on as idsets_add() does.
  */
 #define BULK_BATCH 8192 /* IDs between two wake-ups of the workers */
 
@@ -388,8 +520,6 @@ typedef struct {
 	/* written by this worker only; read after the join */
 	char pad[64];
 	int rc;
-	size_t ovf_bytes;
-	size_t count[ABBREV_SET_COUNT];
 	char pad2[64];
 } bulk_worker_state;
 
@@ -402,6 +532,8 @@ struct idsets_bulk {
 	_Atomic size_t published; /* the workers may read arena entries below this */
 	int finished;             /* under lock: no more entries will come */
 	bulk_worker_state worker[2];
+	char pad[64];
+	size_t count[ABBREV_SET_COUNT]; /* the caller's, while the workers run */
 };
 
 static void *bulk_worker(void *arg)
@@ -416,10 +548,9 @@ static void *bulk_worker(void *arg)
 		int done;
 
 		for (; i < end; i++) {
-			const unsigned char *id = arena_id(s, i);
-			int set = wk->typed ? arena_type(s, i) : ABBREV_SET_ALL;
+			Word_t k = id_key(s, arena_id(s, i));
 
-			if (set_add(s, set, id_key(s, id), i, &wk->ovf_bytes, &wk->count[set])) {
+			if (judy1_set(wk->typed ? &s->typed[arena_type(s, i)] : &s->all1, k)) {
 				wk->rc = -2;
 				return NULL;
 			}
@@ -457,11 +588,12 @@ static int bulk_stop(idsets_bulk *b)
 		bulk_worker_state *wk = &b->worker[k];
 
 		pthread_join(wk->thread, NULL);
-		b->s->ovf_bytes += wk->ovf_bytes;
-		for (int set = 0; set < ABBREV_SET_COUNT; set++)
-			b->s->count[set] += wk->count[set];
 		if (wk->rc)
 			rc = wk->rc;
+	}
+	for (int set = 0; set < ABBREV_SET_COUNT; set++) {
+		b->s->count[set] += b->count[set];
+		b->count[set] = 0;
 	}
 	pthread_mutex_destroy(&b->lock);
 	pthread_cond_destroy(&b->cond);
@@ -481,10 +613,11 @@ idsets_bulk *idsets_bulk_start(idsets *s, size_t max)
 		return NULL;
 	b->s = s;
 	b->max = max;
-	if (s->nids || s->broken || !s->sorted || max > UINT32_MAX)
+	if (s->nids || s->broken || !s->sorted || max >= UINT32_MAX)
 		return b;
 	if (chunks > s->chunk_alloc) {
-		unsigned char **ids = realloc(s->ids, chunks * sizeof(*ids)), **types;
+		const unsigned char ***ids = realloc(s->ids, chunks * sizeof(*ids));
+		unsigned char **types;
 
 		if (!ids)
 			return b;
@@ -525,14 +658,14 @@ idsets_bulk *idsets_bulk_start(idsets *s, size_t max)
 	return b;
 }
 
-int idsets_bulk_add(idsets_bulk *b, const unsigned char *id, int type)
+static int bulk_add(idsets_bulk *b, const unsigned char *id, int type, int external)
 {
 	idsets *s = b->s;
 	size_t idx;
 	int c;
 
 	if (!b->nthreads)
-		return idsets_add(s, id, type);
+		return add_one(s, id, type, external);
 	if (type < ABBREV_TYPE_COMMIT || type > ABBREV_TYPE_TAG)
 		return -1;
 	if (s->broken)
@@ -543,15 +676,27 @@ int idsets_bulk_add(idsets_bulk *b, const unsigned char *id, int type)
 	if (c > 0 || s->nids == b->max) {
 		if (bulk_stop(b))
 			return -2;
-		return idsets_add(s, id, type);
+		return add_one(s, id, type, external);
 	}
-	if (arena_add(s, id, type, &idx)) {
+	if (arena_add(s, id, type, external, &idx)) {
 		s->broken = 1;
 		return -2;
 	}
+	b->count[ABBREV_SET_ALL]++;
+	b->count[type]++;
 	if (!(s->nids % BULK_BATCH))
 		bulk_publish(b, 0);
 	return 1;
+}
+
+int idsets_bulk_add(idsets_bulk *b, const unsigned char *id, int type)
+{
+	return bulk_add(b, id, type, 0);
+}
+
+int idsets_bulk_add_ref(idsets_bulk *b, const unsigned char *id, int type)
+{
+	return bulk_add(b, id, type, 1);
 }
 
 int idsets_bulk_finish(idsets_bulk *b)
@@ -565,14 +710,6 @@ int idsets_bulk_finish(idsets_bulk *b)
 		rc = -2;
 	free(b);
 	return rc;
-}
-
-/* The arena index of a stored ID, or -1. */
-static long find_idx(const idsets *s, const unsigned char *id)
-{
-	PWord_t pv = (PWord_t)JudyLGet(s->judy[ABBREV_SET_ALL], id_key(s, id), PJE0);
-
-	return pv ? value_find(s, *pv, id) : -1;
 }
 
 int idsets_lookup(const idsets *s, const unsigned char *id)
@@ -710,6 +847,7 @@ long idsets_peel(idsets *s)
 	return unread;
 }
 
+
 void idset_iter_init(idset_iter *it, const idsets *s, int set)
 {
 	memset(it, 0, sizeof(*it));
@@ -721,22 +859,6 @@ void idset_iter_seek(idset_iter *it, const unsigned char *from)
 {
 	it->state = 0;
 	it->from = from;
-}
-
-/* The first arena index whose ID is >= `from` (a sorted arena only). */
-static size_t arena_lower_bound(const idsets *s, const unsigned char *from)
-{
-	size_t lo = 0, hi = s->nids;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (memcmp(arena_id(s, mid), from, s->rawsz) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
 }
 
 /* idset_iter_next() over a sorted arena: the IDs of the set, in place. */
@@ -766,58 +888,60 @@ static int iter_next_sorted(idset_iter *it, const unsigned char **id, int *type)
 	return 0;
 }
 
+/*
+ * The first key >= *k (first) or the next key > *k of the iterated set:
+ * the JudyL of all objects, or a typed Judy1.  1 and *k, or 0 at the end.
+ */
+static int iter_key(const idset_iter *it, Word_t *k, int first)
+{
+	const idsets *s = it->s;
+
+	if (it->set == ABBREV_SET_ALL || it->set == ABBREV_SET_COMMITISH)
+		return (first ? JudyLFirst(s->allL, k, PJE0) : JudyLNext(s->allL, k, PJE0)) != NULL;
+	return (first ? Judy1First(s->typed[it->set], k, PJE0)
+		      : Judy1Next(s->typed[it->set], k, PJE0)) == 1;
+}
+
 int idset_iter_next(idset_iter *it, const unsigned char **id, int *type)
 {
 	const idsets *s = it->s;
-	Pvoid_t judy;
-	PWord_t pv;
 	size_t idx;
 
 	if (it->set < 0 || it->set >= ABBREV_SET_COUNT)
 		return 0;
 	if (s->sorted)
 		return iter_next_sorted(it, id, type);
-	/* the commit-ish set is the set of all objects, filtered */
-	judy = s->judy[it->set == ABBREV_SET_COMMITISH ? ABBREV_SET_ALL : it->set];
 	for (;;) {
 		if (it->state == 2)
 			return 0;
-		if (it->state == 0) {
-			Word_t k = it->from ? id_key(s, it->from) : 0;
-
-			pv = (PWord_t)JudyLFirst(judy, &k, PJE0);
-			it->key = k;
-			it->sub = 0;
-		} else if (!(it->val & 1) && it->sub + 1 < ((const ovf_list *)it->val)->n) {
-			it->sub++;
-			pv = NULL;
+		if (it->state == 1 && !(it->val & 1) &&
+		    it->sub + 1 < ((const ovf_list *)it->val)->n) {
+			it->sub++; /* the next ID under the same key */
 		} else {
-			Word_t k = (Word_t)it->key;
+			Word_t k = it->state == 0 ? (it->from ? id_key(s, it->from) : 0) : (Word_t)it->key;
 
-			pv = (PWord_t)JudyLNext(judy, &k, PJE0);
-			it->key = k;
-			it->sub = 0;
-		}
-		if (it->state == 0 || it->sub == 0) {
-			if (!pv) {
+			if (!iter_key(it, &k, it->state == 0)) {
 				it->state = 2;
 				return 0;
 			}
-			it->val = *pv;
+			/* a typed key has its entries in the set of all objects */
+			it->key = k;
+			it->val = *(PWord_t)JudyLGet(s->allL, k, PJE0);
+			it->sub = 0;
 			it->state = 1;
 		}
 		idx = (it->val & 1) ? it->val >> 1 : ((const ovf_list *)it->val)->idx[it->sub];
+		if (!arena_in_set(s, idx, it->set))
+			continue; /* a key shared with an ID of another type */
 		if (it->from) {
 			if (memcmp(arena_id(s, idx), it->from, s->rawsz) < 0)
 				continue;
 			it->from = NULL;
 		}
-		if (it->set == ABBREV_SET_COMMITISH && !arena_in_set(s, idx, it->set))
-			continue;
+		it->last = idx;
 		*id = arena_id(s, idx);
 		if (type)
 			*type = arena_type(s, idx);
-		it->last = idx;
 		return 1;
 	}
 }
@@ -828,14 +952,18 @@ int idset_iter_in_set(const idset_iter *it, int set)
 	       arena_in_set(it->s, it->last, set);
 }
 
+
 size_t idsets_memory(const idsets *s)
 {
 	size_t bytes = sizeof(*s) + s->ovf_bytes;
 
+	bytes += Judy1MemUsed(s->all1) + JudyLMemUsed(s->allL);
 	for (int i = 0; i < ABBREV_SET_COUNT; i++)
-		bytes += JudyLMemUsed(s->judy[i]);
-	bytes += s->nchunks * (CHUNK_SIZE * (s->rawsz + 1));
-	bytes += s->chunk_alloc * 2 * sizeof(unsigned char *);
+		bytes += Judy1MemUsed(s->typed[i]);
+	bytes += s->nchunks * (CHUNK_SIZE * (sizeof(**s->ids) + 1));
+	bytes += s->chunk_alloc * (sizeof(*s->ids) + sizeof(*s->types));
+	bytes += s->nstore * CHUNK_SIZE * s->rawsz + s->store_alloc * sizeof(*s->store);
+	bytes += s->keeps_alloc * sizeof(*s->keeps);
 	bytes += s->tags_cap * sizeof(*s->tags);
 	return bytes;
 }

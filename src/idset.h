@@ -1,15 +1,18 @@
 /*
  * idset.h - the object IDs of a repository as ordered sets on Judy.
  *
- * One JudyL array per type plus one for all objects, as the design asks.
- * A JudyL key holds the first 8 bytes (16 hex chars) of an ID, big-endian,
- * so Judy's key order is the IDs' byte order.  The value leads to the full
- * ID in a shared arena, and IDs that share all 8 key bytes go to a small
- * sorted overflow list, so every comparison stays exact at any length.
+ * One Judy1 array per type plus one array for all objects, keyed by the
+ * first 8 bytes (16 hex chars) of an ID, big-endian, so Judy's key order
+ * is the IDs' byte order.  Every ID has one entry in an arena (a pointer
+ * to its bytes, its type); IDs that share all 8 key bytes stay apart
+ * there, so every comparison stays exact at any length (idset.c says how
+ * an entry is found from a key).
  *
  * Ownership: idsets_new() returns a collection the caller frees with
- * idsets_free(); idsets_add() copies the ID; pointers handed out by an
- * iterator stay valid until the collection is freed.
+ * idsets_free(); idsets_add() copies the ID, idsets_bulk_add_ref() keeps
+ * a pointer to the caller's bytes, which must then live as long as the
+ * collection (idsets_keep() hands their memory over); pointers handed
+ * out by an iterator stay valid until the collection is freed.
  */
 #ifndef ABBREV_IDSET_H
 #define ABBREV_IDSET_H
@@ -45,6 +48,12 @@ typedef struct idsets idsets;
 /* A new, empty collection for IDs of rawsz bytes (1..ABBREV_MAX_RAWSZ), or NULL. */
 idsets *idsets_new(size_t rawsz);
 void idsets_free(idsets *s);
+/*
+ * Make the collection call release(ctx) when it is freed (after
+ * everything else): for memory that IDs added by reference live in.
+ * 0, or -2 when out of memory (release is then not called).
+ */
+int idsets_keep(idsets *s, void (*release)(void *ctx), void *ctx);
 
 size_t idsets_rawsz(const idsets *s);
 
@@ -72,6 +81,13 @@ int idsets_add(idsets *s, const unsigned char *id, int type);
 typedef struct idsets_bulk idsets_bulk;
 idsets_bulk *idsets_bulk_start(idsets *s, size_t max);
 int idsets_bulk_add(idsets_bulk *b, const unsigned char *id, int type);
+/*
+ * As idsets_bulk_add(), but the collection keeps a pointer to `id`
+ * instead of a copy: the bytes must stay where they are until
+ * idsets_free() (memory mapped files: see idsets_keep()).  A set that
+ * holds each packed ID once, in the page cache, not also in the heap.
+ */
+int idsets_bulk_add_ref(idsets_bulk *b, const unsigned char *id, int type);
 int idsets_bulk_finish(idsets_bulk *b);
 
 /* Number of IDs in one set. */

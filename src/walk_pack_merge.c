@@ -98,6 +98,44 @@ static int src_next(walker *w, source *s)
 	return 0;
 }
 
+/* A mapped index the sets now own: the IDs added by reference live in it. */
+typedef struct {
+	const unsigned char *map;
+	size_t size;
+} kept_map;
+
+static void release_map(void *ctx)
+{
+	kept_map *k = ctx;
+
+	wp_unmap(k->map, k->size);
+	free(k);
+}
+
+/*
+ * Hand each pack's mapped index to the sets, which then hold its IDs by
+ * reference, not copied (the walker no longer unmaps it).  0 or WALK_NOMEM.
+ */
+static int give_indexes(walker *w, idsets *set)
+{
+	for (size_t i = 0; i < w->npacks; i++) {
+		pack_file *pk = &w->packs[i];
+		kept_map *k;
+
+		if (!pk->idx)
+			continue;
+		if (!(k = malloc(sizeof(*k))))
+			return WALK_NOMEM;
+		*k = (kept_map){ pk->idx, pk->idx_size };
+		if (idsets_keep(set, release_map, k)) {
+			free(k);
+			return WALK_NOMEM;
+		}
+		pk->idx = NULL; /* the names, fan-out and offsets still point into it */
+	}
+	return 0;
+}
+
 int wp_merge(walker *w, idsets *set)
 {
 	size_t nsrc = 0, nh = 0, total = w->nloose, added = 0;
@@ -136,6 +174,8 @@ int wp_merge(walker *w, idsets *set)
 		heap[nh++] = &src[i];
 	for (size_t i = nh / 2; i-- > 0;)
 		sift_down(heap, nh, i, w->rawsz);
+	if ((rc = give_indexes(w, set)))
+		goto done;
 	/* the merge yields the IDs in ascending order: the sets' bulk adding */
 	if (!(bulk = idsets_bulk_start(set, total))) {
 		rc = WALK_NOMEM;
@@ -148,7 +188,9 @@ int wp_merge(walker *w, idsets *set)
 
 		/* an object in two packs, or loose and packed, counts once */
 		if (!last || s->key != last_key || memcmp(last, s->id, w->rawsz)) {
-			int r = idsets_bulk_add(bulk, s->id, *s->type);
+			/* a pack's names stay mapped for the sets; loose IDs are copied */
+			int r = s->pk ? idsets_bulk_add_ref(bulk, s->id, *s->type)
+				      : idsets_bulk_add(bulk, s->id, *s->type);
 
 			if (r == -2) {
 				rc = WALK_NOMEM;

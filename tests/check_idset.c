@@ -430,7 +430,10 @@ static int entry_cmp(const void *a, const void *b)
  * With `ascending` 2, 3 and 4 they go through the bulk adder (a second
  * thread fills the typed sets): all in order (2), past the adder's
  * `max` halfway (3), or the second half first, so that the first half
- * comes below the last ID (4): both fall back to idsets_add().
+ * comes below the last ID (4): both fall back to idsets_add().  With
+ * `ascending` 5 the bulk adder keeps pointers to the caller's IDs
+ * (idsets_bulk_add_ref), whose buffer the collection frees (idsets_keep):
+ * the iterated IDs must be those very bytes.  Seeks go to every set.
  */
 static void check_random(size_t rawsz, size_t n, uint64_t seed, int ascending)
 {
@@ -442,6 +445,7 @@ static void check_random(size_t rawsz, size_t n, uint64_t seed, int ascending)
 	size_t nsorted = 0, nnew = 0;
 	size_t per_type[ABBREV_SET_COUNT] = { 0 };
 	uint64_t st = seed ^ 0x5eed;
+	unsigned char *refbuf = NULL;
 
 	ck_assert_ptr_nonnull(set);
 	ck_assert(ids && types && is_new && sorted);
@@ -467,6 +471,23 @@ static void check_random(size_t rawsz, size_t n, uint64_t seed, int ascending)
 			ck_assert_int_eq(idsets_add(set, sorted[i].id, sorted[i].type), 1);
 			ck_assert_int_eq(idsets_add(set, sorted[i].id, sorted[i].type), 0);
 		}
+	} else if (ascending == 5) {
+		idsets_bulk *b;
+
+		idsets_free(set);
+		set = idsets_new(rawsz);
+		refbuf = malloc(nsorted * rawsz);
+		ck_assert(set && refbuf);
+		ck_assert_int_eq(idsets_keep(set, free, refbuf), 0);
+		for (size_t i = 0; i < nsorted; i++)
+			memcpy(refbuf + i * rawsz, sorted[i].id, rawsz);
+		b = idsets_bulk_start(set, nsorted);
+		ck_assert_ptr_nonnull(b);
+		for (size_t i = 0; i < nsorted; i++) {
+			ck_assert_int_eq(idsets_bulk_add_ref(b, refbuf + i * rawsz, sorted[i].type), 1);
+			ck_assert_int_eq(idsets_bulk_add_ref(b, sorted[i].id, sorted[i].type), 0);
+		}
+		ck_assert_int_eq(idsets_bulk_finish(b), 0);
 	} else if (ascending) {
 		size_t half = nsorted / 2;
 		idsets_bulk *b;
@@ -489,7 +510,9 @@ static void check_random(size_t rawsz, size_t n, uint64_t seed, int ascending)
 	ck_assert_uint_eq(idsets_count(set, ABBREV_SET_ALL), nnew);
 	for (int t = ABBREV_TYPE_COMMIT; t <= ABBREV_TYPE_TAG; t++)
 		ck_assert_uint_eq(idsets_count(set, t), per_type[t]);
-	ck_assert_uint_ge(idsets_memory(set), nnew * rawsz);
+	/* copied IDs are in the collection's memory; referenced ones are not */
+	if (ascending != 5)
+		ck_assert_uint_ge(idsets_memory(set), nnew * rawsz);
 
 	for (int which = 0; which < ABBREV_SET_COUNT; which++) {
 		idset_iter it;
@@ -506,6 +529,8 @@ static void check_random(size_t rawsz, size_t n, uint64_t seed, int ascending)
 				i++;
 			ck_assert_msg(i < nsorted, "set %d: extra ID after %zu", which, seen);
 			ck_assert_msg(!memcmp(id, sorted[i].id, rawsz), "set %d: ID %zu out of order", which, seen);
+			if (refbuf)
+				ck_assert_ptr_eq(id, refbuf + i * rawsz);
 			ck_assert_int_eq(type, sorted[i].type);
 			i++;
 			seen++;
@@ -551,6 +576,24 @@ static void check_random(size_t rawsz, size_t n, uint64_t seed, int ascending)
 			ck_assert_int_eq(idsets_lookup(set, from), sorted[lo].type);
 		else
 			ck_assert_int_eq(idsets_lookup(set, from), ABBREV_TYPE_NONE);
+		/* a typed set: its first ID >= from, as a scan of the sorted list finds it */
+		{
+			int t = 1 + round % 4;
+			size_t j = lo;
+
+			while (j < nsorted && sorted[j].type != t)
+				j++;
+			idset_iter_init(&it, set, t);
+			idset_iter_seek(&it, from);
+			if (j == nsorted) {
+				ck_assert(!idset_iter_next(&it, &id, &type));
+			} else {
+				ck_assert(idset_iter_next(&it, &id, &type));
+				ck_assert_msg(!memcmp(id, sorted[j].id, rawsz),
+					      "seek round %d: wrong ID in set %d", round, t);
+				ck_assert_int_eq(type, t);
+			}
+		}
 		idset_iter_init(&it, set, ABBREV_SET_ALL);
 		idset_iter_seek(&it, from);
 		for (size_t j = lo; j < lo + 3 && j <= nsorted; j++) {
@@ -619,6 +662,13 @@ END_TEST
 START_TEST(test_bulk_out_of_order)
 {
 	check_random(20, 20000, 31, 4);
+}
+END_TEST
+
+START_TEST(test_bulk_by_reference)
+{
+	check_random(20, 20000, 37, 5);
+	check_random(32, 2500, 41, 5);
 }
 END_TEST
 
@@ -1051,6 +1101,7 @@ Suite *make_idset_suite(void)
 	tcase_add_test(core, test_bulk_sha256);
 	tcase_add_test(core, test_bulk_past_max);
 	tcase_add_test(core, test_bulk_out_of_order);
+	tcase_add_test(core, test_bulk_by_reference);
 	tcase_add_test(core, test_bulk_not_empty);
 	tcase_add_test(core, test_order_lost);
 	tcase_add_test(core, test_seek);
