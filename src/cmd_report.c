@@ -58,8 +58,18 @@ int cmd_report(int argc, char **argv)
 	if (ret)
 		cmd_error("out of memory");
 	else if (emit_report(stdout, &rep, o.format) || fflush(stdout)) {
-		cmd_error("cannot write the report: %s", cmd_write_reason());
-		ret = ABBREV_EXIT_RUNTIME;
+		/*
+		 * An emitter fails by writing or by allocating (the JSON one
+		 * builds its whole document first): only the first leaves the
+		 * stream's error flag set.
+		 */
+		if (ferror(stdout)) {
+			cmd_error("cannot write the report: %s", cmd_write_reason());
+			ret = ABBREV_EXIT_RUNTIME;
+		} else {
+			cmd_error("out of memory");
+			ret = ABBREV_EXIT_NOMEM;
+		}
 	}
 	stats_report_clear(&rep);
 done:

@@ -14,6 +14,7 @@
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emit_parts.h"
@@ -21,18 +22,25 @@
 #include "fmt.h"
 #include "utf8.h"
 
-/* Write the document root (NULL: it could not be built) and a newline; take root. */
+/*
+ * Write the document root (NULL: it could not be built) and a newline;
+ * take root.  Into memory first: jansson's dump allocates as it goes, and
+ * out of memory halfway it would leave half a document on the stream.
+ */
 static int dump(FILE *out, json_t *root, size_t flags)
 {
+	char *text;
 	int rc;
 
 	if (!root)
 		return -1;
-	rc = json_dumpf(root, out, flags);
+	text = json_dumps(root, flags);
 	json_decref(root);
-	if (rc || fputc('\n', out) == EOF)
+	if (!text)
 		return -1;
-	return ferror(out) ? -1 : 0;
+	rc = fputs(text, out) == EOF || fputc('\n', out) == EOF;
+	free(text);
+	return rc || ferror(out) ? -1 : 0;
 }
 
 /*
