@@ -7,6 +7,11 @@
 #   BENCH_REPO     a repository to time instead of the synthetic ones
 #                  (a work tree or a bare repository, e.g. a git.git mirror)
 #   BENCH_LABEL    its name in the table (default: its directory's name)
+#   BENCH_BITMAP   with BENCH_REPO: also time a copy of it repacked with a
+#                  reachability bitmap (git repack -adb), made once into
+#                  BENCH_DATA/<label>-bitmap (the repository itself is only
+#                  read); a partial clone's copy keeps only its branches and
+#                  tags, which have every object a bitmap needs
 #   BENCH_SIZES    object counts of the synthetic repositories (default
 #                  2000000); each is generated once by gen_synth.py into
 #                  BENCH_DATA/synth-<size> and reused by later runs
@@ -50,8 +55,39 @@ fi
 if [ "${BENCH_REACHABLE:-1}" = 0 ]; then
 	set -- --no-reachable "$@"
 fi
-if [ -n "${BENCH_REPO:-}" ] && [ -n "${BENCH_LABEL:-}" ]; then
-	set -- --label "$BENCH_LABEL" "$@"
+# bitmap_copy SRC DEST: DEST is a copy of SRC's git dir repacked with -adb
+bitmap_copy() {
+	gd=$(git -C "$1" rev-parse --absolute-git-dir) || exit 1
+	rm -rf "$2.tmp"
+	mkdir -p "$(dirname "$2")"
+	cp -a "$gd" "$2.tmp"
+	git --git-dir="$2.tmp" config core.bare true
+	# promisor packs are repacked apart, without a bitmap
+	rm -f "$2.tmp"/objects/pack/*.promisor
+	if ! git -C "$2.tmp" -c pack.writeReverseIndex=true repack -adbq 2>/dev/null ||
+	   ! ls "$2.tmp"/objects/pack/*.bitmap >/dev/null 2>&1; then
+		# objects missing (a partial clone): keep what branches and tags reach
+		git -C "$2.tmp" for-each-ref --format='delete %(refname)' |
+			grep -v ' refs/heads/' | grep -v ' refs/tags/' |
+			git -C "$2.tmp" update-ref --stdin
+		git -C "$2.tmp" -c pack.writeReverseIndex=true repack -adbq
+	fi
+	ls "$2.tmp"/objects/pack/*.bitmap >/dev/null 2>&1 ||
+		{ echo "bench.sh: git repack -adb made no bitmap in $2.tmp" >&2; exit 1; }
+	mv "$2.tmp" "$2"
+}
+
+labels=
+if [ -n "${BENCH_REPO:-}" ]; then
+	name=${BENCH_LABEL:-$(basename "$(cd "$BENCH_REPO" && pwd)")}
+	labels="--label $name"
+	if [ -n "${BENCH_BITMAP:-}" ]; then
+		bm=$data/$name-bitmap
+		[ -d "$bm" ] || bitmap_copy "$BENCH_REPO" "$bm"
+		set -- "$@" "$bm"
+		labels="$labels --label $name-bitmap"
+	fi
 fi
-exec "$py" "$here/run.py" --tool "$tool" --runs "$runs" \
+# shellcheck disable=SC2086 # the labels are words
+exec "$py" "$here/run.py" --tool "$tool" --runs "$runs" $labels \
 	--libgit2-max "${BENCH_LIBGIT2_MAX:-3000000}" --out "$out" "$@"

@@ -130,7 +130,7 @@ def count_packs(repo):
         return 0
 
 
-def bench_repo(a, repo, rows):
+def bench_repo(a, repo, rows, label=None):
     nobj = count_objects(a.tool, repo)
     listing = "git cat-file --batch-all-objects --unordered --batch-check"
     revlist = "git rev-list --objects --missing=print HEAD --branches --tags"
@@ -159,8 +159,9 @@ def bench_repo(a, repo, rows):
             results[name].append(measure(cmd))
             print("  run %d: %.3f s  %s" % (r + 1, results[name][-1][0], name),
                   file=sys.stderr)
-    label = a.label or os.path.basename(os.path.normpath(repo))
-    if not a.label and label in ("repo", ".git", "objects"):
+    given = label
+    label = label or os.path.basename(os.path.normpath(repo))
+    if not given and label in ("repo", ".git", "objects"):
         label = os.path.normpath(repo)  # a name that says nothing: the path
 
     def medians(name):
@@ -188,7 +189,8 @@ def main():
     ap.add_argument("--tool", default="src/git-abbrev")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--libgit2-max", type=int, default=3_000_000)
-    ap.add_argument("--label", help="name for the repository in the table (one repository)")
+    ap.add_argument("--label", action="append", default=[],
+                    help="name for a repository in the table (once per repository, in order)")
     ap.add_argument("--no-reachable", dest="reachable", action="store_false",
                     help="leave out report --reachable against git rev-list")
     ap.add_argument("--out", help="also append the table to this file")
@@ -197,9 +199,9 @@ def main():
         sys.exit("run.py: %s not found (Debian: apt-get install time)" % TIME)
     a.tool = os.path.abspath(a.tool)
     rows = []
-    for repo in a.repos:
+    for i, repo in enumerate(a.repos):
         print("run.py: %s" % repo, file=sys.stderr)
-        bench_repo(a, repo, rows)
+        bench_repo(a, repo, rows, a.label[i] if i < len(a.label) else None)
     table = "\n".join([
         "Machine: %s." % machine(),
         "Runs: %d per command, alternating; warm page cache; %s." % (
