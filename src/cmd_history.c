@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "cmd.h"
+#include "commit_graph.h"
 #include "emit.h"
 #include "exitcodes.h"
 #include "history.h"
@@ -49,6 +50,12 @@ static int load_commits(unsigned char **ids, int64_t **times, size_t *n, cmd_set
 	while (i < count && idset_iter_next(&it, &id, &type))
 		memcpy(*ids + i++ * rawsz, id, rawsz);
 	*n = i;
+	/*
+	 * git's commit-graph first: its dates are a merge of two sorted
+	 * lists; libgit2 (13 us a commit) reads only the commits it lacks
+	 */
+	for (size_t r = 0; r < cs->n; r++)
+		commit_graph_times(walk_repo_objdir(cs->repos[r]), rawsz, *ids, *n, *times, found);
 	for (size_t r = 0; r < cs->n; r++) {
 		rc = walk_repo_commit_times(cs->repos[r], *ids, *n, *times, found, p, err,
 					    sizeof(err));

@@ -241,6 +241,21 @@ expect_exit 0 "$GIT_ABBREV" history --format=json --walker=libgit2 "$repo"
 checks=$((checks + 1))
 cmp -s "$out" "$tmp/hist.json" || fail "--walker=libgit2 differs from the pack walker"
 
+say "a commit-graph gives the dates the commits hold"
+cp -a "$repo" "$tmp/hg"
+git -C "$tmp/hg" commit-graph write --reachable >/dev/null 2>&1
+checks=$((checks + 1))
+ls "$tmp/hg"/.git/objects/info/commit-graph "$tmp/hg"/objects/info/commit-graph >/dev/null 2>&1 ||
+	[ -n "$(find "$tmp/hg" -name commit-graph)" ] || fail "git wrote no commit-graph"
+expect_exit 0 "$GIT_ABBREV" history --format=json --no-progress "$tmp/hg"
+json_check "the same history through the commit-graph (and libgit2 for the commit it lacks)" "
+a = load(sys.argv[1])
+b = load(sys.argv[2])
+a.pop('repositories')
+b.pop('repositories')
+assert a == b, (a, b)
+" "$tmp/hist.json" "$out"
+
 say "the projection, recomputed from the same dates"
 objects=$(git -C "$repo" cat-file --batch-all-objects --batch-check | wc -l | tr -d ' ')
 proj_check() {
