@@ -43,6 +43,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -383,12 +384,37 @@ static int walk_once(walker *w, const char *objdir, idsets *s, int last)
 	return rc;
 }
 
+static __thread sigjmp_buf *bus_jump;
+
+void wp_bus_guard(sigjmp_buf *to)
+{
+	bus_jump = to;
+}
+
+static void on_sigbus(int sig)
+{
+	if (bus_jump)
+		siglongjmp(*bus_jump, 1);
+	/* not a guarded read: the default action, when the access runs again */
+	signal(sig, SIG_DFL);
+}
+
 int walk_pack_objects(const char *objdir, idsets *s, progress *p, char *err, size_t errsz)
 {
+	struct sigaction sa, old;
 	int rc = 1;
 
 	if (errsz)
 		err[0] = '\0';
+	/*
+	 * A pack truncated by another process while it is mapped faults
+	 * (SIGBUS) when read past its new end: the scan catches that and
+	 * fails with a message (wp_bus_guard) instead of dying.
+	 */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigbus;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, &old);
 	for (int attempt = 0; rc == 1 && attempt < MAX_ATTEMPTS; attempt++) {
 		walker w = { 0 };
 
@@ -409,6 +435,7 @@ int walk_pack_objects(const char *objdir, idsets *s, progress *p, char *err, siz
 			 "(a repack or gc?); try again", objdir);
 		rc = WALK_ERR;
 	}
+	sigaction(SIGBUS, &old, NULL);
 	return rc;
 }
 

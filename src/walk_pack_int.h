@@ -11,6 +11,7 @@
 #define ABBREV_WALK_PACK_INT_H
 
 #include <stddef.h>
+#include <setjmp.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
@@ -163,6 +164,14 @@ int wp_note_dir(walker *w, const char *path);
  * 1 (start again), 0 (the listings are the directories' state now).
  */
 int wp_dirs_changed(const walker *w);
+
+/*
+ * Where a SIGBUS on this thread jumps to (NULL: nowhere, the default
+ * action): a mapped file truncated by another process faults on access
+ * instead of reading short.  walk_pack_objects() catches SIGBUS while it
+ * runs.
+ */
+void wp_bus_guard(sigjmp_buf *to);
 
 /* ---- walk_pack_dirs.c: step 1, the object directories ---- */
 

@@ -9,6 +9,7 @@
 #include "walk_bitmap.h"
 
 #include <pthread.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,7 +120,16 @@ static void scan_part_run(scan_part *sp)
 {
 	const pack_file *pk = sp->pk;
 	pack_order *o = sp->o;
+	sigjmp_buf cut;
 
+	/* a pack cut short under the map: SIGBUS comes back here (walk_pack.c) */
+	if (sigsetjmp(cut, 0)) {
+		wp_bus_guard(NULL);
+		sp->rc = wp_fail(&sp->w, "%s: the pack was cut short while it was read "
+				 "(truncated by another process?)", pk->pack_path);
+		return;
+	}
+	wp_bus_guard(&cut);
 	for (uint32_t r = sp->lo; r < sp->hi; r++) {
 		uint32_t base;
 		int t = 0, rc;
@@ -131,6 +141,7 @@ static void scan_part_run(scan_part *sp)
 			__builtin_prefetch(pk->pack + o->off[r + SCAN_AHEAD]);
 #endif
 		if ((rc = entry_header(&sp->w, pk, o, r, &t, &base))) {
+			wp_bus_guard(NULL);
 			sp->rc = rc;
 			return;
 		}
@@ -140,6 +151,7 @@ static void scan_part_run(scan_part *sp)
 		if (sp->show_progress)
 			progress_update(sp->w.p, sp->done0 + (r - sp->lo) + 1);
 	}
+	wp_bus_guard(NULL);
 }
 
 static void *scan_part_thread(void *arg)
