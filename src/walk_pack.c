@@ -99,7 +99,8 @@ static void give_warnings(const walker *w, char *err, size_t errsz)
 			break;
 		n = end + 1;
 	}
-	memcpy(err, w->warn, n ? n - 1 : 0);
+	if (n)
+		memcpy(err, w->warn, n - 1);
 	err[n ? n - 1 : 0] = '\0';
 }
 
