@@ -176,7 +176,7 @@ int wp_dirs_changed(const walker *w)
 			continue;
 		if (now.dev != was->dev || now.ino != was->ino || !same_time(now.mtime, was->mtime) ||
 		    !same_time(now.ctime, was->ctime) ||
-		    recent(now.mtime, was->read_at) || recent(now.ctime, was->read_at))
+		    recent(now.mtime, was->read_at))
 			return 1;
 	}
 	return 0;
