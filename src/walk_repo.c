@@ -284,7 +284,13 @@ static int add_alternates(walk_repo *r)
 	if (rc)
 		return rc == WALK_NOMEM ? rc : WALK_OK; /* libgit2 opened it: its error will do */
 	git_error_clear();
-	if (git_repository_odb(&odb, r->repo) < 0)
+	/*
+	 * Only when there is an alternate to add: loading libgit2's object
+	 * database here otherwise costs a scan of the pack directory at
+	 * every open, and when that directory is unreadable libgit2 1.5
+	 * leaks what it had built and preempts the pack walker's own message.
+	 */
+	if (n > 1 && git_repository_odb(&odb, r->repo) < 0)
 		rc = WALK_ERR;
 	for (size_t i = 1; i < n && !rc; i++)
 		if (git_odb_add_disk_alternate(odb, dirs[i]) < 0)
