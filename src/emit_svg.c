@@ -300,6 +300,8 @@ static int report_svg(FILE *out, const stats_report *r)
 		xmax = CHART_LEN_B;
 	if (xmax > all->hexsz && all->hexsz >= ABBREV_MIN_LEN)
 		xmax = all->hexsz;
+	if (xmax > ABBREV_MAX_HEXSZ) /* model[] ends there */
+		xmax = ABBREV_MAX_HEXSZ;
 	for (int k = 0; k < ABBREV_SET_COUNT; k++) {
 		double e = r->sets[series[k].set].model[ABBREV_MIN_LEN].expected_prefixes;
 
