@@ -94,6 +94,7 @@ struct idsets {
 	size_t ntags, tags_cap;
 	int tags_sorted;
 	size_t commitish_tags; /* tags flagged by idsets_peel() */
+	unsigned keep_lo, keep_hi; /* only IDs whose first byte is in [keep_lo, keep_hi) */
 };
 
 static const char *const set_names[ABBREV_SET_COUNT] = {
@@ -125,8 +126,46 @@ idsets *idsets_new(size_t rawsz)
 	if (s) {
 		s->rawsz = rawsz;
 		s->sorted = 1;
+		s->keep_hi = 256;
 	}
 	return s;
+}
+
+void idsets_keep_range(idsets *s, unsigned lo, unsigned hi)
+{
+	s->keep_lo = lo;
+	s->keep_hi = hi;
+}
+
+/* Whether an ID is outside the range the collection keeps. */
+static int dropped(const idsets *s, const unsigned char *id)
+{
+	return id[0] < s->keep_lo || id[0] >= s->keep_hi;
+}
+
+idsets *idsets_copy_range(const idsets *s, unsigned lo, unsigned hi)
+{
+	idsets *c = idsets_new(s->rawsz);
+	idsets_bulk *b = c ? idsets_bulk_start(c, s->count[ABBREV_SET_ALL]) : NULL;
+	const unsigned char *id;
+	unsigned char from[ABBREV_MAX_RAWSZ] = { (unsigned char)lo };
+	int type, rc = 0;
+	idset_iter it;
+
+	if (!b) {
+		idsets_free(c);
+		return NULL;
+	}
+	idsets_keep_range(c, lo, hi);
+	idset_iter_init(&it, s, ABBREV_SET_ALL);
+	idset_iter_seek(&it, from);
+	while (!rc && idset_iter_next(&it, &id, &type) && id[0] < hi)
+		rc = idsets_bulk_add(b, id, type) < 0;
+	if (idsets_bulk_finish(b) || rc) {
+		idsets_free(c);
+		return NULL;
+	}
+	return c;
 }
 
 static void free_lists(Pvoid_t judy)
@@ -464,6 +503,8 @@ static int add_one(idsets *s, const unsigned char *id, int type, int external)
 		return -1;
 	if (s->broken)
 		return -2;
+	if (dropped(s, id))
+		return 0;
 	c = s->nids ? memcmp(arena_id(s, s->nids - 1), id, s->rawsz) : -1;
 	/* in a sorted arena every ID is <= the last: one above it is new */
 	if (s->sorted && !c)
@@ -670,6 +711,8 @@ static int bulk_add(idsets_bulk *b, const unsigned char *id, int type, int exter
 		return -1;
 	if (s->broken)
 		return -2;
+	if (dropped(s, id))
+		return 0;
 	c = s->nids ? memcmp(arena_id(s, s->nids - 1), id, s->rawsz) : -1;
 	if (!c)
 		return 0;

@@ -90,6 +90,21 @@ int idsets_bulk_add(idsets_bulk *b, const unsigned char *id, int type);
 int idsets_bulk_add_ref(idsets_bulk *b, const unsigned char *id, int type);
 int idsets_bulk_finish(idsets_bulk *b);
 
+/*
+ * Keep only IDs whose first byte is in [lo, hi) (one shard: shard.h):
+ * adding any other ID does nothing and returns 0, as for an ID already
+ * there.  For walkers that add every object of a database; a walk that
+ * follows links (--reachable) must see every object, so it is filtered
+ * afterwards (idsets_copy_range()).  Call before the first add.
+ */
+void idsets_keep_range(idsets *s, unsigned lo, unsigned hi);
+
+/*
+ * A new collection with the IDs of `s` whose first byte is in [lo, hi),
+ * added in key order; NULL when out of memory.
+ */
+idsets *idsets_copy_range(const idsets *s, unsigned lo, unsigned hi);
+
 /* Number of IDs in one set. */
 size_t idsets_count(const idsets *s, int set);
 
