@@ -10,7 +10,7 @@ cd "$(dirname "$0")"
 # interactive bash (tmux) with completion loaded as an installed one is
 PACKAGES="build-essential autoconf automake pkg-config git python3
 libgit2-dev libjudy-dev libjansson-dev zlib1g-dev libzstd-dev check
-bash-completion tmux"
+bash-completion tmux parallel"
 
 missing=
 for p in $PACKAGES; do

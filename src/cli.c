@@ -100,6 +100,12 @@ static int parse_commits(void *opts, const cli_option *opt, const char *v, char 
 	return parse_count(&o->commits, opt, v, err, n);
 }
 
+static int parse_shard_opt(void *o, const cli_option *opt, const char *v, char *err,
+			   size_t errsz)
+{
+	return shard_parse(FIELD(o, opt, shard), v, err, errsz);
+}
+
 /* A length of hex chars, ABBREV_MIN_LEN to ABBREV_MAX_HEXSZ, into an unsigned field. */
 static int parse_length(void *o, const cli_option *opt, const char *v, char *err, size_t errsz)
 {
@@ -192,6 +198,17 @@ static const cli_choice fits[] = {
 #define IMPROBABLE(T, R) \
 	VALUE("improbable", offsetof(T, R improbable), parse_probability, "<P>", \
 	      "flag groups less likely than P for random IDs (default 1e-4)")
+#define SHARD(T, R) \
+	VALUE("shard", offsetof(T, R shard), parse_shard_opt, "<K>/<N>", \
+	      "count only shard K of N (N divides 256): the IDs whose first byte is in K*256/N ..")
+#define PROGRESS_ROWS(T, R) \
+	FLAG("progress", 0, offsetof(T, R progress), 1, "show progress on stderr"), \
+	FLAG("no-progress", 0, offsetof(T, R progress), 0, \
+	     "no progress (default: progress when stderr is a terminal)")
+#define CHDIR_HELP_ROWS(T, R) \
+	{ CLI_OPT_CHDIR, NULL, 'C', offsetof(T, R chdir), 0, NULL, NULL, "<path>", \
+	  "run as if started in <path>, as git -C does" }, \
+	{ CLI_OPT_HELP, "help", 'h', 0, 0, NULL, NULL, NULL, "show this help" }
 #define REPO_ROWS(T, R) \
 	FLAG("reachable", 0, offsetof(T, R reachable), 1, \
 	     "only objects reachable from HEAD, branches and tags (a clone's view)"), \
@@ -199,12 +216,8 @@ static const cli_choice fits[] = {
 	      "walk these refs, not a clone's (repeatable; 'refs/*': all)"), \
 	CHOICE("walker", offsetof(T, R walker), walkers, \
 	       "read the pack files directly (default) or through libgit2"), \
-	FLAG("progress", 0, offsetof(T, R progress), 1, "show progress on stderr"), \
-	FLAG("no-progress", 0, offsetof(T, R progress), 0, \
-	     "no progress (default: progress when stderr is a terminal)"), \
-	{ CLI_OPT_CHDIR, NULL, 'C', offsetof(T, R chdir), 0, NULL, NULL, "<path>", \
-	  "run as if started in <path>, as git -C does" }, \
-	{ CLI_OPT_HELP, "help", 'h', 0, 0, NULL, NULL, NULL, "show this help" }
+	PROGRESS_ROWS(T, R), \
+	CHDIR_HELP_ROWS(T, R)
 
 static void repo_init(cli_repo_opts *o, char **argv)
 {
@@ -214,6 +227,7 @@ static void repo_init(cli_repo_opts *o, char **argv)
 	o->walker = CLI_WALKER_PACK;
 	o->improbable = CLI_DEFAULT_IMPROBABLE;
 	o->repos = argv;
+	o->shard = SHARD_ALL;
 }
 
 static int repo_positional(void *opts, char *arg, char *err, size_t errsz)
@@ -233,6 +247,7 @@ static const cli_option report_options[] = {
 	CHOICE("type", offsetof(cli_report_opts, set), types,
 	       "with --format=classic: the one set it lists (default all)"),
 	IMPROBABLE(cli_report_opts, ),
+	SHARD(cli_report_opts, ),
 	REPO_ROWS(cli_report_opts, ),
 	END
 };
@@ -497,8 +512,81 @@ const cli_command cli_cmd_history = {
 	offsetof(cli_history_opts, r)
 };
 
+/* ids */
+
+static const cli_option ids_options[] = {
+	FORMAT(offsetof(cli_ids_opts, r.format), EMIT_REPORT),
+	CHOICE("type", offsetof(cli_ids_opts, r.set), types,
+	       "with --format=classic: the one set it lists (default all)"),
+	FLAG("skip-bad", 0, offsetof(cli_ids_opts, skip_bad), 1,
+	     "skip and count lines that are no ID line (default: stop at the first)"),
+	SHARD(cli_ids_opts, r.),
+	IMPROBABLE(cli_ids_opts, r.),
+	PROGRESS_ROWS(cli_ids_opts, r.),
+	CHDIR_HELP_ROWS(cli_ids_opts, r.),
+	END
+};
+
+static void ids_init(void *opts, char **argv)
+{
+	cli_ids_opts *o = opts;
+
+	memset(o, 0, sizeof(*o));
+	report_init(&o->r, argv);
+}
+
+static int ids_finish(void *opts, char *err, size_t errsz)
+{
+	return report_finish(&((cli_ids_opts *)opts)->r, err, errsz);
+}
+
+static int ids_positional(void *opts, char *arg, char *err, size_t errsz)
+{
+	return repo_positional(&((cli_ids_opts *)opts)->r, arg, err, errsz);
+}
+
+const cli_command cli_cmd_ids = {
+	"ids", "[<file>...]",
+	"the report of object IDs listed in files: git cat-file --batch-check lines, SWHIDs",
+	"reads `<id> <type>` lines (git cat-file --batch-check) or SWHIDs (swh:1:rev:<id> ...),\n"
+	"plain, gzip or zstd, from the files (none or '-': stdin); an ID listed twice counts once\n"
+	"--format=partial writes what `git abbrev merge` adds up (see --shard)\n",
+	ids_options, ids_init, ids_positional, ids_finish, offsetof(cli_ids_opts, r)
+};
+
+/* merge */
+
+static const cli_option merge_options[] = {
+	FORMAT(offsetof(cli_merge_opts, format), EMIT_REPORT),
+	CHOICE("type", offsetof(cli_merge_opts, set), types,
+	       "with --format=classic: the one set it lists (default all)"),
+	IMPROBABLE(cli_merge_opts, ),
+	CHDIR_HELP_ROWS(cli_merge_opts, ),
+	END
+};
+
+static int merge_finish(void *opts, char *err, size_t errsz)
+{
+	cli_merge_opts *o = opts;
+
+	if (!o->nrepos) {
+		snprintf(err, errsz, "no partial results to merge");
+		return -1;
+	}
+	return report_finish(o, err, errsz);
+}
+
+const cli_command cli_cmd_merge = {
+	"merge", "<part>...",
+	"the report of the whole set from the --format=partial results of its shards",
+	"<part>: what `git abbrev ids` or `report` wrote with --shard=K/N --format=partial;\n"
+	"together the parts must cover every shard exactly once\n",
+	merge_options, report_init, repo_positional, merge_finish, 0
+};
+
 const cli_command *const cli_commands[] = {
-	&cli_cmd_report, &cli_cmd_check, &cli_cmd_model, &cli_cmd_verify, &cli_cmd_history
+	&cli_cmd_report, &cli_cmd_check, &cli_cmd_model, &cli_cmd_verify, &cli_cmd_history,
+	&cli_cmd_ids, &cli_cmd_merge
 };
 const size_t cli_ncommands = sizeof(cli_commands) / sizeof(cli_commands[0]);
 

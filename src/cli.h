@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "shard.h"
+
 /* Groups less likely than this for random IDs are flagged as possibly crafted. */
 #define CLI_DEFAULT_IMPROBABLE 1e-4
 
@@ -49,9 +51,19 @@ typedef struct {
 	const char *chdir[CLI_MAX_CHDIR];
 	size_t nchdir;
 	const char *complete; /* --git-completion-helper[=<option>]: "" or the option */
+	shard shard;         /* --shard=K/N: count shard K of N only (default all) */
 } cli_repo_opts;
 
 typedef cli_repo_opts cli_report_opts;
+
+/* ids: --format, --type, --improbable, --shard, --progress in r; files in r.repos. */
+typedef struct {
+	cli_repo_opts r;
+	int skip_bad;        /* --skip-bad: skip and count bad lines instead of stopping */
+} cli_ids_opts;
+
+/* merge: --format, --type, --improbable in it; the parts in repos. */
+typedef cli_repo_opts cli_merge_opts;
 
 typedef struct {
 	cli_repo_opts r;
@@ -185,7 +197,7 @@ typedef struct cli_command {
 
 /* The commands' tables. */
 extern const cli_command cli_cmd_report, cli_cmd_check, cli_cmd_model, cli_cmd_verify,
-	cli_cmd_history;
+	cli_cmd_history, cli_cmd_ids, cli_cmd_merge;
 
 /* The commands, the default (report) first, and their number. */
 extern const cli_command *const cli_commands[];

@@ -17,6 +17,7 @@
 #include "emit.h"
 #include "emit_parts.h"
 #include "exitcodes.h"
+#include "shard.h"
 #include "walk.h"
 #include "walk_pack.h"
 
@@ -107,6 +108,13 @@ int cmd_sets_load(cmd_sets *cs, const cli_repo_opts *o, progress *p)
 	cs->s = idsets_new(walk_repo_rawsz(cs->repos[0]));
 	if (!cs->s)
 		goto nomem;
+	/*
+	 * --shard: walkers of every stored object drop the other IDs as they
+	 * come; a --reachable walk must see them all (its visited set), so
+	 * the shard is copied out after it.
+	 */
+	if (!o->reachable)
+		idsets_keep_range(cs->s, shard_lo(o->shard), shard_hi(o->shard));
 	if (o->reachable && (rc = load_reachable(cs, o, p)))
 		return rc;
 	for (size_t i = 0; i < cs->n && !o->reachable; i++) {
@@ -140,6 +148,15 @@ int cmd_sets_load(cmd_sets *cs, const cli_repo_opts *o, progress *p)
 	if (unread > 0)
 		cmd_error("note: %ld annotated tag%s could not be read: the commit-ish set "
 			  "leaves %s out", unread, unread == 1 ? "" : "s", unread == 1 ? "it" : "them");
+	/* after the peel: the copy keeps the commit-ish flags */
+	if (o->reachable && !shard_is_all(o->shard)) {
+		idsets *whole = cs->s;
+
+		cs->s = idsets_copy_range(whole, shard_lo(o->shard), shard_hi(o->shard));
+		idsets_free(whole);
+		if (!cs->s)
+			goto nomem;
+	}
 	return ABBREV_EXIT_OK;
 nomem:
 	cmd_error("out of memory");

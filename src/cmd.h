@@ -26,6 +26,13 @@ int cmd_check(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_ids(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+
+/* Notes on stderr about a shard and what ID streams held besides objects. */
+void cmd_input_notes(const stats_report *r);
+/* Print the report in `format`; returns an exit status (errors printed). */
+int cmd_print_report(const stats_report *r, int format);
 
 /* Print "git-abbrev: <message>" to stderr. */
 void cmd_error(const char *fmt, ...);

@@ -55,21 +55,13 @@ int cmd_report(int argc, char **argv)
 	rep.lacks = cs.lacks;
 	rep.reach = o.reachable ? &cs.reach : NULL;
 	rep.nrepos = cs.n;
-	if (ret)
+	rep.shard = o.shard;
+	if (ret) {
 		cmd_error("out of memory");
-	else if (emit_report(stdout, &rep, o.format) || fflush(stdout)) {
-		/*
-		 * An emitter fails by writing or by allocating (the JSON one
-		 * builds its whole document first): only the first leaves the
-		 * stream's error flag set.
-		 */
-		if (ferror(stdout)) {
-			cmd_error("cannot write the report: %s", cmd_write_reason());
-			ret = ABBREV_EXIT_RUNTIME;
-		} else {
-			cmd_error("out of memory");
-			ret = ABBREV_EXIT_NOMEM;
-		}
+	} else {
+		if (o.format != ABBREV_FORMAT_PARTIAL)
+			cmd_input_notes(&rep);
+		ret = cmd_print_report(&rep, o.format);
 	}
 	stats_report_clear(&rep);
 done:

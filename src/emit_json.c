@@ -20,6 +20,7 @@
 #include "emit_parts.h"
 #include "emit_verify.h"
 #include "fmt.h"
+#include "idline.h"
 #include "utf8.h"
 
 /*
@@ -152,6 +153,18 @@ static json_t *reach_json(const abbrev_reach *reach)
 			 "bad_refs", (json_int_t)reach->bad_refs);
 }
 
+/* What ID streams held besides objects (`git abbrev ids`). */
+static json_t *input_json(const stats_input *in)
+{
+	json_t *skipped = json_object();
+
+	for (int k = 0; k < STATS_NOTHER; k++)
+		json_object_set_new(skipped, idline_other_name(k), json_integer((json_int_t)in->other[k]));
+	return json_pack("{s:I,s:I,s:I,s:o}", "lines", (json_int_t)in->lines,
+			 "bad_lines", (json_int_t)in->bad, "duplicates", (json_int_t)in->duplicates,
+			 "skipped", skipped);
+}
+
 static int report_json(FILE *out, const stats_report *r)
 {
 	json_t *root, *repos, *types, *cvo;
@@ -169,6 +182,14 @@ static int report_json(FILE *out, const stats_report *r)
 	json_object_set_new(root, "shallow", json_boolean(r->lacks & ABBREV_LACKS_SHALLOW));
 	json_object_set_new(root, "partial", json_boolean(r->lacks & ABBREV_LACKS_PARTIAL));
 	json_object_set_new(root, "reachable", reach_json(r->reach));
+	if (!shard_is_all(r->shard)) {
+		char sh[16];
+
+		snprintf(sh, sizeof(sh), "%u/%u", r->shard.k, r->shard.n);
+		json_object_set_new(root, "shard", json_string(sh));
+	}
+	if (r->input)
+		json_object_set_new(root, "input", input_json(r->input));
 
 	types = json_object();
 	for (int set = ABBREV_SET_COMMIT; set <= ABBREV_SET_TAG; set++)

@@ -143,30 +143,6 @@ static int dropped(const idsets *s, const unsigned char *id)
 	return id[0] < s->keep_lo || id[0] >= s->keep_hi;
 }
 
-idsets *idsets_copy_range(const idsets *s, unsigned lo, unsigned hi)
-{
-	idsets *c = idsets_new(s->rawsz);
-	idsets_bulk *b = c ? idsets_bulk_start(c, s->count[ABBREV_SET_ALL]) : NULL;
-	const unsigned char *id;
-	unsigned char from[ABBREV_MAX_RAWSZ] = { (unsigned char)lo };
-	int type, rc = 0;
-	idset_iter it;
-
-	if (!b) {
-		idsets_free(c);
-		return NULL;
-	}
-	idsets_keep_range(c, lo, hi);
-	idset_iter_init(&it, s, ABBREV_SET_ALL);
-	idset_iter_seek(&it, from);
-	while (!rc && idset_iter_next(&it, &id, &type) && id[0] < hi)
-		rc = idsets_bulk_add(b, id, type) < 0;
-	if (idsets_bulk_finish(b) || rc) {
-		idsets_free(c);
-		return NULL;
-	}
-	return c;
-}
 
 static void free_lists(Pvoid_t judy)
 {
@@ -1009,4 +985,36 @@ size_t idsets_memory(const idsets *s)
 	bytes += s->keeps_alloc * sizeof(*s->keeps);
 	bytes += s->tags_cap * sizeof(*s->tags);
 	return bytes;
+}
+
+idsets *idsets_copy_range(const idsets *s, unsigned lo, unsigned hi)
+{
+	idsets *c = idsets_new(s->rawsz);
+	idsets_bulk *b = c ? idsets_bulk_start(c, s->count[ABBREV_SET_ALL]) : NULL;
+	const unsigned char *id;
+	unsigned char from[ABBREV_MAX_RAWSZ] = { (unsigned char)lo };
+	int type, rc = 0;
+	idset_iter it;
+
+	if (!b) {
+		idsets_free(c);
+		return NULL;
+	}
+	idsets_keep_range(c, lo, hi);
+	idset_iter_init(&it, s, ABBREV_SET_ALL);
+	idset_iter_seek(&it, from);
+	while (!rc && idset_iter_next(&it, &id, &type) && id[0] < hi)
+		rc = idsets_bulk_add(b, id, type) < 0;
+	if (idsets_bulk_finish(b) || rc) {
+		idsets_free(c);
+		return NULL;
+	}
+	/* the tags that peel to a commit stay in the commit-ish set */
+	for (size_t idx = 0; idx < c->nids; idx++)
+		if (arena_type(c, idx) == ABBREV_TYPE_TAG &&
+		    idsets_in_set(s, arena_id(c, idx), ABBREV_SET_COMMITISH)) {
+			*arena_type_byte(c, idx) |= COMMITISH_FLAG;
+			c->commitish_tags++;
+		}
+	return c;
 }

@@ -90,6 +90,11 @@ const char *idstream_compression(const idstream *s)
 	return s->comp == COMP_GZIP ? "gzip" : s->comp == COMP_ZSTD ? "zstd" : "plain";
 }
 
+uint64_t idstream_lines(const idstream *s)
+{
+	return s->lineno;
+}
+
 uint64_t idstream_bytes(const idstream *s)
 {
 	return s->bytes;

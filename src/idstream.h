@@ -48,6 +48,9 @@ int idstream_next(idstream *s, const char **line, size_t *len, uint64_t *lineno,
 /* "plain", "gzip" or "zstd": what the first bytes said. */
 const char *idstream_compression(const idstream *s);
 
+/* Lines handed out so far. */
+uint64_t idstream_lines(const idstream *s);
+
 /* Decompressed bytes read so far and their CRC-32 (zlib's crc32). */
 uint64_t idstream_bytes(const idstream *s);
 uint32_t idstream_crc(const idstream *s);

@@ -25,6 +25,8 @@ static const abbrev_cmd commands[] = {
 	{ &cli_cmd_model, cmd_model },
 	{ &cli_cmd_verify, cmd_verify },
 	{ &cli_cmd_history, cmd_history },
+	{ &cli_cmd_ids, cmd_ids },
+	{ &cli_cmd_merge, cmd_merge },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -166,10 +166,31 @@ int merge_partials(partial *out, const partial *parts, const char *const *paths,
 	}
 	for (int set = 0; set < ABBREV_SET_COUNT && !rc; set++)
 		rc = merge_set(&r->sets[set], sorted, n, set, r->rawsz);
+	/* --reachable: every shard walked the same refs whole; the first says it */
+	for (size_t i = 0; i < n && !rc && !r->reach; i++) {
+		const partial *p = sorted[i];
+
+		if (!p->rep.reach)
+			continue;
+		out->reach = *p->rep.reach;
+		out->reach.npatterns = 0;
+		if (p->rep.reach->npatterns &&
+		    !(out->patterns = calloc(p->rep.reach->npatterns, sizeof(char *))))
+			rc = -2;
+		for (size_t k = 0; !rc && k < p->rep.reach->npatterns; k++) {
+			if (!(out->patterns[k] = strdup(p->rep.reach->patterns[k])))
+				rc = -2;
+			else
+				out->reach.npatterns++;
+		}
+		out->reach.patterns = (const char *const *)out->patterns;
+		r->reach = &out->reach;
+	}
 	free((void *)sorted);
 	if (rc)
 		goto done;
 	r->git_auto_abbrev = stats_git_auto_abbrev(r->sets[ABBREV_SET_ALL].count);
+	r->sources = &out->src;
 	r->repos = (const char *const *)out->src.names;
 	r->nrepos = out->src.nnames;
 	sources_totals(&out->src, &out->input);

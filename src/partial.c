@@ -61,12 +61,19 @@ static void write_set(FILE *out, const stats_set *st, const char *name, size_t r
 	}
 }
 
-int partial_write(FILE *out, const stats_report *r, const sources *src)
+int partial_write(FILE *out, const stats_report *r)
 {
+	const sources *src = r->sources;
+
 	fprintf(out, "%s\nhash %s\nshard %u/%u\nlacks %u\nduplicates %" PRIu64 "\n",
 		PARTIAL_HEADER, r->hash ? r->hash : "unknown", r->shard.k, r->shard.n, r->lacks,
 		r->input ? r->input->duplicates : 0);
-	for (size_t i = 0; i < src->n; i++) {
+	for (size_t i = 0; !src && i < r->nrepos; i++) {
+		fputs("source repository ", out);
+		put_string(out, r->repos[i]);
+		fputc('\n', out);
+	}
+	for (size_t i = 0; src && i < src->n; i++) {
 		const source *s = &src->v[i];
 
 		fprintf(out, "source %s ", s->stream ? "stream" : "repository");
@@ -81,6 +88,15 @@ int partial_write(FILE *out, const stats_report *r, const sources *src)
 	}
 	for (int set = 0; set < ABBREV_SET_COUNT; set++)
 		write_set(out, &r->sets[set], idset_name(set), r->rawsz);
+	if (r->reach) {
+		fprintf(out, "reachable refs=%zu missing=%zu bad_refs=%zu\n", r->reach->refs,
+			r->reach->missing, r->reach->bad_refs);
+		for (size_t i = 0; i < r->reach->npatterns; i++) {
+			fputs("refpattern ", out);
+			put_string(out, r->reach->patterns[i]);
+			fputc('\n', out);
+		}
+	}
 	fprintf(out, "cvo last=%u\n", r->cvo_last_len);
 	for (unsigned L = ABBREV_MIN_LEN; L <= r->cvo_last_len; L++)
 		fprintf(out, "cvo %u %zu\n", L, r->cvo[L]);
@@ -106,6 +122,7 @@ typedef struct {
 	size_t want_groups_done[ABBREV_SET_COUNT];
 	int have_cvo;
 	unsigned next_cvo;
+	int have_reach;
 } reader;
 
 static int fail(reader *rd, const char *reason)
@@ -439,6 +456,33 @@ static int read_record(reader *rd, char *line)
 		return read_member(rd, tok, n);
 	if (!strcmp(tok[0], "cvo"))
 		return read_cvo(rd, tok, n);
+	if (!strcmp(tok[0], "reachable") && n == 4) {
+		uint64_t refs, missing, bad;
+
+		if (rd->have_reach || parse_kv(tok[1], "refs", &refs) ||
+		    parse_kv(tok[2], "missing", &missing) || parse_kv(tok[3], "bad_refs", &bad) ||
+		    refs > SIZE_MAX / 2 || missing > SIZE_MAX / 2 || bad > SIZE_MAX / 2)
+			return fail(rd, "reachable has refs=, missing= and bad_refs=, once");
+		rd->have_reach = 1;
+		rd->p->reach.refs = (size_t)refs;
+		rd->p->reach.missing = (size_t)missing;
+		rd->p->reach.bad_refs = (size_t)bad;
+		return 0;
+	}
+	if (!strcmp(tok[0], "refpattern") && n == 2) {
+		partial *p = rd->p;
+		char **pats;
+
+		if (!rd->have_reach || p->reach.npatterns >= 4096)
+			return fail(rd, "a ref pattern outside a reachable record");
+		if (!(pats = realloc(p->patterns, (p->reach.npatterns + 1) * sizeof(*pats))))
+			return -2;
+		p->patterns = pats;
+		if (!(pats[p->reach.npatterns] = strdup(tok[1])))
+			return -2;
+		p->reach.npatterns++;
+		return 0;
+	}
 	if (!strcmp(tok[0], "end") && n == 1) {
 		rd->ended = 1;
 		return 0;
@@ -477,10 +521,13 @@ static int read_complete(reader *rd)
 	r->rawsz = rd->rawsz;
 	r->hash = hexid_hash_name(rd->rawsz);
 	r->git_auto_abbrev = stats_git_auto_abbrev(r->sets[ABBREV_SET_ALL].count);
+	r->sources = &rd->p->src;
 	r->repos = (const char *const *)rd->p->src.names;
 	r->nrepos = rd->p->src.nnames;
 	sources_totals(&rd->p->src, &rd->p->input);
 	r->input = rd->p->src.any_stream ? &rd->p->input : NULL;
+	rd->p->reach.patterns = (const char *const *)rd->p->patterns;
+	r->reach = rd->have_reach ? &rd->p->reach : NULL;
 	return 0;
 }
 
@@ -530,6 +577,9 @@ int partial_read(partial *p, FILE *in, const char *path, char *err, size_t errsz
 
 void partial_clear(partial *p)
 {
+	for (size_t i = 0; i < p->reach.npatterns; i++)
+		free(p->patterns[i]);
+	free(p->patterns);
 	stats_report_clear(&p->rep);
 	sources_clear(&p->src);
 	memset(p, 0, sizeof(*p));

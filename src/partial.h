@@ -20,6 +20,8 @@
  *	length all 4 10 5                   (L, colliding objects, prefixes; L = 4 .. last)
  *	group all 5 2                       (shared length, members)
  *	member all 3a1f...  commit "(\"subject\") 2024-12-05"
+ *	reachable refs=3 missing=0 bad_refs=0   (with --reachable; one
+ *	refpattern "refs/tags"                  line per ref pattern)
  *	cvo last=5
  *	cvo 4 1
  *	end
@@ -44,15 +46,18 @@
 
 typedef struct {
 	stats_report rep;   /* the shard's tables; rep.shard is its shard */
-	sources src;        /* its inputs */
+	abbrev_reach reach; /* --reachable: what was walked (rep.reach points here) */
+	char **patterns;    /* reach.patterns, owned */
+	sources src;        /* its inputs (rep.sources points here) */
 	stats_input input;  /* src's totals and the shard's duplicates */
 } partial;
 
 /*
- * Write the partial result of report r (r->shard, r->input->duplicates
- * when r->input is set) read from `src`.  0, or -1 on a write error.
+ * Write the partial result of report r: r->shard, r->input->duplicates
+ * when r->input is set, the inputs r->sources (NULL: r->repos, as
+ * repositories).  0, or -1 on a write error.
  */
-int partial_write(FILE *out, const stats_report *r, const sources *src);
+int partial_write(FILE *out, const stats_report *r);
 
 /*
  * Read a partial result from `in`; `path` names it in messages.  0; -1

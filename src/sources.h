@@ -28,7 +28,7 @@ typedef struct {
 	uint64_t other[STATS_NOTHER]; /* SWHIDs of other kinds, by enum idline_other */
 } source;
 
-typedef struct {
+typedef struct sources {
 	source *v;
 	size_t n, cap;
 	char **names;          /* distinct names, in order of first appearance */

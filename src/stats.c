@@ -340,6 +340,7 @@ int stats_report_compute(stats_report *r, const idsets *s)
 
 	memset(r->sets, 0, sizeof(r->sets));
 	r->input = NULL;
+	r->sources = NULL;
 	r->shard = SHARD_ALL;
 	r->rawsz = idsets_rawsz(s);
 	r->hash = hexid_hash_name(r->rawsz);

@@ -120,6 +120,8 @@ typedef struct {
 	uint64_t duplicates;
 } stats_input;
 
+struct sources;
+
 /* Everything the report prints. */
 typedef struct {
 	size_t rawsz;
@@ -135,6 +137,8 @@ typedef struct {
 	const abbrev_reach *reach; /* --reachable: what was walked; NULL without */
 	int set;                 /* report --type: the one set --format=classic lists */
 	const stats_input *input; /* ID streams: what they held; NULL for repositories */
+	/* what the IDs were read from, for --format=partial (sources.h); NULL: repos */
+	const struct sources *sources;
 	shard shard;             /* the IDs counted: one shard, or SHARD_ALL */
 } stats_report;
 

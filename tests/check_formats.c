@@ -304,12 +304,14 @@ START_TEST(test_format_table)
 	ck_assert_int_eq(emit_format_from_name("xml"), -1);
 	ck_assert_int_eq(emit_format_from_name("CSV"), -1);
 	ck_assert(!emit_format_supported(EMIT_REPORT, -1));
-	ck_assert(!emit_format_supported(EMIT_REPORT, 6));
+	ck_assert(emit_format_supported(EMIT_REPORT, ABBREV_FORMAT_PARTIAL));
+	ck_assert(!emit_format_supported(EMIT_CHECK, ABBREV_FORMAT_PARTIAL));
+	ck_assert(!emit_format_supported(EMIT_REPORT, ABBREV_FORMAT_PARTIAL + 1));
 	ck_assert(!emit_format_supported(EMIT_CHECK, ABBREV_FORMAT_CSV));
 	ck_assert(!emit_format_supported(EMIT_MODEL, ABBREV_FORMAT_CLASSIC));
 	ck_assert(emit_format_supported(EMIT_MODEL, ABBREV_FORMAT_SVG));
 	emit_format_names(buf, sizeof(buf), EMIT_REPORT);
-	ck_assert_str_eq(buf, "text, json, csv, markdown, svg or classic");
+	ck_assert_str_eq(buf, "text, json, csv, markdown, svg, classic or partial");
 	emit_format_names(buf, sizeof(buf), EMIT_CHECK);
 	ck_assert_str_eq(buf, "text or json");
 	emit_format_names(buf, sizeof(buf), EMIT_MODEL);

@@ -528,19 +528,19 @@ static char *to_text(int (*fn)(FILE *, const stats_report *, int), const stats_r
 
 static int write_partial_fmt(FILE *f, const stats_report *r, int unused)
 {
-	static const sources none;
 	(void)unused;
-	return partial_write(f, r, &none);
+	return partial_write(f, r);
 }
 
-/* Write a partial result and read it back. */
-static void round_trip(partial *p, const stats_report *r, const sources *src)
+/* Write a partial result (of inputs src) and read it back. */
+static void round_trip(partial *p, stats_report *r, const sources *src)
 {
 	char *mem = NULL, err[256];
 	size_t len = 0;
 	FILE *f = open_memstream(&mem, &len);
 
-	ck_assert_int_eq(partial_write(f, r, src), 0);
+	r->sources = src;
+	ck_assert_int_eq(partial_write(f, r), 0);
 	fclose(f);
 	f = fmemopen(mem, len, "r");
 	ck_assert_msg(partial_read(p, f, "part", err, sizeof(err)) == 0, "%s", err);
@@ -565,6 +565,7 @@ START_TEST(test_merge_equals_whole)
 	sources_totals(&src, &total);
 	total.duplicates = 5;
 	whole.input = &total;
+	whole.sources = &src;
 	whole.repos = (const char *const *)src.names;
 	whole.nrepos = src.nnames;
 	ck_assert_uint_gt(whole.sets[ABBREV_SET_ALL].longest, 16); /* past a Judy key */
@@ -703,7 +704,8 @@ START_TEST(test_partial_damaged)
 	shard_report(&r, &s, 20, 400, SHARD_ALL);
 	ck_assert_int_eq(sources_add(&src, &in), 0);
 	f = open_memstream(&mem, &len);
-	ck_assert_int_eq(partial_write(f, &r, &src), 0);
+	r.sources = &src;
+	ck_assert_int_eq(partial_write(f, &r), 0);
 	fclose(f);
 	ck_assert_ptr_nonnull(strstr(mem, "\nmember all "));
 	for (size_t i = 0; i < sizeof(edits) / sizeof(edits[0]); i++) {
@@ -756,6 +758,50 @@ START_TEST(test_sources)
 }
 END_TEST
 
+/* A shard of a collection: filtered while adding, or copied afterwards. */
+START_TEST(test_idsets_range)
+{
+	idsets *all = idsets_new(20), *kept = idsets_new(20), *copy;
+	uint64_t st = 5;
+	size_t in_shard = 0;
+	shard sh = { 5, 16 };
+
+	ck_assert(all && kept);
+	idsets_keep_range(kept, shard_lo(sh), shard_hi(sh));
+	for (int i = 0; i < 3000; i++) {
+		unsigned char id[20];
+		int type = 1 + i % 4, a, k;
+
+		test_rand_id(id, 20, &st);
+		a = idsets_add(all, id, type);
+		k = idsets_add(kept, id, type);
+		ck_assert_int_eq(a, 1);
+		ck_assert_int_eq(k, shard_has_byte(sh, id[0]) ? 1 : 0);
+		in_shard += (size_t)k;
+	}
+	ck_assert_uint_gt(in_shard, 100);
+	copy = idsets_copy_range(all, shard_lo(sh), shard_hi(sh));
+	ck_assert_ptr_nonnull(copy);
+	for (int set = 0; set < ABBREV_SET_COUNT; set++) {
+		idset_iter a, b;
+		const unsigned char *x, *y;
+		int tx, ty;
+
+		ck_assert_uint_eq(idsets_count(copy, set), idsets_count(kept, set));
+		idset_iter_init(&a, copy, set);
+		idset_iter_init(&b, kept, set);
+		while (idset_iter_next(&a, &x, &tx)) {
+			ck_assert(idset_iter_next(&b, &y, &ty));
+			ck_assert(!memcmp(x, y, 20) && tx == ty);
+		}
+		ck_assert(!idset_iter_next(&b, &y, &ty));
+	}
+	idsets_free(all);
+	idsets_free(kept);
+	idsets_free(copy);
+}
+END_TEST
+
 Suite *make_ids_suite(void)
 {
 	Suite *s = suite_create("ids");
@@ -770,6 +816,7 @@ Suite *make_ids_suite(void)
 	tcase_add_test(tc, test_batch_sort);
 	tcase_add_test(tc, test_batch_fill);
 	tcase_add_test(tc, test_sources);
+	tcase_add_test(tc, test_idsets_range);
 	tcase_add_loop_test(tc, test_merge_equals_whole, 0, 2);
 	tcase_add_test(tc, test_merge_errors);
 	tcase_add_test(tc, test_partial_damaged);

@@ -1,0 +1,246 @@
+/*
+ * cmd_ids.c - `git abbrev ids [<file>...]`: the report of ID streams.
+ *
+ * Object lists that are no repository (git cat-file --batch-check output,
+ * Software Heritage SWHIDs; plain, gzip or zstd) are read line by line
+ * (idstream.c, idline.c); the IDs of the chosen shard are gathered,
+ * sorted and added to the sets in key order (idbatch.c), and the report
+ * is computed and printed as for repositories, or written as a partial
+ * result for `git abbrev merge` (partial.c).
+ */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "emit.h"
+#include "exitcodes.h"
+#include "idbatch.h"
+#include "idline.h"
+#include "idstream.h"
+#include "shard.h"
+#include "sources.h"
+#include "stats.h"
+
+/* What reading the inputs builds up. */
+typedef struct {
+	shard sh;
+	int skip_bad;
+	size_t rawsz;      /* 0 until the first ID */
+	idbatch *batch;
+	sources src;
+	progress *p;
+	uint64_t lines;    /* over all inputs, for progress */
+} ids_reader;
+
+/* The name of an input in messages and in the report. */
+static const char *input_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "<stdin>";
+}
+
+/* One input into r->batch and r->src.  Returns an exit status; errors are printed. */
+static int read_input(ids_reader *r, const char *path)
+{
+	const char *name = input_name(path), *line;
+	source src = { .name = name, .stream = 1 };
+	idstream *s;
+	idline l;
+	size_t len;
+	uint64_t lineno;
+	int long_line, rc;
+	char err[1024];
+
+	rc = idstream_open(&s, path, err, sizeof(err));
+	if (rc) {
+		cmd_error("%s", err);
+		return rc == IDSTREAM_NOMEM ? ABBREV_EXIT_NOMEM : ABBREV_EXIT_RUNTIME;
+	}
+	while ((rc = idstream_next(s, &line, &len, &lineno, &long_line, err, sizeof(err))) ==
+	       IDSTREAM_LINE) {
+		int kind = idline_parse(&l, line, len, r->rawsz);
+
+		if (long_line && kind != IDLINE_BAD) {
+			kind = IDLINE_BAD;
+			l.reason = "a line longer than 4096 chars";
+		}
+		if (kind == IDLINE_BAD) {
+			if (r->skip_bad) {
+				src.bad++;
+				continue;
+			}
+			cmd_error("%s:%llu: %s (--skip-bad skips such lines and counts them)", name,
+				  (unsigned long long)lineno, l.reason);
+			idstream_close(s);
+			return ABBREV_EXIT_RUNTIME;
+		}
+		if (!r->rawsz) {
+			r->rawsz = l.rawsz;
+			if (!(r->batch = idbatch_new(r->rawsz))) {
+				rc = IDSTREAM_NOMEM;
+				break;
+			}
+		}
+		if (kind == IDLINE_OTHER)
+			src.other[l.other]++;
+		else if (shard_has_byte(r->sh, l.id[0]) && idbatch_push(r->batch, l.id, l.type)) {
+			rc = IDSTREAM_NOMEM;
+			break;
+		}
+		if (!(++r->lines & 0xffff))
+			progress_update(r->p, (size_t)r->lines);
+	}
+	src.lines = idstream_lines(s);
+	src.bytes = idstream_bytes(s);
+	src.crc = idstream_crc(s);
+	idstream_close(s);
+	if (rc == IDSTREAM_NOMEM || (!rc && sources_add(&r->src, &src))) {
+		cmd_error("out of memory");
+		return ABBREV_EXIT_NOMEM;
+	}
+	if (rc) {
+		cmd_error("%s", err);
+		return ABBREV_EXIT_RUNTIME;
+	}
+	return ABBREV_EXIT_OK;
+}
+
+/* Every input, the sets of the shard, the report.  Returns an exit status. */
+static int ids_load(ids_reader *r, char **files, size_t nfiles, idsets **out,
+		    uint64_t *duplicates)
+{
+	static char dash[] = "-";
+	static char *stdin_only[] = { dash };
+	char err[1024];
+	int ret = ABBREV_EXIT_OK, rc;
+
+	*out = NULL;
+	if (!nfiles) {
+		files = stdin_only;
+		nfiles = 1;
+	}
+	progress_start(r->p, "reading IDs", 0);
+	for (size_t i = 0; i < nfiles && !ret; i++)
+		ret = read_input(r, files[i]);
+	progress_stop(r->p);
+	if (ret)
+		return ret;
+	/* no ID at all: an empty SHA-1 set */
+	if (!(*out = idsets_new(r->rawsz ? r->rawsz : 20)))
+		goto nomem;
+	if (!r->batch)
+		return ABBREV_EXIT_OK;
+	rc = idbatch_fill(r->batch, *out, duplicates, err, sizeof(err));
+	if (rc == -1) {
+		cmd_error("%s", err);
+		return ABBREV_EXIT_RUNTIME;
+	}
+	if (rc)
+		goto nomem;
+	return ABBREV_EXIT_OK;
+nomem:
+	cmd_error("out of memory");
+	return ABBREV_EXIT_NOMEM;
+}
+
+void cmd_input_notes(const stats_report *r)
+{
+	const stats_input *in = r->input;
+	char buf[64];
+
+	if (!shard_is_all(r->shard))
+		fprintf(stderr, "note: shard %s: the tables count these IDs only; "
+				"`git abbrev merge` adds up the shards' --format=partial results\n",
+			shard_describe(buf, sizeof(buf), r->shard));
+	if (!in)
+		return;
+	uint64_t other = 0;
+
+	for (int k = 0; k < STATS_NOTHER; k++)
+		other += in->other[k];
+	if (other) {
+		fprintf(stderr, "note: %llu SWHIDs of kinds without a git object skipped:",
+			(unsigned long long)other);
+		for (int k = 0, first = 1; k < STATS_NOTHER; k++)
+			if (in->other[k]) {
+				fprintf(stderr, "%s %llu %s", first ? "" : ",",
+					(unsigned long long)in->other[k], idline_other_name(k));
+				first = 0;
+			}
+		fputc('\n', stderr);
+	}
+	if (in->bad)
+		fprintf(stderr, "note: %llu bad line%s skipped (--skip-bad)\n",
+			(unsigned long long)in->bad, in->bad == 1 ? "" : "s");
+	if (in->duplicates)
+		fprintf(stderr, "note: %llu line%s repeated an ID listed before: counted once\n",
+			(unsigned long long)in->duplicates, in->duplicates == 1 ? "" : "s");
+}
+
+int cmd_print_report(const stats_report *r, int format)
+{
+	if (!emit_report(stdout, r, format) && !fflush(stdout))
+		return ABBREV_EXIT_OK;
+	/*
+	 * An emitter fails by writing or by allocating (the JSON one builds
+	 * its whole document first): only the first leaves the stream's
+	 * error flag set.
+	 */
+	if (ferror(stdout)) {
+		cmd_error("cannot write the report: %s", cmd_write_reason());
+		return ABBREV_EXIT_RUNTIME;
+	}
+	cmd_error("out of memory");
+	return ABBREV_EXIT_NOMEM;
+}
+
+int cmd_ids(int argc, char **argv)
+{
+	cli_ids_opts o;
+	ids_reader r = { 0 };
+	idsets *s = NULL;
+	stats_report rep;
+	stats_input in;
+	uint64_t duplicates = 0;
+	int ret = cmd_begin(&cli_cmd_ids, &o, argc, argv);
+
+	if (ret >= 0)
+		return ret;
+	r.sh = o.r.shard;
+	r.skip_bad = o.skip_bad;
+	if (!(r.p = progress_new(stderr, cmd_want_progress(o.r.progress)))) {
+		cmd_error("out of memory");
+		return ABBREV_EXIT_NOMEM;
+	}
+	ret = ids_load(&r, o.r.repos, o.r.nrepos, &s, &duplicates);
+	if (ret)
+		goto done;
+	if (stats_report_compute(&rep, s)) {
+		cmd_error("out of memory");
+		ret = ABBREV_EXIT_NOMEM;
+		goto done;
+	}
+	sources_totals(&r.src, &in);
+	in.duplicates = duplicates;
+	rep.input = &in;
+	rep.sources = &r.src;
+	rep.shard = o.r.shard;
+	rep.improbable = o.r.improbable;
+	rep.set = o.r.set;
+	rep.lacks = 0;
+	rep.repos = (const char *const *)r.src.names;
+	rep.nrepos = r.src.nnames;
+	if (o.r.format != ABBREV_FORMAT_PARTIAL)
+		cmd_input_notes(&rep);
+	ret = cmd_print_report(&rep, o.r.format);
+	stats_report_clear(&rep);
+done:
+	idbatch_free(r.batch);
+	idsets_free(s);
+	sources_clear(&r.src);
+	progress_free(r.p);
+	return ret;
+}

@@ -1,0 +1,257 @@
+#!/bin/sh
+# t-ids.sh - `git abbrev ids` on object lists, and sharded runs merged.
+#
+# The object list of a gen_repo.py repository (planted collisions) as
+# `git cat-file --batch-all-objects --batch-check` prints it is the input;
+# the oracle is tests/oracle.py over the same repository, and git-abbrev's
+# own report of it:
+#   - the JSON of ids has the keys of the repository report and its numbers
+#     (oracle.py --compare); the default --batch-check format (with sizes),
+#     gzip, zstd, SWHIDs (with snapshot and origin lines skipped and
+#     counted) and a list given twice give the same tables;
+#   - a bad line stops the run naming file and line, or with --skip-bad is
+#     skipped and counted; damaged compressed input is an error;
+#   - --shard=K/N runs for N = 2, 16 and 256, merged, print the very bytes
+#     of a single run in every format; the same for report --shard on the
+#     repository (commit subjects included);
+#   - a merge of overlapping, repeated or missing shards, or of a damaged
+#     part, is an error naming them;
+#   - the Slurm script of contrib/slurm, run task by task as Slurm would.
+
+# shellcheck source-path=SCRIPTDIR source=setup.sh
+. "$(dirname "$0")/setup.sh"
+
+repo=$tmp/planted
+gen_repo "$repo" planted
+git -C "$repo" cat-file --batch-all-objects --batch-check='%(objectname) %(objecttype)' \
+	>"$tmp/objs" || die "git cat-file failed"
+git -C "$repo" cat-file --batch-all-objects --batch-check >"$tmp/objs-sized" ||
+	die "git cat-file failed"
+nobj=$(wc -l <"$tmp/objs" | tr -d ' ')
+say "$nobj objects"
+
+# tables FILE: the JSON report without the names of its inputs and the
+# counts of what they held besides objects, for comparing runs over
+# differently spelled inputs
+tables() {
+	"$PYTHON3" -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+r.pop("repositories", None)
+r.pop("input", None)
+print(json.dumps(r, sort_keys=True))' "$1"
+}
+
+say "ids --format=json against the oracle and the repository report"
+expect_exit 0 "$GIT_ABBREV" ids --format=json "$tmp/objs"
+cp "$out" "$tmp/ids.json"
+oracle_compare "ids json" "$tmp/ids.json" "$repo"
+expect_exit 0 "$GIT_ABBREV" report --format=json "$repo"
+cp "$out" "$tmp/report.json"
+checks=$((checks + 1))
+"$PYTHON3" - "$tmp/report.json" "$tmp/ids.json" "$tmp/objs" >"$tmp/keys.out" 2>&1 <<'PY' ||
+import json, sys
+rep, ids = (json.load(open(f)) for f in sys.argv[1:3])
+bad = []
+
+def walk(a, b, path):
+    """Every key of the report is in the ids report, with the same value
+    (lists of groups compared whole; descriptions are the repository's)."""
+    if isinstance(a, dict):
+        for k, v in a.items():
+            if k == "description":
+                continue
+            if k not in b:
+                bad.append("missing " + path + "/" + k)
+            elif k not in ("repositories",):
+                walk(v, b[k], path + "/" + k)
+    elif isinstance(a, list):
+        if len(a) != len(b):
+            bad.append("length of " + path)
+        for i, (x, y) in enumerate(zip(a, b)):
+            walk(x, y, path + "/%d" % i)
+    elif a != b and path not in ("/shallow", "/partial"):
+        bad.append("%s: %r != %r" % (path, a, b))
+
+walk(rep, ids, "")
+assert ids["repositories"] == [sys.argv[3]], ids["repositories"]
+inp = ids["input"]
+assert inp["lines"] == ids["objects"] and inp["duplicates"] == 0 and inp["bad_lines"] == 0, inp
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+	{ fail "ids and report JSON differ"; show "$tmp/keys.out"; }
+tables "$tmp/ids.json" >"$tmp/ids.tables"
+
+# same_tables LABEL: the last run's JSON has the tables of ids.json
+same_tables() {
+	checks=$((checks + 1))
+	[ "$rc" -eq 0 ] || return 0
+	tables "$out" >"$tmp/t.tables"
+	cmp -s "$tmp/t.tables" "$tmp/ids.tables" || fail "$1: other numbers than the plain list"
+}
+
+say "the default --batch-check format, stdin, gzip, zstd"
+expect_exit 0 "$GIT_ABBREV" ids --format=json "$tmp/objs-sized"
+same_tables "with sizes"
+expect_exit 0 sh -c '"$1" ids --format=json <"$2"' sh "$GIT_ABBREV" "$tmp/objs"
+same_tables "stdin"
+grep -q '"<stdin>"' "$out" || fail "stdin is not named <stdin>"
+gzip -c "$tmp/objs" >"$tmp/objs.gz"
+expect_exit 0 "$GIT_ABBREV" ids --format=json "$tmp/objs.gz"
+same_tables "gzip"
+if command -v zstd >/dev/null 2>&1; then
+	zstd -q -c "$tmp/objs" >"$tmp/objs.zst"
+	expect_exit 0 "$GIT_ABBREV" ids --format=json "$tmp/objs.zst"
+	same_tables "zstd"
+	# told by content, not by name
+	cp "$tmp/objs.zst" "$tmp/objs-zst.txt"
+	expect_exit 0 "$GIT_ABBREV" ids --format=json "$tmp/objs-zst.txt"
+	same_tables "zstd named .txt"
+else
+	say "no zstd command here: zstd input is covered by the unit tests only"
+fi
+head -c 300 "$tmp/objs.gz" >"$tmp/cut.gz"
+expect_exit 3 "$GIT_ABBREV" ids "$tmp/cut.gz"
+one_line "$err" && grep -q "cut.gz: gzip data cut short" "$err" || fail "cut gzip: $(cat "$err")"
+
+say "SWHIDs, other kinds skipped and counted"
+awk '{ k = $2 == "commit" ? "rev" : $2 == "tree" ? "dir" : $2 == "blob" ? "cnt" : "rel";
+       print "swh:1:" k ":" $1 }
+     NR == 3 { print "swh:1:snp:" $1; print "swh:1:ori:" $1 }
+     NR == 9 { print "swh:1:snp:" $1 }' "$tmp/objs" >"$tmp/swhids"
+expect_exit 0 "$GIT_ABBREV" ids --format=json "$tmp/swhids"
+same_tables "SWHIDs"
+"$PYTHON3" -c '
+import json, sys
+i = json.load(open(sys.argv[1]))["input"]
+sys.exit(0 if i["skipped"] == {"snp": 2, "ori": 1, "emd": 0, "raw": 0} else 1)' "$out" ||
+	fail "SWHID kinds not counted: $(grep -A6 skipped "$out")"
+expect_exit 0 "$GIT_ABBREV" ids "$tmp/swhids"
+grep -q "^note: 3 SWHIDs of kinds without a git object skipped: 2 snp, 1 ori" "$err" ||
+	fail "no note on the skipped SWHIDs: $(head -5 "$err")"
+
+say "duplicates count once"
+expect_exit 0 "$GIT_ABBREV" ids --format=json "$tmp/objs" "$tmp/objs-sized"
+same_tables "the list twice"
+"$PYTHON3" -c '
+import json, sys
+i = json.load(open(sys.argv[1]))["input"]
+sys.exit(0 if i["duplicates"] == int(sys.argv[2]) and i["lines"] == 2 * int(sys.argv[2]) else 1)' \
+	"$out" "$nobj" || fail "duplicates not counted: $(grep -A6 '"input"' "$out")"
+
+say "bad lines: an error naming file and line, or skipped and counted"
+{ sed -n 1,4p "$tmp/objs"; echo "not an object line"; sed -n '5,$p' "$tmp/objs"; } >"$tmp/bad"
+expect_exit 3 "$GIT_ABBREV" ids "$tmp/bad"
+one_line "$err" && grep -q "^git-abbrev: .*/bad:5: " "$err" ||
+	fail "bad line message: $(cat "$err")"
+[ -s "$out" ] && fail "a report after a bad line"
+expect_exit 0 "$GIT_ABBREV" ids --skip-bad --format=json "$tmp/bad"
+same_tables "bad line skipped"
+grep -q '"bad_lines": 1' "$out" || fail "the skipped line is not counted"
+expect_exit 0 "$GIT_ABBREV" ids --skip-bad "$tmp/bad"
+grep -q "^note: 1 bad line skipped" "$err" || fail "no note on the skipped line"
+printf '%s\n' "$(head -1 "$tmp/objs" | cut -d' ' -f1) tree" >"$tmp/conflict"
+head -1 "$tmp/objs" >>"$tmp/conflict"
+expect_exit 3 "$GIT_ABBREV" ids "$tmp/conflict"
+grep -q "is listed as a .* and as a " "$err" || fail "one ID, two types: $(cat "$err")"
+expect_exit 3 "$GIT_ABBREV" ids "$tmp/no-such-file"
+one_line "$err" || fail "missing file: not one line"
+
+say "shards merge to the bytes of a single run (N = 2, 16, 256)"
+formats="text json csv markdown svg classic"
+for f in $formats; do
+	"$GIT_ABBREV" ids --format="$f" "$tmp/objs" >"$tmp/whole.$f" || fail "ids --format=$f"
+done
+for n in 2 16 256; do
+	rm -rf "$tmp/parts"
+	mkdir "$tmp/parts"
+	k=0
+	while [ "$k" -lt "$n" ]; do
+		"$GIT_ABBREV" ids --shard="$k/$n" --format=partial "$tmp/objs" >"$tmp/parts/$k" ||
+			fail "ids --shard=$k/$n"
+		k=$((k + 1))
+	done
+	for f in $formats; do
+		# the parts in another order than the shards'
+		expect_exit 0 sh -c 'cd "$1" && ls | sort -r | xargs "$2" merge --format="$3"' \
+			sh "$tmp/parts" "$GIT_ABBREV" "$f"
+		checks=$((checks + 1))
+		cmp -s "$out" "$tmp/whole.$f" || { fail "N = $n, $f: merge differs"; diff "$tmp/whole.$f" "$out" | head -5; }
+	done
+done
+# one shard alone says so
+expect_exit 0 "$GIT_ABBREV" ids --shard=3/16 "$tmp/objs"
+grep -q "^note: shard 3/16 (IDs 3...)" "$err" || fail "a shard's report does not say so"
+expect_exit 2 "$GIT_ABBREV" ids --shard=3/12 "$tmp/objs"
+grep -q "N must divide 256" "$err" || fail "--shard=3/12: $(cat "$err")"
+
+say "report --shard on the repository"
+for f in text json; do
+	"$GIT_ABBREV" report --format="$f" "$repo" >"$tmp/rwhole.$f" || fail "report --format=$f"
+done
+rm -rf "$tmp/rparts"
+mkdir "$tmp/rparts"
+for k in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+	"$GIT_ABBREV" report --shard="$k/16" --format=partial "$repo" >"$tmp/rparts/$k" ||
+		fail "report --shard=$k/16"
+done
+for f in text json; do
+	expect_exit 0 sh -c '"$2" merge --format="$3" "$1"/*' sh "$tmp/rparts" "$GIT_ABBREV" "$f"
+	checks=$((checks + 1))
+	cmp -s "$out" "$tmp/rwhole.$f" || { fail "report shards, $f: merge differs"; diff "$tmp/rwhole.$f" "$out" | head -5; }
+done
+grep -q '("' "$tmp/rwhole.text" || fail "no commit subject in the listing to carry through a merge"
+expect_exit 0 "$GIT_ABBREV" report --reachable --shard=1/2 --format=partial "$repo"
+cp "$out" "$tmp/reach1"
+expect_exit 0 "$GIT_ABBREV" report --reachable --shard=0/2 --format=partial "$repo"
+expect_exit 0 "$GIT_ABBREV" merge --format=json "$out" "$tmp/reach1"
+cp "$out" "$tmp/reach-merged.json"
+expect_exit 0 "$GIT_ABBREV" report --reachable --format=json "$repo"
+checks=$((checks + 1))
+cmp -s "$out" "$tmp/reach-merged.json" || fail "--reachable shards: merge differs"
+
+say "merges that do not make one whole are errors naming the parts"
+p=$tmp/parts
+expect_exit 3 "$GIT_ABBREV" merge "$p/0" "$p/1" "$p/2"
+one_line "$err" && grep -q "shards missing: 3/256, 4/256" "$err" || fail "missing: $(cat "$err")"
+"$GIT_ABBREV" ids --shard=0/2 --format=partial "$tmp/objs" >"$tmp/half" || fail "ids 0/2"
+expect_exit 3 "$GIT_ABBREV" merge "$tmp/half" "$p/5"
+grep -q "shards overlap: 0/2 (IDs 0... to 7...) (.*/half) and 5/256 (IDs 05...) (.*/parts/5)" "$err" ||
+	fail "overlap: $(cat "$err")"
+expect_exit 3 "$GIT_ABBREV" merge "$tmp/half" "$tmp/half"
+grep -q "shard 0/2 (IDs 0... to 7...) is given twice" "$err" || fail "twice: $(cat "$err")"
+head -n 20 "$p/7" >"$tmp/cut-part"
+expect_exit 3 "$GIT_ABBREV" merge "$tmp/cut-part"
+grep -q "cut-part:20: cut short" "$err" || fail "cut part: $(cat "$err")"
+expect_exit 3 "$GIT_ABBREV" merge "$tmp/objs"
+grep -q "objs:1: not a partial result" "$err" || fail "not a part: $(cat "$err")"
+expect_exit 2 "$GIT_ABBREV" merge
+"$GIT_ABBREV" ids --shard=1/2 --format=partial "$tmp/objs.gz" >"$tmp/half1" || fail "ids 1/2"
+"$GIT_ABBREV" ids --format=partial "$tmp/objs" >"$tmp/whole.partial" || fail "ids partial"
+expect_exit 0 "$GIT_ABBREV" merge --format=partial "$tmp/half" "$tmp/half1"
+checks=$((checks + 1))
+# the same content read plain and gzip is one input of the same name? no:
+# names differ, so both are listed; the tables agree
+tables_of_partial() { grep -v '^source ' "$1"; }
+tables_of_partial "$out" >"$tmp/a"
+tables_of_partial "$tmp/whole.partial" >"$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || fail "merge --format=partial of two halves"
+
+say "the Slurm array script, task by task"
+slurm=$srcdir/contrib/slurm/git-abbrev-shards.sbatch
+for k in 0 1 2 3; do
+	SLURM_ARRAY_TASK_ID=$k SLURM_ARRAY_TASK_COUNT=4 GIT_ABBREV=$GIT_ABBREV \
+		bash "$slurm" "$tmp/slurm" ids "$tmp/objs.gz" || fail "slurm task $k"
+done
+expect_exit 0 sh -c '"$2" merge "$1"/part-*' sh "$tmp/slurm" "$GIT_ABBREV"
+checks=$((checks + 1))
+sed 1d "$out" >"$tmp/a"
+sed 1d "$tmp/whole.text" >"$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || fail "slurm parts merged differ"
+expect_exit 2 env -u SLURM_ARRAY_TASK_ID bash "$slurm" "$tmp/slurm" ids "$tmp/objs"
+rm "$tmp/slurm/part-002"
+expect_exit 3 sh -c '"$2" merge "$1"/part-*' sh "$tmp/slurm" "$GIT_ABBREV"
+grep -q "shards missing: 2/4" "$err" || fail "slurm, a task missing: $(cat "$err")"
+
+finish
