@@ -110,8 +110,9 @@ int cmd_sets_load(cmd_sets *cs, const cli_repo_opts *o, progress *p)
 		goto nomem;
 	/*
 	 * --shard: walkers of every stored object drop the other IDs as they
-	 * come; a --reachable walk must see them all (its visited set), so
-	 * the shard is copied out after it.
+	 * come, but for annotated tags (tag chains cross shards); a
+	 * --reachable walk must see them all (its visited set).  The shard is
+	 * copied out after the walk and the peel.
 	 */
 	if (!o->reachable)
 		idsets_keep_range(cs->s, shard_lo(o->shard), shard_hi(o->shard));
@@ -148,8 +149,8 @@ int cmd_sets_load(cmd_sets *cs, const cli_repo_opts *o, progress *p)
 	if (unread > 0)
 		cmd_error("note: %ld annotated tag%s could not be read: the commit-ish set "
 			  "leaves %s out", unread, unread == 1 ? "" : "s", unread == 1 ? "it" : "them");
-	/* after the peel: the copy keeps the commit-ish flags */
-	if (o->reachable && !shard_is_all(o->shard)) {
+	/* after the peel (which needs every tag): the copy keeps the commit-ish flags */
+	if (!shard_is_all(o->shard)) {
 		idsets *whole = cs->s;
 
 		cs->s = idsets_copy_range(whole, shard_lo(o->shard), shard_hi(o->shard));

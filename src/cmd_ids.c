@@ -157,6 +157,9 @@ void cmd_input_notes(const stats_report *r)
 			shard_describe(buf, sizeof(buf), r->shard));
 	if (!in)
 		return;
+	if (r->sets[ABBREV_SET_TAG].count)
+		fprintf(stderr, "note: commit-ish counts the commits only: an ID list does not "
+				"say which tags peel to a commit\n");
 	uint64_t other = 0;
 
 	for (int k = 0; k < STATS_NOTHER; k++)

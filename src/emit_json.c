@@ -160,9 +160,10 @@ static json_t *input_json(const stats_input *in)
 
 	for (int k = 0; k < STATS_NOTHER; k++)
 		json_object_set_new(skipped, idline_other_name(k), json_integer((json_int_t)in->other[k]));
-	return json_pack("{s:I,s:I,s:I,s:o}", "lines", (json_int_t)in->lines,
+	/* an ID list does not say which tags peel to a commit: commit-ish is the commits */
+	return json_pack("{s:I,s:I,s:I,s:o,s:b}", "lines", (json_int_t)in->lines,
 			 "bad_lines", (json_int_t)in->bad, "duplicates", (json_int_t)in->duplicates,
-			 "skipped", skipped);
+			 "skipped", skipped, "tags_peeled", 0);
 }
 
 static int report_json(FILE *out, const stats_report *r)

@@ -137,10 +137,10 @@ void idsets_keep_range(idsets *s, unsigned lo, unsigned hi)
 	s->keep_hi = hi;
 }
 
-/* Whether an ID is outside the range the collection keeps. */
-static int dropped(const idsets *s, const unsigned char *id)
+/* Whether an ID is outside the range the collection keeps (tags never are). */
+static int dropped(const idsets *s, const unsigned char *id, int type)
 {
-	return id[0] < s->keep_lo || id[0] >= s->keep_hi;
+	return type != ABBREV_TYPE_TAG && (id[0] < s->keep_lo || id[0] >= s->keep_hi);
 }
 
 
@@ -479,7 +479,7 @@ static int add_one(idsets *s, const unsigned char *id, int type, int external)
 		return -1;
 	if (s->broken)
 		return -2;
-	if (dropped(s, id))
+	if (dropped(s, id, type))
 		return 0;
 	c = s->nids ? memcmp(arena_id(s, s->nids - 1), id, s->rawsz) : -1;
 	/* in a sorted arena every ID is <= the last: one above it is new */
@@ -687,7 +687,7 @@ static int bulk_add(idsets_bulk *b, const unsigned char *id, int type, int exter
 		return -1;
 	if (s->broken)
 		return -2;
-	if (dropped(s, id))
+	if (dropped(s, id, type))
 		return 0;
 	c = s->nids ? memcmp(arena_id(s, s->nids - 1), id, s->rawsz) : -1;
 	if (!c)

@@ -91,17 +91,21 @@ int idsets_bulk_add_ref(idsets_bulk *b, const unsigned char *id, int type);
 int idsets_bulk_finish(idsets_bulk *b);
 
 /*
- * Keep only IDs whose first byte is in [lo, hi) (one shard: shard.h):
- * adding any other ID does nothing and returns 0, as for an ID already
- * there.  For walkers that add every object of a database; a walk that
- * follows links (--reachable) must see every object, so it is filtered
- * afterwards (idsets_copy_range()).  Call before the first add.
+ * Keep only IDs whose first byte is in [lo, hi) (one shard: shard.h),
+ * and every annotated tag: adding any other ID does nothing and returns
+ * 0, as for an ID already there.  The tags stay because the commit-ish
+ * set follows chains of tags across shards (idsets_peel()); after the
+ * peel, idsets_copy_range() leaves the shard alone.  For walkers that add
+ * every object of a database; a walk that follows links (--reachable)
+ * must see every object, so it is only filtered by the copy.  Call
+ * before the first add.
  */
 void idsets_keep_range(idsets *s, unsigned lo, unsigned hi);
 
 /*
  * A new collection with the IDs of `s` whose first byte is in [lo, hi),
- * added in key order; NULL when out of memory.
+ * added in key order, the commit-ish set's tags still in it; NULL when
+ * out of memory.
  */
 idsets *idsets_copy_range(const idsets *s, unsigned lo, unsigned hi);
 
