@@ -232,6 +232,8 @@ int cmd_ids(int argc, char **argv)
 	rep.sources = &r.src;
 	rep.shard = o.r.shard;
 	rep.improbable = o.r.improbable;
+	for (int set = 0; set < ABBREV_SET_COUNT; set++)
+		stats_mark_improbable(&rep.sets[set], o.r.improbable);
 	rep.set = o.r.set;
 	rep.lacks = 0;
 	rep.repos = (const char *const *)r.src.names;

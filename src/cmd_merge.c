@@ -59,6 +59,8 @@ int cmd_merge(int argc, char **argv)
 		goto done;
 	}
 	merged.rep.improbable = o.improbable;
+	for (int set = 0; set < ABBREV_SET_COUNT; set++)
+		stats_mark_improbable(&merged.rep.sets[set], o.improbable);
 	merged.rep.set = o.set;
 	if (o.format != ABBREV_FORMAT_PARTIAL)
 		cmd_input_notes(&merged.rep);
