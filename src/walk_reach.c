@@ -313,7 +313,7 @@ static int walk_target(reach_ctx *c, const char *name, const git_oid *start)
 			end = d + git_odb_object_size(obj);
 			rc = mark(c, &oid, ABBREV_TYPE_TAG);
 			if (rc >= 0 && header_id(&d, end, "object", &oid) < 0)
-				rc = fail(c, "tag", start, "no object line");
+				rc = fail(c, "tag", &oid, "no object line");
 			git_odb_object_free(obj);
 			if (rc < 0)
 				return rc;

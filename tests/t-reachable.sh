@@ -103,4 +103,18 @@ checks=$((checks + 1))
   "($(json "$tmp/clone.json" 'd["objects"]'), 1, 1)" ] ||
 	fail "the broken ref's object is not counted apart as missing: $(json "$out" 'd["reachable"]')"
 
+say "a tag without an object line: an error naming that tag, exit 3"
+cp -a "$S" "$tmp/badtag"
+bad=$(printf 'type commit\ntag bad\n\nno object line\n' |
+	git -C "$tmp/badtag" hash-object -t tag -w --literally --stdin)
+# named through a good tag of it: the message names the bad one
+outer=$(printf 'object %s\ntype tag\ntag outer\ntagger C O Mitter <c@example.com> 1112911993 +0000\n\nouter\n' "$bad" |
+	git -C "$tmp/badtag" hash-object -t tag -w --literally --stdin)
+echo "$outer" >"$tmp/badtag/.git/refs/tags/bad"
+expect_exit 3 "$GIT_ABBREV" report --reachable "$tmp/badtag"
+checks=$((checks + 1))
+one_line "$err" && grep -q "cannot read tag $bad: no object line" "$err" ||
+	fail "a malformed tag: $(cat "$err")"
+[ -s "$out" ] && fail "a malformed tag: a partial answer on stdout"
+
 finish
