@@ -266,6 +266,7 @@ static int search_subject(refs_resolver *r, const char *s, size_t n, int prefix,
 
 typedef struct {
 	size_t ncommits, nothers;
+	size_t ntags_commitish;  /* of the others: annotated tags that peel to a commit */
 	int other_type;
 	unsigned char commits[MAX_CANDS][ABBREV_MAX_RAWSZ];
 } prefix_hits;
@@ -292,6 +293,8 @@ static void lookup_prefix(const refs_resolver *r, const char *hex, size_t n, pre
 			if (!h->nothers)
 				h->other_type = type;
 			h->nothers++;
+			if (type == ABBREV_TYPE_TAG && idsets_in_set(r->s, id, ABBREV_SET_COMMITISH))
+				h->ntags_commitish++;
 		}
 	}
 }
@@ -846,10 +849,19 @@ static void resolve_one(job *j)
 		if (set_commit(j, &x->target, ph->commits[0]))
 			goto nomem;
 		real = x->commit.subject;
-		if (ph->nothers)
+		/*
+		 * git resolves a prefix in a commit context (git log, cherry-pick,
+		 * <prefix>^{commit}) among commits and the tags that peel to one:
+		 * trees and blobs do not get in the way there, such tags do.
+		 */
+		if (ph->ntags_commitish)
+			add(j, REFS_P_AMBIGUOUS, "%.*s also names a tag that peels to a commit: "
+			    "`git log %.*s` and `git show %.*s` both fail as ambiguous", given_len,
+			    given, given_len, given, given_len, given);
+		else if (ph->nothers)
 			add(j, REFS_P_AMBIGUOUS_OBJECT, "%.*s also names %s: `git show %.*s` fails, "
-			    "`git log` works", given_len, given, type_name_a(ph->other_type),
-			    given_len, given);
+			    "`git log %.*s` works", given_len, given, type_name_a(ph->other_type),
+			    given_len, given, given_len, given);
 		if (ref->subject && real) {
 			char hex[ABBREV_MAX_HEXSZ + 1];
 

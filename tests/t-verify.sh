@@ -101,7 +101,7 @@ cases.patch:12: error: $A8 is ambiguous: 2 commits start with it; no subject to 
 cases.patch:12: warning: Fixes: tag style: no ("subject") after the ID
     candidate: $X1 ("$(subj "$X1")")
     candidate: $X2 ("$(subj "$X2")")
-cases.patch:13: warning: $C8 also names a blob: \`git show $C8\` fails, \`git log\` works
+cases.patch:13: warning: $C8 also names a blob: \`git show $C8\` fails, \`git log $C8\` works
 cases.patch:13: warning: $C8 has 8 hex chars, fewer than 12
     suggestion: Fixes: $Cs ("$S_C")
 cases.patch:14: error: subject does not match $M3s ("$S_M3"); it is the subject of $M7s
@@ -368,6 +368,32 @@ d = json.load(open(sys.argv[1]))
 assert d["references"] == 300000 and not d["findings"], d["references"]' "$out" ||
 	fail "400,000 lines: references"
 say "400000 lines, 300000 references: $(((end - start) / 1000000)) ms"
+
+# ---- the ambiguity sentence is true of git: a commit sharing its prefix with a tag --------
+# that peels to a commit is ambiguous to `git log` too; beside a tag of a tree or blob it is not
+ci=$tmp/commitish
+gen_repo "$ci" commitish
+"$PYTHON3" -c 'import json,sys
+for p in json.load(open(sys.argv[1]))["planted"]:
+    print(p["kind"], p["ids"][0], p["ids"][1])' "$ci.json" >"$tmp/cish.pairs"
+[ "$(wc -l <"$tmp/cish.pairs")" -eq 4 ] || die "commitish: expected 4 planted pairs"
+while read -r kind c t; do
+	p=$(echo "$c" | cut -c1-7)
+	[ "$(echo "$t" | cut -c1-7)" = "$p" ] || die "$kind: the pair does not share 7 chars"
+	printf 'See commit %s ("%s").\n' "$p" "$(git -C "$ci" log -1 --format=%s "$c")" >"$tmp/cish.txt"
+	expect_exit 1 "$GIT_ABBREV" verify -C "$ci" --min-length=7 "$tmp/cish.txt"
+	checks=$((checks + 1))
+	if git -C "$ci" log -1 --format=%H "$p" -- >/dev/null 2>&1; then
+		grep -q "warning: $p also names a tag: .git show $p. fails, .git log $p. works" "$out" ||
+			fail "$kind: git log $p works, verify says: $(cat "$out")"
+	else
+		grep -q "error: $p also names a tag that peels to a commit: .git log $p. and .git show $p. both fail" "$out" ||
+			fail "$kind: git log $p fails, verify says: $(cat "$out")"
+	fi
+	checks=$((checks + 1))
+	git -C "$ci" show -s "$p" -- >/dev/null 2>&1 && fail "$kind: git show $p works"
+done <"$tmp/cish.pairs"
+say "commit-ish: $(grep -c . "$tmp/cish.pairs") planted pairs judged as git log judges them"
 
 # ---- --fix is safe: the property over every message of a generated history ------------
 checks=$((checks + 1))
