@@ -759,6 +759,19 @@ static char *fixed_span(const job *j, const char *hex, const char *subject)
 	return out;
 }
 
+/*
+ * Whether the reference's line starts with blanks: a Fixes: tag or a
+ * revert line quoted as an example (git writes them at the margin).
+ */
+static int indented(const job *j)
+{
+	size_t ls = j->ref->start;
+
+	while (ls && j->buf[ls - 1] != '\n')
+		ls--;
+	return j->buf[ls] == ' ' || j->buf[ls] == '\t';
+}
+
 static void resolve_one(job *j)
 {
 	refs_resolver *r = j->r;
@@ -793,7 +806,7 @@ static void resolve_one(job *j)
 			goto nomem;
 		if (rc)
 			x->suggest = 1, set_commit(j, &x->target, found);
-		if (!ph->nothers && !rc && ref->kind == REFS_COMMIT)
+		if (!ph->nothers && !rc && (ref->kind == REFS_COMMIT || indented(j)))
 			/*
 			 * Nothing here has the ID or the subject: in prose that is
 			 * mostly another project's commit (curl's, the kernel's),

@@ -356,6 +356,13 @@ START_TEST(test_resolve_not_here)
 	x = check1("Fixes: 9999999999ab (\"http2: trace\")\n", -1);
 	ck_assert(has(x, REFS_P_UNKNOWN));
 	ck_assert_int_eq(x->severity, REFS_ERROR);
+	/* a revert or a Fixes: tag quoted as an example (indented) is prose again */
+	x = check1("This reverts commit 9999999999ab.\n", -1);
+	ck_assert(has(x, REFS_P_UNKNOWN));
+	x = check1("git revert writes:\n\n    This reverts commit 9999999999ab.\n", -1);
+	ck_assert(has(x, REFS_P_NOT_HERE));
+	x = check1("\tFixes: 9999999999ab (\"http2: trace\")\n", -1);
+	ck_assert(has(x, REFS_P_NOT_HERE));
 	/* and prose whose subject a commit here has is a wrong ID */
 	x = check1("commit 9999999999ab (\"later work\") broke it\n", -1);
 	ck_assert(has(x, REFS_P_UNKNOWN));
