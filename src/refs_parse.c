@@ -92,7 +92,7 @@ static int iprefix(const char *b, size_t s, size_t e, const char *word)
 {
 	size_t n = strlen(word);
 
-	if (e - s < n)
+	if (s > e || e - s < n)
 		return 0;
 	for (size_t i = 0; i < n; i++)
 		if (lower((unsigned char)b[s + i]) != (unsigned char)word[i])
@@ -112,7 +112,7 @@ static int prefix(const char *b, size_t s, size_t e, const char *word)
 {
 	size_t n = strlen(word);
 
-	return e - s >= n && !memcmp(b + s, word, n);
+	return s <= e && e - s >= n && !memcmp(b + s, word, n);
 }
 
 static void line_at(const parser *p, size_t start, line_t *l)
@@ -205,7 +205,7 @@ static size_t skip_graph(const parser *p, size_t q, size_t e)
 static int is_log_header(const parser *p, const line_t *l)
 {
 	const char *b = p->buf;
-	size_t n, q, s = skip_graph(p, l->start, l->end), e = trim_end(p, l->start, l->end);
+	size_t n, q, e = trim_end(p, l->start, l->end), s = skip_graph(p, l->start, e);
 	line_t nx;
 
 	/* pasted into a message, indented or under --graph's "* " and "| " */
