@@ -2,51 +2,258 @@
  * history.c - replay commits in time order and note when each length
  * first collided.
  *
- * The ordered set is a JudyL keyed by the first 8 bytes of an ID read
- * big-endian (Judy's key order is then the IDs' byte order), whose value
- * leads to the commit.  The prefix a new ID shares with the set is the
- * longer of its LCPs with the previous and the next key: any ID between
- * them in byte order would be nearer.  IDs that share all 8 key bytes (16
- * hex chars: crafted pairs exist) hang in a chain under their key and are
- * compared one by one, so lengths past 16 stay exact.
+ * The replay is computed offline, from the commits sorted by ID, instead
+ * of inserting each commit into an ordered set in time order (a random
+ * insertion and two neighbour look-ups per commit, about 1.5 us each at
+ * a million commits).  In ID order, the IDs that share their first L
+ * hex chars form runs of neighbours whose LCP is >= L, so L first
+ * collided when the second commit (in replay order) of some run was
+ * replayed: F(L) = the least, over the runs at L, of the second
+ * smallest replay rank in the run.  A run at L+1 lies inside one at L,
+ * so F never falls as L grows, and each pass over the pairs with LCP >= L
+ * looks only at the pairs of the pass before that still qualify.
  *
- * Judy's error-returning calls are used (never the macros that print and
- * exit), so running out of memory is an ordinary error.
+ * The commit replayed at F(L) is the one whose arrival made L collide;
+ * the pair and the shared length are then what an ordered set would have
+ * given at that moment: its nearest earlier-replayed neighbours on either
+ * side in ID order (the earliest one under the same 16 hex chars, as an
+ * ordered set keyed by 16 hex chars holds them), or, when earlier commits
+ * share its first 16 hex chars, the first of them that shares the most.
+ * Only the few commits that raised the longest shared length are looked
+ * at this way, one per distinct F(L).
  */
 #include <config.h>
 
 #include "history.h"
 
-#include <Judy.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model.h"
 
+/* The inputs in ID order, each ID once, at its earliest time. */
 typedef struct {
-	int64_t time;
+	size_t rawsz, m;
+	const unsigned char **id; /* by position in ID order */
+	int64_t *time;            /* by position */
+	size_t *rank;             /* replay rank by position */
+	size_t *pos;              /* position by replay rank */
+	unsigned char *lcp;       /* lcp[p]: hex chars shared by p and p + 1 */
+} replay;
+
+typedef struct {
 	const unsigned char *id;
+	int64_t time;
 	size_t rawsz;
-} entry;
+} in_entry;
 
-/* Time order, ties by ID: the same replay for any input order. */
-static int cmp_entry(const void *pa, const void *pb)
+/* ID order, ties (the same ID twice) by time: the earliest copy first. */
+static int cmp_in(const void *pa, const void *pb)
 {
-	const entry *a = pa, *b = pb;
+	const in_entry *a = pa, *b = pb;
+	int c = memcmp(a->id, b->id, a->rawsz);
 
-	if (a->time != b->time)
-		return a->time < b->time ? -1 : 1;
-	return memcmp(a->id, b->id, a->rawsz);
+	if (c)
+		return c;
+	return a->time < b->time ? -1 : a->time > b->time;
 }
 
-static Word_t key_of(const unsigned char *id, size_t rawsz)
+/* Fill r->id and r->time with the distinct IDs in order; 0 or -1 (memory). */
+static int order_by_id(replay *r, const unsigned char *ids, const int64_t *times, size_t n)
 {
-	Word_t k = 0;
+	size_t rawsz = r->rawsz, m = 0;
+	int sorted = 1;
+	in_entry *e;
 
-	for (size_t i = 0; i < 8; i++)
-		k = (k << 8) | (i < rawsz ? id[i] : 0);
-	return k;
+	for (size_t i = 1; i < n && sorted; i++)
+		sorted = memcmp(ids + (i - 1) * rawsz, ids + i * rawsz, rawsz) < 0;
+	if (sorted) {
+		/* the usual input: the commit set's iteration, strictly ascending */
+		for (size_t i = 0; i < n; i++) {
+			r->id[i] = ids + i * rawsz;
+			r->time[i] = times[i];
+		}
+		r->m = n;
+		return 0;
+	}
+	if (!(e = malloc(n * sizeof(*e))))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		e[i] = (in_entry){ ids + i * rawsz, times[i], rawsz };
+	qsort(e, n, sizeof(*e), cmp_in);
+	for (size_t i = 0; i < n; i++) {
+		if (m && !memcmp(r->id[m - 1], e[i].id, rawsz))
+			continue; /* an ID given twice is replayed once, at its earlier time */
+		r->id[m] = e[i].id;
+		r->time[m++] = e[i].time;
+	}
+	free(e);
+	r->m = m;
+	return 0;
+}
+
+/*
+ * The replay order: positions sorted by time, ties by position (= by
+ * ID), with a stable radix sort of the times (a byte a pass, only the
+ * bytes in which the times differ).  Fills r->pos and r->rank.
+ */
+static int order_by_time(replay *r)
+{
+	size_t m = r->m, *tmp = malloc(m * sizeof(*tmp));
+	int64_t tmin = r->time[0];
+	uint64_t span = 0;
+
+	if (!tmp)
+		return -1;
+	for (size_t p = 0; p < m; p++)
+		if (r->time[p] < tmin)
+			tmin = r->time[p];
+	for (size_t p = 0; p < m; p++) {
+		span |= (uint64_t)r->time[p] - (uint64_t)tmin;
+		r->pos[p] = p;
+	}
+	for (unsigned shift = 0; shift < 64 && (span >> shift); shift += 8) {
+		size_t count[257] = { 0 };
+
+		for (size_t k = 0; k < m; k++)
+			count[(((uint64_t)r->time[r->pos[k]] - (uint64_t)tmin) >> shift & 0xff) + 1]++;
+		for (int b = 0; b < 256; b++)
+			count[b + 1] += count[b];
+		for (size_t k = 0; k < m; k++) {
+			size_t p = r->pos[k];
+
+			tmp[count[((uint64_t)r->time[p] - (uint64_t)tmin) >> shift & 0xff]++] = p;
+		}
+		memcpy(r->pos, tmp, m * sizeof(*tmp));
+	}
+	free(tmp);
+	for (size_t k = 0; k < m; k++)
+		r->rank[r->pos[k]] = k;
+	return 0;
+}
+
+/*
+ * F(L) for L = 1 .. longest into first_rank[L]; returns longest, the
+ * longest LCP of two IDs.  `pairs` has room for m - 1 pair indices.
+ */
+static unsigned first_ranks(const replay *r, size_t *pairs, size_t *first_rank)
+{
+	size_t np = 0, m = r->m;
+	unsigned L;
+
+	for (size_t p = 0; p + 1 < m; p++)
+		if (r->lcp[p] >= 1)
+			pairs[np++] = p;
+	for (L = 1; np; L++) {
+		size_t best = SIZE_MAX, keep = 0;
+
+		/* runs of consecutive pairs: positions pairs[a] .. pairs[b] + 1 */
+		for (size_t a = 0; a < np;) {
+			size_t b = a, lo1 = SIZE_MAX, lo2 = SIZE_MAX;
+
+			while (b + 1 < np && pairs[b + 1] == pairs[b] + 1)
+				b++;
+			for (size_t p = pairs[a]; p <= pairs[b] + 1; p++) {
+				size_t k = r->rank[p];
+
+				if (k < lo1) {
+					lo2 = lo1;
+					lo1 = k;
+				} else if (k < lo2) {
+					lo2 = k;
+				}
+			}
+			if (lo2 < best)
+				best = lo2;
+			a = b + 1;
+		}
+		first_rank[L] = best;
+		/* the pairs that still share L + 1 chars */
+		for (size_t a = 0; a < np; a++)
+			if (r->lcp[pairs[a]] > L)
+				pairs[keep++] = pairs[a];
+		np = keep;
+	}
+	return L - 1;
+}
+
+static int same_key(const replay *r, const unsigned char *a, const unsigned char *b)
+{
+	return !memcmp(a, b, r->rawsz < 8 ? r->rawsz : 8);
+}
+
+/*
+ * The earliest-replayed ID under the 16-hex-char key of position q (the
+ * one an ordered set keyed that way holds first): its position.
+ */
+static size_t key_head(const replay *r, size_t q)
+{
+	size_t best = q;
+
+	for (size_t a = q; a-- > 0 && same_key(r, r->id[a], r->id[q]);)
+		if (r->rank[a] < r->rank[best])
+			best = a;
+	for (size_t a = q + 1; a < r->m && same_key(r, r->id[a], r->id[q]); a++)
+		if (r->rank[a] < r->rank[best])
+			best = a;
+	return best;
+}
+
+/*
+ * The commit at position p has just been replayed: the earlier commit
+ * it shares the most with, as an ordered set keyed by 16 hex chars finds
+ * it (see the top of the file); *shared gets the length.
+ */
+static size_t partner(const replay *r, size_t p, unsigned *shared)
+{
+	size_t k = r->rank[p], with = SIZE_MAX, q;
+	const unsigned char *x = r->id[p];
+	unsigned best = 0, l;
+
+	/* earlier commits under the same key: the first (in replay order) that shares most */
+	{
+		size_t lo = p, hi = p, bestk = SIZE_MAX;
+
+		while (lo > 0 && same_key(r, r->id[lo - 1], x))
+			lo--;
+		while (hi + 1 < r->m && same_key(r, r->id[hi + 1], x))
+			hi++;
+		for (q = lo; q <= hi; q++) {
+			if (r->rank[q] >= k)
+				continue;
+			l = hexid_lcp(r->id[q], x, r->rawsz);
+			if (l > best || (l == best && r->rank[q] < bestk)) {
+				best = l;
+				bestk = r->rank[q];
+				with = q;
+			}
+		}
+		if (with != SIZE_MAX) {
+			*shared = best;
+			return with;
+		}
+	}
+	/* else the nearest earlier commits on either side, under their keys' first */
+	for (q = p; q-- > 0;)
+		if (r->rank[q] < k) {
+			with = key_head(r, q);
+			best = hexid_lcp(r->id[with], x, r->rawsz);
+			break;
+		}
+	for (q = p + 1; q < r->m; q++)
+		if (r->rank[q] < k) {
+			size_t h = key_head(r, q);
+
+			l = hexid_lcp(r->id[h], x, r->rawsz);
+			if (with == SIZE_MAX || l > best) {
+				best = l;
+				with = h;
+			}
+			break;
+		}
+	*shared = best;
+	return with;
 }
 
 double history_expected_first(unsigned L)
@@ -59,17 +266,18 @@ double history_expected_first(unsigned L)
 	return sqrt(M_PI / 2.0 * ldexp(1.0, 4 * (int)L)) + 2.0 / 3.0;
 }
 
-static void record(history_results *h, unsigned upto, const entry *older, const entry *newer)
+static void record(history_results *h, const replay *r, unsigned upto, size_t older,
+		   size_t newer)
 {
 	for (unsigned L = h->longest + 1; L <= upto; L++) {
 		history_first *f = &h->first[L];
 
-		f->time = newer->time;
-		f->commits_then = h->commits;
-		memcpy(f->pair[0], older->id, h->rawsz);
-		memcpy(f->pair[1], newer->id, h->rawsz);
-		f->pair_time[0] = older->time;
-		f->pair_time[1] = newer->time;
+		f->time = r->time[newer];
+		f->commits_then = r->rank[newer] + 1;
+		memcpy(f->pair[0], r->id[older], h->rawsz);
+		memcpy(f->pair[1], r->id[newer], h->rawsz);
+		f->pair_time[0] = r->time[older];
+		f->pair_time[1] = r->time[newer];
 		f->shared = upto;
 	}
 	h->longest = upto;
@@ -94,10 +302,9 @@ static void fill_model(history_results *h)
 int history_compute(history_results *h, const unsigned char *ids, const int64_t *times,
 		    size_t n, size_t rawsz)
 {
-	entry *e = NULL;
-	size_t *chain = NULL; /* per entry: the next entry (+1) under the same key */
-	Pvoid_t judy = NULL;
-	JError_t je;
+	replay r = { .rawsz = rawsz };
+	size_t *pairs = NULL, first_rank[ABBREV_MAX_HEXSZ + 2];
+	unsigned longest;
 	int ret = -1;
 
 	memset(h, 0, sizeof(*h));
@@ -108,73 +315,44 @@ int history_compute(history_results *h, const unsigned char *ids, const int64_t 
 		fill_model(h);
 		return 0;
 	}
-	e = malloc(n * sizeof(*e));
-	chain = calloc(n, sizeof(*chain));
+	r.id = malloc(n * sizeof(*r.id));
+	r.time = malloc(n * sizeof(*r.time));
+	r.rank = malloc(n * sizeof(*r.rank));
+	r.pos = malloc(n * sizeof(*r.pos));
+	r.lcp = malloc(n);
+	pairs = malloc(n * sizeof(*pairs));
 	h->times = malloc(n * sizeof(*h->times));
-	if (!e || !chain || !h->times)
+	if (!r.id || !r.time || !r.rank || !r.pos || !r.lcp || !pairs || !h->times)
 		goto done;
-	for (size_t i = 0; i < n; i++)
-		e[i] = (entry){ times[i], ids + i * rawsz, rawsz };
-	qsort(e, n, sizeof(*e), cmp_entry);
+	if (order_by_id(&r, ids, times, n) || order_by_time(&r))
+		goto done;
+	for (size_t p = 0; p + 1 < r.m; p++)
+		r.lcp[p] = (unsigned char)hexid_lcp(r.id[p], r.id[p + 1], rawsz);
+	longest = first_ranks(&r, pairs, first_rank);
+	/* each distinct F(L) is one commit that raised the longest shared length */
+	for (unsigned L = 1; L <= longest; L++) {
+		size_t p = r.pos[first_rank[L]], with;
+		unsigned shared;
 
-	for (size_t i = 0; i < n; i++) {
-		Word_t key = key_of(e[i].id, rawsz), nb;
-		PWord_t pv = (PWord_t)JudyLIns(&judy, key, &je);
-		unsigned best = 0;
-		size_t with = 0, dup = 0;
-
-		if (pv == PJERR)
-			goto done;
-		if (*pv) {
-			/* the same 16 hex chars: compare with each ID under the key */
-			size_t last = 0;
-
-			for (size_t j = *pv; j && !dup; j = chain[j - 1]) {
-				unsigned l = hexid_lcp(e[j - 1].id, e[i].id, rawsz);
-
-				if (l == 2 * rawsz)
-					dup = 1;
-				if (l > best) {
-					best = l;
-					with = j;
-				}
-				last = j;
-			}
-			if (dup)
-				continue;
-			chain[last - 1] = i + 1;
-		} else {
-			*pv = i + 1;
-			/* the neighbours: every ID under their keys shares the same LCP */
-			nb = key;
-			pv = (PWord_t)JudyLPrev(judy, &nb, &je);
-			if (pv == PJERR)
-				goto done;
-			if (pv) {
-				best = hexid_lcp(e[*pv - 1].id, e[i].id, rawsz);
-				with = *pv;
-			}
-			nb = key;
-			pv = (PWord_t)JudyLNext(judy, &nb, &je);
-			if (pv == PJERR)
-				goto done;
-			if (pv && hexid_lcp(e[*pv - 1].id, e[i].id, rawsz) > best) {
-				best = hexid_lcp(e[*pv - 1].id, e[i].id, rawsz);
-				with = *pv;
-			}
-		}
-		h->times[h->commits++] = e[i].time;
-		if (best > h->longest)
-			record(h, best, &e[with - 1], &e[i]);
+		if (L <= h->longest)
+			continue;
+		with = partner(&r, p, &shared);
+		record(h, &r, shared, with, p);
 	}
+	h->commits = r.m;
+	for (size_t k = 0; k < r.m; k++)
+		h->times[k] = r.time[r.pos[k]];
 	h->first_time = h->times[0];
 	h->last_time = h->times[h->commits - 1];
 	fill_model(h);
 	ret = 0;
 done:
-	JudyLFreeArray(&judy, &je);
-	free(chain);
-	free(e);
+	free(r.id);
+	free(r.time);
+	free(r.rank);
+	free(r.pos);
+	free(r.lcp);
+	free(pairs);
 	if (ret)
 		history_results_clear(h);
 	return ret;
