@@ -81,7 +81,7 @@ static int load_reachable(cmd_sets *cs, const cli_repo_opts *o, progress *p)
 	return ABBREV_EXIT_OK;
 }
 
-int cmd_sets_load(cmd_sets *cs, const cli_repo_opts *o, progress *p)
+static int sets_load(cmd_sets *cs, const cli_repo_opts *o, progress *p, int commits_only)
 {
 	size_t n = o->nrepos, nopen = n ? n : 1;
 	char *const *repos = o->repos;
@@ -116,6 +116,13 @@ int cmd_sets_load(cmd_sets *cs, const cli_repo_opts *o, progress *p)
 	 */
 	if (!o->reachable)
 		idsets_keep_range(cs->s, shard_lo(o->shard), shard_hi(o->shard));
+	/*
+	 * The pack walker adds each object of one repository once, so the
+	 * other types can be counted without being stored (a union of
+	 * several, or libgit2's walk, may add an object twice).
+	 */
+	if (commits_only && !o->reachable && o->walker != CLI_WALKER_LIBGIT2 && cs->n == 1)
+		idsets_store_only(cs->s, 1u << ABBREV_TYPE_COMMIT);
 	if (o->reachable && (rc = load_reachable(cs, o, p)))
 		return rc;
 	for (size_t i = 0; i < cs->n && !o->reachable; i++) {
@@ -162,6 +169,16 @@ int cmd_sets_load(cmd_sets *cs, const cli_repo_opts *o, progress *p)
 nomem:
 	cmd_error("out of memory");
 	return ABBREV_EXIT_NOMEM;
+}
+
+int cmd_sets_load(cmd_sets *cs, const cli_repo_opts *o, progress *p)
+{
+	return sets_load(cs, o, p, 0);
+}
+
+int cmd_sets_load_commits(cmd_sets *cs, const cli_repo_opts *o, progress *p)
+{
+	return sets_load(cs, o, p, 1);
 }
 
 void cmd_sets_free(cmd_sets *cs)

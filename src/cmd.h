@@ -79,6 +79,13 @@ typedef struct {
  * whatever the result.
  */
 int cmd_sets_load(cmd_sets *cs, const cli_repo_opts *o, progress *p);
+/*
+ * As cmd_sets_load(), for a command that needs only the commits and the
+ * number of objects (history): one repository read by the pack walker
+ * keeps only its commits in the sets and counts the rest
+ * (idsets_store_only()), which spares building the sets of 10M objects.
+ */
+int cmd_sets_load_commits(cmd_sets *cs, const cli_repo_opts *o, progress *p);
 void cmd_sets_free(cmd_sets *cs);
 
 /* What the repositories lack (a shallow or partial clone), as notes on stderr. */

@@ -4,7 +4,8 @@
  * repository's recent growth.
  *
  * The commits come from the ID sets (the same walk as the report: every
- * commit of the object database, reachable or not), their committer times
+ * commit of the object database, reachable or not; only the commits are
+ * kept, the other objects counted), their committer times
  * from the walker (walk_repo_commit_times), the replay from history.c and
  * the projection from projection.c; one emitter prints the lot.
  */
@@ -100,7 +101,7 @@ int cmd_history(int argc, char **argv)
 		cmd_error("out of memory");
 		return ABBREV_EXIT_NOMEM;
 	}
-	ret = cmd_sets_load(&cs, &o.r, p);
+	ret = cmd_sets_load_commits(&cs, &o.r, p);
 	if (ret)
 		goto done;
 	/* Markdown and SVG carry the notes themselves */

@@ -95,6 +95,7 @@ struct idsets {
 	int tags_sorted;
 	size_t commitish_tags; /* tags flagged by idsets_peel() */
 	unsigned keep_lo, keep_hi; /* only IDs whose first byte is in [keep_lo, keep_hi) */
+	unsigned store_mask; /* types stored (1 << type); the others only counted */
 };
 
 static const char *const set_names[ABBREV_SET_COUNT] = {
@@ -127,6 +128,7 @@ idsets *idsets_new(size_t rawsz)
 		s->rawsz = rawsz;
 		s->sorted = 1;
 		s->keep_hi = 256;
+		s->store_mask = ~0u;
 	}
 	return s;
 }
@@ -135,6 +137,17 @@ void idsets_keep_range(idsets *s, unsigned lo, unsigned hi)
 {
 	s->keep_lo = lo;
 	s->keep_hi = hi;
+}
+
+void idsets_store_only(idsets *s, unsigned mask)
+{
+	s->store_mask = mask;
+}
+
+/* Whether an ID of this type is counted only, not stored (idsets_store_only()). */
+static int count_only(const idsets *s, int type)
+{
+	return !(s->store_mask & (1u << type));
 }
 
 /* Whether an ID is outside the range the collection keeps (tags never are). */
@@ -481,6 +494,11 @@ static int add_one(idsets *s, const unsigned char *id, int type, int external)
 		return -2;
 	if (dropped(s, id, type))
 		return 0;
+	if (count_only(s, type)) {
+		s->count[ABBREV_SET_ALL]++;
+		s->count[type]++;
+		return 1;
+	}
 	c = s->nids ? memcmp(arena_id(s, s->nids - 1), id, s->rawsz) : -1;
 	/* in a sorted arena every ID is <= the last: one above it is new */
 	if (s->sorted && !c)
@@ -689,6 +707,11 @@ static int bulk_add(idsets_bulk *b, const unsigned char *id, int type, int exter
 		return -2;
 	if (dropped(s, id, type))
 		return 0;
+	if (count_only(s, type)) {
+		b->count[ABBREV_SET_ALL]++;
+		b->count[type]++;
+		return 1;
+	}
 	c = s->nids ? memcmp(arena_id(s, s->nids - 1), id, s->rawsz) : -1;
 	if (!c)
 		return 0;

@@ -103,6 +103,18 @@ int idsets_bulk_finish(idsets_bulk *b);
 void idsets_keep_range(idsets *s, unsigned lo, unsigned hi);
 
 /*
+ * Store only the IDs of the types in `mask` (bit 1 << ABBREV_TYPE_COMMIT
+ * and so on): an ID of another type is counted, in the set of all
+ * objects and in its type's set, and not stored, so idsets_count() stays
+ * exact while iterations and lookups see only the stored types.  What
+ * the history needs from 10M objects is their count and the commits.
+ * Only for a walk that adds every object once (the pack walker's merge
+ * drops repeated IDs itself): an ID that is not stored cannot be
+ * recognised when it comes again.  Call before the first add.
+ */
+void idsets_store_only(idsets *s, unsigned mask);
+
+/*
  * A new collection with the IDs of `s` whose first byte is in [lo, hi),
  * added in key order, the commit-ish set's tags still in it; NULL when
  * out of memory.

@@ -672,6 +672,64 @@ START_TEST(test_bulk_by_reference)
 }
 END_TEST
 
+static int cmp_raw20(const void *a, const void *b)
+{
+	return memcmp(a, b, 20);
+}
+
+/*
+ * Commits stored, the rest counted: the counts of every set stay exact
+ * (bulk adding with its workers past a publishing batch, and plain adds),
+ * while iterations and lookups see the commits alone.
+ */
+START_TEST(test_store_only)
+{
+	const size_t n = 20000;
+	unsigned char *ids = malloc(n * 20);
+	size_t want[ABBREV_SET_COUNT] = { 0 };
+	uint64_t st = 43;
+
+	ck_assert_ptr_nonnull(ids);
+	for (size_t i = 0; i < n; i++)
+		test_rand_id(ids + i * 20, 20, &st);
+	qsort(ids, n, 20, cmp_raw20);
+	for (int bulk = 0; bulk < 2; bulk++) {
+		idsets *c = idsets_new(20);
+		idsets_bulk *b;
+		idset_iter it;
+		const unsigned char *id;
+		size_t seen = 0;
+		int type;
+
+		ck_assert_ptr_nonnull(c);
+		idsets_store_only(c, 1u << ABBREV_TYPE_COMMIT);
+		b = bulk ? idsets_bulk_start(c, n) : NULL;
+		memset(want, 0, sizeof(want));
+		for (size_t i = 0; i < n; i++) {
+			type = ABBREV_TYPE_COMMIT + (int)(i % 4);
+			ck_assert_int_eq(bulk ? idsets_bulk_add_ref(b, ids + i * 20, type)
+					      : idsets_add(c, ids + i * 20, type), 1);
+			want[ABBREV_SET_ALL]++;
+			want[type]++;
+		}
+		ck_assert_int_eq(idsets_bulk_finish(b), 0);
+		for (int set = ABBREV_SET_ALL; set <= ABBREV_SET_TAG; set++)
+			ck_assert_uint_eq(idsets_count(c, set), want[set]);
+		idset_iter_init(&it, c, ABBREV_SET_COMMIT);
+		while (idset_iter_next(&it, &id, &type)) {
+			ck_assert_int_eq(type, ABBREV_TYPE_COMMIT);
+			ck_assert(!memcmp(id, ids + 4 * seen * 20, 20));
+			seen++;
+		}
+		ck_assert_uint_eq(seen, want[ABBREV_SET_COMMIT]);
+		ck_assert_int_eq(idsets_lookup(c, ids), ABBREV_TYPE_COMMIT);
+		ck_assert_int_eq(idsets_lookup(c, ids + 20), ABBREV_TYPE_NONE);
+		idsets_free(c);
+	}
+	free(ids);
+}
+END_TEST
+
 /* A non-empty collection: the bulk adder is idsets_add(), duplicates included. */
 START_TEST(test_bulk_not_empty)
 {
@@ -1103,6 +1161,7 @@ Suite *make_idset_suite(void)
 	tcase_add_test(core, test_bulk_out_of_order);
 	tcase_add_test(core, test_bulk_by_reference);
 	tcase_add_test(core, test_bulk_not_empty);
+	tcase_add_test(core, test_store_only);
 	tcase_add_test(core, test_order_lost);
 	tcase_add_test(core, test_seek);
 	tcase_add_test(core, test_seek_restart);
