@@ -4,12 +4,15 @@
  * measure.  Report:
  *
  *	length,all_objects,all_prefixes,all_expected_prefixes,commit_objects,
- *	...,commit-ish_objects,...,tag_expected_prefixes,commit_vs_other,repository
+ *	...,commit-ish_objects,...,tag_expected_prefixes,commit_vs_other,repository,
+ *	reachable_from,refs_walked,missing_objects
  *
  * from length 4 to the first length where every set (and commit vs
  * other) is 0; "expected" is the birthday model's value for as many
  * random IDs.  The repository column repeats on every row, so that runs
- * of several repositories can be concatenated into one table.
+ * of several repositories can be concatenated into one table; so do the
+ * last three, what --reachable walked (reachable_from: the ref patterns
+ * joined by spaces, refs_walked, missing_objects), empty without it.
  * Model: length,<set>_expected_pairs,<set>_p_collision,... per set.
  * History: one row per length from 4 to the projected ones: whether and
  * when two commits first shared it (unix time, ISO date, commits then,
@@ -25,6 +28,7 @@
 
 #include "csv.h"
 #include "emit.h"
+#include "emit_parts.h"
 #include "fmt.h"
 
 /* Column order of the sets: all objects first, then the types. */
@@ -73,7 +77,7 @@ static char *repos_joined(const char *const *repos, size_t n)
 static int report_csv(FILE *out, const stats_report *r)
 {
 	unsigned last = r->cvo_last_len;
-	char name[32], *repos = repos_joined(r->repos, r->nrepos);
+	char name[32], patterns[4096], *repos = repos_joined(r->repos, r->nrepos);
 
 	if (!repos)
 		return -1;
@@ -92,8 +96,12 @@ static int report_csv(FILE *out, const stats_report *r)
 	}
 	csv_field(out, "commit_vs_other", 0);
 	csv_field(out, "repository", 0);
+	csv_field(out, "reachable_from", 0);
+	csv_field(out, "refs_walked", 0);
+	csv_field(out, "missing_objects", 0);
 	csv_end_record(out);
 
+	emit_reach_patterns(patterns, sizeof(patterns), r->reach, " ");
 	for (unsigned L = ABBREV_MIN_LEN; L <= last; L++) {
 		count_field(out, L, 1);
 		for (int c = 0; c < ABBREV_SET_COUNT; c++) {
@@ -105,6 +113,15 @@ static int report_csv(FILE *out, const stats_report *r)
 		}
 		count_field(out, L <= r->cvo_last_len ? r->cvo[L] : 0, 0);
 		csv_field(out, repos, 0);
+		/* --reachable: the ref patterns and counts; empty fields without */
+		csv_field(out, patterns, 0);
+		if (r->reach) {
+			count_field(out, r->reach->refs, 0);
+			count_field(out, r->reach->missing, 0);
+		} else {
+			csv_field(out, "", 0);
+			csv_field(out, "", 0);
+		}
 		csv_end_record(out);
 	}
 	free(repos);

@@ -73,6 +73,17 @@ static int report_markdown(FILE *out, const stats_report *r)
 	fprintf(out, "%s%s objects (%s)\n\n", r->nrepos ? ", " : "", num, r->hash ? r->hash : "unknown");
 	for (int i = 0; emit_lacks_note(r->lacks, i); i++)
 		fprintf(out, "Note: %s.\n\n", emit_lacks_note(r->lacks, i));
+	if (r->reach) {
+		char counts[128];
+
+		fputs("Reachable from ", out);
+		for (size_t i = 0; i < r->reach->npatterns; i++) {
+			fputs(i ? ", " : "", out);
+			code_span(out, r->reach->patterns[i]);
+		}
+		emit_reach_counts(counts, sizeof(counts), r->reach);
+		fprintf(out, "%s.\n\n", counts);
+	}
 
 	for (int c = 0; c < ABBREV_SET_COUNT; c++) {
 		const stats_set *st = &r->sets[column_sets[c]];

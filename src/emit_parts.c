@@ -237,6 +237,36 @@ const char *emit_lacks_note(unsigned lacks, int i)
 	return NULL;
 }
 
+void emit_reach_patterns(char *buf, size_t n, const abbrev_reach *reach, const char *sep)
+{
+	size_t o = 0;
+
+	if (!n)
+		return;
+	buf[0] = '\0';
+	for (size_t i = 0; reach && i < reach->npatterns && o < n; i++)
+		o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? sep : "", reach->patterns[i]);
+}
+
+void emit_reach_counts(char *buf, size_t n, const abbrev_reach *reach)
+{
+	char refs[32], missing[32];
+	int o;
+
+	if (!n)
+		return;
+	buf[0] = '\0';
+	if (!reach)
+		return;
+	fmt_count(refs, sizeof(refs), (double)reach->refs);
+	o = snprintf(buf, n, ": %s %s", refs, emit_noun(reach->refs, "ref", "refs"));
+	if (reach->missing && o >= 0 && (size_t)o < n) {
+		fmt_count(missing, sizeof(missing), (double)reach->missing);
+		snprintf(buf + o, n - (size_t)o, "; %s missing %s not counted", missing,
+			 emit_noun(reach->missing, "object", "objects"));
+	}
+}
+
 void emit_repos_joined(char *buf, size_t n, const char *const *repos, size_t nrepos)
 {
 	size_t o = 0;

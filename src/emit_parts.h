@@ -91,6 +91,14 @@ const char *emit_set_title(const char *name);
 /* One sentence per thing the repositories lack (lacks.h), for notes; NULL after the last. */
 const char *emit_lacks_note(unsigned lacks, int i);
 
+/*
+ * What --reachable walked (NULL: nothing to say, buf ""): the patterns
+ * joined by `sep` ("HEAD, refs/heads/..., refs/tags/..."), and the counts
+ * after them (": 12 refs; 3 missing objects not counted").
+ */
+void emit_reach_patterns(char *buf, size_t n, const abbrev_reach *reach, const char *sep);
+void emit_reach_counts(char *buf, size_t n, const abbrev_reach *reach);
+
 /* The repositories as "a + b" into buf; "" for none. */
 void emit_repos_joined(char *buf, size_t n, const char *const *repos, size_t nrepos);
 

@@ -272,6 +272,16 @@ static void report_notes(FILE *out, const svg_frame *f, const stats_report *r, u
 		snprintf(line, sizeof(line), "Note: %s.", emit_lacks_note(r->lacks, i));
 		y = svg_wrapped(out, f->left, y, 15, NOTE_WIDTH, "note", line);
 	}
+	if (r->reach) {
+		char patterns[4096], counts[128], reach[4300];
+
+		emit_reach_patterns(patterns, sizeof(patterns), r->reach, ", ");
+		emit_reach_counts(counts, sizeof(counts), r->reach);
+		snprintf(reach, sizeof(reach), "Reachable from %s%s.", patterns, counts);
+		fputs("<g class=\"reachable\">\n", out);
+		svg_wrapped(out, f->left, y, 15, NOTE_WIDTH, "note", reach);
+		fputs("</g>\n", out);
+	}
 }
 
 static int report_svg(FILE *out, const stats_report *r)

@@ -156,16 +156,13 @@ static void print_model(FILE *out, const stats_report *r)
 /* "reachable from HEAD, <the other patterns>: 12 refs" */
 static void print_reach(FILE *out, const abbrev_reach *reach)
 {
+	char patterns[4096], counts[128];
+
 	if (!reach)
 		return;
-	fputs("reachable from ", out);
-	for (size_t i = 0; i < reach->npatterns; i++)
-		fprintf(out, "%s%s", i ? ", " : "", reach->patterns[i]);
-	fprintf(out, ": %zu ref%s", reach->refs, reach->refs == 1 ? "" : "s");
-	if (reach->missing)
-		fprintf(out, "; %zu missing object%s not counted", reach->missing,
-			reach->missing == 1 ? "" : "s");
-	fputc('\n', out);
+	emit_reach_patterns(patterns, sizeof(patterns), reach, ", ");
+	emit_reach_counts(counts, sizeof(counts), reach);
+	fprintf(out, "reachable from %s%s\n", patterns, counts);
 }
 
 static int report_text(FILE *out, const stats_report *r)

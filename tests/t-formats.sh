@@ -101,7 +101,7 @@ def check_csv(rep, path):
     rows = list(csv.reader(io.StringIO(text)))
     header = ["length"] + ["%s_%s" % (s, m) for s in SETS
                            for m in ("objects", "prefixes", "expected_prefixes")]
-    header += ["commit_vs_other", "repository"]
+    header += ["commit_vs_other", "repository", "reachable_from", "refs_walked", "missing_objects"]
     if not expect(rows and rows[0] == header, "csv: header %s" % (rows[:1],)):
         return
     lengths = [int(r[0]) for r in rows[1:]]
@@ -123,6 +123,11 @@ def check_csv(rep, path):
                "csv: commit_vs_other at %d" % L)
         expect(d["repository"] == " + ".join(rep["repositories"]),
                "csv: repository %r, json %r" % (d["repository"], rep["repositories"]))
+        reach = rep.get("reachable")
+        want = ["", "", ""] if not reach else [" ".join(reach["refs"]), str(reach["refs_walked"]),
+                                               str(reach["missing"])]
+        got = [d["reachable_from"], d["refs_walked"], d["missing_objects"]]
+        expect(got == want, "csv: reachable columns %s, json %s" % (got, want))
 
 
 def cells(line):

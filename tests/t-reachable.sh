@@ -40,6 +40,28 @@ checks=$((checks + 1))
 grep -qx "reachable from HEAD, refs/heads/\*, refs/tags/\*: $nrefs refs" "$out" ||
 	fail "text does not say which refs were walked"
 show "$out"
+expect_exit 0 "$GIT_ABBREV" report --format=markdown --reachable "$S"
+checks=$((checks + 1))
+grep -qxF "Reachable from \`HEAD\`, \`refs/heads/*\`, \`refs/tags/*\`: $nrefs refs." "$out" ||
+	fail "markdown does not say which refs were walked"
+expect_exit 0 "$GIT_ABBREV" report --format=svg --reachable "$S"
+checks=$((checks + 1))
+"$PYTHON3" - "$out" "$nrefs" <<'EOF' || fail "svg does not say which refs were walked"
+import sys, xml.etree.ElementTree as E
+NS = "{http://www.w3.org/2000/svg}"
+g = [e for e in E.parse(sys.argv[1]).iter(NS + "g") if e.get("class") == "reachable"]
+text = " ".join(t.text for t in g[0].iter(NS + "text")) if g else ""
+sys.exit(text != "Reachable from HEAD, refs/heads/*, refs/tags/*: %s refs." % sys.argv[2])
+EOF
+expect_exit 0 "$GIT_ABBREV" report --format=csv --refs='refs/tags/*' --refs=HEAD "$S"
+checks=$((checks + 1))
+ntags=$(($(git -C "$S" for-each-ref refs/tags | wc -l) + 1))
+"$PYTHON3" - "$out" "$ntags" <<'EOF' || fail "csv does not say which refs were walked"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+sys.exit(not rows or any((r["reachable_from"], r["refs_walked"], r["missing_objects"]) !=
+                         ("refs/tags/* HEAD", sys.argv[2], "0") for r in rows))
+EOF
 
 say "--refs: the pull requests, the remote and the notes are not a clone's"
 expect_exit 0 "$GIT_ABBREV" report --format=json --refs='refs/*' "$S"
