@@ -201,6 +201,9 @@ static const cli_choice fits[] = {
 #define SHARD(T, R) \
 	VALUE("shard", offsetof(T, R shard), parse_shard_opt, "<K>/<N>", \
 	      "count only shard K of N (N divides 256): the IDs whose first byte is in K*256/N ..")
+#define TITLE(T, R) \
+	STRING("title", offsetof(T, R title), "<text>", \
+	       "the chart's title (default: the repositories' names and counts)")
 #define PROGRESS_ROWS(T, R) \
 	FLAG("progress", 0, offsetof(T, R progress), 1, "show progress on stderr"), \
 	FLAG("no-progress", 0, offsetof(T, R progress), 0, \
@@ -248,6 +251,7 @@ static const cli_option report_options[] = {
 	       "with --format=classic: the one set it lists (default all)"),
 	IMPROBABLE(cli_report_opts, ),
 	SHARD(cli_report_opts, ),
+	TITLE(cli_report_opts, ),
 	REPO_ROWS(cli_report_opts, ),
 	END
 };
@@ -356,6 +360,7 @@ static const cli_option model_options[] = {
 	FORMAT(offsetof(cli_model_opts, format), EMIT_MODEL),
 	VALUE("from", offsetof(cli_model_opts, from), parse_length, "<L>", "the first length shown"),
 	VALUE("to", offsetof(cli_model_opts, to), parse_length, "<L>", "the last length shown"),
+	TITLE(cli_model_opts, r.),
 	REPO_ROWS(cli_model_opts, r.),
 	END
 };
@@ -483,6 +488,7 @@ static const cli_option history_options[] = {
 	      "... for Y more years"),
 	FLAG("no-projection", 0, offsetof(cli_history_opts, projection), 0,
 	     "the past only, no projection"),
+	TITLE(cli_history_opts, r.),
 	REPO_ROWS(cli_history_opts, r.),
 	END
 };
@@ -522,6 +528,7 @@ static const cli_option ids_options[] = {
 	     "skip and count lines that are no ID line (default: stop at the first)"),
 	SHARD(cli_ids_opts, r.),
 	IMPROBABLE(cli_ids_opts, r.),
+	TITLE(cli_ids_opts, r.),
 	PROGRESS_ROWS(cli_ids_opts, r.),
 	CHDIR_HELP_ROWS(cli_ids_opts, r.),
 	END
@@ -561,6 +568,7 @@ static const cli_option merge_options[] = {
 	CHOICE("type", offsetof(cli_merge_opts, set), types,
 	       "with --format=classic: the one set it lists (default all)"),
 	IMPROBABLE(cli_merge_opts, ),
+	TITLE(cli_merge_opts, ),
 	CHDIR_HELP_ROWS(cli_merge_opts, ),
 	END
 };

@@ -52,6 +52,7 @@ typedef struct {
 	size_t nchdir;
 	const char *complete; /* --git-completion-helper[=<option>]: "" or the option */
 	shard shard;         /* --shard=K/N: count shard K of N only (default all) */
+	const char *title;   /* --title=<text>: the chart's title (report, model, history) */
 } cli_repo_opts;
 
 typedef cli_repo_opts cli_report_opts;

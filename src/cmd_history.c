@@ -135,6 +135,7 @@ int cmd_history(int argc, char **argv)
 		.objects = idsets_count(cs.s, ABBREV_SET_ALL),
 		.h = &h,
 		.p = o.projection ? &pr : NULL,
+		.title = o.r.title,
 	};
 	if (emit_history(stdout, &rep, o.r.format) || fflush(stdout)) {
 		cmd_error("cannot write the history: %s", cmd_write_reason());

@@ -238,6 +238,7 @@ int cmd_ids(int argc, char **argv)
 	rep.lacks = 0;
 	rep.repos = (const char *const *)r.src.names;
 	rep.nrepos = r.src.nnames;
+	rep.title = o.r.title;
 	if (o.r.format != ABBREV_FORMAT_PARTIAL)
 		cmd_input_notes(&rep);
 	ret = cmd_print_report(&rep, o.r.format);

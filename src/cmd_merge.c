@@ -62,6 +62,7 @@ int cmd_merge(int argc, char **argv)
 	for (int set = 0; set < ABBREV_SET_COUNT; set++)
 		stats_mark_improbable(&merged.rep.sets[set], o.improbable);
 	merged.rep.set = o.set;
+	merged.rep.title = o.title;
 	if (o.format != ABBREV_FORMAT_PARTIAL)
 		cmd_input_notes(&merged.rep);
 	ret = cmd_print_report(&merged.rep, o.format);

@@ -98,6 +98,7 @@ int cmd_model(int argc, char **argv)
 	}
 	r.from = from;
 	r.to = to;
+	r.title = o.r.title;
 
 	if (emit_model(stdout, &r, o.format) || fflush(stdout)) {
 		cmd_error("cannot write the model: %s", cmd_write_reason());

@@ -68,6 +68,7 @@ typedef struct {
 	uint64_t objects;          /* all objects of the union */
 	const history_results *h;
 	const projection_results *p; /* NULL: no projection */
+	const char *title;         /* --title: the chart's title; NULL: its own */
 } history_report;
 
 struct verify_emitter;

@@ -278,6 +278,55 @@ void emit_repos_joined(char *buf, size_t n, const char *const *repos, size_t nre
 		o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? " + " : "", repos[i]);
 }
 
+void emit_repo_name(char *buf, size_t n, const char *path)
+{
+	size_t len = strlen(path), start;
+
+	if (!n)
+		return;
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	if (len > 5 && !strncmp(path + len - 5, "/.git", 5))
+		len -= 5;
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	start = len;
+	while (start > 0 && path[start - 1] != '/')
+		start--;
+	if (len - start > 4 && !strncmp(path + len - 4, ".git", 4))
+		len -= 4;
+	if (len <= start || (len - start == 1 && path[start] == '.'))
+		snprintf(buf, n, "%s", path);
+	else
+		snprintf(buf, n, "%.*s", (int)(len - start), path + start);
+}
+
+void emit_repo_names(char *buf, size_t n, const char *const *repos, size_t nrepos, size_t max)
+{
+	char name[256];
+	size_t len;
+
+	if (!n)
+		return;
+	buf[0] = '\0';
+	for (size_t i = 0; i < nrepos; i++) {
+		emit_repo_name(name, sizeof(name), repos[i]);
+		if (i)
+			strncat(buf, " + ", n - strlen(buf) - 1);
+		strncat(buf, name, n - strlen(buf) - 1);
+	}
+	len = strlen(buf);
+	if (max > 3 && len > max) {
+		const char *tail = buf + len - (max - 3);
+
+		/* start at a character, not inside a UTF-8 sequence */
+		while (((unsigned char)*tail & 0xc0) == 0x80)
+			tail++;
+		memmove(buf + 3, tail, strlen(tail) + 1);
+		memcpy(buf, "...", 3);
+	}
+}
+
 double emit_window_span(const projection_results *p)
 {
 	double span = (double)(p->window_end - p->window_start) / PROJECTION_YEAR;

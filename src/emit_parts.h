@@ -103,6 +103,19 @@ void emit_reach_counts(char *buf, size_t n, const abbrev_reach *reach);
 void emit_repos_joined(char *buf, size_t n, const char *const *repos, size_t nrepos);
 
 /*
+ * A repository's name for a chart's title, from its path: the last
+ * component, without a trailing "/.git" or ".git" ("/src/linux/.git" and
+ * "/srv/linux.git" are "linux"); the path itself when nothing is left.
+ */
+void emit_repo_name(char *buf, size_t n, const char *path);
+
+/*
+ * The repositories' names joined with " + " (emit_repo_name()), the
+ * front cut to "..." when longer than `max` chars; "" for none.
+ */
+void emit_repo_names(char *buf, size_t n, const char *const *repos, size_t nrepos, size_t max);
+
+/*
  * The one line to quote, no newline: "at the growth of the last 5 years
  * (exponential fit, +4.9%/year), 12-char commit IDs reach a 50% chance
  * of a collision in 2071; all objects in 2040".  Empty when there is no

@@ -98,28 +98,13 @@ static int drawn(const stats_report *r, int set)
 	return set == ABBREV_SET_ALL || set == ABBREV_SET_COMMIT || r->sets[set].count > 0;
 }
 
-/* The repositories for the title, "a + b", the front cut when long. */
+/*
+ * The repositories for the title, by name ("linux + git"), the front cut
+ * when long: a chart is shown to people who do not share our paths.
+ */
 static void repos_title(char *buf, size_t n, const char *const *repos, size_t nrepos)
 {
-	const size_t max = 64;
-	size_t len;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < nrepos; i++) {
-		if (i)
-			strncat(buf, " + ", n - strlen(buf) - 1);
-		strncat(buf, repos[i], n - strlen(buf) - 1);
-	}
-	len = strlen(buf);
-	if (len > max) {
-		const char *tail = buf + len - (max - 3);
-
-		/* start at a character, not inside a UTF-8 sequence */
-		while (((unsigned char)*tail & 0xc0) == 0x80)
-			tail++;
-		memmove(buf + 3, tail, strlen(tail) + 1);
-		memcpy(buf, "...", 3);
-	}
+	emit_repo_names(buf, n, repos, nrepos, 64);
 }
 
 static void text_at(FILE *out, double x, double y, const char *cls, const char *anchor,
@@ -341,7 +326,7 @@ static int report_svg(FILE *out, const stats_report *r)
 	fmt_count(num, sizeof(num), (double)all->count);
 	snprintf(title, sizeof(title), "%s%s%s objects: colliding abbreviated IDs by length",
 		 repos, r->nrepos ? ": " : "", num);
-	svg_begin(out, WIDTH, HEIGHT, title);
+	svg_begin(out, WIDTH, HEIGHT, r->title ? r->title : title);
 	fputs("<desc>Colliding prefixes (log scale) against abbreviation length, per set: "
 	      "measured as points, the birthday model as lines. Min unique length:", out);
 	for (int k = 0; k < ABBREV_SET_COUNT; k++) {
@@ -355,7 +340,7 @@ static int report_svg(FILE *out, const stats_report *r)
 	fputs(".</desc>\n", out);
 	snprintf(line, sizeof(line), "%s%s%s objects (%s)", repos, r->nrepos ? ": " : "", num,
 		 r->hash ? r->hash : "unknown");
-	text_at(out, f.left, 26, "title", NULL, line);
+	text_at(out, f.left, 26, "title", NULL, r->title ? r->title : line);
 	text_at(out, f.left, 48, "subtitle", NULL,
 		"Colliding abbreviated IDs by length: measured (points) and expected for "
 		"random IDs (lines)");
@@ -430,8 +415,8 @@ static int model_svg(FILE *out, const model_results *r)
 		o += (size_t)snprintf(title + o, sizeof(title) - o, "%s %s %s", i ? "," : "",
 				      num, model_title(r->sets[i].name));
 	}
-	svg_begin(out, WIDTH, MODEL_HEIGHT, title);
-	text_at(out, f.left, 26, "title", NULL, title);
+	svg_begin(out, WIDTH, MODEL_HEIGHT, r->title ? r->title : title);
+	text_at(out, f.left, 26, "title", NULL, r->title ? r->title : title);
 	text_at(out, f.left, 48, "subtitle", NULL,
 		"Chance of at least one collision among n random IDs at L hex chars: "
 		"P = 1 - exp(-n(n-1)/2 / 16^L)");
@@ -542,10 +527,10 @@ static int history_svg(FILE *out, const history_report *r)
 	fmt_count(num, sizeof(num), (double)h->commits);
 	snprintf(title, sizeof(title), "%s%s%s commits: when each length first collided",
 		 repos, r->nrepos ? ": " : "", num);
-	svg_begin(out, WIDTH, MODEL_HEIGHT, title);
+	svg_begin(out, WIDTH, MODEL_HEIGHT, r->title ? r->title : title);
 	snprintf(line, sizeof(line), "%s%s%s commits (%s)", repos, r->nrepos ? ": " : "", num,
 		 hexid_hash_name(h->rawsz) ? hexid_hash_name(h->rawsz) : "unknown");
-	text_at(out, f.left, 26, "title", NULL, line);
+	text_at(out, f.left, 26, "title", NULL, r->title ? r->title : line);
 	text_at(out, f.left, 48, "subtitle", NULL,
 		"Commits in the repository when two first shared L hex chars (committer-time "
 		"order), and the model's expectation");

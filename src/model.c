@@ -230,6 +230,7 @@ int model_results_compute(model_results *r, const model_input *in, size_t nin,
 {
 	r->nsets = 0;
 	r->sets = NULL;
+	r->title = NULL;
 	if (from < ABBREV_MIN_LEN)
 		from = ABBREV_MIN_LEN;
 	if (to > MODEL_MAX_LEN)

@@ -342,6 +342,7 @@ int stats_report_compute(stats_report *r, const idsets *s)
 	r->input = NULL;
 	r->sources = NULL;
 	r->shard = SHARD_ALL;
+	r->title = NULL;
 	r->rawsz = idsets_rawsz(s);
 	r->hash = hexid_hash_name(r->rawsz);
 	/*

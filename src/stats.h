@@ -140,6 +140,7 @@ typedef struct {
 	/* what the IDs were read from, for --format=partial (sources.h); NULL: repos */
 	const struct sources *sources;
 	shard shard;             /* the IDs counted: one shard, or SHARD_ALL */
+	const char *title;       /* --title: the chart's title (borrowed); NULL: its own */
 } stats_report;
 
 /* The answer of `check`: do IDs of a set collide at `length` chars? */

@@ -652,6 +652,56 @@ START_TEST(test_history_markdown_svg)
 }
 END_TEST
 
+START_TEST(test_repo_name)
+{
+	static const char *const two[] = { "/src/linux/.git", "/srv/git.git/" };
+	char buf[64];
+
+	emit_repo_name(buf, sizeof(buf), "/src/linux/.git");
+	ck_assert_str_eq(buf, "linux");
+	emit_repo_name(buf, sizeof(buf), "/srv/linux.git/");
+	ck_assert_str_eq(buf, "linux");
+	emit_repo_name(buf, sizeof(buf), "repo");
+	ck_assert_str_eq(buf, "repo");
+	emit_repo_name(buf, sizeof(buf), "/");
+	ck_assert_str_eq(buf, "/");
+	emit_repo_name(buf, sizeof(buf), ".git");
+	ck_assert_str_eq(buf, ".git");
+	emit_repo_name(buf, sizeof(buf), "a/.git");
+	ck_assert_str_eq(buf, "a");
+	emit_repo_names(buf, sizeof(buf), two, 2, 64);
+	ck_assert_str_eq(buf, "linux + git");
+	emit_repo_names(buf, sizeof(buf), two, 2, 9);
+	ck_assert_str_eq(buf, "... + git");
+	emit_repo_names(buf, sizeof(buf), two, 0, 64);
+	ck_assert_str_eq(buf, "");
+}
+END_TEST
+
+/* --title is the chart's title; without it the chart is named after the repository */
+START_TEST(test_svg_title)
+{
+	history_results h;
+	history_report r;
+	const char *out;
+	FILE *f;
+
+	history_fixture(&h, &r);
+	f = capture();
+	ck_assert_int_eq(emit_history(f, &r, ABBREV_FORMAT_SVG), 0);
+	out = captured(f);
+	ck_assert_ptr_nonnull(strstr(out, "<title>r,1: 4 commits: "));
+	ck_assert_ptr_null(strstr(out, "/tmp/r,1"));
+	r.title = "Fixes: <12> & 16";
+	f = capture();
+	ck_assert_int_eq(emit_history(f, &r, ABBREV_FORMAT_SVG), 0);
+	out = captured(f);
+	ck_assert_ptr_nonnull(strstr(out, "<title>Fixes: &lt;12&gt; &amp; 16</title>"));
+	ck_assert_ptr_nonnull(strstr(out, ">Fixes: &lt;12&gt; &amp; 16</text>"));
+	history_results_clear(&h);
+}
+END_TEST
+
 Suite *make_formats_suite(void)
 {
 	Suite *s = suite_create("formats");
@@ -676,6 +726,8 @@ Suite *make_formats_suite(void)
 	tcase_add_test(core, test_classic);
 	tcase_add_test(core, test_history_csv);
 	tcase_add_test(core, test_history_markdown_svg);
+	tcase_add_test(core, test_repo_name);
+	tcase_add_test(core, test_svg_title);
 	tcase_add_test(errors, test_cli_formats);
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, errors);
