@@ -67,13 +67,16 @@ json_check "history: repositories" "$out" '
 assert d["repositories"] == [want(repo)], d["repositories"]
 '
 
-say "svg: the path as Latin-1 characters, not U+FFFD"
-expect_exit 0 "$GIT_ABBREV" report --format=svg "$B/q"
+say "svg: the repository's name as Latin-1 characters, not U+FFFD"
+# the chart names the repository (the path's last part), so the bytes go there
+gen_repo "$(printf '%s/bad-\377\376-repo' "$B")" small
+expect_exit 0 "$GIT_ABBREV" report --format=svg "$(printf '%s/bad-\377\376-repo' "$B")"
 checks=$((checks + 1))
-"$PYTHON3" - "$out" <<'EOF2' || fail "svg: the path's bytes are not the Latin-1 characters"
+"$PYTHON3" - "$out" <<'EOF2' || fail "svg: the name's bytes are not the Latin-1 characters"
 import sys, xml.etree.ElementTree as E
 text = "".join(E.parse(sys.argv[1]).getroot().itertext())
-assert "bad-\u00ff\u00fe-dir" in text, text[:300]
+assert "bad-\u00ff\u00fe-repo" in text, text[:300]
+assert "bad-\u00ff\u00fe-dir" not in text, "the chart shows the path"
 assert "\ufffd" not in text
 EOF2
 
