@@ -6,7 +6,10 @@
  * database's own index (the walker listed them), so hashing each object
  * again on reading (libgit2's strict verification) is turned off while a
  * source exists, as the report's history does.  Ancestry is
- * git_graph_descendant_of().
+ * git_graph_descendant_of(); "public" (reachable from HEAD, a branch or
+ * a tag) is git_graph_reachable_from_any() over those tips, gathered on
+ * the first question (the subject search asks only when several commits
+ * share a subject).
  */
 #include <config.h>
 
@@ -25,6 +28,9 @@ struct refs_git2 {
 	git_repository *repo;
 	git_odb *odb;
 	commit_buf subject;
+	git_oid *tips;        /* HEAD, branches, tags, peeled to commits */
+	size_t ntips, captips;
+	int tips_read;        /* 1 read, -1 could not be */
 };
 
 static int git2_commit(void *ctx, const unsigned char *id, const char **subject, int64_t *time)
@@ -59,6 +65,76 @@ static int git2_is_ancestor(void *ctx, const unsigned char *anc, const unsigned 
 	return git_graph_descendant_of(g->repo, &o, &a) == 1;
 }
 
+static int add_tip(refs_git2 *g, const git_oid *id)
+{
+	if (g->ntips == g->captips) {
+		size_t cap = g->captips ? 2 * g->captips : 64;
+		git_oid *v = realloc(g->tips, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		g->tips = v;
+		g->captips = cap;
+	}
+	git_oid_cpy(&g->tips[g->ntips++], id);
+	return 0;
+}
+
+/* A tip, peeled to its commit (a tag of a tree or blob is none). */
+static int add_ref_tip(git_reference *ref, refs_git2 *g)
+{
+	git_object *c = NULL;
+	int rc = 0;
+
+	if (git_reference_peel(&c, ref, GIT_OBJECT_COMMIT) == 0)
+		rc = add_tip(g, git_object_id(c));
+	git_object_free(c);
+	return rc;
+}
+
+static int read_tips(refs_git2 *g)
+{
+	static const char *const globs[] = { "refs/heads/*", "refs/tags/*" };
+	git_reference *head = NULL;
+	int rc = 0;
+
+	g->tips_read = 1;
+	if (git_repository_head(&head, g->repo) == 0) /* detached or not; unborn: none */
+		rc = add_ref_tip(head, g);
+	git_reference_free(head);
+	for (size_t i = 0; i < 2 && !rc; i++) {
+		git_reference_iterator *it;
+		git_reference *ref;
+
+		if (git_reference_iterator_glob_new(&it, g->repo, globs[i]) < 0)
+			continue;
+		while (!rc && git_reference_next(&ref, it) == 0) {
+			rc = add_ref_tip(ref, g);
+			git_reference_free(ref);
+		}
+		git_reference_iterator_free(it);
+	}
+	if (rc)
+		g->tips_read = -1;
+	return rc;
+}
+
+static int git2_is_public(void *ctx, const unsigned char *id)
+{
+	refs_git2 *g = ctx;
+	git_oid oid;
+
+	if (!g->tips_read && read_tips(g))
+		return 0;
+	if (g->tips_read < 0 || !g->ntips)
+		return 0;
+	memcpy(oid.id, id, GIT_OID_RAWSZ);
+	for (size_t i = 0; i < g->ntips; i++)
+		if (git_oid_equal(&oid, &g->tips[i]))
+			return 1;
+	return git_graph_reachable_from_any(g->repo, &oid, g->tips, g->ntips) == 1;
+}
+
 int refs_git2_new(refs_git2 **out, struct git_repository *repo)
 {
 	refs_git2 *g = calloc(1, sizeof(*g));
@@ -74,6 +150,7 @@ int refs_git2_new(refs_git2 **out, struct git_repository *repo)
 	g->src.ctx = g;
 	g->src.commit = git2_commit;
 	g->src.is_ancestor = git2_is_ancestor;
+	g->src.is_public = git2_is_public;
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 	*out = g;
 	return 0;
@@ -86,6 +163,7 @@ void refs_git2_free(refs_git2 *g)
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 1);
 	git_odb_free(g->odb);
 	commit_buf_free(&g->subject);
+	free(g->tips);
 	free(g);
 }
 

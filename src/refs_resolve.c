@@ -13,10 +13,16 @@
  * a subject shortened with "..." is a range of keys from its prefix on.
  *
  * When several commits carry the subject searched for (cherry-picks,
- * "Merge branch 'maint'"), the one meant is, in this order: an ancestor
- * of the commit being checked (--range), the one sharing the most leading
- * hex chars with the ID as written (a typo keeps most of it), the oldest,
- * the lowest ID.  All of this is deterministic.
+ * rebased copies, "typos"), the search narrows them in tiers, each kept
+ * only when some commit passes it: reachable from HEAD, a branch or a
+ * tag (not only from a pull request's ref: a never-merged version of a
+ * series); then an ancestor of the commit being checked (--range); then
+ * the one commit sharing at least TYPO_HEX leading hex chars with the ID
+ * as written (a typo keeps most of it).  One commit left is the one
+ * meant.  Several left are listed as candidates, nearest first (in
+ * committer time to the commit being checked, or newest first for a
+ * file), and none is suggested: --fix never picks among them.  All of
+ * this is deterministic.
  */
 #include <config.h>
 
@@ -31,6 +37,10 @@
 
 /* Commits listed for an ambiguous ID, or considered for a subject. */
 #define MAX_CANDS 64
+/* Commits listed for a subject several commits have. */
+#define MAX_LISTED 8
+/* Leading hex chars an ID as written shares with a commit to be its typo (git's default abbrev). */
+#define TYPO_HEX 7
 
 typedef struct centry {
 	struct centry *next;
@@ -388,6 +398,7 @@ typedef struct {
 	const refs_ref *ref;
 	const unsigned char *ctx;  /* the commit whose message this is, or NULL */
 	refs_result *x;
+	int several;          /* a subject several commits have: suggest none */
 	int nomem;
 } job;
 
@@ -568,72 +579,170 @@ static unsigned lcp_given(const job *j, const unsigned char *id)
 	return l < n ? l : (unsigned)n;
 }
 
-/* Is a better than b as the commit meant?  (See the top of the file.) */
-static int better(const job *j, uint32_t a, uint32_t b, int a_anc, int b_anc)
-{
-	const refs_resolver *r = j->r;
-	const unsigned char *ia = r->ix_ids + a * r->rawsz, *ib = r->ix_ids + b * r->rawsz;
-	unsigned la, lb;
+/* The commits a subject search left: one, or several listed as candidates. */
+typedef struct {
+	size_t total;         /* commits with the subject (but the one skipped) */
+	size_t n;             /* of them, in the first tier: the first MAX_LISTED in ids */
+	unsigned char ids[MAX_LISTED][ABBREV_MAX_RAWSZ];
+} subject_pick;
 
-	if (a_anc != b_anc)
-		return a_anc > b_anc;
-	la = lcp_given(j, ia);
-	lb = lcp_given(j, ib);
-	if (la != lb)
-		return la > lb;
-	if (r->ix_time[a] != r->ix_time[b])
-		return r->ix_time[a] < r->ix_time[b];
-	return memcmp(ia, ib, r->rawsz) < 0;
+/* Keep the commits of v[0..*n) for which keep[] is set, if any is. */
+static void narrow(uint32_t *v, size_t *n, const signed char *keep)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < *n; i++)
+		k += keep[i] > 0;
+	if (!k)
+		return;
+	k = 0;
+	for (size_t i = 0; i < *n; i++)
+		if (keep[i] > 0)
+			v[k++] = v[i];
+	*n = k;
+}
+
+typedef struct {
+	const refs_resolver *r;
+	int64_t around;       /* the checked commit's time, or INT64_MAX: newest first */
+} near_ctx;
+
+static int64_t distance(const near_ctx *c, int64_t t)
+{
+	if (c->around == INT64_MAX)
+		return t > 0 ? INT64_MAX - t : INT64_MAX;
+	return t > c->around ? t - c->around : c->around - t;
+}
+
+/* Nearest first, then the lower ID: a deterministic order of candidates. */
+static void sort_nearest(const near_ctx *c, uint32_t *v, size_t n)
+{
+	const refs_resolver *r = c->r;
+
+	for (size_t i = 1; i < n; i++) {
+		uint32_t x = v[i];
+		size_t k = i;
+
+		for (; k > 0; k--) {
+			uint32_t y = v[k - 1];
+			int64_t dx = distance(c, r->ix_time[x]), dy = distance(c, r->ix_time[y]);
+
+			if (dy < dx || (dy == dx && memcmp(r->ix_ids + (size_t)y * r->rawsz,
+							   r->ix_ids + (size_t)x * r->rawsz, r->rawsz) < 0))
+				break;
+			v[k] = y;
+		}
+		v[k] = x;
+	}
 }
 
 /*
- * The commit whose subject is the reference's (exact, then the "..."
- * prefix), skipping `not` (raw ID or NULL).  1 found (into *out and its
- * count of matches into *nmatch), 0 none, -1 memory.
+ * The commits whose subject is s[0..len) (with `prefix`: begins with
+ * it), skipping `not` (raw ID or NULL), narrowed as the top of the file
+ * says.  1 one commit (pk->ids[0]), 2 several (pk), 0 none, -1 memory.
  */
 static int find_by_subject(job *j, const char *subject, size_t len, int prefix,
-			   const unsigned char *not, unsigned char *out, size_t *nmatch)
+			   const unsigned char *not, subject_pick *pk)
 {
 	refs_resolver *r = j->r;
+	const refs_source *src = r->src;
 	subject_hits h;
-	int best = -1, best_anc = 0, found = 0;
+	uint32_t v[MAX_CANDS];
+	signed char keep[MAX_CANDS];
+	size_t n = 0;
+	near_ctx nc = { r, INT64_MAX };
 
+	pk->total = pk->n = 0;
 	if (search_subject(r, subject, len, prefix, &h))
 		return -1;
-	*nmatch = 0;
-	for (size_t i = 0; i < h.n && i < MAX_CANDS; i++) {
-		const unsigned char *id = r->ix_ids + h.ix[i] * r->rawsz;
-		int anc;
-
-		if (not && !memcmp(id, not, r->rawsz))
-			continue;
-		(*nmatch)++;
-		anc = j->ctx ? is_ancestor(r, id, j->ctx) : 0;
-		if (best < 0 || better(j, h.ix[i], (uint32_t)best, anc, best_anc)) {
-			best = (int)h.ix[i];
-			best_anc = anc;
+	for (size_t i = 0; i < h.n && i < MAX_CANDS; i++)
+		if (!not || memcmp(r->ix_ids + (size_t)h.ix[i] * r->rawsz, not, r->rawsz))
+			v[n++] = h.ix[i];
+	pk->total = h.n - ((h.n < MAX_CANDS ? h.n : MAX_CANDS) - n);
+	if (!n)
+		return 0;
+	/* more than MAX_CANDS ("Merge branch 'maint'"): nothing tells them apart */
+	if (h.n <= MAX_CANDS && n > 1) {
+		if (src->is_public) {
+			for (size_t i = 0; i < n; i++)
+				keep[i] = (signed char)(src->is_public(src->ctx, r->ix_ids + (size_t)v[i] * r->rawsz) == 1);
+			narrow(v, &n, keep);
+		}
+		if (j->ctx && n > 1) {
+			for (size_t i = 0; i < n; i++)
+				keep[i] = (signed char)is_ancestor(r, r->ix_ids + (size_t)v[i] * r->rawsz, j->ctx);
+			narrow(v, &n, keep);
+		}
+		if (n > 1) {
+			for (size_t i = 0; i < n; i++)
+				keep[i] = lcp_given(j, r->ix_ids + (size_t)v[i] * r->rawsz) >= TYPO_HEX;
+			narrow(v, &n, keep);
 		}
 	}
-	if (best >= 0) {
-		memcpy(out, r->ix_ids + (size_t)best * r->rawsz, r->rawsz);
-		found = 1;
+	if (j->ctx && n > 1) {
+		centry *e = commit_info(r, j->ctx);
+
+		if (!e)
+			return -1;
+		nc.around = e->time;
 	}
-	return found;
+	sort_nearest(&nc, v, n);
+	pk->n = n;
+	for (size_t i = 0; i < n && i < MAX_LISTED; i++)
+		memcpy(pk->ids[i], r->ix_ids + (size_t)v[i] * r->rawsz, r->rawsz);
+	return n == 1 ? 1 : 2;
 }
 
-/* Search for the reference's own subject; 1 found, 0 not, -1 memory. */
-static int find_ref_subject(job *j, const unsigned char *not, unsigned char *out, size_t *nmatch)
+/* Search for the reference's own subject: as find_by_subject(). */
+static int find_ref_subject(job *j, const unsigned char *not, subject_pick *pk)
 {
 	const refs_ref *ref = j->ref;
 	int rc;
 
-	*nmatch = 0;
+	pk->total = pk->n = 0;
 	if (!ref->subject)
 		return 0;
-	rc = find_by_subject(j, ref->subject, ref->subject_len, 0, not, out, nmatch);
+	rc = find_by_subject(j, ref->subject, ref->subject_len, 0, not, pk);
 	if (rc == 0 && (ref->flags & REFS_F_ELLIPSIS))
-		rc = find_by_subject(j, ref->subject, ref->match_len, 1, not, out, nmatch);
+		rc = find_by_subject(j, ref->subject, ref->match_len, 1, not, pk);
 	return rc;
+}
+
+/*
+ * Several commits have the subject: list them as the candidates (unless
+ * the ID's own are listed) and suggest none.  0 or -1 (memory).
+ */
+static int list_candidates(job *j, const subject_pick *pk)
+{
+	refs_result *x = j->x;
+	size_t n = pk->n < MAX_LISTED ? pk->n : MAX_LISTED;
+
+	j->several = 1;
+	if (x->ncands)
+		return 0;
+	x->cands = calloc(n, sizeof(*x->cands));
+	if (!x->cands)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (set_commit(j, &x->cands[i], pk->ids[i]))
+			return -1;
+		x->ncands++;
+	}
+	return 0;
+}
+
+/* ", N commits have this subject" and the like, for a subject search's answer. */
+static const char *subject_tail(char *buf, size_t n, int rc, const subject_pick *pk,
+				const char *one, const char *none)
+{
+	if (rc == 1)
+		return one;
+	if (rc == 2) {
+		snprintf(buf, n, "; %zu commits have this subject, none told apart as the one meant",
+			 pk->total);
+		return buf;
+	}
+	return none;
 }
 
 static const char *type_name_a(int type)
@@ -695,6 +804,8 @@ static void ancestry(job *j, const unsigned char *t)
 	char th[ABBREV_MAX_HEXSZ + 1], oh[ABBREV_MAX_HEXSZ + 1];
 	centry *e;
 	subject_hits h;
+	subject_pick pk = { 0 };
+	const unsigned char *after = NULL;
 
 	if (is_ancestor(r, t, j->ctx))
 		return;
@@ -711,22 +822,34 @@ static void ancestry(job *j, const unsigned char *t)
 
 			if (!memcmp(o, t, r->rawsz))
 				continue;
-			short_hex(j, oh, o);
 			if (is_ancestor(r, o, j->ctx)) {
-				add(j, REFS_P_NOT_ANCESTOR, "%s is not an ancestor of this commit; "
-				    "%s with the same subject is", th, oh);
-				x->suggest = 1;
-				set_commit(j, &x->target, o);
-				return;
-			}
-			if (is_ancestor(r, j->ctx, o)) {
-				add(j, REFS_P_NOT_ANCESTOR, "%s is not an ancestor of this commit; "
-				    "%s with the same subject comes after it", th, oh);
-				return;
+				if (pk.n < MAX_LISTED)
+					memcpy(pk.ids[pk.n], o, r->rawsz);
+				pk.n++;
+			} else if (!after && is_ancestor(r, j->ctx, o)) {
+				after = o;
 			}
 		}
 	}
-	add(j, REFS_P_NOT_ANCESTOR, "%s is not an ancestor of this commit", th);
+	pk.total = pk.n;
+	if (pk.n == 1) {
+		short_hex(j, oh, pk.ids[0]);
+		add(j, REFS_P_NOT_ANCESTOR, "%s is not an ancestor of this commit; "
+		    "%s with the same subject is", th, oh);
+		x->suggest = 1;
+		set_commit(j, &x->target, pk.ids[0]);
+	} else if (pk.n > 1) {
+		add(j, REFS_P_NOT_ANCESTOR, "%s is not an ancestor of this commit; %zu commits "
+		    "with the same subject are, none told apart as the one meant", th, pk.n);
+		if (list_candidates(j, &pk))
+			j->nomem = 1;
+	} else if (after) {
+		short_hex(j, oh, after);
+		add(j, REFS_P_NOT_ANCESTOR, "%s is not an ancestor of this commit; "
+		    "%s with the same subject comes after it", th, oh);
+	} else {
+		add(j, REFS_P_NOT_ANCESTOR, "%s is not an ancestor of this commit", th);
+	}
 }
 
 /*
@@ -777,10 +900,11 @@ static void resolve_one(job *j)
 	refs_resolver *r = j->r;
 	const refs_ref *ref = j->ref;
 	refs_result *x = j->x;
-	size_t hexsz = 2 * r->rawsz, look = ref->id_len, nmatch = 0;
+	size_t hexsz = 2 * r->rawsz, look = ref->id_len;
 	int given_len = ref->id_len > 80 ? 80 : (int)ref->id_len;
 	const char *given = j->buf + ref->id_start;
-	unsigned char found[ABBREV_MAX_RAWSZ];
+	subject_pick pk;
+	char tail[128];
 	prefix_hits *ph;
 	int rc;
 
@@ -801,11 +925,11 @@ static void resolve_one(job *j)
 	lookup_prefix(r, ref->id, look, ph);
 
 	if (ph->ncommits == 0) {
-		rc = find_ref_subject(j, NULL, found, &nmatch);
-		if (rc < 0)
+		rc = find_ref_subject(j, NULL, &pk);
+		if (rc < 0 || (rc == 2 && list_candidates(j, &pk)))
 			goto nomem;
-		if (rc)
-			x->suggest = 1, set_commit(j, &x->target, found);
+		if (rc == 1)
+			x->suggest = 1, set_commit(j, &x->target, pk.ids[0]);
 		if (!ph->nothers && !rc && (ref->kind == REFS_COMMIT || indented(j)))
 			/*
 			 * Nothing here has the ID or the subject: in prose that is
@@ -820,10 +944,13 @@ static void resolve_one(job *j)
 			add(j, ph->nothers ? REFS_P_NOT_COMMIT : REFS_P_UNKNOWN, "%.*s %s%s%s",
 			    given_len, given, ph->nothers ? "is not a commit but " :
 			    "names no object in this repository", ph->nothers ? type_name_a(ph->other_type) : "",
-			    rc ? "; a commit has this subject" : ref->subject ? "; no commit has this subject" : "");
+			    subject_tail(tail, sizeof(tail), rc, &pk, "; a commit has this subject",
+					 ref->subject ? "; no commit has this subject" : ""));
 	} else if (ph->ncommits >= 2) {
 		size_t nc = ph->ncommits < MAX_CANDS ? ph->ncommits : MAX_CANDS, nsub = 0;
 		int pick = -1;
+
+		rc = 0;
 
 		x->cands = calloc(nc, sizeof(*x->cands));
 		if (!x->cands)
@@ -841,16 +968,19 @@ static void resolve_one(job *j)
 			x->suggest = 1;
 			set_commit(j, &x->target, ph->commits[pick]);
 		} else if (!nsub && ref->subject) {
-			rc = find_ref_subject(j, NULL, found, &nmatch);
+			rc = find_ref_subject(j, NULL, &pk);
 			if (rc < 0)
 				goto nomem;
-			if (rc)
-				x->suggest = 1, set_commit(j, &x->target, found);
+			if (rc == 1)
+				x->suggest = 1, set_commit(j, &x->target, pk.ids[0]);
+			if (rc == 2)
+				snprintf(tail, sizeof(tail), "; none has this subject, %zu other commits "
+					 "have", pk.total);
 		}
 		add(j, REFS_P_AMBIGUOUS, "%.*s is ambiguous: %zu commits start with it%s", given_len, given,
 		    ph->ncommits, x->suggest && nsub == 1 ? "; the subject tells which" :
 		    x->suggest ? "; none has this subject, another commit has" :
-		    nsub > 1 ? "; the subject does not tell which" :
+		    rc == 2 ? tail : nsub > 1 ? "; the subject does not tell which" :
 		    ref->subject ? "; no commit has this subject" : "; no subject to tell which");
 	} else {
 		const char *real;
@@ -887,16 +1017,20 @@ static void resolve_one(job *j)
 				    "prefix left out, or more after a comma); git writes %s (\"%s\")", hex, hex,
 				    real);
 			} else if (!rc) {
-				rc = find_ref_subject(j, ph->commits[0], found, &nmatch);
-				if (rc < 0)
+				rc = find_ref_subject(j, ph->commits[0], &pk);
+				if (rc < 0 || (rc == 2 && list_candidates(j, &pk)))
 					goto nomem;
-				if (rc) {
+				if (rc == 1) {
 					char fh[ABBREV_MAX_HEXSZ + 1];
 
-					short_hex(j, fh, found);
-					set_commit(j, &x->target, found);
+					short_hex(j, fh, pk.ids[0]);
+					set_commit(j, &x->target, pk.ids[0]);
 					add(j, REFS_P_SUBJECT, "subject does not match %s (\"%s\"); it is the "
 					    "subject of %s", hex, real, fh);
+				} else if (rc == 2) {
+					add(j, REFS_P_SUBJECT, "subject does not match %s (\"%s\"); %zu other "
+					    "commits have it, none told apart as the one meant", hex, real,
+					    pk.total);
 				} else if ((ref->style & (REFS_STYLE_NO_QUOTES | REFS_STYLE_NO_PARENS)) &&
 					   !(ref->flags & REFS_F_DATED)) {
 					/* (referenced above), "reverted": maybe no subject at all */
@@ -918,7 +1052,7 @@ static void resolve_one(job *j)
 		style_finding(j);
 	if (j->ctx && (ref->kind == REFS_FIXES || ref->kind == REFS_REVERT) && x->suggest)
 		ancestry(j, x->target.id);
-	if (x->suggest && x->nf && x->target.subject) {
+	if (x->suggest && x->nf && x->target.subject && !j->several) {
 		if (ref->kind == REFS_REVERT)
 			hexid_fmt(x->target_hex, x->target.id, r->rawsz);
 		else
@@ -985,7 +1119,7 @@ int refs_resolve(refs_resolver *r, refs_results *out, const char *buf, const ref
 	(void)err;
 	(void)errsz;
 	for (size_t i = 0; i < refs->n; i++) {
-		job j = { r, buf, &refs->v[i], commit, NULL, 0 };
+		job j = { r, buf, &refs->v[i], commit, NULL, 0, 0 };
 		refs_result x = { 0 };
 
 		j.x = &x;

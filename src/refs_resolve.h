@@ -84,7 +84,13 @@ typedef struct {
 	char target_hex[ABBREV_MAX_HEXSZ + 1]; /* its ID at the suggested length, */
 	char *suggestion;    /* and the reference written to name it, */
 	char *replacement;   /* which replaces its span [start, end) (--fix) */
-	refs_commit *cands;  /* an ambiguous ID: the commits it names, in ID order */
+	/*
+	 * An ambiguous ID: the commits it names, in ID order; or a subject
+	 * several commits have (none of them told apart as the one meant):
+	 * those of the first tier of the subject search, nearest first.
+	 * --fix rewrites neither (suggest is 0).
+	 */
+	refs_commit *cands;
 	size_t ncands;
 } refs_result;
 
@@ -108,6 +114,12 @@ typedef struct {
 	int (*commit)(void *ctx, const unsigned char *id, const char **subject, int64_t *time);
 	/* 1 when `anc` is an ancestor of `of` (not `of` itself), 0 no or unknown. */
 	int (*is_ancestor)(void *ctx, const unsigned char *anc, const unsigned char *of);
+	/*
+	 * 1 when the commit `id` is reachable from HEAD, a branch or a tag
+	 * (what a clone has, not a pull request's or a stash's), 0 no or
+	 * unknown.  NULL: the source cannot tell (every commit counts as such).
+	 */
+	int (*is_public)(void *ctx, const unsigned char *id);
 } refs_source;
 
 typedef struct refs_resolver refs_resolver;

@@ -85,6 +85,9 @@ typedef struct {
  *   1 <- 4 "the fix"   (a side branch, never merged: a rebased copy of 2)
  *   5, 6: two commits sharing "abcdef12"; 7 a blob sharing "cafe0"; 8 a
  *   tag sharing "beef1" with commit 9; 10 and 11 share the subject "typos".
+ *   0 <- 14 "typos" (old), merged by 15 with 3.
+ * Branches and tags point at 3, 5, 6, 9..13 and 15; 4 only at a pull
+ * request's ref (not public).
  */
 static const fake_obj hist[] = {
 	/* 0 */ { "1000000000aa", ABBREV_TYPE_COMMIT, "root", 100, -1, -1 },
@@ -101,13 +104,17 @@ static const fake_obj hist[] = {
 	/* 11 */ { "7777111111bb", ABBREV_TYPE_COMMIT, "typos", 900, 3, -1 },
 	/* 12 */ { "cafe0000000022", ABBREV_TYPE_COMMIT, "beside a blob", 1000, 3, -1 },
 	/* 13 */ { "8888000000aa", ABBREV_TYPE_COMMIT, "area: say \"hi\" to `all`", 1100, 3, -1 },
+	/* 14 */ { "7777222222cc", ABBREV_TYPE_COMMIT, "typos", 150, 0, -1 },
+	/* 15 */ { "9000000000ff", ABBREV_TYPE_COMMIT, "Merge branch 'typo-fixes'", 1200, 3, 14 },
 };
+static const int tips[] = { 3, 5, 6, 9, 10, 11, 12, 13, 15 };
 #define NHIST (sizeof(hist) / sizeof(hist[0]))
 
 typedef struct {
 	unsigned char raw[NHIST][20];
 	size_t reads;        /* commit() calls, to see what is read lazily */
 	size_t ancestry;     /* is_ancestor() calls */
+	size_t public;       /* is_public() calls */
 } fake_repo;
 
 static int find(const fake_repo *f, const unsigned char *id)
@@ -149,8 +156,20 @@ static int fake_is_ancestor(void *ctx, const unsigned char *anc, const unsigned 
 	return a >= 0 && o >= 0 && a != o && reaches(o, a);
 }
 
+static int fake_is_public(void *ctx, const unsigned char *id)
+{
+	fake_repo *f = ctx;
+	int i = find(f, id);
+
+	f->public++;
+	for (size_t t = 0; i >= 0 && t < sizeof(tips) / sizeof(tips[0]); t++)
+		if (reaches(tips[t], i))
+			return 1;
+	return 0;
+}
+
 static fake_repo F;
-static refs_source SRC = { &F, fake_commit, fake_is_ancestor };
+static refs_source SRC = { &F, fake_commit, fake_is_ancestor, fake_is_public };
 static idsets *S;
 static refs_resolver *R;
 static refs_list RL;
@@ -228,7 +247,7 @@ START_TEST(test_resolve_unknown)
 	ck_assert_ptr_nonnull(x);
 	ck_assert(has(x, REFS_P_UNKNOWN));
 	ck_assert_int_eq(x->severity, REFS_ERROR);
-	/* two commits have the subject: the one sharing most of the typed ID wins */
+	/* two commits have the subject: the one on HEAD (the other only a pull request has) */
 	expect_target(x, 2, "Fixes: 3000000000cc (\"the fix\")");
 	ck_assert_int_eq(refs_resolver_indexed(R), 1);
 
@@ -370,6 +389,51 @@ START_TEST(test_resolve_not_here)
 }
 END_TEST
 
+/* The candidates listed are hist[want[0]], hist[want[1]], ... in this order. */
+static void expect_cands(const refs_result *x, const int *want, size_t n)
+{
+	ck_assert_ptr_nonnull(x);
+	ck_assert_int_eq(x->suggest, 0);
+	ck_assert_ptr_null(x->replacement);
+	ck_assert_uint_eq(x->ncands, n);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_msg(!memcmp(x->cands[i].id, F.raw[want[i]], 20), "candidate %zu", i);
+}
+
+START_TEST(test_resolve_subject_search)
+{
+	static const int newest[] = { 11, 10, 14 }, near3[] = { 14, 10, 11 };
+	/* 1 is "add the feature"; "the fix" is 2's (on HEAD) and 4's (a pull request's, older) */
+	const refs_result *x = check1("Fixes: 2000000000bb (\"the fix\")\n", -1);
+
+	ck_assert(has(x, REFS_P_SUBJECT));
+	expect_target(x, 2, "Fixes: 3000000000cc (\"the fix\")");
+	ck_assert_uint_ge(F.public, 2);
+
+	/* three public commits have "typos": listed newest first, none suggested or fixed */
+	x = check1("Fixes: 9999aaaa0000 (\"typos\")\n", -1);
+	ck_assert(has(x, REFS_P_UNKNOWN));
+	ck_assert_ptr_nonnull(strstr(x->f[0].message, "3 commits have this subject"));
+	expect_cands(x, newest, 3);
+	x = check1("Fixes: 2000000000bb (\"typos\")\n", -1);
+	ck_assert(has(x, REFS_P_SUBJECT));
+	ck_assert_int_eq(x->named, 1);
+	expect_cands(x, newest, 3);
+
+	/* --range: nearest in time to the commit checked (3, at 400) first */
+	x = check1("later work\n\nFixes: 9999aaaa0000 (\"typos\")\n", 3);
+	expect_cands(x, near3, 3);
+	/* ... and its one ancestor with the subject is the one meant */
+	x = check1("merge\n\nFixes: 9999aaaa0000 (\"typos\")\n", 15);
+	ck_assert(has(x, REFS_P_UNKNOWN));
+	expect_target(x, 14, "Fixes: 7777222222cc (\"typos\")");
+
+	/* an ID that keeps 10 of 12 hex chars of one of them is that one's typo */
+	x = check1("Fixes: 777711111100 (\"typos\")\n", -1);
+	expect_target(x, 11, "Fixes: 7777111111bb (\"typos\")");
+}
+END_TEST
+
 Suite *make_resolve_suite(void)
 {
 	Suite *s = suite_create("resolve");
@@ -387,6 +451,7 @@ Suite *make_resolve_suite(void)
 	tcase_add_test(core, test_resolve_ancestry);
 	tcase_add_test(core, test_resolve_layout);
 	tcase_add_test(core, test_resolve_not_here);
+	tcase_add_test(core, test_resolve_subject_search);
 	suite_add_tcase(s, parser);
 	suite_add_tcase(s, core);
 	return s;
