@@ -817,6 +817,7 @@ static size_t try_fixes(parser *p, const line_t *l, size_t lineno, size_t s)
 	const char *b = p->buf;
 	size_t e = trim_end(p, l->start, l->end), q = s + 5, sp, n;
 	unsigned style = 0;
+	int maybe = 0;
 	subject_t sj;
 	refs_ref *r;
 
@@ -836,8 +837,12 @@ static size_t try_fixes(parser *p, const line_t *l, size_t lineno, size_t s)
 		return 0;
 	window_fill(p, l, q + n);
 	parse_subject(&p->w, &sj);
-	if (!sj.found && !has_digit_and_letter(b, q, n))
-		return 0; /* a bug number, a word: not a commit */
+	/* a bug number, a word: a commit only if one has the ID */
+	if (!sj.found && !has_digit_and_letter(b, q, n)) {
+		if (n < REFS_MAYBE_MIN_HEX)
+			return 0;
+		maybe = 1;
+	}
 	if (sp != 1)
 		style |= REFS_STYLE_SPACING;
 	r = new_ref(p);
@@ -848,6 +853,8 @@ static size_t try_fixes(parser *p, const line_t *l, size_t lineno, size_t s)
 	r->start = s;
 	r->end = q + n;
 	set_id(p, r, q, n);
+	if (maybe)
+		r->flags |= REFS_F_MAYBE;
 	if (sj.found) {
 		if (take_subject(p, r, &sj))
 			return 0;
@@ -861,6 +868,36 @@ static size_t try_fixes(parser *p, const line_t *l, size_t lineno, size_t s)
 	r->style |= style;
 	push_ref(p);
 	return r->end;
+}
+
+/*
+ * Whether the hex word b[q..q+n) on line l stands alone as a bare ID in
+ * prose, as checkpatch's GIT_COMMIT_ID sees one: REFS_BARE_MIN_HEX to
+ * REFS_ID_MAX hex chars with a letter and a digit, after the line's
+ * start, a blank, a quote or '(', before its end, a blank, a quote, a
+ * bracket or a punctuation mark that ends a clause; not inside [...] or
+ * <...> (a link or a mail ID), not one end of a range "a..b", not the
+ * parent git names in a merge's revert.
+ */
+static int bare_word(const parser *p, const line_t *l, size_t q, size_t n)
+{
+	const char *b = p->buf;
+	size_t e = trim_end(p, l->start, l->end), z = q + n;
+	unsigned char before = q > l->start ? (unsigned char)b[q - 1] : ' ';
+	unsigned char after = z < e ? (unsigned char)b[z] : ' ';
+
+	size_t s = trim_end(p, l->start, q);
+
+	if (n < REFS_BARE_MIN_HEX || n > REFS_ID_MAX || !has_digit_and_letter(b, q, n))
+		return 0;
+	/* git's own "reversing changes made to <parent>" of a merge's revert */
+	if (s - l->start >= 15 && iprefix(b, s - 15, s, "changes made to"))
+		return 0;
+	if (!is_space(before) && !(before && strchr("(\"'`", before)))
+		return 0;
+	if (after == '.' || after == ':') /* a full stop, not "a..b" or a URL's "a:b" */
+		return z + 1 >= e || is_space((unsigned char)b[z + 1]);
+	return is_space(after) || (after && strchr(")\"'`,;!?(", after));
 }
 
 /* The word before b[s] (skipping blanks) is `word`. */
@@ -899,6 +936,7 @@ static size_t try_commit(parser *p, const line_t *l, size_t lineno, size_t s, in
 	const char *b = p->buf;
 	size_t e = trim_end(p, l->start, l->end), q = bare ? s : s + 6, n;
 	line_t idl = *l;
+	int maybe = 0;
 	subject_t sj;
 	refs_ref *r;
 
@@ -922,11 +960,16 @@ static size_t try_commit(parser *p, const line_t *l, size_t lineno, size_t s, in
 	window_fill(p, &idl, q + n);
 	parse_subject(&p->w, &sj);
 	if (bare) {
-		if (!sj.found || ((sj.style & (REFS_STYLE_NO_QUOTES | REFS_STYLE_NO_PARENS |
-					       REFS_STYLE_UNCLOSED)) && !(sj.flags & REFS_F_DATED)))
+		if (sj.found && (sj.style & (REFS_STYLE_NO_QUOTES | REFS_STYLE_NO_PARENS |
+					     REFS_STYLE_UNCLOSED)) && !(sj.flags & REFS_F_DATED))
+			sj.found = 0; /* words in parentheses after a hex word: prose */
+		if (!sj.found && !bare_word(p, l, q, n))
 			return 0;
-	} else if (!sj.found && (n < 7 || !has_digit_and_letter(b, q, n))) {
-		return 0;
+		maybe = !sj.found;
+	} else if (!sj.found && n < REFS_MAYBE_MIN_HEX) {
+		return 0; /* 5 or 6 hex chars name some commit by chance too often */
+	} else if (!sj.found && !has_digit_and_letter(b, q, n)) {
+		maybe = 1;
 	}
 	r = new_ref(p);
 	if (!r)
@@ -936,6 +979,8 @@ static size_t try_commit(parser *p, const line_t *l, size_t lineno, size_t s, in
 	r->start = s;
 	r->end = q + n;
 	set_id(p, r, q, n);
+	if (maybe)
+		r->flags |= REFS_F_MAYBE;
 	if (bare)
 		r->flags |= REFS_F_BARE;
 	else if (b[s] == 'C')
@@ -1037,8 +1082,8 @@ static void scan_prose(parser *p, const line_t *l, size_t lineno, size_t s, size
 			end = try_commit(p, l, lineno, pos, 0);
 		else if (we - pos >= 7 && we - pos <= REFS_MAX_HEX && all_hex(b, pos, we) &&
 			 has_digit_and_letter(b, pos, we - pos) &&
-			 (pos == l->start || is_space((unsigned char)b[pos - 1]) || b[pos - 1] == '(' ||
-			  b[pos - 1] == '['))
+			 (pos == l->start || is_space((unsigned char)b[pos - 1]) ||
+			  (b[pos - 1] && strchr("([\"'`", b[pos - 1]))))
 			end = try_commit(p, l, lineno, pos, 1);
 		if (end > l->end) {
 			p->resume = end;

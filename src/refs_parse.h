@@ -27,7 +27,7 @@
 
 enum refs_kind {
 	REFS_FIXES = 1,  /* "Fixes: <id> ("subject")" tag */
-	REFS_COMMIT,     /* "commit <id> ("subject")" in prose, or a bare "<id> ("subject")" */
+	REFS_COMMIT,     /* "commit <id> ("subject")" in prose, a bare "<id> ("subject")" or "<id>" */
 	REFS_REVERT      /* "This reverts commit <id>." */
 };
 
@@ -53,8 +53,21 @@ enum refs_flag {
 	REFS_F_TITLE = 1u << 4,     /* the subject comes from a `Revert "..."` title line */
 	REFS_F_BARE = 1u << 5,      /* an ID followed by a subject, without the word commit */
 	REFS_F_CAPITAL = 1u << 6,   /* the word is spelt "Commit" */
-	REFS_F_QUOTED_DATE = 1u << 7 /* ("subject", 2024-12-05): dated, and quoted */
+	REFS_F_QUOTED_DATE = 1u << 7, /* ("subject", 2024-12-05): dated, and quoted */
+	/*
+	 * A reference only if its ID names a commit: a bare hex word in prose
+	 * (REFS_BARE_MIN_HEX or more, a letter and a digit, no subject), or
+	 * an ID of a letter- or digit-less word after "Fixes:" or "commit"
+	 * with no subject.  The resolver drops it, uncounted, when no commit
+	 * has the ID (a blob in pasted output, a checksum, a number).
+	 */
+	REFS_F_MAYBE = 1u << 8
 };
+
+/* The fewest hex chars of a bare ID in prose (checkpatch's GIT_COMMIT_ID: 12). */
+#define REFS_BARE_MIN_HEX 12
+/* The fewest of an ID that is a reference only if it names a commit (git's default abbrev). */
+#define REFS_MAYBE_MIN_HEX 7
 
 typedef struct {
 	int kind;                /* enum refs_kind */

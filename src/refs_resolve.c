@@ -399,6 +399,7 @@ typedef struct {
 	const unsigned char *ctx;  /* the commit whose message this is, or NULL */
 	refs_result *x;
 	int several;          /* a subject several commits have: suggest none */
+	int dropped;          /* not a reference after all (REFS_F_MAYBE) */
 	int nomem;
 } job;
 
@@ -793,8 +794,11 @@ static void style_finding(job *j)
 		if (n >= sizeof(msg))
 			n = sizeof(msg) - 1;
 	}
-	add(j, REFS_P_STYLE, "%s style: %s", j->ref->kind == REFS_FIXES ? "Fixes: tag" :
-	    "commit reference", msg);
+	if ((j->ref->flags & REFS_F_BARE) && (j->ref->style & REFS_STYLE_NO_SUBJECT))
+		add(j, REFS_P_STYLE, "a bare commit ID in prose; write commit <id> (\"subject\")");
+	else
+		add(j, REFS_P_STYLE, "%s style: %s", j->ref->kind == REFS_FIXES ? "Fixes: tag" :
+		    "commit reference", msg);
 }
 
 static void ancestry(job *j, const unsigned char *t)
@@ -912,6 +916,16 @@ static void resolve_one(job *j)
 	if (!ph) {
 		j->nomem = 1;
 		return;
+	}
+	if (ref->flags & REFS_F_MAYBE) {
+		/* a hex word that names no commit is not a reference (refs_parse.h) */
+		if (ref->id_len <= hexsz)
+			lookup_prefix(r, ref->id, ref->id_len, ph);
+		if (ref->id_len > hexsz || !ph->ncommits) {
+			j->dropped = 1;
+			free(ph);
+			return;
+		}
 	}
 	if (ref->id_len > hexsz) {
 		add(j, REFS_P_LONG, "%.*s%s has %zu hex chars, more than a %s ID", given_len, given,
@@ -1050,7 +1064,8 @@ static void resolve_one(job *j)
 		    "<id> (subject, YYYY-MM-DD)");
 	if (ref->style & ~(unsigned)REFS_STYLE_LAYOUT)
 		style_finding(j);
-	if (j->ctx && (ref->kind == REFS_FIXES || ref->kind == REFS_REVERT) && x->suggest)
+	if (j->ctx && (ref->kind == REFS_FIXES || ref->kind == REFS_REVERT) && x->suggest &&
+	    !(ref->flags & REFS_F_MAYBE))
 		ancestry(j, x->target.id);
 	if (x->suggest && x->nf && x->target.subject && !j->several) {
 		if (ref->kind == REFS_REVERT)
@@ -1119,13 +1134,14 @@ int refs_resolve(refs_resolver *r, refs_results *out, const char *buf, const ref
 	(void)err;
 	(void)errsz;
 	for (size_t i = 0; i < refs->n; i++) {
-		job j = { r, buf, &refs->v[i], commit, NULL, 0, 0 };
+		job j = { r, buf, &refs->v[i], commit, NULL, 0, 0, 0 };
 		refs_result x = { 0 };
 
 		j.x = &x;
 		x.ref = i;
 		resolve_one(&j);
-		out->nrefs++;
+		if (!j.dropped)
+			out->nrefs++;
 		if (j.nomem) {
 			result_clear(&x);
 			return -1;

@@ -68,6 +68,16 @@ static void expect(size_t i, int kind, size_t line, const char *id, const char *
 	ck_assert_uint_eq(r->style, style);
 }
 
+/* How many references are REFS_F_MAYBE (a reference only if a commit has the ID). */
+static size_t maybes(void)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < L.n; i++)
+		n += !!(L.v[i].flags & REFS_F_MAYBE);
+	return n;
+}
+
 /* The text of reference i's span. */
 static void expect_span(const char *text, size_t i, const char *span)
 {
@@ -146,9 +156,16 @@ END_TEST
 
 START_TEST(test_fixes_not_ids)
 {
-	/* bug numbers, words, too short, not at the start of the line */
+	/*
+	 * bug numbers, words, too short, not at the start of the line: at
+	 * most a reference if a commit has the ID (a word of 7+ hex chars;
+	 * a bare 12+ in prose)
+	 */
 	ck_assert_uint_eq(parse("Fixes: 123456\nFixes: #1234\nFixes: deadbeef\n"
-				"Fixes: the bug\nFixes: abcd (\"x\")\nIt Fixes: " ID12 "\n"), 0);
+				"Fixes: the bug\nFixes: abcd (\"x\")\nIt Fixes: " ID12 "\n"), 2);
+	ck_assert_uint_eq(maybes(), 2);
+	expect(0, REFS_FIXES, 3, "deadbeef", NULL, REFS_STYLE_NO_SUBJECT);
+	expect(1, REFS_COMMIT, 6, ID12, NULL, REFS_STYLE_NO_SUBJECT);
 	ck_assert_uint_eq(parse("Fixes: " ID12 "g (\"x\")\n"), 0);
 }
 END_TEST
@@ -172,7 +189,10 @@ START_TEST(test_commit_prose)
 	/* no subject: a warning, but only for something that looks like an ID */
 	ck_assert_uint_eq(parse("see commit " ID12 ".\n"), 1);
 	expect(0, REFS_COMMIT, 1, ID12, NULL, REFS_STYLE_NO_SUBJECT);
-	ck_assert_uint_eq(parse("commit added, commit 1234567 times, commit deadbeefcafe\n"), 0);
+	ck_assert_uint_eq(parse("commit added, commit 123456 times, commit 1234567 times, "
+				"commit deadbeefcafe\n"), 2);
+	ck_assert_uint_eq(maybes(), 2);
+	expect(0, REFS_COMMIT, 1, "1234567", NULL, REFS_STYLE_NO_SUBJECT);
 	/* missing quotes / parentheses */
 	ck_assert_uint_eq(parse("commit " ID12 " (foo)\n"), 1);
 	expect(0, REFS_COMMIT, 1, ID12, "foo", REFS_STYLE_NO_QUOTES);
@@ -280,10 +300,46 @@ START_TEST(test_subjects)
 	ck_assert_uint_eq(parse("commit " ID12 " (\"pretty: respect [...]\", 2017-07-13)\n"), 1);
 	ck_assert_uint_eq(L.v[0].flags, REFS_F_DATED | REFS_F_QUOTED_DATE | REFS_F_ELLIPSIS);
 	ck_assert_uint_eq(L.v[0].match_len, strlen("pretty: respect"));
-	/* a bare ID needs a quoted or dated subject, a letter and a digit */
-	ck_assert_uint_eq(parse("CID 1671512 (\"Resource leak\")\nsha " ID12 " (the old one)\n"), 0);
+	/* a bare ID with a subject needs a quoted or dated one; else it is a bare word */
+	ck_assert_uint_eq(parse("CID 1671512 (\"Resource leak\")\nsha " ID12 " (the old one)\n"), 1);
+	ck_assert_uint_eq(maybes(), 1);
+	expect(0, REFS_COMMIT, 2, ID12, NULL, REFS_STYLE_NO_SUBJECT);
 	ck_assert_uint_eq(parse("  " ID12 " (\"x86/xxx: Replace foo with bar\")\n"), 1);
 	expect(0, REFS_COMMIT, 1, ID12, "x86/xxx: Replace foo with bar", 0);
+}
+END_TEST
+
+START_TEST(test_bare_ids)
+{
+	static const char *const yes[] = {
+		ID12, "since " ID12 " the loop", "see " ID12 ".", "(" ID12 ")", "\"" ID12 "\"",
+		"`" ID12 "`", ID12 ", then", ID12 ": why", "git show " ID40, "IDs " ID12 "; more",
+		"1234567890AB here",
+	};
+	static const char *const no[] = {
+		"12345678901", "123456789012", "abcdefabcdef", "[" ID12 "]", "<" ID12 ">",
+		ID12 ".." ID12, "x" ID12, ID12 "x", "https://example.com/" ID12, ID12 "/a",
+		"a/" ID12, ID12 ".c", ID12 ":2", "=" ID12, "Link: https://l.org/r/" ID12,
+		"> quoted " ID12, "changes made to " ID12 ".", "reversing changes made to " ID12 ".", ID40 "0123456789abcdef0123456789ab",
+	};
+	char t[256];
+
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		snprintf(t, sizeof(t), "%s\n", yes[i]);
+		ck_assert_msg(parse(t) == 1 && maybes() == 1, "not seen: %s", yes[i]);
+		ck_assert_uint_eq(L.v[0].kind, REFS_COMMIT);
+		ck_assert(L.v[0].flags & REFS_F_BARE);
+		ck_assert_uint_eq(L.v[0].style, REFS_STYLE_NO_SUBJECT);
+	}
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+		snprintf(t, sizeof(t), "%s\n", no[i]);
+		ck_assert_msg(parse(t) == 0, "seen: %s", no[i]);
+	}
+	/* the span is the ID alone; in a diff it is no reference */
+	ck_assert_uint_eq(parse("x " ID12 " y\n"), 1);
+	expect_span("x " ID12 " y\n", 0, ID12);
+	ck_assert_uint_eq(parse("diff --git a/f b/f\nindex 1234567..89abcde 100644\n--- a/f\n+++ b/f\n"
+				"@@ -1 +1 @@\n-" ID12 "\n+" ID40 "\n"), 0);
 }
 END_TEST
 
@@ -672,6 +728,7 @@ Suite *make_refs_suite(void)
 	tcase_add_test(core, test_subjects);
 	tcase_add_test(core, test_revert);
 	tcase_add_test(core, test_format_fixed);
+	tcase_add_test(core, test_bare_ids);
 	tcase_add_test(core, test_unique_length);
 	tcase_add_test(prose, test_mbox);
 	tcase_add_test(prose, test_log_output);
