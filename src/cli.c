@@ -167,6 +167,20 @@ static int parse_refs(void *o, const cli_option *opt, const char *v, char *err, 
 	return 0;
 }
 
+/* verify --repo=<path>: one more repository (the field is cli_verify_opts.other) */
+static int parse_other_repo(void *o, const cli_option *opt, const char *v, char *err,
+			    size_t errsz)
+{
+	cli_verify_opts *vo = o;
+
+	if (vo->nother == CLI_MAX_OTHER_REPOS) {
+		snprintf(err, errsz, "at most %d '--%s' options", CLI_MAX_OTHER_REPOS, opt->name);
+		return -1;
+	}
+	vo->other[vo->nother++] = v;
+	return 0;
+}
+
 /* ---- the tables ------------------------------------------------------------ */
 
 static const cli_choice types[] = {
@@ -420,6 +434,8 @@ static const cli_option verify_options[] = {
 	      "read at most this much of each input (default 256m)"),
 	CHOICE("fail-on", offsetof(cli_verify_opts, fail_on), fail_ons,
 	       "exit 1 on any finding (warning, default) or only on errors (error)"),
+	VALUE("repo", offsetof(cli_verify_opts, other), parse_other_repo, "<path>",
+	      "also look IDs up in this repository before calling them unknown (repeatable)"),
 	FORMAT(offsetof(cli_verify_opts, r.format), EMIT_VERIFY),
 	REPO_ROWS(cli_verify_opts, r.),
 	END

@@ -34,6 +34,8 @@ enum cli_walker {
 
 /* The most --refs patterns one command line may give. */
 #define CLI_MAX_REFS 64
+/* The most --repo options of verify. */
+#define CLI_MAX_OTHER_REPOS 64
 
 /* The options of every command that reads repositories. */
 typedef struct {
@@ -137,6 +139,9 @@ typedef struct {
 	int fix;             /* --fix: print the input with its references rewritten */
 	uint64_t max_input;  /* --max-input=<size>: the most bytes read from one input */
 	int fail_on;         /* --fail-on=warning|error: enum cli_fail_on */
+	/* --repo=<path> (repeatable): more repositories to look IDs up in */
+	const char *other[CLI_MAX_OTHER_REPOS];
+	size_t nother;
 	char **files;        /* positional arguments: files, "-" for stdin */
 	size_t nfiles;
 } cli_verify_opts;

@@ -8,6 +8,8 @@
  * the messages of a range of commits, and a Fixes: tag or a revert must
  * name an ancestor of its commit.  --fix prints the input with every
  * reference whose commit is known rewritten; files are never edited.
+ * Each --repo is loaded the same way (its own ID sets and commits) and
+ * consulted when no commit here has an ID.
  */
 #include <config.h>
 
@@ -229,6 +231,50 @@ static int check_range(verify_ctx *c, struct git_repository *repo)
 	return rc;
 }
 
+/* The repositories of --repo, each with its own ID sets and commits. */
+typedef struct {
+	cmd_sets cs;
+	refs_git2 *g;
+} other_repo;
+
+/* Load the --repo repositories and give them to the resolver; an exit status. */
+static int load_others(verify_ctx *c, other_repo *v, size_t n, progress *p)
+{
+	for (size_t i = 0; i < n; i++) {
+		cli_repo_opts ro = c->o->r;
+		char *path = (char *)c->o->other[i];
+		struct git_repository *repo;
+		int rc;
+
+		ro.repos = &path;
+		ro.nrepos = 1;
+		rc = cmd_sets_load(&v[i].cs, &ro, p);
+		if (rc)
+			return rc;
+		repo = walk_repo_git2(v[i].cs.repos[0]);
+		if (!repo) {
+			cmd_error("%s: verify reads commits with libgit2, which cannot open this "
+				  "repository", v[i].cs.paths[0]);
+			return ABBREV_EXIT_RUNTIME;
+		}
+		rc = refs_git2_new(&v[i].g, repo);
+		if (rc == 0)
+			rc = refs_resolver_add_repo(c->res, v[i].cs.s, refs_git2_source(v[i].g),
+						    v[i].cs.paths[0]);
+		if (rc == -1) {
+			cmd_error("out of memory");
+			return ABBREV_EXIT_NOMEM;
+		}
+		if (rc == -2) {
+			cmd_error("%s: %s", v[i].cs.paths[0], v[i].g ?
+				  "its IDs are of another hash than this repository's" :
+				  "cannot open the object database");
+			return ABBREV_EXIT_RUNTIME;
+		}
+	}
+	return 0;
+}
+
 int cmd_verify(int argc, char **argv)
 {
 	cli_verify_opts o;
@@ -236,6 +282,7 @@ int cmd_verify(int argc, char **argv)
 	cmd_sets cs = { 0 };
 	verify_ctx c = { 0 };
 	refs_git2 *g = NULL;
+	other_repo *others = NULL;
 	progress *p = NULL;
 	struct git_repository *repo;
 	int ret = cmd_begin(&cli_cmd_verify, &o, argc, argv);
@@ -280,6 +327,15 @@ int cmd_verify(int argc, char **argv)
 		ret = ABBREV_EXIT_NOMEM;
 		goto done;
 	}
+	others = calloc(o.nother ? o.nother : 1, sizeof(*others));
+	if (!others) {
+		cmd_error("out of memory");
+		ret = ABBREV_EXIT_NOMEM;
+		goto done;
+	}
+	ret = load_others(&c, others, o.nother, p);
+	if (ret)
+		goto done;
 	refs_resolver_progress(c.res, p);
 	/* with --fix, stdout carries the rewritten text and the findings go to stderr */
 	c.em = emit_verify_new(o.fix ? stderr : stdout, o.r.format);
@@ -309,6 +365,11 @@ int cmd_verify(int argc, char **argv)
 done:
 	emit_verify_free(c.em);
 	refs_resolver_free(c.res);
+	for (size_t i = 0; others && i < o.nother; i++) {
+		refs_git2_free(others[i].g);
+		cmd_sets_free(&others[i].cs);
+	}
+	free(others);
 	refs_git2_free(g);
 	cmd_sets_free(&cs);
 	progress_free(p);

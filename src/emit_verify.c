@@ -144,6 +144,8 @@ static json_t *finding_json(const verify_input *in, const refs_result *x, const 
 			    ref->subject ? utf8_jsonn(ref->subject, ref->subject_len) : json_null());
 	json_object_set_new(o, "resolved_id", x->named ? jid(x->commit.id, in->rawsz) : json_null());
 	json_object_set_new(o, "subject", x->named ? utf8_json(x->commit.subject) : json_null());
+	/* the --repo whose commit the ID names; null: this repository (or none) */
+	json_object_set_new(o, "repository", x->repo ? utf8_json(x->repo) : json_null());
 	if (x->suggest)
 		json_object_set_new(o, "suggestion", json_pack("{s:s,s:o,s:o,s:o}",
 			"id", x->target_hex, "full_id", jid(x->target.id, in->rawsz),

@@ -65,6 +65,12 @@ struct refs_resolver {
 	size_t keycap;
 	const char *sbuf;     /* the subject read last (the source's) */
 	progress *p;
+	struct other_repo {   /* --repo: consulted when no commit here has an ID */
+		const idsets *s;
+		const refs_source *src;
+		char *name;
+	} *others;
+	size_t nothers;
 };
 
 /* ---- names ------------------------------------------------------------------ */
@@ -281,8 +287,9 @@ typedef struct {
 	unsigned char commits[MAX_CANDS][ABBREV_MAX_RAWSZ];
 } prefix_hits;
 
-/* The objects whose IDs start with hex[0..n) (n <= 2 * rawsz). */
-static void lookup_prefix(const refs_resolver *r, const char *hex, size_t n, prefix_hits *h)
+/* The objects of `s` whose IDs start with hex[0..n) (n <= 2 * rawsz). */
+static void lookup_prefix_in(const idsets *s, size_t rawsz, const char *hex, size_t n,
+			     prefix_hits *h)
 {
 	unsigned char from[ABBREV_MAX_RAWSZ];
 	const unsigned char *id;
@@ -290,23 +297,39 @@ static void lookup_prefix(const refs_resolver *r, const char *hex, size_t n, pre
 	int type;
 
 	memset(h, 0, sizeof(*h));
-	if (hexid_parse_prefix(from, r->rawsz, hex, n))
+	if (hexid_parse_prefix(from, rawsz, hex, n))
 		return;
-	idset_iter_init(&it, r->s, ABBREV_SET_ALL);
+	idset_iter_init(&it, s, ABBREV_SET_ALL);
 	idset_iter_seek(&it, from);
-	while (idset_iter_next(&it, &id, &type) && hexid_lcp(id, from, r->rawsz) >= n) {
+	while (idset_iter_next(&it, &id, &type) && hexid_lcp(id, from, rawsz) >= n) {
 		if (type == ABBREV_TYPE_COMMIT) {
 			if (h->ncommits < MAX_CANDS)
-				memcpy(h->commits[h->ncommits], id, r->rawsz);
+				memcpy(h->commits[h->ncommits], id, rawsz);
 			h->ncommits++;
 		} else {
 			if (!h->nothers)
 				h->other_type = type;
 			h->nothers++;
-			if (type == ABBREV_TYPE_TAG && idsets_in_set(r->s, id, ABBREV_SET_COMMITISH))
+			if (type == ABBREV_TYPE_TAG && idsets_in_set(s, id, ABBREV_SET_COMMITISH))
 				h->ntags_commitish++;
 		}
 	}
+}
+
+static void lookup_prefix(const refs_resolver *r, const char *hex, size_t n, prefix_hits *h)
+{
+	lookup_prefix_in(r->s, r->rawsz, hex, n, h);
+}
+
+/* The first --repo in which commits have the ID: its index (h filled), or -1. */
+static int lookup_elsewhere(const refs_resolver *r, const char *hex, size_t n, prefix_hits *h)
+{
+	for (size_t i = 0; i < r->nothers; i++) {
+		lookup_prefix_in(r->others[i].s, r->rawsz, hex, n, h);
+		if (h->ncommits)
+			return (int)i;
+	}
+	return -1;
 }
 
 /* Whether an ID of `set` other than `id` shares its first L hex chars. */
@@ -366,6 +389,26 @@ int refs_resolver_new(refs_resolver **out, const idsets *s, const refs_source *s
 	return 0;
 }
 
+int refs_resolver_add_repo(refs_resolver *r, const idsets *s, const refs_source *src,
+			   const char *name)
+{
+	struct other_repo *v;
+
+	if (idsets_rawsz(s) != r->rawsz)
+		return -2;
+	v = realloc(r->others, (r->nothers + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	r->others = v;
+	v[r->nothers].s = s;
+	v[r->nothers].src = src;
+	v[r->nothers].name = strdup(name);
+	if (!v[r->nothers].name)
+		return -1;
+	r->nothers++;
+	return 0;
+}
+
 void refs_resolver_free(refs_resolver *r)
 {
 	Word_t k = 0;
@@ -387,6 +430,9 @@ void refs_resolver_free(refs_resolver *r)
 	free(r->ix_next);
 	free(r->ix_time);
 	free(r->key);
+	for (size_t i = 0; i < r->nothers; i++)
+		free(r->others[i].name);
+	free(r->others);
 	free(r);
 }
 
@@ -899,6 +945,62 @@ static int indented(const job *j)
 	return j->buf[ls] == ' ' || j->buf[ls] == '\t';
 }
 
+/* How an ID no object has is said: with --repo, none of them has it either. */
+static const char *no_object(const refs_resolver *r)
+{
+	return r->nothers ? "is in none of the given repositories (this one and each --repo)" :
+		"names no object in this repository";
+}
+
+/*
+ * The ID names no commit here but commits in the --repo `o` (oh): judge
+ * it there, as resolve_one() does here, every message saying where.
+ * Nothing is suggested (--fix does not rewrite what this repository
+ * cannot show) and there is no ancestry to check.  0 or -1 (memory).
+ */
+static int judge_elsewhere(job *j, const struct other_repo *o, const prefix_hits *oh)
+{
+	const refs_ref *ref = j->ref;
+	refs_result *x = j->x;
+	int given_len = ref->id_len > 80 ? 80 : (int)ref->id_len;
+	const char *given = j->buf + ref->id_start, *subject = NULL;
+	int64_t time;
+	int rc;
+
+	if (oh->ncommits >= 2) {
+		x->repo = o->name;
+		add(j, REFS_P_AMBIGUOUS, "%.*s is not in this repository, and ambiguous in %s: "
+		    "%zu commits there start with it", given_len, given, o->name, oh->ncommits);
+		return 0;
+	}
+	rc = o->src->commit(o->src->ctx, oh->commits[0], &subject, &time);
+	if (rc < 0)
+		return -1;
+	x->named = 1;
+	x->repo = o->name;
+	memcpy(x->commit.id, oh->commits[0], j->r->rawsz);
+	if (rc > 0 && !(x->commit.subject = strdup(subject)))
+		return -1;
+	if (ref->subject && x->commit.subject) {
+		const char *real = x->commit.subject;
+
+		rc = subject_matches(ref, real);
+		if (rc == 2)
+			add(j, REFS_P_SHORTENED, "subject shortened with \"...\"; %.*s, not in this "
+			    "repository but in %s, is (\"%s\")", given_len, given, o->name, real);
+		else if (!rc && subject_layout(ref, real))
+			add(j, REFS_P_LAYOUT, "the subject of %.*s (not in this repository; in %s) laid "
+			    "out otherwise; git writes (\"%s\")", given_len, given, o->name, real);
+		else if (!rc)
+			add(j, REFS_P_SUBJECT, "subject does not match %.*s, not in this repository: in "
+			    "%s it is (\"%s\")", given_len, given, o->name, real);
+	}
+	if (ref->id_len < j->r->min_length)
+		add(j, REFS_P_SHORT, "%.*s has %zu hex chars, fewer than %u", given_len, given,
+		    ref->id_len, j->r->min_length);
+	return 0;
+}
+
 static void resolve_one(job *j)
 {
 	refs_resolver *r = j->r;
@@ -909,36 +1011,38 @@ static void resolve_one(job *j)
 	const char *given = j->buf + ref->id_start;
 	subject_pick pk;
 	char tail[128];
-	prefix_hits *ph;
-	int rc;
+	prefix_hits *ph, *oh;
+	int rc, elsewhere = -1;
 
-	ph = malloc(sizeof(*ph));
+	ph = malloc(2 * sizeof(*ph));
 	if (!ph) {
 		j->nomem = 1;
 		return;
 	}
-	if (ref->flags & REFS_F_MAYBE) {
-		/* a hex word that names no commit is not a reference (refs_parse.h) */
-		if (ref->id_len <= hexsz)
-			lookup_prefix(r, ref->id, ref->id_len, ph);
-		if (ref->id_len > hexsz || !ph->ncommits) {
-			j->dropped = 1;
-			free(ph);
-			return;
-		}
+	oh = ph + 1;
+	if (look > hexsz)
+		look = hexsz;
+	lookup_prefix(r, ref->id, look, ph);
+	if (!ph->ncommits)
+		elsewhere = lookup_elsewhere(r, ref->id, look, oh);
+	/* a hex word that names no commit (anywhere) is not a reference (refs_parse.h) */
+	if ((ref->flags & REFS_F_MAYBE) && (ref->id_len > hexsz || (!ph->ncommits && elsewhere < 0))) {
+		j->dropped = 1;
+		free(ph);
+		return;
 	}
-	if (ref->id_len > hexsz) {
+	if (ref->id_len > hexsz)
 		add(j, REFS_P_LONG, "%.*s%s has %zu hex chars, more than a %s ID", given_len, given,
 		    given_len < (int)ref->id_len ? "..." : "", ref->id_len,
 		    hexid_hash_name(r->rawsz) ? hexid_hash_name(r->rawsz) : "full");
-		look = hexsz;
-	}
 	if (ref->flags & REFS_F_UPPER)
 		add(j, REFS_P_UPPER, "%.*s has upper-case hex; git writes IDs in lower case",
 		    given_len, given);
-	lookup_prefix(r, ref->id, look, ph);
 
-	if (ph->ncommits == 0) {
+	if (elsewhere >= 0) {
+		if (judge_elsewhere(j, &r->others[elsewhere], oh))
+			goto nomem;
+	} else if (ph->ncommits == 0) {
 		rc = find_ref_subject(j, NULL, &pk);
 		if (rc < 0 || (rc == 2 && list_candidates(j, &pk)))
 			goto nomem;
@@ -951,13 +1055,12 @@ static void resolve_one(job *j)
 			 * an example, or pasted output; a Fixes: tag or a revert
 			 * can only mean this repository.
 			 */
-			add(j, REFS_P_NOT_HERE, "%.*s names no object in this repository%s; another "
-			    "repository's commit?", given_len, given,
-			    ref->subject ? " and no commit here has this subject" : "");
+			add(j, REFS_P_NOT_HERE, "%.*s %s%s; another repository's commit?", given_len,
+			    given, no_object(r), ref->subject ? " and no commit here has this subject" : "");
 		else
 			add(j, ph->nothers ? REFS_P_NOT_COMMIT : REFS_P_UNKNOWN, "%.*s %s%s%s",
-			    given_len, given, ph->nothers ? "is not a commit but " :
-			    "names no object in this repository", ph->nothers ? type_name_a(ph->other_type) : "",
+			    given_len, given, ph->nothers ? "is not a commit but " : no_object(r),
+			    ph->nothers ? type_name_a(ph->other_type) : "",
 			    subject_tail(tail, sizeof(tail), rc, &pk, "; a commit has this subject",
 					 ref->subject ? "; no commit has this subject" : ""));
 	} else if (ph->ncommits >= 2) {

@@ -16,8 +16,8 @@
  * No libgit2 here: the decisions are unit-tested over hand-made commits.
  *
  * Ownership: refs_resolver_new() returns a resolver freed with
- * refs_resolver_free(); it borrows the ID sets and the source, which
- * must outlive it.  refs_resolve() fills a refs_results the caller clears
+ * refs_resolver_free(); it borrows the ID sets and the sources (its own
+ * and those of refs_resolver_add_repo()), which must outlive it.  refs_resolve() fills a refs_results the caller clears
  * with refs_results_clear(); results refer to references by index.
  */
 #ifndef ABBREV_REFS_RESOLVE_H
@@ -79,6 +79,7 @@ typedef struct {
 	int severity;        /* the worst of its findings */
 	int named;           /* the ID names exactly one commit: */
 	refs_commit commit;  /* that one */
+	const char *repo;    /* NULL: here; else the --repo it is in (the resolver's name) */
 	int suggest;         /* the commit meant is known: */
 	refs_commit target;  /* that one, */
 	char target_hex[ABBREV_MAX_HEXSZ + 1]; /* its ID at the suggested length, */
@@ -132,6 +133,18 @@ typedef struct refs_resolver refs_resolver;
 int refs_resolver_new(refs_resolver **out, const idsets *s, const refs_source *src,
 		      unsigned min_length);
 void refs_resolver_free(refs_resolver *r);
+
+/*
+ * Consult another repository (--repo: mainline beside stable, a project's
+ * upstream) before an ID is called unknown: its object IDs `s` (the same
+ * hash as the resolver's) and its commits `src`, both borrowed; `name`
+ * is copied, for messages.  A reference whose ID names no commit here but
+ * one there is judged there (its subject, ambiguity, length) and named
+ * "not in this repository"; one that names no commit in any is "in none
+ * of the given repositories".  0, -1 (memory), -2 (another hash).
+ */
+int refs_resolver_add_repo(refs_resolver *r, const idsets *s, const refs_source *src,
+			   const char *name);
 
 /* Show the building of the subject index on `p` (borrowed; NULL: none). */
 void refs_resolver_progress(refs_resolver *r, progress *p);

@@ -16,6 +16,11 @@ Scenarios (NAME):
               objects/info/alternates points at upstream's object store;
               a pair of commits sharing >= 8 hex chars is split between
               the two, and an upstream blob is also stored in downstream.
+  forks       three separate repositories (no shared objects, no
+              alternates), as verify --repo meets them: <dir>/stable
+              (checked), <dir>/mainline (its upstream) with a pair of
+              commits sharing >= 8 hex chars, and <dir>/other (one more
+              project, a short history).
   many        <dir> holds 17000 small blobs (unreachable, packed) and one
               commit: enough objects for git's auto abbrev to pass 7.
   small       <dir> holds one commit of one file (3 objects).
@@ -476,6 +481,35 @@ def scenario_alternates(d):
     }
 
 
+def scenario_forks(d):
+    repos = {k: os.path.join(d, k) for k in ("stable", "mainline", "other")}
+    os.makedirs(d, exist_ok=True)
+    for r in repos.values():
+        init_repo(r)
+    fast_import(repos["mainline"], fast_import_stream("mainline", 120, 0, EPOCH))
+    fast_import(repos["stable"], fast_import_stream("stable", 80, 1000, EPOCH + 50000))
+    fast_import(repos["other"], fast_import_stream("other", 10, 2000, EPOCH + 90000))
+    tip = rev(repos["mainline"], "refs/heads/mainline")
+    tree = rev(repos["mainline"], "refs/heads/mainline^{tree}")
+    fam = Family("commit",
+                 commit_bytes(tree, [tip], b"mainline collision, nonce ",
+                              EPOCH + 200000), b"\n")
+    i, j = birthday(fam, 8)
+    a = write_object(repos["mainline"], "commit", fam.content(i))
+    b = write_object(repos["mainline"], "commit", fam.content(j))
+    git(repos["mainline"], "update-ref", "refs/heads/collide-a", a)
+    git(repos["mainline"], "update-ref", "refs/heads/collide-b", b)
+    objs = {k: set(all_objects(r)) for k, r in repos.items()}
+    if objs["stable"] & objs["mainline"] or objs["stable"] & objs["other"]:
+        die("the forks share objects")
+    return {
+        "repos": repos,
+        "planted": [dict(pair("commit-commit", (a, b), ("commit", "commit")),
+                         where=["mainline", "mainline"])],
+        "objects": {k: len(v) for k, v in objs.items()},
+    }
+
+
 def scenario_quoting(d):
     init_repo(d)
     blob = write_object(d, "blob", b"x\n")
@@ -691,6 +725,7 @@ SCENARIOS = {
     "commitish": scenario_commitish,
     "planted": scenario_planted,
     "alternates": scenario_alternates,
+    "forks": scenario_forks,
     "many": scenario_many,
     "small": scenario_small,
     "quoting": scenario_quoting,
