@@ -80,10 +80,25 @@ const char *emit_set_noun(int set, size_t n);
 int emit_groups_have_tag(const stats_set *st);
 
 /*
- * The key under the text report's table, one sentence per column kind;
- * each claim about git is tested against git (tests/t-commitish.sh).
+ * The report's three tables, the same cells in text and Markdown, each a
+ * few columns wide so that it fits an 80-column mail:
+ *  - sets: len, all objects, commits, commit-ish (when there are tags:
+ *    without, it is the commits' column again), cells "colliding objects /
+ *    colliding prefixes";
+ *  - types: len, the types with IDs (trees, blobs, tags), commit~other;
+ *  - model: len, then for all objects and commits "measured / expected"
+ *    colliding prefixes and P(>=), the chance of at least the measured
+ *    count for random IDs (a one-sided Poisson tail).
+ * The first two run from 4 to emit_report_last_len(), the model to the
+ * last collision of all objects or commits.  0, or -1 when out of memory.
  */
-extern const char emit_text_legend[];
+int emit_report_sets_table(emit_table *t, const stats_report *r);
+int emit_report_types_table(emit_table *t, const stats_report *r);
+int emit_report_model_table(emit_table *t, const stats_report *r);
+/* The first length at which every set and commit~other is 0. */
+unsigned emit_report_last_len(const stats_report *r);
+/* Whether a set has a column: all objects and commits always, the others with IDs. */
+int emit_report_shown(const stats_report *r, int set);
 
 /* "all objects", "commits", "trees", "blobs", "tags" for idset_name(); other names as given. */
 const char *emit_set_title(const char *name);

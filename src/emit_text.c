@@ -21,136 +21,132 @@
 
 #define MAX_GROUPS_SHOWN 16
 
-/* Display order of the columns: all objects first, commits, commit-ish, the other types. */
+/* The order of the min unique lengths: all objects first, commits, commit-ish, the other types. */
 static const int column_sets[ABBREV_SET_COUNT] = {
 	ABBREV_SET_ALL, ABBREV_SET_COMMIT, ABBREV_SET_COMMITISH, ABBREV_SET_TREE, ABBREV_SET_BLOB,
 	ABBREV_SET_TAG
 };
 
-static void cell(char *buf, size_t n, const stats_set *st, unsigned L)
+/* The width text keeps to: an 80-column terminal or mail. */
+#define TEXT_WIDTH 80
+
+/* Display width: UTF-8 continuation bytes take no column. */
+static size_t text_width(const char *s)
 {
-	snprintf(buf, n, "%zu / %zu", st->objects[L], st->prefixes[L]);
+	size_t w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
 }
 
-/* "commit <id> ("subject") 2024-12-05" */
-static void print_member(FILE *out, const stats_set *st, size_t m, size_t rawsz)
+/*
+ * s broken at spaces into lines of at most TEXT_WIDTH columns, the first
+ * after `col` columns already printed, the others indented by `indent`
+ * (a word longer than a line keeps a line of its own).  Ends the line.
+ */
+static void print_wrapped(FILE *out, const char *s, size_t col, int indent)
+{
+	while (*s) {
+		const char *p = s, *cut = s;
+		size_t w = col;
+
+		/* the longest run of words that fits, at least one word */
+		while (*p) {
+			size_t ww = 0;
+			const char *q = p;
+
+			for (; *q && *q != ' '; q++)
+				ww += ((unsigned char)*q & 0xc0) != 0x80;
+			if (cut > s && w + ww > TEXT_WIDTH)
+				break;
+			w += ww + 1;
+			cut = q;
+			p = *q ? q + 1 : q;
+		}
+		fprintf(out, "%.*s\n", (int)(cut - s), s);
+		for (s = cut; *s == ' '; s++)
+			;
+		if (*s) {
+			fprintf(out, "%*s", indent, "");
+			col = (size_t)indent;
+		}
+	}
+}
+
+/*
+ * "  commit <id>", then its description ("subject") date, or (tag name),
+ * on the same line when it fits in TEXT_WIDTH, else on the next, wrapped.
+ */
+static void print_member(FILE *out, const stats_set *st, size_t m, size_t rawsz, int indent)
 {
 	char hex[ABBREV_MAX_HEXSZ + 1];
 	const char *desc = st->member_desc ? st->member_desc[m] : NULL;
+	size_t col;
 
 	hexid_fmt(hex, st->member_ids + m * rawsz, rawsz);
-	fprintf(out, "%-6s %s%s%s\n", hexid_type_name(st->member_types[m]), hex,
-		desc ? " " : "", desc ? desc : "");
+	fprintf(out, "%*s%-6s %s", indent, "", hexid_type_name(st->member_types[m]), hex);
+	col = (size_t)indent + 7 + strlen(hex);
+	if (!desc || !*desc) {
+		fputc('\n', out);
+	} else if (col + 1 + text_width(desc) <= TEXT_WIDTH) {
+		fprintf(out, " %s\n", desc);
+	} else {
+		fprintf(out, "\n%*s", indent + 2, "");
+		print_wrapped(out, desc, (size_t)indent + 2, indent + 3);
+	}
 }
 
 /* The note for a collision flagged improbable among n random IDs. */
 static void print_improbable(FILE *out, size_t n, unsigned len, double p, int improbable)
 {
-	char num[32];
+	char num[32], line[256];
 
 	fmt_count(num, sizeof(num), (double)n);
-	if (improbable)
-		fprintf(out, "  ^ %u shared chars among %s IDs: improbable for random IDs "
-			     "(p = %.2g): possibly crafted\n", len, num, p);
+	if (!improbable)
+		return;
+	snprintf(line, sizeof(line), "^ %u shared chars among %s IDs: improbable for random IDs "
+		 "(p = %.2g): possibly crafted", len, num, p);
+	fputs("  ", out);
+	print_wrapped(out, line, 2, 4);
+}
+
+/* One colliding group: its prefix on a line, the members under it. */
+static void print_group(FILE *out, const stats_set *st, const stats_group *gr, unsigned len,
+			size_t rawsz, int indent)
+{
+	char hex[ABBREV_MAX_HEXSZ + 1];
+
+	hexid_fmt(hex, st->member_ids + gr->first * rawsz, rawsz);
+	fprintf(out, "%*s%.*s\n", indent, "", (int)len, hex);
+	for (size_t i = 0; i < gr->n; i++)
+		print_member(out, st, gr->first + i, rawsz, indent + 2);
 }
 
 static void print_groups(FILE *out, const stats_set *st, const char *what, size_t rawsz)
 {
-	char hex[ABBREV_MAX_HEXSZ + 1];
 	size_t shown = st->ngroups < MAX_GROUPS_SHOWN ? st->ngroups : MAX_GROUPS_SHOWN;
 
 	if (!st->ngroups)
 		return;
 	fprintf(out, "\nlongest colliding prefixes of %s: %u chars, %zu group%s\n", what,
 		st->longest, st->ngroups, st->ngroups == 1 ? "" : "s");
-	for (size_t g = 0; g < shown; g++) {
-		for (size_t i = 0; i < st->groups[g].n; i++) {
-			size_t m = st->groups[g].first + i;
-
-			hexid_fmt(hex, st->member_ids + m * rawsz, rawsz);
-			fprintf(out, "  %-*.*s  ", (int)st->longest, i ? 0 : (int)st->longest, hex);
-			print_member(out, st, m, rawsz);
-		}
-	}
+	for (size_t g = 0; g < shown; g++)
+		print_group(out, st, &st->groups[g], st->longest, rawsz, 2);
 	print_improbable(out, st->count, st->longest, st->p_longest, st->improbable);
 	if (shown < st->ngroups)
 		fprintf(out, "  ... and %zu more groups (--format=json lists them all)\n",
 			st->ngroups - shown);
 }
 
-/* "85 / 83.12": measured colliding prefixes beside the birthday model's */
-static void model_cell(char *buf, size_t n, const stats_set *st, unsigned L)
+/* A table as text, then its key; -1 on a failure (memory, output). */
+static int print_table(FILE *out, emit_table *t, int rc, const char *key)
 {
-	char e[32];
-
-	fmt_expected(e, sizeof(e), st->model[L].expected_prefixes);
-	snprintf(buf, n, "%zu / %s", st->prefixes[L], e);
-}
-
-/*
- * The chance that random IDs give at least as many colliding prefixes as
- * measured (a one-sided Poisson tail, "0.043" for 93 against 77.1); ""
- * where the model expects none.
- */
-static void tail_cell(char *buf, size_t n, const stats_set *st, unsigned L)
-{
-	double e = st->model[L].expected_prefixes;
-
-	if (!(e > 0))
-		buf[0] = '\0';
-	else
-		emit_fmt_p(buf, n, model_poisson_tail(st->prefixes[L], e, 1), 2);
-}
-
-/*
- * Measured colliding prefixes next to the expectation for as many random
- * IDs, for all objects and for commits, each with the chance of a count
- * that far off: whether the repository behaves like random IDs is then a
- * number, not an impression.
- */
-static void print_model(FILE *out, const stats_report *r)
-{
-	static const int sets[] = { ABBREV_SET_ALL, ABBREV_SET_COMMIT };
-	unsigned last = ABBREV_MIN_LEN;
-	int width[2], twidth[2];
-	char buf[64];
-
-	for (int c = 0; c < 2; c++) {
-		const stats_set *st = &r->sets[sets[c]];
-
-		if (st->last_len > last)
-			last = st->last_len;
-	}
-	for (int c = 0; c < 2; c++) {
-		width[c] = c ? 6 : 11;
-		twidth[c] = 5;
-		for (unsigned L = ABBREV_MIN_LEN; L <= last; L++) {
-			model_cell(buf, sizeof(buf), &r->sets[sets[c]], L);
-			if ((int)strlen(buf) > width[c])
-				width[c] = (int)strlen(buf);
-			tail_cell(buf, sizeof(buf), &r->sets[sets[c]], L);
-			if ((int)strlen(buf) > twidth[c])
-				twidth[c] = (int)strlen(buf);
-		}
-	}
-	fprintf(out, "\ncolliding prefixes, measured / expected for random IDs (birthday model):\n");
-	fprintf(out, "len  %*s  %-*s  %*s  %s\n", width[0], "all objects", twidth[0], "P(>=)",
-		width[1], "commit", "P(>=)");
-	for (unsigned L = ABBREV_MIN_LEN; L <= last; L++) {
-		fprintf(out, "%3u", L);
-		for (int c = 0; c < 2; c++) {
-			model_cell(buf, sizeof(buf), &r->sets[sets[c]], L);
-			fprintf(out, "  %*s", width[c], buf);
-			tail_cell(buf, sizeof(buf), &r->sets[sets[c]], L);
-			if (c)
-				fprintf(out, "  %s", buf);
-			else
-				fprintf(out, "  %-*s", twidth[c], buf);
-		}
-		fputc('\n', out);
-	}
-	fputs("(P(>=): the chance of at least the measured count if the IDs were\n"
-	      " random, P(X >= measured) for X Poisson with the expected mean)\n", out);
+	rc = rc || emit_table_text(out, t, 0);
+	emit_table_clear(t);
+	if (!rc && key)
+		fputs(key, out);
+	return rc ? -1 : 0;
 }
 
 /* "reachable from HEAD, <the other patterns>: 12 refs" */
@@ -168,49 +164,44 @@ static void print_reach(FILE *out, const abbrev_reach *reach)
 static int report_text(FILE *out, const stats_report *r)
 {
 	const stats_set *all = &r->sets[ABBREV_SET_ALL];
-	int width[ABBREV_SET_COUNT];
-	unsigned last = r->cvo_last_len;
-	char buf[64];
+	char num[32], line[256];
+	size_t o;
+	emit_table t;
 
 	for (size_t i = 0; i < r->nrepos; i++)
 		fprintf(out, "%s%s", i ? " + " : "", r->repos[i]);
-	fprintf(out, "%s%zu %s (%s):", r->nrepos ? ": " : "", all->count,
+	fmt_count(num, sizeof(num), (double)all->count);
+	fprintf(out, "%s%s %s (%s)\n", r->nrepos ? ": " : "", num,
 		emit_noun(all->count, "object", "objects"), r->hash ? r->hash : "unknown");
-	for (int set = ABBREV_SET_COMMIT; set <= ABBREV_SET_TAG; set++)
-		fprintf(out, "%s %zu %s%s", set > ABBREV_SET_COMMIT ? "," : "", r->sets[set].count,
-			idset_name(set), r->sets[set].count == 1 ? "" : "s");
-	fprintf(out, "; commit-ish %zu\n", r->sets[ABBREV_SET_COMMITISH].count);
+	o = 0;
+	for (int set = ABBREV_SET_COMMIT; set <= ABBREV_SET_TAG && o < sizeof(line); set++) {
+		fmt_count(num, sizeof(num), (double)r->sets[set].count);
+		o += (size_t)snprintf(line + o, sizeof(line) - o, "%s%s %s",
+				      set > ABBREV_SET_COMMIT ? ", " : "", num,
+				      emit_set_noun(set, r->sets[set].count));
+	}
+	fmt_count(num, sizeof(num), (double)r->sets[ABBREV_SET_COMMITISH].count);
+	if (o < sizeof(line))
+		snprintf(line + o, sizeof(line) - o, "; %s commit-ish", num);
+	print_wrapped(out, line, 0, 0);
 	print_reach(out, r->reach);
 
-	/* the table runs to the first length where every column is 0 */
-	for (int c = 0; c < ABBREV_SET_COUNT; c++) {
-		const stats_set *st = &r->sets[column_sets[c]];
-
-		if (st->last_len > last)
-			last = st->last_len;
-		width[c] = (int)strlen(c ? idset_name(column_sets[c]) : "all objects");
-		for (unsigned L = ABBREV_MIN_LEN; L <= st->last_len; L++) {
-			cell(buf, sizeof(buf), st, L);
-			if ((int)strlen(buf) > width[c])
-				width[c] = (int)strlen(buf);
-		}
-	}
-
-	fprintf(out, "\nlen");
-	for (int c = 0; c < ABBREV_SET_COUNT; c++)
-		fprintf(out, "  %*s", width[c], c ? idset_name(column_sets[c]) : "all objects");
-	fprintf(out, "  commit~other\n");
-	for (unsigned L = ABBREV_MIN_LEN; L <= last; L++) {
-		fprintf(out, "%3u", L);
-		for (int c = 0; c < ABBREV_SET_COUNT; c++) {
-			cell(buf, sizeof(buf), &r->sets[column_sets[c]], L);
-			fprintf(out, "  %*s", width[c], buf);
-		}
-		fprintf(out, "  %12zu\n", r->cvo[L]);
-	}
-	fputs(emit_text_legend, out);
-
-	print_model(out, r);
+	fputs("\ncolliding objects / colliding prefixes at L hex chars:\n", out);
+	if (print_table(out, &t, emit_report_sets_table(&t, r),
+			emit_report_shown(r, ABBREV_SET_COMMITISH) ?
+			"(commit-ish: commits and the tags that peel to a commit,\n"
+			" among which git log <prefix> and <prefix>^{commit} resolve)\n" : NULL))
+		return -1;
+	fputs("\nby type, and commits that share their prefix with another type:\n", out);
+	if (print_table(out, &t, emit_report_types_table(&t, r),
+			"(commit~other: commits that share the prefix with a tree, blob or tag,\n"
+			" ambiguous to git show <prefix>)\n"))
+		return -1;
+	fputs("\ncolliding prefixes, measured / expected for random IDs (birthday model):\n", out);
+	if (print_table(out, &t, emit_report_model_table(&t, r),
+			"(P(>=): the chance of at least the measured count if the IDs were\n"
+			" random, P(X >= measured) for X Poisson with the expected mean)\n"))
+		return -1;
 
 	fprintf(out, "\nmin unique length:");
 	for (int c = 0; c < ABBREV_SET_COUNT; c++) {
@@ -224,8 +215,8 @@ static int report_text(FILE *out, const stats_report *r)
 			fprintf(out, "%s %s -", c ? "," : "", idset_name(column_sets[c]));
 	}
 	fprintf(out, "\ncommits vs other types unique from: %u\n", r->cvo_last_len);
-	fprintf(out, "git's auto abbreviation for %zu objects: %u\n", all->count,
-		r->git_auto_abbrev);
+	fmt_count(num, sizeof(num), (double)all->count);
+	fprintf(out, "git's auto abbreviation for %s objects: %u\n", num, r->git_auto_abbrev);
 
 	print_groups(out, all, "all objects", r->rawsz);
 	for (int set = ABBREV_SET_COMMIT; set <= ABBREV_SET_TAG; set++)
@@ -241,40 +232,40 @@ static int check_text(FILE *out, const stats_check *c)
 	const stats_set *f = &c->found;
 	const char *what = c->set == ABBREV_SET_ALL ? "object" : idset_name(c->set);
 	size_t nobj = f->objects[c->length], npre = f->prefixes[c->length];
-	char hex[ABBREV_MAX_HEXSZ + 1];
+	char line[256], count[32], objects[32], prefixes[32];
 
+	fmt_count(count, sizeof(count), (double)f->count);
+	fmt_count(objects, sizeof(objects), (double)nobj);
+	fmt_count(prefixes, sizeof(prefixes), (double)npre);
 	if (!f->ngroups) {
 		if (c->against_all)
-			fprintf(out, "no %s ID shares its first %u chars with another object "
-				     "(%zu %s)\n", what, c->length, f->count,
-				emit_noun(f->count, "object", "objects"));
+			snprintf(line, sizeof(line), "no %s ID shares its first %u chars with another "
+				 "object (%s %s)", what, c->length, count,
+				 emit_noun(f->count, "object", "objects"));
 		else
-			fprintf(out, "no two %s IDs share their first %u chars (%zu %s)\n",
-				what, c->length, f->count, emit_set_noun(c->set, f->count));
+			snprintf(line, sizeof(line), "no two %s IDs share their first %u chars (%s %s)",
+				 what, c->length, count, emit_set_noun(c->set, f->count));
+		print_wrapped(out, line, 0, 2);
 		print_reach(out, c->reach);
 		return ferror(out) ? -1 : 0;
 	}
 	if (c->against_all)
-		fprintf(out, "%s IDs share their first %u chars with other objects: "
-			     "%zu %s in %zu %s (of %zu %s)\n",
-			what, c->length, nobj, emit_noun(nobj, "object", "objects"), npre,
-			emit_noun(npre, "prefix", "prefixes"), f->count,
-			emit_noun(f->count, "object", "objects"));
+		snprintf(line, sizeof(line), "%s IDs share their first %u chars with other objects: "
+			 "%s %s in %s %s (of %s %s)", what, c->length, objects,
+			 emit_noun(nobj, "object", "objects"), prefixes,
+			 emit_noun(npre, "prefix", "prefixes"), count,
+			 emit_noun(f->count, "object", "objects"));
 	else
-		fprintf(out, "%s IDs collide at %u chars: %zu %s in %zu %s (of %zu %s)\n",
-			what, c->length, nobj, emit_set_noun(c->set, nobj), npre,
-			emit_noun(npre, "prefix", "prefixes"), f->count,
-			emit_set_noun(c->set, f->count));
+		snprintf(line, sizeof(line), "%s IDs collide at %u chars: %s %s in %s %s (of %s %s)",
+			 what, c->length, objects, emit_set_noun(c->set, nobj), prefixes,
+			 emit_noun(npre, "prefix", "prefixes"), count, emit_set_noun(c->set, f->count));
+	print_wrapped(out, line, 0, 2);
 	print_reach(out, c->reach);
 	for (size_t g = 0; g < f->ngroups; g++) {
 		const stats_group *gr = &f->groups[g];
 
-		hexid_fmt(hex, f->member_ids + gr->first * c->rawsz, c->rawsz);
-		fprintf(out, "\n%.*s\n", (int)c->length, hex);
-		for (size_t i = 0; i < gr->n; i++) {
-			fputs("  ", out);
-			print_member(out, f, gr->first + i, c->rawsz);
-		}
+		fputc('\n', out);
+		print_group(out, f, gr, c->length, c->rawsz, 0);
 		print_improbable(out, f->count, gr->len, gr->p_random, gr->improbable);
 	}
 	return ferror(out) ? -1 : 0;

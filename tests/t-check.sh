@@ -41,11 +41,13 @@ longest=$(printf '%s\n' "$cc_len" "$cb_len" "$tt_len" | sort -n | tail -1)
 check_around "$longest" --type=all
 
 # the listing: both full IDs, the subjects as git log shows them, the dates
+# (a description that does not fit in 80 columns goes on the next lines)
 expect_exit 1 "$GIT_ABBREV" check "$cc_len" "$repo"
+tr -s ' \n' '  ' <"$out" >"$tmp/joined"
 for id in $cc_ids; do
 	subject=$(git -C "$repo" log -1 --format=%s "$id")
 	date=$(git -C "$repo" log -1 --format=%cs "$id")
-	grep -qF "commit $id (\"$subject\") $date" "$out" ||
+	grep -qF "commit $id (\"$subject\") $date" "$tmp/joined" ||
 		fail "listing lacks 'commit $id (\"$subject\") $date'"
 done
 head -1 "$out" | grep -q "^commit IDs collide at $cc_len chars: 2 commits in 1 prefix (of " ||

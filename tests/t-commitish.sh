@@ -148,7 +148,7 @@ checks=$((checks + 1))
 expect_exit 1 "$GIT_ABBREV" check 7 --type=commit-ish "$repo"
 set -- $(field tag-commit ids)
 grep -q "^  tag    $2 (tag tag-commit)" "$out" || fail "listing lacks the tag"
-grep -q "^  commit $1 " "$out" || fail "listing lacks the commit"
+grep -q "^  commit $1\( \|\$\)" "$out" || fail "listing lacks the commit"
 head -1 "$out" | grep -q "^commit-ish IDs collide at 7 chars: 4 commit-ish IDs in 2 prefixes" ||
 	fail "headline: $(head -1 "$out")"
 

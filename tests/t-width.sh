@@ -1,0 +1,57 @@
+#!/bin/sh
+# t-width.sh - the text a person pastes into a mail fits in 80 columns:
+# report, check, model and history, on generated repositories (planted
+# collisions, tags beside commits, 17000 blobs, a SHA-256 repository)
+# and on git.git when a copy is at hand ($GIT_ABBREV_BIG_REPO, default
+# the mirror this project's machines keep; only read).  Widths are
+# measured as a person sees them: awk's length, in characters.
+. "$(dirname "$0")/setup.sh"
+
+big=${GIT_ABBREV_BIG_REPO:-/work/.mirror/git+git/repo}
+
+# width LABEL: the last run's stdout is at most 80 columns wide
+width() {
+	[ "$rc" -le 1 ] || return 0 # already failed
+	checks=$((checks + 1))
+	w=$(LC_ALL=C.UTF-8 awk '{ if (length > m) m = length } END { print m + 0 }' "$out")
+	say "$1: $w columns"
+	[ "$w" -le 80 ] || {
+		fail "$1: $w columns wide"
+		LC_ALL=C.UTF-8 awk 'length > 80' "$out" | sed -n '1,5s/^/    | /p'
+	}
+	checks=$((checks + 1))
+	[ -s "$out" ] || fail "$1: no output"
+}
+
+# all_text LABEL REPO: every text output of REPO
+all_text() {
+	a_label=$1 a_repo=$2
+	expect_exit 0 "$GIT_ABBREV" report "$a_repo"
+	width "$a_label: report"
+	for t in commit all; do
+		# the longest colliding length: every group is listed
+		len=$("$PYTHON3" -c 'import json, sys
+print(max(4, (json.load(sys.stdin)["types"][sys.argv[1]]["min_unique_length"] or 5) - 1))' "$t" \
+			<"$(dirname "$a_repo")/json.$(basename "$a_repo")")
+		expect_exit 0+ "$GIT_ABBREV" check "$len" --type=$t "$a_repo"
+		width "$a_label: check $len --type=$t"
+	done
+}
+
+gen_repo "$tmp/planted" planted
+gen_repo "$tmp/commitish" commitish
+gen_repo "$tmp/many" many
+gen_repo "$tmp/sha256" sha256
+for r in planted commitish many sha256; do
+	"$GIT_ABBREV" report --format=json "$tmp/$r" >"$tmp/json.$r" || die "report of $r"
+	all_text "$r" "$tmp/$r"
+done
+
+if [ -d "$big" ] && git -C "$big" rev-parse --git-dir >/dev/null 2>&1; then
+	"$GIT_ABBREV" report --format=json "$big" >"$tmp/json.big" 2>/dev/null || die "report of $big"
+	ln -s "$big" "$tmp/big"
+	all_text "git.git" "$tmp/big"
+else
+	say "no $big: git.git not measured"
+fi
+finish
