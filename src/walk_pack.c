@@ -368,15 +368,26 @@ static int walk_once(walker *w, const char *objdir, idsets *s, int last)
 	 * The maps stay valid whatever happens to the files now, so the
 	 * merge reads one consistent state, the state of now, if no file
 	 * vanished in between, the packs listed at the start are still the
-	 * packs now, and no pack or fan-out directory changed since it was
-	 * read (a loose object pruned or packed before its directory was
-	 * read, another after, would give a count of neither state).
+	 * packs now, and no pack, object or fan-out directory changed since
+	 * it was read (a loose object pruned or packed before its directory
+	 * was read, another after, would give a count of neither state):
+	 * their timestamps are the same and not recent, and their listings
+	 * give the same names again.  The listings alone would miss a name
+	 * removed and written again; the timestamps alone miss a change in
+	 * the tick of the last one (a second or two on some file systems).
 	 */
 	if (w->vanished && rc && last)
 		return rc; /* still failing: not a race but a broken repository */
-	if (w->vanished && rc)
+	if (w->vanished)
 		return 1;
-	if (!rc && (w->vanished || (rc = wp_packs_changed(w)) == 1 || wp_dirs_changed(w)))
+	if (!rc)
+		rc = wp_packs_changed(w);
+	if (!rc)
+		rc = wp_dirs_changed(w);
+	/* timestamps can miss a change within one tick: the listings cannot */
+	if (!rc)
+		rc = wp_loose_changed(w);
+	if (rc == 1)
 		return 1;
 	if (!rc)
 		rc = wp_merge(w, s);

@@ -47,6 +47,13 @@ typedef struct {
 	unsigned char *types;     /* type by index position, from the scan */
 } pack_file;
 
+/* What a noted directory's listing gave, to list it again before the merge. */
+enum {
+	DIR_OTHER,   /* a pack directory: wp_packs_changed() lists it again */
+	DIR_OBJECTS, /* an object directory: which fan-out directories it has */
+	DIR_FANOUT   /* a fan-out directory: the loose objects read from it */
+};
+
 /* A directory as it was just before it was read, to see whether it changed since. */
 typedef struct {
 	char *path;
@@ -55,6 +62,10 @@ typedef struct {
 	ino_t ino;
 	struct timespec mtime, ctime;
 	struct timespec read_at; /* the clock when it was read */
+	int kind;                /* DIR_* */
+	unsigned char fanouts[32]; /* DIR_OBJECTS: bit b for the directory "%02x" */
+	int fanout;              /* DIR_FANOUT: its byte */
+	size_t lo, hi;           /* DIR_FANOUT: its objects, w->loose[lo..hi), sorted */
 } dir_state;
 
 typedef struct {
@@ -208,8 +219,20 @@ uint32_t wp_rank_of(const pack_order *o, uint64_t off);
 
 /* ---- walk_pack_loose.c ---- */
 
-/* Read the loose objects dir/xx/yyyy...; their order is sorted later. */
+/*
+ * Read the loose objects dir/xx/yyyy..., each fan-out directory's sorted
+ * (the whole list is sorted by the merge).
+ */
 int wp_add_loose(walker *w, const char *dir);
+/* Loose objects in ID order (for qsort and bsearch). */
+int wp_loose_cmp(const void *a, const void *b);
+/*
+ * List the object and fan-out directories read by wp_add_loose() again:
+ * 1 if any listing differs from what was read (start again), 0, or an
+ * error.  Timestamps miss a change within their tick (a second, or two,
+ * on some file systems); names do not.
+ */
+int wp_loose_changed(walker *w);
 
 /* ---- walk_pack_scan.c: step 2 ---- */
 

@@ -103,57 +103,171 @@ bad:
 	return wp_fail(w, "%s: bad loose object header", path);
 }
 
-/* Read the loose objects dir/xx/yyyy...; their order is sorted later. */
+int wp_loose_cmp(const void *a, const void *b)
+{
+	return memcmp(((const loose_obj *)a)->id, ((const loose_obj *)b)->id, ABBREV_MAX_RAWSZ);
+}
+
+/*
+ * The ID named by fan-out byte b and file name `name` (the other
+ * 2 * rawsz - 2 hex digits): 1, or 0 for a name git ignores (tmp_obj_*).
+ */
+static int loose_name_id(const walker *w, int b, const char *name, unsigned char *id)
+{
+	size_t hexsz = 2 * w->rawsz;
+
+	if (strlen(name) != hexsz - 2)
+		return 0;
+	for (size_t i = 0; i < hexsz - 2; i++)
+		if (hexval(name[i]) < 0)
+			return 0;
+	memset(id, 0, ABBREV_MAX_RAWSZ);
+	id[0] = (unsigned char)b;
+	for (size_t i = 1; i < w->rawsz; i++)
+		id[i] = (unsigned char)(hexval(name[2 * i - 2]) << 4 | hexval(name[2 * i - 1]));
+	return 1;
+}
+
+/* The fan-out directories of `dir`, a bit each in set[32] (none if it is gone). */
+static int list_fanouts(walker *w, const char *dir, unsigned char *set)
+{
+	struct dirent *de;
+	DIR *d;
+
+	memset(set, 0, 32);
+	d = opendir(dir);
+	if (!d)
+		return errno == ENOENT || errno == ENOTDIR
+			       ? 0 : wp_fail(w, "%s: cannot read: %s", dir, strerror(errno));
+	while ((de = readdir(d))) {
+		int hi = hexval(de->d_name[0]), lo = hi < 0 ? -1 : hexval(de->d_name[1]);
+
+		if (lo >= 0 && !de->d_name[2])
+			set[hi << 1 | lo >> 3] |= (unsigned char)(1u << (lo & 7));
+	}
+	closedir(d);
+	return 0;
+}
+
+static int has_fanout(const unsigned char *set, int b)
+{
+	return set[b >> 3] >> (b & 7) & 1;
+}
+
+/* Read the loose objects of one fan-out directory (its state noted last). */
+static int read_fanout(walker *w, char *path, size_t dl, int b)
+{
+	size_t lo = w->nloose;
+	struct dirent *de;
+	int rc = 0;
+	DIR *d;
+
+	d = opendir(path);
+	if (!d) /* gone since it was listed: the second listing will tell */
+		return errno == ENOENT || errno == ENOTDIR
+			       ? 0 : wp_fail(w, "%s: cannot read: %s", path, strerror(errno));
+	while (!rc && (de = readdir(d))) {
+		loose_obj *lo_obj;
+		unsigned char id[ABBREV_MAX_RAWSZ];
+		int t;
+
+		if (!loose_name_id(w, b, de->d_name, id))
+			continue; /* tmp_obj_*, and anything else git ignores */
+		memcpy(path + dl + 4, de->d_name, 2 * w->rawsz - 1);
+		rc = loose_type(w, path, &t);
+		if (rc == 1) {
+			rc = 0;
+			continue;
+		}
+		if (rc || (rc = wp_grow(&w->loose, &w->loose_cap, w->nloose + 1, sizeof(*lo_obj))))
+			break;
+		lo_obj = &w->loose[w->nloose++];
+		memcpy(lo_obj->id, id, sizeof(lo_obj->id));
+		lo_obj->type = (unsigned char)t;
+		if (t == ABBREV_TYPE_TAG && (rc = wp_loose_tag(w, path, lo_obj->id)))
+			break;
+		progress_update(w->p, w->nloose);
+	}
+	closedir(d);
+	w->states[w->nstates - 1].lo = lo;
+	w->states[w->nstates - 1].hi = w->nloose;
+	if (w->nloose > lo)
+		qsort(w->loose + lo, w->nloose - lo, sizeof(*w->loose), wp_loose_cmp);
+	return rc;
+}
+
+/*
+ * Read the loose objects dir/xx/yyyy...: the object directory's listing
+ * says which fan-out directories there are, and each state is noted
+ * before it is read (wp_loose_changed lists them again).
+ */
 int wp_add_loose(walker *w, const char *dir)
 {
 	size_t dl = strlen(dir), hexsz = 2 * w->rawsz;
 	char *path = malloc(dl + hexsz + 3);
-	int rc = 0;
+	unsigned char fanouts[32];
+	int rc;
 
 	if (!path)
 		return WALK_NOMEM;
+	if (!(rc = wp_note_dir(w, dir)))
+		rc = list_fanouts(w, dir, fanouts);
+	if (!rc) {
+		w->states[w->nstates - 1].kind = DIR_OBJECTS;
+		memcpy(w->states[w->nstates - 1].fanouts, fanouts, sizeof(fanouts));
+	}
 	for (int b = 0; b < 256 && !rc; b++) {
-		struct dirent *de;
-		DIR *d;
-
+		if (!has_fanout(fanouts, b))
+			continue;
 		snprintf(path, dl + 5, "%s/%02x/", dir, b);
 		if ((rc = wp_note_dir(w, path)))
 			break;
-		d = opendir(path);
-		if (!d) {
-			if (errno != ENOENT && errno != ENOTDIR)
-				rc = wp_fail(w, "%s: cannot read: %s", path, strerror(errno));
-			continue;
-		}
-		while (!rc && (de = readdir(d))) {
-			loose_obj *lo;
-			int t, ok = strlen(de->d_name) == hexsz - 2;
-
-			for (size_t i = 0; ok && i < hexsz - 2; i++)
-				ok = hexval(de->d_name[i]) >= 0;
-			if (!ok) /* tmp_obj_*, and anything else git ignores */
-				continue;
-			memcpy(path + dl + 4, de->d_name, hexsz - 1);
-			rc = loose_type(w, path, &t);
-			if (rc == 1) {
-				rc = 0;
-				continue;
-			}
-			if (rc || (rc = wp_grow(&w->loose, &w->loose_cap, w->nloose + 1, sizeof(*lo))))
-				break;
-			lo = &w->loose[w->nloose++];
-			memset(lo, 0, sizeof(*lo));
-			lo->id[0] = (unsigned char)b;
-			for (size_t i = 1; i < w->rawsz; i++)
-				lo->id[i] = (unsigned char)(hexval(de->d_name[2 * i - 2]) << 4 |
-							    hexval(de->d_name[2 * i - 1]));
-			lo->type = (unsigned char)t;
-			if (t == ABBREV_TYPE_TAG && (rc = wp_loose_tag(w, path, lo->id)))
-				break;
-			progress_update(w->p, w->nloose);
-		}
-		closedir(d);
+		w->states[w->nstates - 1].kind = DIR_FANOUT;
+		w->states[w->nstates - 1].fanout = b;
+		rc = read_fanout(w, path, dl, b);
 	}
 	free(path);
 	return rc;
+}
+
+/* Whether a fan-out directory's loose objects are still the ones read: 1, 0. */
+static int fanout_changed(walker *w, const dir_state *st)
+{
+	size_t n = 0, read = st->hi - st->lo;
+	struct dirent *de;
+	int changed = 0;
+	DIR *d;
+
+	d = opendir(st->path);
+	if (!d)
+		return read > 0;
+	while (!changed && (de = readdir(d))) {
+		loose_obj key;
+
+		if (!loose_name_id(w, st->fanout, de->d_name, key.id))
+			continue;
+		changed = ++n > read ||
+			  !bsearch(&key, w->loose + st->lo, read, sizeof(key), wp_loose_cmp);
+	}
+	closedir(d);
+	return changed || n != read;
+}
+
+int wp_loose_changed(walker *w)
+{
+	for (size_t i = 0; i < w->nstates; i++) {
+		const dir_state *st = &w->states[i];
+		unsigned char now[32];
+		int rc;
+
+		if (st->kind == DIR_OBJECTS) {
+			if ((rc = list_fanouts(w, st->path, now)))
+				return rc;
+			if (memcmp(now, st->fanouts, sizeof(now)))
+				return 1;
+		} else if (st->kind == DIR_FANOUT && fanout_changed(w, st)) {
+			return 1;
+		}
+	}
+	return 0;
 }

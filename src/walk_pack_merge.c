@@ -24,11 +24,6 @@ typedef struct {
 	const pack_file *pk;            /* NULL for the loose objects */
 } source;
 
-static int cmp_loose(const void *a, const void *b)
-{
-	return memcmp(((const loose_obj *)a)->id, ((const loose_obj *)b)->id, ABBREV_MAX_RAWSZ);
-}
-
 /* The first 8 bytes of an ID, big-endian (zero-padded below 8 bytes). */
 static uint64_t id_key(const unsigned char *id, size_t rawsz)
 {
@@ -165,7 +160,7 @@ int wp_merge(walker *w, idsets *set)
 		nsrc++;
 	}
 	if (w->nloose) {
-		qsort(w->loose, w->nloose, sizeof(*w->loose), cmp_loose);
+		qsort(w->loose, w->nloose, sizeof(*w->loose), wp_loose_cmp);
 		src[nsrc++] = (source){ id_key(w->loose[0].id, w->rawsz), w->loose[0].id,
 					&w->loose[0].type, sizeof(*w->loose), sizeof(*w->loose), 0,
 					w->nloose, NULL };
