@@ -126,7 +126,8 @@ static int add_alternates(walker *w, const char *dir, int depth)
 		rc = WALK_NOMEM;
 		goto done;
 	}
-	memcpy(text, m, size);
+	if (size) /* an empty file maps to NULL */
+		memcpy(text, m, size);
 	text[size] = '\0';
 	rc = add_list(w, text, '\n', dir, depth, path);
 done:
