@@ -13,8 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define SCAN_AHEAD 16         /* entry headers prefetched ahead of the scan */
+#define SCAN_RELEASE (16u << 20) /* pack bytes read between two releases of pages */
 #define SCAN_STACK (256 * 1024) /* stack of the scan's second thread */
 
 /* Pack entry types (git's enum object_type). */
@@ -116,10 +119,31 @@ typedef struct {
 	char err[1024];       /* as large as the callers' buffers */
 } scan_part;
 
+/*
+ * Give back the pages of the pack this part has read, below `to`: the
+ * whole pack stays mapped for the tags read after the scan (a page given
+ * back is read again from the page cache if touched), but a 500 MB pack
+ * no longer stays resident, in the process's RSS, until the scan ends.
+ * Only whole pages of the part's own range: the other part may still
+ * read the page the two share.
+ */
+static void release_pages(const pack_file *pk, uint64_t *from, uint64_t to)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), a, b;
+
+	a = (*from + page - 1) / page * page;
+	b = to / page * page;
+	if (b > a)
+		madvise((void *)(pk->pack + a), (size_t)(b - a), MADV_DONTNEED);
+	if (b > *from)
+		*from = b;
+}
+
 static void scan_part_run(scan_part *sp)
 {
 	const pack_file *pk = sp->pk;
 	pack_order *o = sp->o;
+	uint64_t released = sp->lo < sp->hi ? o->off[sp->lo] : 0;
 	sigjmp_buf cut;
 
 	/* a pack cut short under the map: SIGBUS comes back here (walk_pack.c) */
@@ -150,7 +174,11 @@ static void scan_part_run(scan_part *sp)
 			o->type[r] = (unsigned char)t;
 		if (sp->show_progress)
 			progress_update(sp->w.p, sp->done0 + (r - sp->lo) + 1);
+		if (o->off[r] - released >= SCAN_RELEASE)
+			release_pages(pk, &released, o->off[r]);
 	}
+	if (sp->lo < sp->hi)
+		release_pages(pk, &released, sp->hi < pk->n ? o->off[sp->hi] : o->end);
 	wp_bus_guard(NULL);
 }
 
