@@ -21,7 +21,7 @@ typedef struct {
 	const unsigned char *id, *type; /* current entry */
 	size_t id_stride, type_stride;
 	size_t i, n;
-	const pack_file *pk;            /* NULL for the loose objects */
+	pack_file *pk;                  /* NULL for the loose objects */
 } source;
 
 /* The first 8 bytes of an ID, big-endian (zero-padded below 8 bytes). */
@@ -146,7 +146,7 @@ int wp_merge(walker *w, idsets *set)
 		goto done;
 	}
 	for (size_t i = 0; i < w->npacks; i++) {
-		const pack_file *pk = &w->packs[i];
+		pack_file *pk = &w->packs[i];
 
 		total += pk->n;
 		if (!pk->n)
@@ -204,6 +204,11 @@ int wp_merge(walker *w, idsets *set)
 			goto done;
 		if (rc == 1) {
 			rc = 0;
+			/* the sets' arrays are built at the end: make room for them */
+			if (s->pk) {
+				free(s->pk->types);
+				s->pk->types = NULL;
+			}
 			heap[0] = heap[--nh];
 		}
 		sift_down(heap, nh, 0, w->rawsz);
