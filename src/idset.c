@@ -548,6 +548,8 @@ struct idsets_bulk {
 	size_t count[ABBREV_SET_COUNT];
 };
 
+#define SETARRAY_MIN 64 /* Judy1SetArray() only for more keys (see set_array()) */
+
 /* One Judy1 array from keys in order (equal neighbours allowed): 0 or -2. */
 static int set_array(Pvoid_t *judy, const Word_t *keys, size_t n, size_t dups)
 {
@@ -569,7 +571,19 @@ static int set_array(Pvoid_t *judy, const Word_t *keys, size_t n, size_t dups)
 		keys = uniq;
 		n = m;
 	}
-	rc = Judy1SetArray(judy, n, keys, &je) == JERR ? -2 : 0;
+	/*
+	 * libJudy 1.0.5 sizes the single leaf of 31 keys one slot short
+	 * (JudyInsArray.c allocates the leaf for Count + 1, read past its
+	 * table at 31: a leaf of 0 words, then 31 keys written into it), so
+	 * small arrays are set key by key.
+	 */
+	if (n <= SETARRAY_MIN) {
+		rc = 0;
+		for (size_t i = 0; i < n && !rc; i++)
+			rc = judy1_set(judy, keys[i]);
+	} else {
+		rc = Judy1SetArray(judy, n, keys, &je) == JERR ? -2 : 0;
+	}
 	free(uniq);
 	return rc;
 }

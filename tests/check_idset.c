@@ -678,6 +678,37 @@ static int cmp_raw20(const void *a, const void *b)
 }
 
 /*
+ * Bulk adds of 1 to 80 IDs: the sets are built with Judy1SetArray() at
+ * the end, whose leaf of exactly 31 keys libJudy 1.0.5 writes past its
+ * allocation (the sanitizer run of the suite sees that); every ID must be
+ * found in its sets.
+ */
+START_TEST(test_bulk_small)
+{
+	unsigned char ids[80 * 20];
+	uint64_t st = 47;
+
+	for (size_t i = 0; i < 80; i++)
+		test_rand_id(ids + i * 20, 20, &st);
+	qsort(ids, 80, 20, cmp_raw20);
+	for (size_t n = 1; n <= 80; n++) {
+		idsets *c = idsets_new(20);
+		idsets_bulk *b;
+
+		ck_assert_ptr_nonnull(c);
+		b = idsets_bulk_start(c, n);
+		for (size_t i = 0; i < n; i++)
+			ck_assert_int_eq(idsets_bulk_add(b, ids + i * 20, ABBREV_TYPE_BLOB), 1);
+		ck_assert_int_eq(idsets_bulk_finish(b), 0);
+		ck_assert_uint_eq(idsets_count(c, ABBREV_SET_BLOB), n);
+		for (size_t i = 0; i < n; i++)
+			ck_assert(idsets_in_set(c, ids + i * 20, ABBREV_SET_BLOB));
+		idsets_free(c);
+	}
+}
+END_TEST
+
+/*
  * Commits stored, the rest counted: the counts of every set stay exact
  * (bulk adding with its workers past a publishing batch, and plain adds),
  * while iterations and lookups see the commits alone.
@@ -1162,6 +1193,7 @@ Suite *make_idset_suite(void)
 	tcase_add_test(core, test_bulk_by_reference);
 	tcase_add_test(core, test_bulk_not_empty);
 	tcase_add_test(core, test_store_only);
+	tcase_add_test(core, test_bulk_small);
 	tcase_add_test(core, test_order_lost);
 	tcase_add_test(core, test_seek);
 	tcase_add_test(core, test_seek_restart);
