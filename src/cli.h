@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "policy.h"
 #include "shard.h"
 
 /* Groups less likely than this for random IDs are flagged as possibly crafted. */
@@ -119,6 +120,28 @@ typedef struct {
  */
 int cli_parse_model(cli_model_opts *o, int argc, char **argv, char *err, size_t errsz);
 
+/* --growth=: what its number counts. */
+enum cli_growth_unit {
+	CLI_GROWTH_NONE = 0,  /* not given */
+	CLI_GROWTH_PERCENT,   /* "8%", "8%/year": compounded yearly */
+	CLI_GROWTH_OBJECTS,   /* "80000", "80000/year", "80000 objects/year": linear */
+	CLI_GROWTH_COMMITS    /* "8000 commits/year": linear */
+};
+
+typedef struct {
+	cli_repo_opts r;     /* --format, --title, repositories, how to read them */
+	uint64_t objects;    /* --objects=N */
+	uint64_t commits;    /* --commits=M */
+	int have_objects, have_commits;
+	unsigned lengths[POLICY_MAX_LENGTHS]; /* --lengths=a..b or a,b,c; ascending */
+	size_t nlengths;
+	double growth;       /* --growth=: the number ... */
+	int growth_unit;     /* ... and what it counts (enum cli_growth_unit) */
+	double horizon_years; /* --horizon-years=Y: later dates are "beyond" */
+	double window_years; /* --window-years, --fit: history's fit of a repository */
+	int fit;
+} cli_policy_opts;
+
 /*
  * The most verify reads from one file or standard input unless told
  * otherwise: far above any patch series or a year of a busy list's
@@ -203,7 +226,7 @@ typedef struct cli_command {
 
 /* The commands' tables. */
 extern const cli_command cli_cmd_report, cli_cmd_check, cli_cmd_model, cli_cmd_verify,
-	cli_cmd_history, cli_cmd_ids, cli_cmd_merge;
+	cli_cmd_history, cli_cmd_ids, cli_cmd_merge, cli_cmd_policy;
 
 /* The commands, the default (report) first, and their number. */
 extern const cli_command *const cli_commands[];

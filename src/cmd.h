@@ -28,6 +28,7 @@ int cmd_history(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_ids(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_policy(int argc, char **argv);
 
 /* Notes on stderr about a shard and what ID streams held besides objects. */
 void cmd_input_notes(const stats_report *r);
@@ -93,6 +94,14 @@ void cmd_sets_notes(const cmd_sets *cs);
 
 /* Fill st->member_desc (subjects of commits, names of tags).  0 or -1 (memory). */
 int cmd_sets_describe(cmd_sets *cs, stats_set *st);
+
+/*
+ * The commits of the sets with their committer times (cmd_history.c): IDs
+ * in byte order into *ids (n * rawsz bytes, malloc'd), times beside them
+ * (malloc'd).  Returns an exit status; errors are printed.
+ */
+int cmd_commit_times(unsigned char **ids, int64_t **times, size_t *n, cmd_sets *cs,
+		     progress *p);
 
 /* Whether to show progress for an option value of 1, 0 or -1 (auto). */
 int cmd_want_progress(int option);

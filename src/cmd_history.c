@@ -149,3 +149,9 @@ done:
 	progress_free(p);
 	return ret;
 }
+
+int cmd_commit_times(unsigned char **ids, int64_t **times, size_t *n, cmd_sets *cs,
+		     progress *p)
+{
+	return load_commits(ids, times, n, cs, p);
+}

@@ -56,6 +56,8 @@ int emit_format_supported(int kind, int format)
 		return f->history != NULL;
 	case EMIT_VERIFY:
 		return f->verify != NULL;
+	case EMIT_POLICY:
+		return f->policy != NULL;
 	}
 	return 0;
 }
@@ -109,6 +111,13 @@ int emit_history(FILE *out, const history_report *r, int format)
 	if (!emit_format_supported(EMIT_HISTORY, format))
 		return -1;
 	return get(format)->history(out, r);
+}
+
+int emit_policy(FILE *out, const policy_report *r, int format)
+{
+	if (!emit_format_supported(EMIT_POLICY, format))
+		return -1;
+	return get(format)->policy(out, r);
 }
 
 verify_emitter *emit_verify_new(FILE *out, int format)

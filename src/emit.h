@@ -24,6 +24,7 @@
 #include "history.h"
 #include "lacks.h"
 #include "model.h"
+#include "policy.h"
 #include "projection.h"
 #include "stats.h"
 
@@ -43,7 +44,8 @@ enum emit_kind {
 	EMIT_CHECK,
 	EMIT_MODEL,
 	EMIT_HISTORY,
-	EMIT_VERIFY
+	EMIT_VERIFY,
+	EMIT_POLICY
 };
 
 /* The lengths not yet collided are listed up to here (and at least one). */
@@ -71,6 +73,20 @@ typedef struct {
 	const char *title;         /* --title: the chart's title; NULL: its own */
 } history_report;
 
+/*
+ * The results of `git abbrev policy`: r holds every number (policy.h);
+ * fit is history's fit the growth came from (NULL: --growth, or none).
+ */
+typedef struct {
+	const char *const *repos;  /* display paths; none for counts given */
+	size_t nrepos;
+	unsigned lacks;            /* enum abbrev_lack of any of them */
+	const char *hash;          /* "sha1", "sha256"; NULL for counts given */
+	const policy_results *r;
+	const projection_results *fit;
+	const char *title;         /* --title: the chart's title; NULL: its own */
+} policy_report;
+
 struct verify_emitter;
 
 /* One output format: its name and an emitter per kind of results (NULL: none). */
@@ -81,6 +97,7 @@ typedef struct {
 	int (*model)(FILE *out, const model_results *r);
 	int (*history)(FILE *out, const history_report *r);
 	struct verify_emitter *(*verify)(FILE *out); /* emit_verify.h */
+	int (*policy)(FILE *out, const policy_report *r);
 } emit_format;
 
 /* The formats, one file each. */
@@ -109,6 +126,7 @@ int emit_report(FILE *out, const stats_report *r, int format);
 int emit_check(FILE *out, const stats_check *c, int format);
 int emit_model(FILE *out, const model_results *r, int format);
 int emit_history(FILE *out, const history_report *r, int format);
+int emit_policy(FILE *out, const policy_report *r, int format);
 /* emit_verify_new(out, format) is declared in emit_verify.h and dispatched in emit.c. */
 
 #endif

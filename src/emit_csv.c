@@ -246,9 +246,91 @@ static int history_csv(FILE *out, const history_report *r)
 	return ferror(out) ? -1 : 0;
 }
 
+/* ---- policy ------------------------------------------------------------ */
+
+static const char *const when_states[] = {
+	[POLICY_WHEN_UNKNOWN] = "unknown", [POLICY_WHEN_PASSED] = "passed",
+	[POLICY_WHEN_FUTURE] = "future", [POLICY_WHEN_BEYOND] = "beyond"
+};
+
+/* A real, or "" for NAN (nothing to say). */
+static void real_or_empty(FILE *out, double v)
+{
+	if (isnan(v))
+		csv_field(out, "", 0);
+	else
+		real_field(out, v);
+}
+
+static void when_fields(FILE *out, const policy_when *w)
+{
+	real_field(out, w->capacity);
+	csv_field(out, when_states[w->state], 0);
+	year_field(out, w->time, !isnan(w->time));
+}
+
+static int policy_csv(FILE *out, const policy_report *p)
+{
+	const policy_results *r = p->r;
+	char *repos = repos_joined(p->repos, p->nrepos), name[32];
+
+	if (!repos)
+		return -1;
+	csv_field(out, "set", 1);
+	csv_field(out, "count", 0);
+	csv_field(out, "length", 0);
+	csv_field(out, "colliding_prefixes", 0);
+	csv_field(out, "expected_prefixes", 0);
+	csv_field(out, "expected_pairs", 0);
+	csv_field(out, "p_now", 0);
+	for (int y = 0; y < POLICY_NYEARS; y++) {
+		snprintf(name, sizeof(name), "count_%gy", r->years[y]);
+		csv_field(out, name, 0);
+		snprintf(name, sizeof(name), "p_%gy", r->years[y]);
+		csv_field(out, name, 0);
+	}
+	csv_field(out, "capacity_p01", 0);
+	csv_field(out, "p01_state", 0);
+	csv_field(out, "p01_year", 0);
+	csv_field(out, "capacity_p50", 0);
+	csv_field(out, "p50_state", 0);
+	csv_field(out, "p50_year", 0);
+	csv_field(out, "repository", 0);
+	csv_end_record(out);
+	for (size_t k = 0; k < r->nsets; k++) {
+		const policy_set *s = &r->sets[k];
+
+		for (size_t i = 0; i < r->nlengths; i++) {
+			const policy_row *row = &s->rows[i];
+
+			csv_field(out, s->name, 1);
+			count_field(out, s->n, 0);
+			count_field(out, row->length, 0);
+			if (row->measured)
+				count_field(out, row->prefixes, 0);
+			else
+				csv_field(out, "", 0);
+			real_field(out, row->expected_prefixes);
+			real_field(out, row->expected_pairs);
+			real_field(out, row->p_now);
+			for (int y = 0; y < POLICY_NYEARS; y++) {
+				real_or_empty(out, s->n_at[y]);
+				real_or_empty(out, row->p_at[y]);
+			}
+			when_fields(out, &row->p01);
+			when_fields(out, &row->p50);
+			csv_field(out, repos, 0);
+			csv_end_record(out);
+		}
+	}
+	free(repos);
+	return ferror(out) ? -1 : 0;
+}
+
 const emit_format emit_format_csv = {
 	.name = "csv",
 	.report = report_csv,
 	.model = model_csv,
 	.history = history_csv,
+	.policy = policy_csv,
 };

@@ -425,6 +425,114 @@ static int history_json(FILE *out, const history_report *r)
 	return dump(out, root, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 }
 
+/* ---- policy ------------------------------------------------------------ */
+
+static const char *const policy_states[] = {
+	[POLICY_WHEN_UNKNOWN] = "unknown", [POLICY_WHEN_PASSED] = "passed",
+	[POLICY_WHEN_FUTURE] = "future", [POLICY_WHEN_BEYOND] = "beyond"
+};
+
+/* A real, or null where there is none (NAN) or it is not finite. */
+static json_t *real_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *policy_when_json(const policy_when *w)
+{
+	return json_pack("{s:o,s:s,s:o,s:o}", "capacity", real_or_null(w->capacity),
+			 "state", policy_states[w->state], "time", real_or_null(w->time),
+			 "year", isfinite(w->time) ? year_json(w->time) : json_null());
+}
+
+/* {"5": v[0], "10": v[1], "20": v[2]}, or null when there is no growth */
+static json_t *by_years(const policy_results *r, const double *v)
+{
+	json_t *o;
+	char key[16];
+
+	if (r->growth.kind == POLICY_GROWTH_NONE)
+		return json_null();
+	o = json_object();
+	for (int y = 0; y < POLICY_NYEARS; y++) {
+		snprintf(key, sizeof(key), "%g", r->years[y]);
+		json_object_set_new(o, key, real_or_null(v[y]));
+	}
+	return o;
+}
+
+static json_t *policy_growth_json(const policy_report *p)
+{
+	const policy_results *r = p->r;
+	json_t *o, *fit = json_null();
+	int exp = r->growth.kind == POLICY_GROWTH_EXP;
+
+	if (r->growth.kind == POLICY_GROWTH_NONE)
+		return json_null();
+	if (p->fit) {
+		const projection_fit *f = &p->fit->fits[p->fit->chosen];
+
+		fit = json_pack("{s:I,s:I,s:f,s:f}", "from", (json_int_t)p->fit->window_start,
+				"to", (json_int_t)p->fit->window_end,
+				"rms_relative_error", f->rms_rel, "growth", f->growth);
+	}
+	o = json_pack("{s:s,s:s,s:f,s:o}",
+		      "source", r->growth_source == POLICY_SOURCE_HISTORY ? "history" : "given",
+		      "law", exp ? "exponential" : "linear", "rate_per_year", r->growth.rate,
+		      "fit", fit);
+	return o;
+}
+
+static int policy_json(FILE *out, const policy_report *p)
+{
+	const policy_results *r = p->r;
+	json_t *root, *repos = json_array(), *sets = json_object(), *quotes = json_object();
+	char key[16], quote[512];
+
+	for (size_t i = 0; i < p->nrepos; i++)
+		json_array_append_new(repos, utf8_json(p->repos[i]));
+	for (size_t k = 0; k < r->nsets; k++) {
+		const policy_set *s = &r->sets[k];
+		json_t *lengths = json_object();
+
+		for (size_t i = 0; i < r->nlengths; i++) {
+			const policy_row *row = &s->rows[i];
+
+			snprintf(key, sizeof(key), "%u", row->length);
+			json_object_set_new(lengths, key, json_pack("{s:o,s:f,s:f,s:f,s:o,s:o,s:o}",
+				"colliding_prefixes", row->measured ?
+					json_integer((json_int_t)row->prefixes) : json_null(),
+				"expected_prefixes", row->expected_prefixes,
+				"expected_pairs", row->expected_pairs,
+				"p_now", row->p_now,
+				"p_in_years", by_years(r, row->p_at),
+				"p01", policy_when_json(&row->p01),
+				"p50", policy_when_json(&row->p50)));
+		}
+		json_object_set_new(sets, s->name, json_pack("{s:I,s:o,s:o}",
+			"count", (json_int_t)s->n, "count_in_years", by_years(r, s->n_at),
+			"lengths", lengths));
+	}
+	for (size_t i = 0; i < r->nlengths; i++) {
+		snprintf(key, sizeof(key), "%u", r->lengths[i]);
+		emit_policy_quote(quote, sizeof(quote), r, i);
+		json_object_set_new(quotes, key, json_string(quote));
+	}
+	root = json_pack("{s:I,s:o,s:o,s:b,s:b,s:I,s:o,s:[f,f,f],s:f,s:o,s:o,s:o,s:o}",
+			 "schema_version", (json_int_t)JSON_SCHEMA_VERSION,
+			 "repositories", repos,
+			 "hash", p->hash ? json_string(p->hash) : json_null(),
+			 "shallow", (p->lacks & ABBREV_LACKS_SHALLOW) != 0,
+			 "partial", (p->lacks & ABBREV_LACKS_PARTIAL) != 0,
+			 "now", (json_int_t)r->now, "now_date", date_json((int64_t)r->now),
+			 "years", r->years[0], r->years[1], r->years[2],
+			 "horizon_years", r->horizon_years,
+			 "horizon_year", year_json(r->horizon_time),
+			 "growth", policy_growth_json(p),
+			 "sets", sets, "quotes", quotes);
+	return dump(out, root, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+}
+
 const emit_format emit_format_json = {
 	.name = "json",
 	.report = report_json,
@@ -432,4 +540,5 @@ const emit_format emit_format_json = {
 	.model = model_json,
 	.history = history_json,
 	.verify = emit_verify_json_new,
+	.policy = policy_json,
 };

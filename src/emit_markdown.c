@@ -244,9 +244,64 @@ static int history_markdown(FILE *out, const history_report *r)
 	return ferror(out) ? -1 : 0;
 }
 
+/* ---- policy ------------------------------------------------------------ */
+
+/* Text with Markdown's emphasis star escaped. */
+static void escaped_stars(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '*')
+			fputc('\\', out);
+		fputc(*s, out);
+	}
+}
+
+static int policy_markdown(FILE *out, const policy_report *p)
+{
+	const policy_results *r = p->r;
+	char line[512], now[16];
+	emit_table t;
+
+	fmt_day(now, sizeof(now), (int64_t)r->now);
+	fputs("### Abbreviation policy: ", out);
+	for (size_t i = 0; i < p->nrepos; i++) {
+		fputs(i ? " + " : "", out);
+		code_span(out, p->repos[i]);
+	}
+	fprintf(out, "%s%s%s%s, %s\n\n", p->nrepos ? "" : "the counts given",
+		p->hash ? " (" : "", p->hash ? p->hash : "", p->hash ? ")" : "", now);
+	emit_policy_growth(line, sizeof(line), p);
+	line[0] = (char)(line[0] >= 'a' && line[0] <= 'z' ? line[0] - 'a' + 'A' : line[0]);
+	fprintf(out, "%s.\n", line);
+	for (size_t k = 0; k < r->nsets; k++) {
+		int rc;
+
+		emit_policy_set_heading(line, sizeof(line), &r->sets[k]);
+		fprintf(out, "\n#### %s\n\n", line);
+		rc = emit_policy_table(&t, r, &r->sets[k], 1) || emit_table_markdown(out, &t);
+		emit_table_clear(&t);
+		if (rc)
+			return -1;
+	}
+	fputc('\n', out);
+	line[0] = (char)(emit_policy_legend[0] - 'a' + 'A');
+	line[1] = '\0';
+	fputs(line, out);
+	escaped_stars(out, emit_policy_legend + 1);
+	fputs("\n\nTo quote (P(collision) = 1%):\n\n", out);
+	for (size_t i = 0; i < r->nlengths; i++) {
+		emit_policy_quote(line, sizeof(line), r, i);
+		fprintf(out, "- %s\n", line);
+	}
+	for (int i = 0; emit_lacks_note(p->lacks, i); i++)
+		fprintf(out, "\nNote: %s.\n", emit_lacks_note(p->lacks, i));
+	return ferror(out) ? -1 : 0;
+}
+
 const emit_format emit_format_markdown = {
 	.name = "markdown",
 	.report = report_markdown,
 	.model = model_markdown,
 	.history = history_markdown,
+	.policy = policy_markdown,
 };

@@ -601,6 +601,185 @@ int emit_history_years_table(emit_table *t, const projection_results *p, int mar
 	return 0;
 }
 
+/* ---- policy ------------------------------------------------------------- */
+
+void emit_policy_when(char *buf, size_t n, const policy_when *w, const policy_results *r,
+		      int markdown)
+{
+	char y[32];
+
+	switch (w->state) {
+	case POLICY_WHEN_PASSED:
+		if (isnan(w->time))
+			snprintf(buf, n, "passed");
+		else
+			year_cell(buf, n, w->time, 1, markdown);
+		return;
+	case POLICY_WHEN_FUTURE:
+		fmt_year(buf, n, w->time);
+		return;
+	case POLICY_WHEN_BEYOND:
+		fmt_year(y, sizeof(y), r->horizon_time);
+		snprintf(buf, n, "%s%s", markdown ? "\\>" : ">", y);
+		return;
+	}
+	snprintf(buf, n, "-");
+}
+
+int emit_policy_table(emit_table *t, const policy_results *r, const policy_set *s, int markdown)
+{
+	static const char *const heads[] = {
+		"len", "colliding", "expected", "P now", "P in 5y", "in 10y", "in 20y", "1% in",
+		"50% in"
+	};
+
+	emit_table_init(t, 9, heads, "rrrrrrrrr");
+	for (size_t i = 0; i < r->nlengths; i++) {
+		const policy_row *row = &s->rows[i];
+		char (*c)[EMIT_TABLE_CELL] = emit_table_row(t);
+
+		if (!c)
+			return -1;
+		snprintf(c[0], EMIT_TABLE_CELL, "%u", row->length);
+		if (row->measured)
+			fmt_count(c[1], EMIT_TABLE_CELL, (double)row->prefixes);
+		else
+			snprintf(c[1], EMIT_TABLE_CELL, "-");
+		fmt_expected(c[2], EMIT_TABLE_CELL, row->expected_prefixes);
+		emit_fmt_p_collision(c[3], EMIT_TABLE_CELL, row->p_now, s->n, row->length, 2);
+		for (int y = 0; y < POLICY_NYEARS; y++) {
+			if (isnan(row->p_at[y]))
+				snprintf(c[4 + y], EMIT_TABLE_CELL, "-");
+			else
+				emit_fmt_p(c[4 + y], EMIT_TABLE_CELL, row->p_at[y], 2);
+		}
+		emit_policy_when(c[7], EMIT_TABLE_CELL, &row->p01, r, markdown);
+		emit_policy_when(c[8], EMIT_TABLE_CELL, &row->p50, r, markdown);
+	}
+	return 0;
+}
+
+void emit_policy_set_heading(char *buf, size_t n, const policy_set *s)
+{
+	char num[48], at[POLICY_NYEARS][48];
+	static const double years[POLICY_NYEARS] = POLICY_YEARS;
+
+	fmt_count(num, sizeof(num), (double)s->n);
+	if (isnan(s->n_at[0])) {
+		snprintf(buf, n, "%s: %s", emit_set_title(s->name), num);
+		return;
+	}
+	for (int y = 0; y < POLICY_NYEARS; y++)
+		fmt_count(at[y], sizeof(at[y]), round(s->n_at[y]));
+	snprintf(buf, n, "%s: %s now; %s in %g years, %s in %g, %s in %g",
+		 emit_set_title(s->name), num, at[0], years[0], at[1], years[1], at[2], years[2]);
+}
+
+void emit_policy_growth(char *buf, size_t n, const policy_report *p)
+{
+	const policy_results *r = p->r;
+	char g[64], from[16], to[16], rms[32], rel[64];
+
+	if (r->growth.kind == POLICY_GROWTH_NONE) {
+		snprintf(buf, n, "no growth %s (--growth=8%%/year, 80000/year or '8000 commits/year' "
+			 "projects one): P now only", p->nrepos ? "could be fitted" : "given");
+		return;
+	}
+	if (p->fit) {
+		const projection_fit *f = &p->fit->fits[p->fit->chosen];
+
+		fmt_day(from, sizeof(from), p->fit->window_start);
+		fmt_day(to, sizeof(to), p->fit->window_end);
+		fmt_growth(g, sizeof(g), f->kind == PROJECTION_FIT_EXP, f->growth);
+		fmt_percent(rms, sizeof(rms), f->rms_rel);
+		if (f->kind == PROJECTION_FIT_LINEAR)
+			snprintf(rel, sizeof(rel), " (%+.1f%% of today's count)", 100 * r->growth.rate);
+		else
+			rel[0] = '\0';
+		snprintf(buf, n, "growth: %s fit of the commit count over %s .. %s (RMS error %s): "
+			 "%s%s, for every set alike", projection_fit_name(f->kind), from, to, rms, g,
+			 rel);
+		return;
+	}
+	if (r->growth.kind == POLICY_GROWTH_EXP)
+		fmt_growth(g, sizeof(g), 1, r->growth.rate);
+	else
+		snprintf(g, sizeof(g), "%+.2f%%/year of today's count, linear", 100 * r->growth.rate);
+	snprintf(buf, n, "growth: %s (--growth), for every set alike", g);
+}
+
+/* The clause of one set at one level, without the set's name. */
+static void when_clause(char *buf, size_t n, const policy_when *w, const policy_row *row,
+			uint64_t count, const policy_results *r, const char *level)
+{
+	char y[32], p[32];
+
+	switch (w->state) {
+	case POLICY_WHEN_FUTURE:
+		fmt_year(y, sizeof(y), w->time);
+		snprintf(buf, n, "stay below %s until %s", level, y);
+		return;
+	case POLICY_WHEN_BEYOND:
+		fmt_year(y, sizeof(y), r->horizon_time);
+		snprintf(buf, n, "stay below %s beyond %s", level, y);
+		return;
+	case POLICY_WHEN_PASSED:
+		if (!isnan(w->time)) {
+			fmt_year(y, sizeof(y), w->time);
+			snprintf(buf, n, "passed %s in %s", level, y);
+			return;
+		}
+		emit_fmt_p_collision(p, sizeof(p), row->p_now, count, row->length, 2);
+		snprintf(buf, n, "passed %s already (P %s%s now)", level, p[0] == '>' ? "" : "= ", p);
+		return;
+	}
+	emit_fmt_p_collision(p, sizeof(p), row->p_now, count, row->length, 2);
+	snprintf(buf, n, "are at P %s%s now (no growth to date %s)", p[0] == '>' ? "" : "= ", p,
+		 level);
+}
+
+void emit_policy_quote(char *buf, size_t n, const policy_results *r, size_t i)
+{
+	char clause[POLICY_MAX_SETS][96];
+	int used[POLICY_MAX_SETS] = { 0 };
+	size_t o;
+
+	if (!n)
+		return;
+	if (i >= r->nlengths) {
+		buf[0] = '\0';
+		return;
+	}
+	o = (size_t)snprintf(buf, n, "%u chars:", r->lengths[i]);
+	for (size_t k = 0; k < r->nsets; k++)
+		when_clause(clause[k], sizeof(clause[k]), &r->sets[k].rows[i].p01,
+			    &r->sets[k].rows[i], r->sets[k].n, r, "1%");
+	/* sets that say the same are named together: "commits and commit-ish stay ..." */
+	for (size_t k = 0; k < r->nsets && o < n; k++) {
+		size_t same[POLICY_MAX_SETS], ns = 0;
+
+		if (used[k])
+			continue;
+		for (size_t j = k; j < r->nsets; j++)
+			if (!used[j] && !strcmp(clause[j], clause[k]))
+				same[ns++] = j, used[j] = 1;
+		o += (size_t)snprintf(buf + o, n - o, "%s ", k ? ";" : "");
+		for (size_t j = 0; j < ns && o < n; j++)
+			o += (size_t)snprintf(buf + o, n - o, "%s%s",
+					      j == 0 ? "" : j + 1 == ns ? " and " : ", ",
+					      emit_set_title(r->sets[same[j]].name));
+		if (o < n)
+			o += (size_t)snprintf(buf + o, n - o, " %s", clause[k]);
+	}
+}
+
+const char emit_policy_legend[] =
+	"colliding: L-char prefixes two or more IDs of the set share now; expected: "
+	"the birthday model's for as many random IDs; P: the chance of at least one "
+	"collision among that many random IDs, now and after 5, 10 and 20 years of the "
+	"growth above; 1% in, 50% in: the year the set passes that chance (* passed "
+	"already, dated from the commit history; >Y: not within the horizon).";
+
 /* A capacity: exact and grouped, or the real value where it does not fit. */
 static void capacity_cell(char *buf, size_t n, uint64_t exact, int saturated, double real)
 {

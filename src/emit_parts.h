@@ -165,4 +165,42 @@ void emit_model_min_lengths(char *buf, size_t n, const model_set *s);
 /* "safe until 2035 (P(collision) <= 1%, at about ... then): commit IDs need 12 chars, all objects 13" */
 void emit_safe_sentence(char *buf, size_t n, const projection_results *p);
 
+/* ---- policy ---- */
+
+/*
+ * When a set passes a level, as a table cell: the year ("2041"), the
+ * year it passed, starred ("2022 *", Markdown "2022 \\*"), "passed"
+ * (no date known), ">2076" past the horizon, "-" with no growth.
+ */
+void emit_policy_when(char *buf, size_t n, const policy_when *w, const policy_results *r,
+		      int markdown);
+
+/*
+ * One set's table of the policy view: len, colliding (measured, "-" if
+ * not), expected (colliding prefixes), P now, P in 5y, 10y, 20y, 1% in,
+ * 50% in.  0, or -1 when out of memory.
+ */
+int emit_policy_table(emit_table *t, const policy_results *r, const policy_set *s, int markdown);
+
+/* "commits: 203,352 now; 246,413 in 5 years, 289,474 in 10, 375,595 in 20" */
+void emit_policy_set_heading(char *buf, size_t n, const policy_set *s);
+
+/*
+ * The growth the projection uses, one sentence: "growth: linear fit of
+ * the commit count over 2021-08-22 .. 2026-08-22 (RMS error 0.63%):
+ * +12,872 commits/year, +6.3% of today's count", "growth: +8.0%/year
+ * (--growth)", or "no growth given (--growth=8%/year ...): P now only".
+ */
+void emit_policy_growth(char *buf, size_t n, const policy_report *p);
+
+/*
+ * The line to quote for length index i of r (no newline): "12 chars:
+ * commits stay below 1% until 2041; all objects passed 1% in 2019";
+ * "16 chars: commits and all objects stay below 1% beyond 2076".
+ */
+void emit_policy_quote(char *buf, size_t n, const policy_results *r, size_t i);
+
+/* The key under the policy tables, one paragraph. */
+extern const char emit_policy_legend[];
+
 #endif

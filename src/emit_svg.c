@@ -594,9 +594,240 @@ static int history_svg(FILE *out, const history_report *r)
 	return svg_end(out);
 }
 
+/* ---- policy: the model now and grown, measured points, 12 and 16 ------- */
+
+/* Dash patterns of the model now (solid) and after each of the years. */
+static const char *const policy_dash[1 + POLICY_NYEARS] = { NULL, "9 4", "4 4", "1.5 3" };
+
+static const char *policy_colour(const char *name, const char **marker)
+{
+	for (int k = 0; k < ABBREV_SET_COUNT; k++)
+		if (!strcmp(name, idset_name(series[k].set))) {
+			*marker = series[k].marker;
+			return series[k].colour;
+		}
+	*marker = "circle";
+	return "#222222";
+}
+
+/* The expected pairs of row i of s now (y = 0) or after years[y - 1]. */
+static double policy_pairs(const policy_row *row, int y)
+{
+	return y ? row->pairs_at[y - 1] : row->expected_pairs;
+}
+
+/* A legend entry of a line style (no set, grey). */
+static void dash_legend(FILE *out, legend_pos *p, const char *dash, const char *label)
+{
+	double w = 44 + 6.8 * (double)strlen(label) + 18;
+
+	if (p->x > p->left && p->x + w > p->right) {
+		p->x = p->left;
+		p->y += p->row;
+	}
+	fprintf(out, "<g class=\"legend-item\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+		     "y2=\"%.1f\" stroke=\"#555\" stroke-width=\"2\"%s%s%s/>", p->x + 2, p->y,
+		p->x + 30, p->y, dash ? " stroke-dasharray=\"" : "", dash ? dash : "",
+		dash ? "\"" : "");
+	text_at(out, p->x + 38, p->y + 4, "legend-text", NULL, label);
+	fputs("</g>\n", out);
+	p->x += w;
+}
+
+static int policy_svg(FILE *out, const policy_report *p)
+{
+	const policy_results *r = p->r;
+	svg_frame f = { .left = 96, .top = 96, .right = WIDTH - 24, .bottom = 500 };
+	unsigned lo_len = r->lengths[0], hi_len = r->lengths[r->nlengths - 1];
+	int ny = r->growth.kind == POLICY_GROWTH_NONE ? 1 : 1 + POLICY_NYEARS;
+	double ymin = HUGE_VAL, ymax = 1, lo, hi, y;
+	char title[320], names[160], num[48], line[512];
+	size_t o = 0;
+	legend_pos lp;
+
+	if (lo_len > CHART_LEN_A)
+		lo_len = CHART_LEN_A;
+	if (hi_len < CHART_LEN_B)
+		hi_len = CHART_LEN_B;
+	/* the y range: every line drawn and every measured point, and the 50% level */
+	for (size_t k = 0; k < r->nsets; k++)
+		for (size_t i = 0; i < r->nlengths; i++) {
+			const policy_row *row = &r->sets[k].rows[i];
+
+			for (int yy = 0; yy < ny; yy++) {
+				double e = policy_pairs(row, yy);
+
+				if (e > 0 && e < ymin)
+					ymin = e;
+				if (isfinite(e) && e > ymax)
+					ymax = e;
+			}
+			if (row->measured && (double)row->prefixes > ymax)
+				ymax = (double)row->prefixes;
+		}
+	if (!(ymin < 0.01))
+		ymin = 0.01;
+	if (ymin < CHART_YMIN)
+		ymin = CHART_YMIN;
+	if (ymax > 1e30)
+		ymax = 1e30;
+	svg_log_range(&lo, &hi, ymin, ymax);
+	svg_scale_init(&f.x, lo_len - 0.4, hi_len + 0.4, f.left, f.right, 0);
+	f.x.whole = 1;
+	svg_scale_init(&f.y, lo, hi, f.bottom, f.top, 1);
+
+	emit_repo_names(names, sizeof(names), p->repos, p->nrepos, 64);
+	/* "git: abbreviation policy, 203,352 commits, ...", or for counts "Abbreviation policy: ..." */
+	o = (size_t)snprintf(title, sizeof(title), "%s%s", names,
+			     p->nrepos ? ": abbreviation policy," : "Abbreviation policy:");
+	for (size_t k = 0; k < r->nsets && o < sizeof(title); k++) {
+		fmt_count(num, sizeof(num), (double)r->sets[k].n);
+		o += (size_t)snprintf(title + o, sizeof(title) - o, "%s %s %s", k ? "," : "", num,
+				      emit_set_title(r->sets[k].name));
+	}
+	/* room for the legend's rows, a line per quote (some wrap) and the notes */
+	svg_begin(out, WIDTH, (int)f.bottom + 140 + 15 * (int)(r->nlengths + r->nlengths / 2) +
+		  (p->lacks ? 40 : 0), p->title ? p->title : title);
+	fprintf(out, "<desc>Expected colliding pairs of random IDs (log scale) against the "
+		     "abbreviation length, now and grown, with the measured colliding prefixes "
+		     "as points; the 1%% and 50%% chances of a collision as levels.</desc>\n");
+	text_at(out, f.left, 26, "title", NULL, p->title ? p->title : title);
+	emit_policy_growth(line, sizeof(line), p);
+	svg_wrapped(out, f.left, 48, 15, NOTE_WIDTH, "subtitle", line);
+	svg_axes(out, &f, "abbreviation length (hex chars)",
+		 "colliding pairs expected / prefixes measured (log)", 32, 16);
+	svg_clip(out, &f, "plot");
+
+	/* the lengths of the debate: 12 and 16 */
+	for (int i = 0; i < 2; i++) {
+		unsigned L = i ? CHART_LEN_B : CHART_LEN_A;
+		double x = svg_scale_map(&f.x, L);
+
+		snprintf(line, sizeof(line), "%u chars", L);
+		fprintf(out, "<g class=\"debate\" data-length=\"%u\"><rect x=\"%.1f\" y=\"%.1f\" "
+			     "width=\"%.1f\" height=\"%.1f\" fill=\"%s\" fill-opacity=\"0.10\"/>",
+			L, x - 14, f.top, 28.0, f.bottom - f.top, i ? "#1f77b4" : "#ff7f0e");
+		text_at(out, x, f.top - 6, "note", "middle", line);
+		fputs("</g>\n", out);
+	}
+	/* the 1% and 50% chances as levels of E: P = 1 - exp(-E) */
+	for (int i = 0; i < 2; i++) {
+		double pl = i ? MODEL_P_HIGH : MODEL_P_LOW, e = -log1p(-pl);
+		double yp = svg_scale_map(&f.y, e);
+
+		if (!(e >= lo && e <= hi))
+			continue;
+		snprintf(line, sizeof(line), "P(collision) = %g%%", 100 * pl);
+		fprintf(out, "<g class=\"level\" data-p=\"%g\"><line x1=\"%.1f\" y1=\"%.1f\" "
+			     "x2=\"%.1f\" y2=\"%.1f\" stroke=\"#999\" stroke-dasharray=\"5 4\"/>",
+			pl, f.left, yp, f.right, yp);
+		/* at the right, where the lines have fallen below the levels */
+		text_at(out, f.right - 6, yp - 5, "note", "end", line);
+		fputs("</g>\n", out);
+	}
+	/* the commits last, on top: commit-ish often differs from them by a few tags only */
+	for (size_t k = r->nsets; k-- > 0;) {
+		const policy_set *s = &r->sets[k];
+		const char *marker, *colour = policy_colour(s->name, &marker);
+		double dodge = ((double)k - ((double)r->nsets - 1) / 2) * 4;
+
+		fprintf(out, "<g class=\"series set-%s\" id=\"series-%s\" data-set=\"%s\" "
+			     "data-count=\"%llu\">\n", s->name, s->name, s->name,
+			(unsigned long long)s->n);
+		for (int yy = ny - 1; yy >= 0; yy--) {
+			int any = 0;
+
+			fprintf(out, "<polyline class=\"%s\" data-years=\"%g\" clip-path=\"url(#plot)\" "
+				     "fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s%s%s points=\"",
+				yy ? "model projection" : "model", yy ? r->years[yy - 1] : 0.0, colour,
+				yy ? "1.4" : "2", policy_dash[yy] ? " stroke-dasharray=\"" : "",
+				policy_dash[yy] ? policy_dash[yy] : "", policy_dash[yy] ? "\"" : "");
+			for (size_t i = 0; i < r->nlengths; i++) {
+				double e = policy_pairs(&s->rows[i], yy), yp;
+
+				/* below the axis it only has to leave the plot, clipped */
+				if (!(e > lo / 1000))
+					e = lo / 1000;
+				yp = svg_scale_map(&f.y, e);
+				fprintf(out, "%s%.1f,%.1f", any++ ? " " : "",
+					svg_scale_map(&f.x, s->rows[i].length), yp);
+			}
+			fputs("\"/>\n", out);
+		}
+		/* the model now at each length: open circles; measured: filled markers */
+		for (size_t i = 0; i < r->nlengths; i++) {
+			const policy_row *row = &s->rows[i];
+			double e = row->expected_pairs;
+
+			if (!(e >= lo && e <= hi))
+				continue;
+			fprintf(out, "<circle class=\"point model\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" "
+				     "fill=\"#fff\" stroke=\"%s\" stroke-width=\"1.5\" data-length=\"%u\" "
+				     "data-pairs=\"%.6g\"><title>%s, %u chars: %.3g pairs expected now, "
+				     "P = %.2g</title></circle>\n",
+				svg_scale_map(&f.x, row->length), svg_scale_map(&f.y, e), colour,
+				row->length, e, emit_set_title(s->name), row->length, e, row->p_now);
+		}
+		for (size_t i = 0; i < r->nlengths; i++) {
+			const policy_row *row = &s->rows[i];
+
+			if (!row->measured || !row->prefixes)
+				continue;
+			marker_open(out, marker, svg_scale_map(&f.x, row->length) + dodge,
+				    svg_scale_map(&f.y, (double)row->prefixes), colour);
+			fprintf(out, " class=\"point measured\" data-length=\"%u\" data-prefixes=\"%llu\">"
+				     "<title>%s, %u chars: %llu colliding prefixes now</title></%s>\n",
+				row->length, (unsigned long long)row->prefixes, emit_set_title(s->name),
+				row->length, (unsigned long long)row->prefixes,
+				!strcmp(marker, "circle") ? "circle" :
+				!strcmp(marker, "square") ? "rect" : "path");
+		}
+		fputs("</g>\n", out);
+	}
+
+	lp = (legend_pos){ f.left, f.bottom + 60, f.left, f.right, 18 };
+	fputs("<g class=\"legend\">\n", out);
+	for (size_t k = 0; k < r->nsets; k++) {
+		const char *marker, *colour = policy_colour(r->sets[k].name, &marker);
+		int measured = r->sets[k].rows[0].measured;
+
+		fmt_count(num, sizeof(num), (double)r->sets[k].n);
+		snprintf(line, sizeof(line), "%s: %s", emit_set_title(r->sets[k].name), num);
+		legend_item(out, &lp, r->sets[k].name, colour, measured ? marker : NULL, 1, line);
+	}
+	lp.x = lp.left;
+	lp.y += lp.row;
+	dash_legend(out, &lp, NULL, "model now (open circles)");
+	for (int yy = 1; yy < ny; yy++) {
+		snprintf(line, sizeof(line), "in %g years", r->years[yy - 1]);
+		dash_legend(out, &lp, policy_dash[yy], line);
+	}
+	if (p->nrepos) {
+		lp.x = lp.left;
+		lp.y += lp.row;
+		legend_item(out, &lp, NULL, "#888", "circle", 0,
+			    "filled markers: colliding prefixes measured now (0 is not drawn)");
+	}
+	fputs("</g>\n", out);
+	y = lp.y + lp.row + 8;
+	y = svg_wrapped(out, f.left, y, 15, NOTE_WIDTH, "note",
+			"To quote (P(collision) = 1%; years from the growth above; "
+			"a year past the horizon is given as beyond it):");
+	for (size_t i = 0; i < r->nlengths; i++) {
+		emit_policy_quote(line, sizeof(line), r, i);
+		y = svg_wrapped(out, f.left + 12, y, 15, NOTE_WIDTH - 2, "note quote", line);
+	}
+	for (int i = 0; emit_lacks_note(p->lacks, i); i++) {
+		snprintf(line, sizeof(line), "Note: %s.", emit_lacks_note(p->lacks, i));
+		y = svg_wrapped(out, f.left, y, 15, NOTE_WIDTH, "note", line);
+	}
+	return svg_end(out);
+}
+
 const emit_format emit_format_svg = {
 	.name = "svg",
 	.report = report_svg,
 	.model = model_svg,
 	.history = history_svg,
+	.policy = policy_svg,
 };

@@ -409,6 +409,69 @@ static int history_text(FILE *out, const history_report *r)
 	return ferror(out) ? -1 : 0;
 }
 
+/* ---- policy ------------------------------------------------------------ */
+
+#define POLICY_TEXT_WIDTH 78
+
+/* s broken at spaces into lines of at most `width` chars, the later ones indented. */
+static void wrapped(FILE *out, const char *s, size_t width, int first_indent, int indent)
+{
+	int in = first_indent;
+
+	while (*s) {
+		size_t room = width - (size_t)in, len = strlen(s), cut = len;
+
+		if (len > room) {
+			cut = room;
+			while (cut > 0 && s[cut] != ' ')
+				cut--;
+			if (!cut) /* a word longer than the line: on a line of its own */
+				cut = strcspn(s, " ");
+		}
+		fprintf(out, "%*s%.*s\n", in, "", (int)cut, s);
+		s += cut;
+		while (*s == ' ')
+			s++;
+		in = indent;
+	}
+}
+
+static int policy_text(FILE *out, const policy_report *p)
+{
+	const policy_results *r = p->r;
+	emit_table t;
+	char line[512], repos[256], now[16];
+
+	emit_repos_joined(repos, sizeof(repos), p->repos, p->nrepos);
+	fmt_day(now, sizeof(now), (int64_t)r->now);
+	if (p->nrepos)
+		snprintf(line, sizeof(line), "abbreviation policy for %s (%s), %s", repos,
+			 p->hash ? p->hash : "unknown", now);
+	else
+		snprintf(line, sizeof(line), "abbreviation policy for the counts given, %s", now);
+	wrapped(out, line, POLICY_TEXT_WIDTH, 0, 2);
+	emit_policy_growth(line, sizeof(line), p);
+	wrapped(out, line, POLICY_TEXT_WIDTH, 0, 2);
+	for (size_t k = 0; k < r->nsets; k++) {
+		fputc('\n', out);
+		emit_policy_set_heading(line, sizeof(line), &r->sets[k]);
+		wrapped(out, line, POLICY_TEXT_WIDTH, 0, 2);
+		if (emit_policy_table(&t, r, &r->sets[k], 0) || emit_table_text(out, &t, 0)) {
+			emit_table_clear(&t);
+			return -1;
+		}
+		emit_table_clear(&t);
+	}
+	snprintf(line, sizeof(line), "(%s)", emit_policy_legend);
+	wrapped(out, line, POLICY_TEXT_WIDTH, 0, 1);
+	fputs("\nto quote (P(collision) = 1%):\n", out);
+	for (size_t i = 0; i < r->nlengths; i++) {
+		emit_policy_quote(line, sizeof(line), r, i);
+		wrapped(out, line, POLICY_TEXT_WIDTH, 2, 4);
+	}
+	return ferror(out) ? -1 : 0;
+}
+
 const emit_format emit_format_text = {
 	.name = "text",
 	.report = report_text,
@@ -416,4 +479,5 @@ const emit_format emit_format_text = {
 	.model = model_text,
 	.history = history_text,
 	.verify = emit_verify_text_new,
+	.policy = policy_text,
 };

@@ -27,6 +27,7 @@ static const abbrev_cmd commands[] = {
 	{ &cli_cmd_history, cmd_history },
 	{ &cli_cmd_ids, cmd_ids },
 	{ &cli_cmd_merge, cmd_merge },
+	{ &cli_cmd_policy, cmd_policy },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

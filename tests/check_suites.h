@@ -32,6 +32,7 @@ Suite *make_ids_suite(void);
 Suite *make_resolve_suite(void);
 Suite *make_bitmap_suite(void);
 Suite *make_reach_suite(void);
+Suite *make_policy_suite(void);
 
 /* Next value of a 64-bit LCG (Knuth's MMIX constants); the high bits. */
 static inline uint32_t test_rand(uint64_t *state)

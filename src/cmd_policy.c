@@ -1,0 +1,206 @@
+/*
+ * cmd_policy.c - `git abbrev policy`: the numbers behind a rule such as
+ * "at least 12 hex chars in Fixes: tags", per length, for commits,
+ * commit-ish and all objects: what collides now, what the model expects,
+ * the chance of a collision now and in 5, 10 and 20 years, and the year
+ * each length passes 1% and 50%.
+ *
+ * From a repository: the sets are walked as for the report (measured
+ * colliding prefixes), and the growth is history's fit of the commit
+ * count (projection.c) unless --growth says otherwise.  From counts
+ * (--objects, --commits), as for `model`: the model alone, grown by
+ * --growth when it is given.  policy.c computes, one emitter prints.
+ */
+#include <config.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "emit.h"
+#include "exitcodes.h"
+#include "policy.h"
+#include "projection.h"
+#include "stats.h"
+
+static int cmp_time(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The growth --growth gives, for sets of these counts (0: not given). */
+static void given_growth(policy_growth *g, const cli_policy_opts *o, uint64_t objects,
+			 uint64_t commits)
+{
+	switch (o->growth_unit) {
+	case CLI_GROWTH_PERCENT:
+		g->kind = POLICY_GROWTH_EXP;
+		g->rate = log1p(o->growth / 100);
+		break;
+	case CLI_GROWTH_OBJECTS:
+		g->kind = POLICY_GROWTH_LINEAR;
+		g->rate = objects ? o->growth / (double)objects : 0;
+		break;
+	case CLI_GROWTH_COMMITS:
+		g->kind = POLICY_GROWTH_LINEAR;
+		g->rate = commits ? o->growth / (double)commits : 0;
+		break;
+	}
+}
+
+/* The growth of history's fit: the same law, relative to today's count. */
+static void fitted_growth(policy_growth *g, const projection_results *pr)
+{
+	const projection_fit *f = &pr->fits[pr->chosen];
+
+	if (f->kind == PROJECTION_FIT_EXP) {
+		g->kind = POLICY_GROWTH_EXP;
+		g->rate = f->growth;
+	} else {
+		g->kind = POLICY_GROWTH_LINEAR;
+		g->rate = pr->commits ? f->growth / (double)pr->commits : 0;
+	}
+}
+
+/* What a repository gives: the sets, measured; history's fit; the commit times. */
+typedef struct {
+	cmd_sets cs;
+	stats_set sets[3];
+	int computed[3];
+	int64_t *times;
+	size_t ntimes;
+	projection_results pr;
+	int have_fit;
+} repo_input;
+
+static const int repo_sets[3] = { ABBREV_SET_COMMIT, ABBREV_SET_COMMITISH, ABBREV_SET_ALL };
+
+static int read_repos(repo_input *ri, cli_policy_opts *o, policy_input *in, progress *p)
+{
+	unsigned char *ids = NULL;
+	projection_opts po;
+	int ret;
+
+	ret = cmd_sets_load(&ri->cs, &o->r, p);
+	if (ret)
+		return ret;
+	/* Markdown, JSON and SVG carry the notes themselves */
+	if (o->r.format == ABBREV_FORMAT_TEXT || o->r.format == ABBREV_FORMAT_CSV)
+		cmd_sets_notes(&ri->cs);
+	for (int k = 0; k < 3; k++) {
+		if (stats_set_compute(&ri->sets[k], ri->cs.s, repo_sets[k])) {
+			cmd_error("out of memory");
+			return ABBREV_EXIT_NOMEM;
+		}
+		ri->computed[k] = 1;
+		in[k] = (policy_input){ idset_name(repo_sets[k]), ri->sets[k].count,
+					ri->sets[k].prefixes };
+	}
+	ret = cmd_commit_times(&ids, &ri->times, &ri->ntimes, &ri->cs, p);
+	free(ids);
+	if (ret)
+		return ret;
+	qsort(ri->times, ri->ntimes, sizeof(*ri->times), cmp_time);
+	projection_opts_init(&po);
+	po.window_years = o->window_years;
+	po.fit = o->fit;
+	po.now = (int64_t)time(NULL);
+	if (projection_compute(&ri->pr, ri->times, ri->ntimes,
+			       (uint64_t)idsets_count(ri->cs.s, ABBREV_SET_ALL), &po)) {
+		cmd_error("bad projection options");
+		return ABBREV_EXIT_USAGE;
+	}
+	ri->have_fit = ri->pr.status == PROJECTION_OK;
+	return ABBREV_EXIT_OK;
+}
+
+int cmd_policy(int argc, char **argv)
+{
+	cli_policy_opts o;
+	repo_input ri;
+	policy_input in[3];
+	policy_results *res = NULL;
+	policy_growth g = { POLICY_GROWTH_NONE, 0, 0 };
+	policy_report rep;
+	progress *p = NULL;
+	size_t nin = 0;
+	int source = POLICY_SOURCE_NONE, counts, ret = cmd_begin(&cli_cmd_policy, &o, argc, argv);
+	double now = (double)time(NULL);
+	uint64_t objects = 0, commits = 0;
+
+	if (ret >= 0)
+		return ret;
+	ret = ABBREV_EXIT_OK;
+	memset(&ri, 0, sizeof(ri));
+	counts = o.have_objects || o.have_commits;
+	if (!counts) {
+		p = progress_new(stderr, cmd_want_progress(o.r.progress));
+		if (!p) {
+			cmd_error("out of memory");
+			return ABBREV_EXIT_NOMEM;
+		}
+		ret = read_repos(&ri, &o, in, p);
+		if (ret)
+			goto done;
+		nin = 3;
+		commits = in[0].n;
+		objects = in[2].n;
+	} else {
+		if (o.have_commits)
+			in[nin++] = (policy_input){ "commit", o.commits, NULL };
+		if (o.have_objects)
+			in[nin++] = (policy_input){ "all", o.objects, NULL };
+		commits = o.commits;
+		objects = o.objects;
+	}
+	/* --growth first; else history's fit; counts alone: no growth */
+	if (o.growth_unit != CLI_GROWTH_NONE) {
+		given_growth(&g, &o, objects, commits);
+		source = POLICY_SOURCE_GIVEN;
+	} else if (ri.have_fit) {
+		fitted_growth(&g, &ri.pr);
+		source = POLICY_SOURCE_HISTORY;
+	}
+	g.t0 = now; /* the counts are today's: the growth starts from them */
+	res = malloc(sizeof(*res));
+	if (!res) {
+		cmd_error("out of memory");
+		ret = ABBREV_EXIT_NOMEM;
+		goto done;
+	}
+	if (policy_compute(res, in, nin, o.lengths, o.nlengths, &g, source, now, o.horizon_years,
+			   ri.times, ri.ntimes, commits)) {
+		cmd_error("bad policy options");
+		ret = ABBREV_EXIT_USAGE;
+		goto done;
+	}
+	rep = (policy_report){
+		.repos = (const char *const *)ri.cs.paths,
+		.nrepos = counts ? 0 : ri.cs.n,
+		.lacks = ri.cs.lacks,
+		.hash = counts ? NULL : hexid_hash_name(idsets_rawsz(ri.cs.s)),
+		.r = res,
+		.fit = source == POLICY_SOURCE_HISTORY ? &ri.pr : NULL,
+		.title = o.r.title,
+	};
+	if (emit_policy(stdout, &rep, o.r.format) || fflush(stdout)) {
+		cmd_error("cannot write the policy: %s", cmd_write_reason());
+		ret = ABBREV_EXIT_RUNTIME;
+	}
+done:
+	for (int k = 0; k < 3; k++)
+		if (ri.computed[k])
+			stats_set_clear(&ri.sets[k]);
+	free(ri.times);
+	free(res);
+	if (!counts)
+		cmd_sets_free(&ri.cs);
+	progress_free(p);
+	return ret;
+}
