@@ -650,8 +650,11 @@ int emit_policy_table(emit_table *t, const policy_results *r, const policy_set *
 		for (int y = 0; y < POLICY_NYEARS; y++) {
 			if (isnan(row->p_at[y]))
 				snprintf(c[4 + y], EMIT_TABLE_CELL, "-");
-			else
-				emit_fmt_p(c[4 + y], EMIT_TABLE_CELL, row->p_at[y], 2);
+			else if (s->n_at[y] > ldexp(1.0, 4 * (int)row->length))
+				snprintf(c[4 + y], EMIT_TABLE_CELL, "1"); /* more IDs than prefixes */
+			else /* as emit_fmt_p_collision(): below 1 unless certain */
+				emit_fmt_p(c[4 + y], EMIT_TABLE_CELL,
+					   fmin(row->p_at[y], nextafter(1.0, 0.0)), 2);
 		}
 		emit_policy_when(c[7], EMIT_TABLE_CELL, &row->p01, r, markdown);
 		emit_policy_when(c[8], EMIT_TABLE_CELL, &row->p50, r, markdown);
@@ -669,8 +672,12 @@ void emit_policy_set_heading(char *buf, size_t n, const policy_set *s)
 		snprintf(buf, n, "%s: %s", emit_set_title(s->name), num);
 		return;
 	}
-	for (int y = 0; y < POLICY_NYEARS; y++)
-		fmt_count(at[y], sizeof(at[y]), round(s->n_at[y]));
+	for (int y = 0; y < POLICY_NYEARS; y++) {
+		if (isfinite(s->n_at[y]))
+			fmt_count(at[y], sizeof(at[y]), round(s->n_at[y]));
+		else /* a growth that overflows a double: no number to print */
+			snprintf(at[y], sizeof(at[y]), "more than 1e+308");
+	}
 	snprintf(buf, n, "%s: %s now; %s in %g years, %s in %g, %s in %g",
 		 emit_set_title(s->name), num, at[0], years[0], at[1], years[1], at[2], years[2]);
 }

@@ -1,0 +1,138 @@
+#!/bin/sh
+# t-policy.sh - `git abbrev policy`: the numbers of a length policy, per
+# length, now and grown, in every format.
+#
+# On a gen_repo.py repository with planted collisions (lengths 4..16, so
+# some are measured), the JSON is checked against the report's counts, the
+# history's fit, git's own commit times (for the dates already passed) and
+# the birthday formulas computed in 60 digits (tests/policy_check.py); on
+# the kernel's published counts with each form of --growth the same way.
+# Text, Markdown, CSV and SVG are read back against the JSON: the same
+# numbers, the text within 80 columns, the chart's x axis holding 12 and 16
+# and the model's points there apart by its ratio on the log axis
+# (tests/svgcheck.py, shared with t-formats.sh).  --title names every chart.
+
+# shellcheck source-path=SCRIPTDIR source=setup.sh
+. "$(dirname "$0")/setup.sh"
+
+check() { # LABEL ARGS...: tests/policy_check.py ARGS
+	c_label=$1
+	shift
+	checks=$((checks + 1))
+	if PYTHONPATH=$tests_dir "$PYTHON3" "$tests_dir/policy_check.py" "$@" >"$tmp/check.out" 2>&1; then
+		:
+	else
+		fail "$c_label"
+		show "$tmp/check.out"
+	fi
+}
+
+# formats LABEL ARGS...: every format of `policy ARGS` against its JSON
+formats() {
+	f_label=$1
+	shift
+	expect_exit 0 "$GIT_ABBREV" policy --format=json "$@"
+	cp "$out" "$tmp/f.json"
+	for f in text markdown csv svg; do
+		expect_exit 0 "$GIT_ABBREV" policy --format=$f "$@"
+		cp "$out" "$tmp/f.$f"
+	done
+	check "$f_label: every format against the JSON" formats "$tmp/f.json" "$tmp/f.text" \
+		"$tmp/f.markdown" "$tmp/f.csv" "$tmp/f.svg"
+}
+
+say "generating a repository with planted collisions, and one with years of history"
+gen_repo "$tmp/planted" planted
+gen_repo "$tmp/history" history
+
+say "a repository: measured, modelled, grown by history's fit, dated by git"
+expect_exit 0 "$GIT_ABBREV" report --format=json "$tmp/planted"
+cp "$out" "$tmp/report.json"
+expect_exit 0 "$GIT_ABBREV" history --format=json "$tmp/planted"
+cp "$out" "$tmp/history.json"
+expect_exit 0 "$GIT_ABBREV" policy --format=json --lengths=4..16 "$tmp/planted"
+cp "$out" "$tmp/policy.json"
+check "policy of a repository" repo "$tmp/policy.json" "$tmp/report.json" "$tmp/history.json" \
+	"$tmp/planted"
+# the planted collisions are measured: some length has colliding prefixes
+checks=$((checks + 1))
+grep -q '"colliding_prefixes": [1-9]' "$tmp/policy.json" || fail "no colliding prefixes measured"
+# a date already passed is starred in the text
+checks=$((checks + 1))
+expect_exit 0 "$GIT_ABBREV" policy --lengths=4..16 "$tmp/planted"
+grep -q '^  4 .* 20[0-9][0-9] \* ' "$out" || { fail "text: no starred year at 4 chars"; show "$out"; }
+formats "planted" --lengths=4..16 "$tmp/planted"
+formats "planted, 12 and 16" --lengths=16,12 "$tmp/planted"
+formats "planted, --growth overrides the fit" --growth=3% "$tmp/planted"
+# five years of commits: a growth that dates every length within the horizon
+expect_exit 0 "$GIT_ABBREV" history --format=json "$tmp/history"
+cp "$out" "$tmp/history.json"
+expect_exit 0 "$GIT_ABBREV" report --format=json "$tmp/history"
+cp "$out" "$tmp/report.json"
+expect_exit 0 "$GIT_ABBREV" policy --format=json --lengths=4..16 "$tmp/history"
+cp "$out" "$tmp/policy.json"
+check "policy of years of history" repo "$tmp/policy.json" "$tmp/report.json" \
+	"$tmp/history.json" "$tmp/history"
+checks=$((checks + 1))
+grep -q '"state": "future"' "$tmp/policy.json" || fail "history: no length dated ahead"
+formats "history" "$tmp/history"
+
+say "counts: the kernel's figures, each form of --growth"
+for g in "8%/year" "80000 commits/year" "1000000/year" ""; do
+	set -- policy --format=json --objects=13021585 --commits=1300000
+	[ -z "$g" ] || set -- "$@" --growth="$g"
+	expect_exit 0 "$GIT_ABBREV" "$@"
+	cp "$out" "$tmp/counts.json"
+	check "policy --objects=13021585 --commits=1300000 --growth='$g'" counts "$tmp/counts.json" \
+		13021585 1300000 "$g"
+done
+formats "kernel counts" --objects=13021585 --commits=1300000 --growth=8%/year
+formats "kernel counts, no growth" --objects=13021585 --commits=1300000
+formats "kernel counts, a titled chart" --objects=13021585 --growth=5%
+expect_exit 0 "$GIT_ABBREV" policy --format=svg --objects=13021585 --title='Fixes: 12 & <16>'
+cp "$out" "$tmp/t.svg"
+for f in text markdown csv; do
+	expect_exit 0 "$GIT_ABBREV" policy --format=$f --objects=13021585
+	cp "$out" "$tmp/t.$f"
+done
+expect_exit 0 "$GIT_ABBREV" policy --format=json --objects=13021585
+check "--title" formats "$out" "$tmp/t.text" "$tmp/t.markdown" "$tmp/t.csv" "$tmp/t.svg" \
+	'Fixes: 12 & <16>'
+
+say "the quotable line says beyond the horizon, not a year"
+expect_exit 0 "$GIT_ABBREV" policy --objects=13021585 --commits=1300000 --growth=8% --lengths=16 \
+	--horizon-years=20
+checks=$((checks + 1))
+grep -q '16 chars: commits and all objects stay below 1% beyond 20[0-9][0-9]$' "$out" ||
+	{ fail "no 'beyond' quote"; show "$out"; }
+
+say "--title names the charts of report, model and history"
+for cmd in report history; do
+	expect_exit 0 "$GIT_ABBREV" $cmd --format=svg --title='T & <x>' "$tmp/planted"
+	checks=$((checks + 1))
+	"$PYTHON3" -c 'import sys, xml.etree.ElementTree as E
+r = E.parse(sys.argv[1]).getroot()
+ns = "{http://www.w3.org/2000/svg}"
+assert r.find(ns + "title").text == "T & <x>"
+assert any(t.text == "T & <x>" for t in r.iter(ns + "text") if t.get("class") == "title")' "$out" ||
+		fail "$cmd --title: not the chart's title"
+done
+expect_exit 0 "$GIT_ABBREV" model --objects=1000 --format=svg --title='T & <x>'
+checks=$((checks + 1))
+grep -q '<title>T &amp; &lt;x&gt;</title>' "$out" || fail "model --title"
+
+say "usage errors: exit 2, one line"
+for args in "--objects=9 $tmp/planted" "--growth=fast" "--growth=8%/week" "--lengths=16..12" \
+	"--lengths=3,12" "--format=classic" "--objects=9 --commits=10" \
+	"--objects=9 --growth=5 commits/year"; do
+	# shellcheck disable=SC2086
+	expect_exit 2 "$GIT_ABBREV" policy $args
+	checks=$((checks + 1))
+	[ ! -s "$out" ] && [ "$(grep -c '^git-abbrev: ' "$err")" -eq 1 ] ||
+		{ fail "policy $args: not one error line"; show "$err"; }
+done
+say "not a repository: exit 3"
+mkdir "$tmp/empty"
+expect_exit 3 -C "$tmp/empty" env GIT_CEILING_DIRECTORIES="$tmp" "$GIT_ABBREV" policy
+
+finish
