@@ -785,8 +785,12 @@ static const char *subject_tail(char *buf, size_t n, int rc, const subject_pick 
 	if (rc == 1)
 		return one;
 	if (rc == 2) {
-		snprintf(buf, n, "; %zu commits have this subject, none told apart as the one meant",
-			 pk->total);
+		if (pk->n > MAX_LISTED)
+			snprintf(buf, n, "; %zu commits have this subject, none told apart as the one "
+				 "meant (the %d nearest listed)", pk->total, MAX_LISTED);
+		else
+			snprintf(buf, n, "; %zu commits have this subject, none told apart as the one "
+				 "meant", pk->total);
 		return buf;
 	}
 	return none;

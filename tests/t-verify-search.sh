@@ -96,4 +96,12 @@ assert len(f) == 1 and f[0]["kind"] == "unknown-id", f
 assert f[0]["suggestion"]["id"] == sys.argv[3], f[0]["suggestion"]
 EOF
 
+# ---- nine commits with the subject: the eight nearest listed, and said so ------
+for k in 1 2 3 4 5 6; do commit "typos"; done
+expect_exit 1 -C "$repo" "$GIT_ABBREV" verify "$tmp/typos.txt"
+grep -q "; 9 commits have this subject, none told apart as the one meant (the 8 nearest listed)" "$out" ||
+	{ fail "nine candidates not said"; show "$out"; }
+[ "$(grep -c 'candidate:' "$out")" -eq 8 ] || { fail "not 8 candidates listed"; show "$out"; }
+grep -q "candidate: $T1 " "$out" && { fail "the oldest of nine listed"; show "$out"; }
+
 finish
