@@ -20,6 +20,7 @@ cp "$comp" "$tmp/bc/completions/git-abbrev"
 # files that must not be offered where options, values or commands go
 : >"$tmp/work/json-notes.txt"
 : >"$tmp/work/check-list.txt"
+mkdir "$tmp/work/upstream-repo"
 
 cat >"$tmp/bashrc" <<EOF
 PS1='abbrev> '
@@ -125,6 +126,8 @@ cp "$tmp/screen" "$tmp/screen.commands"
 complete_line "git abbrev hi" "git abbrev history "
 # a word no command starts is a repository path: files then
 complete_line "git abbrev json-n" "git abbrev json-notes.txt"
+# verify --repo=<path>: a directory
+complete_line "git abbrev verify --repo=upstream-r" "git abbrev verify --repo=upstream-repo/"
 
 say "the same as git-abbrev"
 complete_line "git-abbrev ch" "git-abbrev check "
