@@ -7,9 +7,10 @@
  * again on reading (libgit2's strict verification) is turned off while a
  * source exists, as the report's history does.  Ancestry is
  * git_graph_descendant_of(); "public" (reachable from HEAD, a branch or
- * a tag) is git_graph_reachable_from_any() over those tips, gathered on
- * the first question (the subject search asks only when several commits
- * share a subject).
+ * a tag) is one walk from those tips on the first question (the subject
+ * search asks only when several commits share a subject), kept as a
+ * sorted array of IDs: asking git_graph_reachable_from_any() each time
+ * walked most of git.git's history per question, 150 ms each.
  */
 #include <config.h>
 
@@ -30,7 +31,9 @@ struct refs_git2 {
 	commit_buf subject;
 	git_oid *tips;        /* HEAD, branches, tags, peeled to commits */
 	size_t ntips, captips;
-	int tips_read;        /* 1 read, -1 could not be */
+	git_oid *pub;         /* the commits they reach, sorted */
+	size_t npub, cappub;
+	int pub_read;         /* 1 read, -1 could not be */
 };
 
 static int git2_commit(void *ctx, const unsigned char *id, const char **subject, int64_t *time)
@@ -65,19 +68,25 @@ static int git2_is_ancestor(void *ctx, const unsigned char *anc, const unsigned 
 	return git_graph_descendant_of(g->repo, &o, &a) == 1;
 }
 
+/* Append id to the growing array *v of *n (room for *cap); 0 or -1. */
+static int oid_push(git_oid **v, size_t *n, size_t *cap, const git_oid *id)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? 2 * *cap : 64;
+		git_oid *nv = realloc(*v, c * sizeof(**v));
+
+		if (!nv)
+			return -1;
+		*v = nv;
+		*cap = c;
+	}
+	git_oid_cpy(&(*v)[(*n)++], id);
+	return 0;
+}
+
 static int add_tip(refs_git2 *g, const git_oid *id)
 {
-	if (g->ntips == g->captips) {
-		size_t cap = g->captips ? 2 * g->captips : 64;
-		git_oid *v = realloc(g->tips, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		g->tips = v;
-		g->captips = cap;
-	}
-	git_oid_cpy(&g->tips[g->ntips++], id);
-	return 0;
+	return oid_push(&g->tips, &g->ntips, &g->captips, id);
 }
 
 /* A tip, peeled to its commit (a tag of a tree or blob is none). */
@@ -92,13 +101,36 @@ static int add_ref_tip(git_reference *ref, refs_git2 *g)
 	return rc;
 }
 
-static int read_tips(refs_git2 *g)
+static int oid_cmp(const void *a, const void *b)
+{
+	return git_oid_cmp(a, b);
+}
+
+/* The commits reachable from the tips, sorted; 0, -1 (memory or a walk error). */
+static int walk_public(refs_git2 *g)
+{
+	git_revwalk *walk = NULL;
+	git_oid id;
+	int rc = git_revwalk_new(&walk, g->repo) < 0 ? -1 : 0;
+
+	for (size_t i = 0; !rc && i < g->ntips; i++)
+		rc = git_revwalk_push(walk, &g->tips[i]) < 0 ? -1 : 0;
+	while (!rc && (rc = git_revwalk_next(&id, walk)) == 0)
+		rc = oid_push(&g->pub, &g->npub, &g->cappub, &id);
+	git_revwalk_free(walk);
+	if (rc != GIT_ITEROVER && rc != 0)
+		return -1;
+	qsort(g->pub, g->npub, sizeof(*g->pub), oid_cmp);
+	return 0;
+}
+
+static int read_public(refs_git2 *g)
 {
 	static const char *const globs[] = { "refs/heads/*", "refs/tags/*" };
 	git_reference *head = NULL;
 	int rc = 0;
 
-	g->tips_read = 1;
+	g->pub_read = 1;
 	if (git_repository_head(&head, g->repo) == 0) /* detached or not; unborn: none */
 		rc = add_ref_tip(head, g);
 	git_reference_free(head);
@@ -114,9 +146,11 @@ static int read_tips(refs_git2 *g)
 		}
 		git_reference_iterator_free(it);
 	}
-	if (rc)
-		g->tips_read = -1;
-	return rc;
+	if (rc || walk_public(g))
+		g->pub_read = -1;
+	free(g->tips);
+	g->tips = NULL;
+	return g->pub_read < 0 ? -1 : 0;
 }
 
 static int git2_is_public(void *ctx, const unsigned char *id)
@@ -124,15 +158,12 @@ static int git2_is_public(void *ctx, const unsigned char *id)
 	refs_git2 *g = ctx;
 	git_oid oid;
 
-	if (!g->tips_read && read_tips(g))
+	if (!g->pub_read && read_public(g))
 		return 0;
-	if (g->tips_read < 0 || !g->ntips)
+	if (g->pub_read < 0)
 		return 0;
 	memcpy(oid.id, id, GIT_OID_RAWSZ);
-	for (size_t i = 0; i < g->ntips; i++)
-		if (git_oid_equal(&oid, &g->tips[i]))
-			return 1;
-	return git_graph_reachable_from_any(g->repo, &oid, g->tips, g->ntips) == 1;
+	return bsearch(&oid, g->pub, g->npub, sizeof(*g->pub), oid_cmp) != NULL;
 }
 
 int refs_git2_new(refs_git2 **out, struct git_repository *repo)
@@ -164,6 +195,7 @@ void refs_git2_free(refs_git2 *g)
 	git_odb_free(g->odb);
 	commit_buf_free(&g->subject);
 	free(g->tips);
+	free(g->pub);
 	free(g);
 }
 
