@@ -89,72 +89,109 @@ void stats_set_model(stats_set *st)
 		st->groups[g].p_random = model_p_collision((uint64_t)st->count, st->groups[g].len);
 }
 
-int stats_set_compute(stats_set *st, const idsets *s, int set)
+/*
+ * One set's pass, fed its IDs in order: stats_set_compute() feeds it
+ * from the set's own iteration, stats_report_compute() feeds the typed
+ * sets from one iteration of all objects.
+ */
+typedef struct {
+	stats_set *st;
+	size_t rawsz;
+	unsigned hexsz;
+	size_t hist[ABBREV_MAX_HEXSZ + 2];
+	long runs[ABBREV_MAX_HEXSZ + 2];
+	group_acc g;
+	const unsigned char *prev;
+	int prev_type;
+	unsigned prev_lcp, maxm;
+} set_pass;
+
+static void pass_init(set_pass *ps, stats_set *st, const idsets *s, int set)
 {
-	size_t rawsz = idsets_rawsz(s);
-	unsigned hexsz = (unsigned)(2 * rawsz);
-	size_t hist[ABBREV_MAX_HEXSZ + 2] = { 0 };
-	long runs[ABBREV_MAX_HEXSZ + 2] = { 0 };
-	group_acc g = { st, rawsz, 0, 0 };
-	const unsigned char *prev = NULL, *cur;
-	int prev_type = 0, type;
-	unsigned prev_lcp = 0, maxm = 0;
-	idset_iter it;
-
+	memset(ps, 0, sizeof(*ps));
+	ps->st = st;
+	ps->rawsz = idsets_rawsz(s);
+	ps->hexsz = (unsigned)(2 * ps->rawsz);
+	ps->g = (group_acc){ st, ps->rawsz, 0, 0 };
 	memset(st, 0, sizeof(*st));
-	st->hexsz = hexsz;
+	st->hexsz = ps->hexsz;
 	st->count = idsets_count(s, set);
-	idset_iter_init(&it, s, set);
-	while (idset_iter_next(&it, &cur, &type)) {
-		if (prev) {
-			unsigned c = hexid_lcp(prev, cur, rawsz);
-			unsigned m = c > prev_lcp ? c : prev_lcp;
+}
 
-			/* prev is settled: its left and right neighbours are known */
-			hist[m]++;
-			if (m > maxm)
-				maxm = m;
-			/* a new run of pairs with LCP >= L starts here for L in (prev_lcp, c] */
-			if (c > prev_lcp) {
-				runs[prev_lcp + 1]++;
-				runs[c + 1]--;
-			}
-			if (c >= ABBREV_MIN_LEN && c >= st->longest) {
-				if (c > st->longest) {
-					st->longest = c;
-					st->ngroups = st->nmembers = 0;
-				}
-				if (prev_lcp == c) {
-					if (add_member(&g, cur, type))
-						goto oom;
-				} else if (start_group(&g, prev, prev_type, cur, type)) {
-					goto oom;
-				}
-			}
-			prev_lcp = c;
+/* The next ID of the set: 0, or -1 when out of memory. */
+static int pass_feed(set_pass *ps, const unsigned char *cur, int type)
+{
+	stats_set *st = ps->st;
+
+	if (ps->prev) {
+		unsigned c = hexid_lcp(ps->prev, cur, ps->rawsz);
+		unsigned m = c > ps->prev_lcp ? c : ps->prev_lcp;
+
+		/* prev is settled: its left and right neighbours are known */
+		ps->hist[m]++;
+		if (m > ps->maxm)
+			ps->maxm = m;
+		/* a new run of pairs with LCP >= L starts here for L in (prev_lcp, c] */
+		if (c > ps->prev_lcp) {
+			ps->runs[ps->prev_lcp + 1]++;
+			ps->runs[c + 1]--;
 		}
-		prev = cur;
-		prev_type = type;
+		if (c >= ABBREV_MIN_LEN && c >= st->longest) {
+			if (c > st->longest) {
+				st->longest = c;
+				st->ngroups = st->nmembers = 0;
+			}
+			if (ps->prev_lcp == c) {
+				if (add_member(&ps->g, cur, type))
+					return -1;
+			} else if (start_group(&ps->g, ps->prev, ps->prev_type, cur, type)) {
+				return -1;
+			}
+		}
+		ps->prev_lcp = c;
 	}
-	if (prev)
-		hist[prev_lcp]++;
+	ps->prev = cur;
+	ps->prev_type = type;
+	return 0;
+}
 
-	cumulate(st->objects, hist, hexsz);
+static void pass_finish(set_pass *ps)
+{
+	stats_set *st = ps->st;
+	unsigned hexsz = ps->hexsz;
 	long acc = 0;
+
+	if (ps->prev)
+		ps->hist[ps->prev_lcp]++;
+	cumulate(st->objects, ps->hist, hexsz);
 	for (unsigned L = 0; L <= hexsz; L++) {
-		acc += runs[L];
+		acc += ps->runs[L];
 		st->prefixes[L] = (size_t)acc;
 	}
 	/* lengths below git's minimum are not reported */
 	for (unsigned L = 0; L < ABBREV_MIN_LEN; L++)
 		st->objects[L] = st->prefixes[L] = 0;
-	st->last_len = maxm + 1 > ABBREV_MIN_LEN ? maxm + 1 : ABBREV_MIN_LEN;
+	st->last_len = ps->maxm + 1 > ABBREV_MIN_LEN ? ps->maxm + 1 : ABBREV_MIN_LEN;
 	st->min_unique = st->count ? st->last_len : 0;
 	stats_set_model(st);
+}
+
+int stats_set_compute(stats_set *st, const idsets *s, int set)
+{
+	const unsigned char *cur;
+	set_pass ps;
+	idset_iter it;
+	int type;
+
+	pass_init(&ps, st, s, set);
+	idset_iter_init(&it, s, set);
+	while (idset_iter_next(&it, &cur, &type))
+		if (pass_feed(&ps, cur, type)) {
+			stats_set_clear(st);
+			return -1;
+		}
+	pass_finish(&ps);
 	return 0;
-oom:
-	stats_set_clear(st);
-	return -1;
 }
 
 int stats_groups_at(stats_set *st, const idsets *s, int set, unsigned L, int against_all)
@@ -325,9 +362,29 @@ typedef struct {
 static void *typed_passes(void *arg)
 {
 	typed_passes_job *job = arg;
+	set_pass ps[ABBREV_SET_COUNT];
+	const unsigned char *cur;
+	idset_iter it;
+	int type;
 
+	/*
+	 * One iteration of all objects feeds every typed set and the
+	 * commit-ish set, instead of one filtering iteration each.
+	 */
+	for (int set = ABBREV_SET_COMMIT; set < ABBREV_SET_COUNT; set++)
+		pass_init(&ps[set], &job->r->sets[set], job->s, set);
+	idset_iter_init(&it, job->s, ABBREV_SET_ALL);
+	while (!job->rc && idset_iter_next(&it, &cur, &type)) {
+		if (type >= ABBREV_SET_COMMIT && type < ABBREV_SET_COMMITISH &&
+		    pass_feed(&ps[type], cur, type))
+			job->rc = -1;
+		if ((type == ABBREV_TYPE_COMMIT ||
+		     (type == ABBREV_TYPE_TAG && idset_iter_in_set(&it, ABBREV_SET_COMMITISH))) &&
+		    pass_feed(&ps[ABBREV_SET_COMMITISH], cur, type))
+			job->rc = -1;
+	}
 	for (int set = ABBREV_SET_COMMIT; set < ABBREV_SET_COUNT && !job->rc; set++)
-		job->rc = stats_set_compute(&job->r->sets[set], job->s, set);
+		pass_finish(&ps[set]);
 	return NULL;
 }
 
