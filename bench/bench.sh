@@ -22,6 +22,7 @@
 #   BENCH_OUT      file the tables are appended to (default bench-results.md)
 #   BENCH_REACHABLE  0 leaves out report --reachable against git rev-list
 #                  --objects over the same refs (default 1)
+#   BENCH_HISTORY  0 leaves out history against git log --all (default 1)
 #   PYTHON3        the Python to run the scripts with
 set -eu
 LC_ALL=C
@@ -54,6 +55,9 @@ else
 fi
 if [ "${BENCH_REACHABLE:-1}" = 0 ]; then
 	set -- --no-reachable "$@"
+fi
+if [ "${BENCH_HISTORY:-1}" = 0 ]; then
+	set -- --no-history "$@"
 fi
 # bitmap_copy SRC DEST: DEST is a copy of SRC's git dir repacked with -adb
 bitmap_copy() {

@@ -16,6 +16,10 @@ order rotated each round so no command always goes first), it runs
            (the same refs, what a clone receives; --missing=print because
            git-abbrev too looks every blob up, and a partial clone's
            missing ones are then listed instead of fetched)
+  history  git-abbrev history --format=json
+  log      git log --all --format='%H %ct'
+           (every commit of the refs with its committer time, what the
+           history reads of each commit; git reads the commit-graph too)
 
 with the output thrown away, after one unmeasured run of each that warms
 the page cache (so every figure is for a warm cache).  For each command it
@@ -144,6 +148,11 @@ def bench_repo(a, repo, rows, label=None):
                       "--walker=libgit2", repo], listing))
     cmds.append((listing, ["git", "-C", repo, "cat-file", "--batch-all-objects", "--unordered",
                            "--batch-check"], None))
+    if a.history:
+        gitlog = "git log --all --format='%H %ct'"
+        cmds.append(("git-abbrev history",
+                     [a.tool, "history", "--format=json", "--no-progress", repo], gitlog))
+        cmds.append((gitlog, ["git", "-C", repo, "log", "--all", "--format=%H %ct"], None))
     if a.reachable:
         cmds.append(("git-abbrev report --reachable",
                      [a.tool, "report", "--format=json", "--no-progress", "--reachable", repo],
@@ -193,6 +202,8 @@ def main():
                     help="name for a repository in the table (once per repository, in order)")
     ap.add_argument("--no-reachable", dest="reachable", action="store_false",
                     help="leave out report --reachable against git rev-list")
+    ap.add_argument("--no-history", dest="history", action="store_false",
+                    help="leave out history against git log --all")
     ap.add_argument("--out", help="also append the table to this file")
     a = ap.parse_args()
     if not os.access(TIME, os.X_OK):
