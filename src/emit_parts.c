@@ -721,6 +721,13 @@ static void when_clause(char *buf, size_t n, const policy_when *w, const policy_
 {
 	char y[32], p[32];
 
+	/* what a repository measured outweighs the model: they collide now */
+	if (row->measured && row->prefixes) {
+		fmt_count(p, sizeof(p), (double)row->prefixes);
+		snprintf(buf, n, "collide already (%s colliding prefix%s now)", p,
+			 row->prefixes == 1 ? "" : "es");
+		return;
+	}
 	switch (w->state) {
 	case POLICY_WHEN_FUTURE:
 		fmt_year(y, sizeof(y), w->time);

@@ -196,7 +196,9 @@ void emit_policy_growth(char *buf, size_t n, const policy_report *p);
 /*
  * The line to quote for length index i of r (no newline): "12 chars:
  * commits stay below 1% until 2041; all objects passed 1% in 2019";
- * "16 chars: commits and all objects stay below 1% beyond 2076".
+ * "16 chars: commits and all objects stay below 1% beyond 2076"; a set
+ * measured colliding at that length "collide(s) already (3 colliding
+ * prefixes now)", whatever the model says.
  */
 void emit_policy_quote(char *buf, size_t n, const policy_results *r, size_t i);
 

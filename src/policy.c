@@ -71,18 +71,6 @@ static double capacity(unsigned L, double p)
 	return (double)c;
 }
 
-/* The time of commit number c (1-based, rounded up), clamped to the history. */
-static double time_of_commit(const int64_t *times, size_t n, double c)
-{
-	double idx = ceil(c) - 1;
-
-	if (idx < 0)
-		idx = 0;
-	if (idx > (double)(n - 1))
-		idx = (double)(n - 1);
-	return (double)times[(size_t)idx];
-}
-
 static void when(policy_when *w, const policy_results *r, uint64_t n, unsigned L, double p,
 		 const int64_t *times, size_t ntimes, uint64_t commits)
 {
@@ -95,7 +83,7 @@ static void when(policy_when *w, const policy_results *r, uint64_t n, unsigned L
 		w->state = POLICY_WHEN_PASSED;
 		/* the set had `target` IDs when the commits were target * commits / n */
 		if (times && ntimes && commits)
-			w->time = time_of_commit(times, ntimes, target * (double)commits / (double)n);
+			w->time = projection_time_of_commit(times, ntimes, target * (double)commits / (double)n);
 		return;
 	}
 	if (r->growth.kind == POLICY_GROWTH_NONE || !n) {

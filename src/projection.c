@@ -124,7 +124,7 @@ double projection_time_of(const projection_results *p, double count)
 }
 
 /* Past counts are dated from the history: the time of commit number c (1-based). */
-static double time_of_commit(const int64_t *times, size_t n, double c)
+double projection_time_of_commit(const int64_t *times, size_t n, double c)
 {
 	double idx = ceil(c) - 1;
 
@@ -145,7 +145,7 @@ static void when(projection_when *w, const projection_results *p, int fit,
 	target = (double)w->capacity + 1;
 	if (target <= (double)p->commits) {
 		w->commits_reached = 1;
-		w->commits_time = time_of_commit(times, n, target);
+		w->commits_time = projection_time_of_commit(times, n, target);
 	} else {
 		w->commits_time = time_of_fit(p, fit, target);
 	}
@@ -153,7 +153,7 @@ static void when(projection_when *w, const projection_results *p, int fit,
 		w->objects_time = HUGE_VAL;
 	} else if (target <= (double)p->objects) {
 		w->objects_reached = 1;
-		w->objects_time = time_of_commit(times, n, target / p->objects_per_commit);
+		w->objects_time = projection_time_of_commit(times, n, target / p->objects_per_commit);
 	} else {
 		w->objects_time = time_of_fit(p, fit, target / p->objects_per_commit);
 	}

@@ -114,6 +114,12 @@ double projection_count_at(const projection_results *p, double t);
 /* The time at which the chosen fit reaches `count` (HUGE_VAL: never). */
 double projection_time_of(const projection_results *p, double count);
 
+/*
+ * The time of commit number c (1-based, rounded up; real, as a count
+ * scaled from another set) among n ascending times, clamped to them.
+ */
+double projection_time_of_commit(const int64_t *times, size_t n, double c);
+
 /* A date (unix seconds) as a decimal year, e.g. 2031.5; works past 9999. */
 double projection_year(double t);
 

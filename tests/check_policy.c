@@ -169,6 +169,14 @@ START_TEST(test_passed_dates)
 	ck_assert(r.sets[1].rows[0].p50.time == 400);
 	ck_assert_int_eq(r.sets[1].rows[0].measured, 1);
 	ck_assert_uint_eq(r.sets[1].rows[0].prefixes, 7);
+	/* measured collisions are quoted as such, not as the model's year */
+	{
+		char buf[256];
+
+		emit_policy_quote(buf, sizeof(buf), &r, 0);
+		ck_assert_str_eq(buf, "4 chars: commits are at P = 9.2e-05 now (no growth to date 1%); "
+				      "all objects collide already (7 colliding prefixes now)");
+	}
 	/* no growth: the commits' 1% is not passed and has no date */
 	ck_assert_int_eq(r.sets[0].rows[0].p01.state, POLICY_WHEN_UNKNOWN);
 	ck_assert(isnan(r.sets[0].rows[0].p01.time));
