@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-/* Wait GIT_ABBREV_TEST_PAUSE_MS milliseconds, once per *done flag. */
-static inline void test_hook_pause(int *done)
+/* Wait as many milliseconds as the variable `name` says, once per *done flag. */
+static inline void test_hook_wait(const char *name, int *done)
 {
-	const char *pause = getenv("GIT_ABBREV_TEST_PAUSE_MS");
+	const char *pause = getenv(name);
 
 	if (pause && !*done) {
 		*done = 1;
@@ -25,7 +25,18 @@ static inline void test_hook_pause(int *done)
 	}
 }
 #else
-#define test_hook_pause(done) ((void)(done))
+#define test_hook_wait(name, done) ((void)(name), (void)(done))
 #endif
+
+/*
+ * GIT_ABBREV_TEST_PAUSE_MS: between listing an object directory's packs
+ * and reading its loose objects (walk_pack_dirs.c).
+ */
+#define test_hook_pause(done) test_hook_wait("GIT_ABBREV_TEST_PAUSE_MS", done)
+/*
+ * GIT_ABBREV_TEST_LOOSE_PAUSE_MS: halfway through the loose objects, before
+ * fan-out directory 80 (walk_pack_loose.c).
+ */
+#define test_hook_loose_pause(done) test_hook_wait("GIT_ABBREV_TEST_LOOSE_PAUSE_MS", done)
 
 #endif

@@ -106,7 +106,8 @@ typedef struct {
 	 * the names of the packs as listed, to list again before the merge.
 	 */
 	int vanished;
-	int paused;      /* the test hook waited already */
+	int paused;      /* the test hooks waited already */
+	int paused_loose;
 	char *packs_seen;
 	size_t packs_seen_len, packs_seen_cap;
 } walker;
