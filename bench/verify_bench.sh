@@ -1,0 +1,61 @@
+#!/bin/sh
+# verify_bench.sh - what `make bench-verify` runs: git abbrev verify at
+# kernel scale, the four rows of docs/benchmark.md "verify", each beside
+# the git command that does the nearest work in the same run.
+#
+# Environment:
+#   GIT_ABBREV   the binary to time (src/git-abbrev of the build tree)
+#   BENCH_GIT    a git.git clone (work tree or bare)
+#   BENCH_SYNTH  a Linux-shaped history with references, made once by
+#                  python3 bench/gen_synth.py --objects 10800000 --refs-every 6 DIR
+#                (about 1.3M commits, one message in six citing an earlier
+#                commit, some wrongly; half an hour on two cores)
+#   BENCH_OUT    file the table is appended to (default bench-results.md)
+# Prints one markdown row per measurement: wall and CPU seconds (GNU time).
+set -eu
+LC_ALL=C
+export LC_ALL
+tool=${GIT_ABBREV:-src/git-abbrev}
+out=${BENCH_OUT:-bench-results.md}
+: "${BENCH_GIT:?set BENCH_GIT to a git.git clone}"
+: "${BENCH_SYNTH:?set BENCH_SYNTH to a repository made by gen_synth.py --refs-every 6}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+row() { # LABEL GOAL COMMAND...
+	label=$1 goal=$2
+	shift 2
+	/usr/bin/time -f "%e %U %S" -o "$tmp/t" "$@" >/dev/null 2>"$tmp/err" || [ $? -eq 1 ] ||
+		{ echo "verify_bench: $label failed: $(cat "$tmp/err")" >&2; exit 1; }
+	read -r wall user sys <"$tmp/t"
+	printf '| %s | %s | %s | %s |\n' "$label" "$goal" "$wall" \
+		"$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')"
+}
+
+# one patch whose Fixes: subject names another commit: the subject search
+c=$(git -C "$BENCH_SYNTH" rev-parse HEAD~500000)
+s=$(git -C "$BENCH_SYNTH" log -1 --format=%s HEAD~700000)
+printf 'Subject: [PATCH] x\n\nFixes: %.12s ("%s")\n' "$c" "$s" >"$tmp/one.patch"
+# 400,000 lines citing git.git's last 100,000 commits in three forms
+git -C "$BENCH_GIT" log -n 100000 --format='%h%x09%s' HEAD |
+	awk -F '\t' '{ h = substr($1, 1, 12)
+		printf "Fixes: %s (\"%s\")\nSee commit %s (\"%s\") for more.\nIn %s (%s, 2020-01-01) we did it.\nPlain prose.\n", h, $2, h, $2, h, $2 }' \
+	>"$tmp/400k.txt"
+
+{
+	echo
+	echo "verify, $(date -u +%Y-%m-%d), $(nproc) CPUs"
+	echo
+	echo "| run | goal | wall s | CPU s |"
+	echo "|---|---|---|---|"
+	row "one patch, one wrong subject, $(basename "$BENCH_SYNTH")" "< 0.5 s" \
+		"$tool" verify -C "$BENCH_SYNTH" --no-progress "$tmp/one.patch"
+	row "$(wc -l <"$tmp/400k.txt") reference lines, git.git" "< 1 s" \
+		"$tool" verify -C "$BENCH_GIT" --no-progress --format=json "$tmp/400k.txt"
+	row "--range=HEAD~1000..HEAD, $(basename "$BENCH_SYNTH")" "< 1 s" \
+		"$tool" verify -C "$BENCH_SYNTH" --no-progress --range=HEAD~1000..HEAD
+	row "--range=HEAD, git.git" "<= 2x git log" \
+		"$tool" verify -C "$BENCH_GIT" --no-progress --range=HEAD
+	row "git log --format=%B HEAD, git.git" "(baseline)" \
+		git -C "$BENCH_GIT" log --format=%B HEAD
+} | tee -a "$out"
