@@ -29,6 +29,7 @@
 #include "refs_parse.h"
 #include "refs_resolve.h"
 #include "walk.h"
+#include "walk_repo.h"
 
 typedef struct {
 	const cli_verify_opts *o;
@@ -257,7 +258,7 @@ static int load_others(verify_ctx *c, other_repo *v, size_t n, progress *p)
 				  "repository", v[i].cs.paths[0]);
 			return ABBREV_EXIT_RUNTIME;
 		}
-		rc = refs_git2_new(&v[i].g, repo);
+		rc = refs_git2_new(&v[i].g, repo, walk_repo_objdir(v[i].cs.repos[0]));
 		if (rc == 0)
 			rc = refs_resolver_add_repo(c->res, v[i].cs.s, refs_git2_source(v[i].g),
 						    v[i].cs.paths[0]);
@@ -310,7 +311,7 @@ int cmd_verify(int argc, char **argv)
 	}
 	c.s = cs.s;
 	c.rawsz = idsets_rawsz(cs.s);
-	switch (refs_git2_new(&g, repo)) {
+	switch (refs_git2_new(&g, repo, walk_repo_objdir(cs.repos[0]))) {
 	case 0:
 		break;
 	case -1:

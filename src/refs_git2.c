@@ -1,8 +1,12 @@
 /*
  * refs_git2.c - the commits verify reads, through libgit2.
  *
- * A commit's subject and time come from git_odb_read() and the pure
- * parser of commit.h.  The IDs asked about come from the object
+ * A commit's subject and time come from the packs themselves (objread.h:
+ * mapped once, a delta base cache), or from git_odb_read() for a loose
+ * commit or when the packs cannot be read that way, and the pure parser
+ * of commit.h.  The subject index asks for every commit at once
+ * (each_commit): they are read in pack order, so each delta's base is
+ * still in the cache.  The IDs asked about come from the object
  * database's own index (the walker listed them), so hashing each object
  * again on reading (libgit2's strict verification) is turned off while a
  * source exists, as the report's history does.  Ancestry is
@@ -23,11 +27,13 @@
 #include <string.h>
 
 #include "commit.h"
+#include "objread.h"
 
 struct refs_git2 {
 	refs_source src;
 	git_repository *repo;
 	git_odb *odb;
+	objread *rd;          /* NULL: every read through libgit2 */
 	commit_buf subject;
 	git_oid *tips;        /* HEAD, branches, tags, peeled to commits */
 	size_t ntips, captips;
@@ -36,26 +42,104 @@ struct refs_git2 {
 	int pub_read;         /* 1 read, -1 could not be */
 };
 
+/* Subject and time of the raw commit d[0..len) into g->subject: 1, or -1 (memory). */
+static int parse_commit(refs_git2 *g, const char *d, size_t len, const char **subject,
+			int64_t *time)
+{
+	*time = commit_time(d, len);
+	if (commit_subject(d, len, &g->subject))
+		return -1;
+	*subject = g->subject.s;
+	return 1;
+}
+
 static int git2_commit(void *ctx, const unsigned char *id, const char **subject, int64_t *time)
 {
 	refs_git2 *g = ctx;
 	git_odb_object *o;
 	git_oid oid;
-	int rc = 0;
+	const unsigned char *d;
+	size_t len;
+	int type, rc = g->rd ? objread_read(g->rd, id, &type, &d, &len) : 0;
 
+	if (rc == 1)
+		return type == GIT_OBJECT_COMMIT ? parse_commit(g, (const char *)d, len, subject, time) : 0;
+	if (rc == -1)
+		return -1;
+	/* loose, or an entry objread cannot rebuild: libgit2 has the last word */
 	memcpy(oid.id, id, GIT_OID_RAWSZ);
 	if (git_odb_read(&o, g->odb, &oid) < 0)
 		return 0;
-	if (git_odb_object_type(o) == GIT_OBJECT_COMMIT) {
-		const char *d = git_odb_object_data(o);
-		size_t len = git_odb_object_size(o);
-
-		*time = commit_time(d, len);
-		rc = commit_subject(d, len, &g->subject) ? -1 : 1;
-		*subject = g->subject.s;
-	}
+	rc = 0;
+	if (git_odb_object_type(o) == GIT_OBJECT_COMMIT)
+		rc = parse_commit(g, git_odb_object_data(o), git_odb_object_size(o), subject, time);
 	git_odb_object_free(o);
 	return rc;
+}
+
+typedef struct {
+	uint32_t pack;
+	uint32_t i;
+	uint64_t off;
+} located;
+
+static int cmp_located(const void *pa, const void *pb)
+{
+	const located *a = pa, *b = pb;
+
+	if (a->pack != b->pack)
+		return a->pack < b->pack ? -1 : 1;
+	if (a->off != b->off)
+		return a->off < b->off ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* Every commit asked for, the packed ones in pack order, the others one by one. */
+static int git2_each_commit(void *ctx, const unsigned char *ids, size_t n,
+			    int (*fn)(void *arg, size_t i, const char *subject, int64_t time),
+			    void *arg)
+{
+	refs_git2 *g = ctx;
+	located *v = malloc((n ? n : 1) * sizeof(*v));
+	size_t nv = 0;
+	const char *subject;
+	int64_t time;
+	int rc = 0;
+
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < n && i < UINT32_MAX; i++) {
+		located *l = &v[nv];
+
+		if (g->rd && objread_locate(g->rd, ids + i * GIT_OID_RAWSZ, &l->pack, &l->off)) {
+			l->i = (uint32_t)i;
+			nv++;
+			continue;
+		}
+		rc = git2_commit(g, ids + i * GIT_OID_RAWSZ, &subject, &time);
+		if (rc < 0 || (rc && (rc = fn(arg, i, subject, time))))
+			goto done;
+	}
+	qsort(v, nv, sizeof(*v), cmp_located);
+	for (size_t k = 0; k < nv; k++) {
+		const unsigned char *d;
+		size_t len;
+		int type;
+
+		rc = objread_read_at(g->rd, v[k].pack, v[k].off, &type, &d, &len);
+		if (rc == 1 && type != GIT_OBJECT_COMMIT)
+			continue;
+		if (rc == 1)
+			rc = parse_commit(g, (const char *)d, len, &subject, &time);
+		else if (rc == -2) /* as git2_commit(): libgit2 reads what objread cannot */
+			rc = git2_commit(g, ids + (size_t)v[k].i * GIT_OID_RAWSZ, &subject, &time);
+		if (rc < 0 || (rc && (rc = fn(arg, v[k].i, subject, time))))
+			goto done;
+	}
+	rc = 0;
+done:
+	free(v);
+	return rc < 0 ? -1 : rc;
 }
 
 static int git2_is_ancestor(void *ctx, const unsigned char *anc, const unsigned char *of)
@@ -166,9 +250,10 @@ static int git2_is_public(void *ctx, const unsigned char *id)
 	return bsearch(&oid, g->pub, g->npub, sizeof(*g->pub), oid_cmp) != NULL;
 }
 
-int refs_git2_new(refs_git2 **out, struct git_repository *repo)
+int refs_git2_new(refs_git2 **out, struct git_repository *repo, const char *objdir)
 {
 	refs_git2 *g = calloc(1, sizeof(*g));
+	char err[512];
 
 	*out = NULL;
 	if (!g)
@@ -178,10 +263,17 @@ int refs_git2_new(refs_git2 **out, struct git_repository *repo)
 		free(g);
 		return -2;
 	}
+	/* packs objread cannot map are left to libgit2, which says what is wrong */
+	if (objread_new(&g->rd, objdir, GIT_OID_RAWSZ, err, sizeof(err)) == -1) {
+		git_odb_free(g->odb);
+		free(g);
+		return -1;
+	}
 	g->src.ctx = g;
 	g->src.commit = git2_commit;
 	g->src.is_ancestor = git2_is_ancestor;
 	g->src.is_public = git2_is_public;
+	g->src.each_commit = git2_each_commit;
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 	*out = g;
 	return 0;
@@ -193,6 +285,7 @@ void refs_git2_free(refs_git2 *g)
 		return;
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 1);
 	git_odb_free(g->odb);
+	objread_free(g->rd);
 	commit_buf_free(&g->subject);
 	free(g->tips);
 	free(g->pub);

@@ -20,8 +20,12 @@ struct git_repository;
 
 typedef struct refs_git2 refs_git2;
 
-/* A source over the commits of `repo`.  0, -1 (memory) or -2 (no object database). */
-int refs_git2_new(refs_git2 **out, struct git_repository *repo);
+/*
+ * A source over the commits of `repo`, whose object directory is
+ * `objdir` (its packs are read directly).  0, -1 (memory) or -2 (no
+ * object database).
+ */
+int refs_git2_new(refs_git2 **out, struct git_repository *repo, const char *objdir);
 void refs_git2_free(refs_git2 *g);
 /* The refs_source to give refs_resolver_new() (owned by g). */
 const refs_source *refs_git2_source(refs_git2 *g);

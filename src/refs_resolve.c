@@ -184,12 +184,99 @@ static int key_room(refs_resolver *r, size_t n)
 	return 0;
 }
 
+/* What the source's each_commit() gives, until the index is built in ID order. */
+typedef struct {
+	refs_resolver *r;
+	int64_t *time;
+	size_t *soff;          /* offset of each subject in text, or SIZE_MAX: not read */
+	char *text;
+	size_t tlen, tcap, done;
+} index_batch;
+
+static int batch_add(void *arg, size_t i, const char *subject, int64_t time)
+{
+	index_batch *b = arg;
+	size_t n = strlen(subject) + 1;
+
+	if (b->tlen + n > b->tcap) {
+		size_t cap = b->tcap ? 2 * b->tcap : 1 << 20;
+		char *t;
+
+		while (cap < b->tlen + n)
+			cap *= 2;
+		if (!(t = realloc(b->text, cap)))
+			return -1;
+		b->text = t;
+		b->tcap = cap;
+	}
+	memcpy(b->text + b->tlen, subject, n);
+	b->soff[i] = b->tlen;
+	b->tlen += n;
+	b->time[i] = time;
+	progress_update(b->r->p, ++b->done);
+	return 0;
+}
+
+/* Index commit `id` (its subject and time read): 0 or -1 (memory). */
+static int index_add(refs_resolver *r, const unsigned char *id, const char *subject, int64_t time)
+{
+	size_t i = r->ix_n;
+	JError_t je;
+	PWord_t pv = (PWord_t)JudySLIns(&r->subjects, (const uint8_t *)subject, &je);
+
+	if (pv == PJERR || key_room(r, strlen(subject)))
+		return -1;
+	memcpy(r->ix_ids + i * r->rawsz, id, r->rawsz);
+	r->ix_time[i] = time;
+	r->ix_next[i] = *pv ? (uint32_t)(*pv - 1) : UINT32_MAX;
+	*pv = (Word_t)i + 1;
+	r->ix_n++;
+	return 0;
+}
+
+/*
+ * The source reads the commits in its own order (a pack's): their
+ * subjects wait in one buffer and go into the index in ID order, as
+ * read_commit() one by one would put them.
+ */
+static int build_index_batch(refs_resolver *r, size_t n)
+{
+	index_batch b = { r, NULL, NULL, NULL, 0, 0, 0 };
+	unsigned char *ids = malloc(n * r->rawsz);
+	const unsigned char *id;
+	idset_iter it;
+	size_t k = 0;
+	int type, rc = -1;
+
+	b.time = malloc(n * sizeof(*b.time));
+	b.soff = malloc(n * sizeof(*b.soff));
+	if (!ids || !b.time || !b.soff)
+		goto done;
+	idset_iter_init(&it, r->s, ABBREV_SET_COMMIT);
+	while (k < n && idset_iter_next(&it, &id, &type))
+		memcpy(ids + k++ * r->rawsz, id, r->rawsz);
+	for (size_t i = 0; i < k; i++)
+		b.soff[i] = SIZE_MAX;
+	if (r->src->each_commit(r->src->ctx, ids, k, batch_add, &b))
+		goto done;
+	for (size_t i = 0; i < k && r->ix_n < UINT32_MAX; i++)
+		if (b.soff[i] != SIZE_MAX &&
+		    index_add(r, ids + i * r->rawsz, b.text + b.soff[i], b.time[i]))
+			goto done;
+	rc = 0;
+done:
+	free(ids);
+	free(b.time);
+	free(b.soff);
+	free(b.text);
+	return rc;
+}
+
 static int build_index(refs_resolver *r)
 {
 	size_t n = idsets_count(r->s, ABBREV_SET_COMMIT);
 	const unsigned char *id;
 	idset_iter it;
-	JError_t je;
 	int type, rc;
 
 	r->indexed = 1;
@@ -201,24 +288,20 @@ static int build_index(refs_resolver *r)
 	r->ix_time = malloc(n * sizeof(*r->ix_time));
 	if (!r->ix_ids || !r->ix_next || !r->ix_time)
 		return -1;
+	if (r->src->each_commit) {
+		rc = build_index_batch(r, n);
+		progress_stop(r->p);
+		return rc;
+	}
 	idset_iter_init(&it, r->s, ABBREV_SET_COMMIT);
 	while (idset_iter_next(&it, &id, &type) && r->ix_n < n && r->ix_n < UINT32_MAX) {
-		size_t i = r->ix_n;
-		PWord_t pv;
+		int64_t time;
 
-		rc = read_commit(r, id, &r->ix_time[i]);
-		if (rc < 0)
+		rc = read_commit(r, id, &time);
+		if (rc < 0 || (rc && index_add(r, id, r->sbuf, time)))
 			return -1;
-		if (!rc)
-			continue;
-		pv = (PWord_t)JudySLIns(&r->subjects, (const uint8_t *)r->sbuf, &je);
-		if (pv == PJERR || key_room(r, strlen(r->sbuf)))
-			return -1;
-		memcpy(r->ix_ids + i * r->rawsz, id, r->rawsz);
-		r->ix_next[i] = *pv ? (uint32_t)(*pv - 1) : UINT32_MAX;
-		*pv = (Word_t)i + 1;
-		r->ix_n++;
-		progress_update(r->p, r->ix_n);
+		if (rc)
+			progress_update(r->p, r->ix_n);
 	}
 	progress_stop(r->p);
 	return 0;

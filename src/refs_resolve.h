@@ -121,6 +121,16 @@ typedef struct {
 	 * unknown.  NULL: the source cannot tell (every commit counts as such).
 	 */
 	int (*is_public)(void *ctx, const unsigned char *id);
+	/*
+	 * Optional (NULL: commit() is asked for each): what commit() says of
+	 * each of the n commits ids[] (rawsz bytes each, ascending), in the order that
+	 * reads them fastest.  Calls fn(arg, i, subject, time) for each
+	 * readable ids[i], and stops at the first non-zero return of fn.  0,
+	 * -1 when out of memory, or fn's non-zero return.
+	 */
+	int (*each_commit)(void *ctx, const unsigned char *ids, size_t n,
+			   int (*fn)(void *arg, size_t i, const char *subject, int64_t time),
+			   void *arg);
 } refs_source;
 
 typedef struct refs_resolver refs_resolver;

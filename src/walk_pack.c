@@ -290,7 +290,7 @@ void wp_unmap(const unsigned char *m, size_t size)
 		munmap((void *)m, size);
 }
 
-static void walker_free(walker *w)
+void wp_walker_free(walker *w)
 {
 	for (size_t i = 0; i < w->npacks; i++) {
 		pack_file *pk = &w->packs[i];
@@ -440,7 +440,7 @@ int walk_pack_objects(const char *objdir, idsets *s, progress *p, char *err, siz
 		rc = w.chain ? walk_once(&w, objdir, s, attempt == MAX_ATTEMPTS - 1) : WALK_NOMEM;
 		if (rc == WALK_OK)
 			give_warnings(&w, err, errsz);
-		walker_free(&w);
+		wp_walker_free(&w);
 	}
 	if (rc == 1) {
 		snprintf(err, errsz, "%s: the object directory kept changing during the walk "
@@ -470,6 +470,6 @@ int walk_pack_objdirs(const char *objdir, char ***dirs, size_t *n, char *err, si
 		w.dirs = NULL;
 		w.ndirs = 0;
 	}
-	walker_free(&w);
+	wp_walker_free(&w);
 	return rc;
 }

@@ -147,6 +147,8 @@ static inline uint32_t wp_fanout(const pack_file *pk, int b)
 
 /* ---- walk_pack.c: shared helpers ---- */
 
+/* Unmap and free everything the walker holds (not the walker itself). */
+void wp_walker_free(walker *w);
 /* A one-line message into w->err; returns WALK_ERR. */
 int wp_fail(walker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A line for w->warn, the walk going on (git warns and goes on); 0 or WALK_NOMEM. */

@@ -12,11 +12,7 @@
  * layer reads it through libgit2 (walk_tags.c), which reports real
  * damage; nothing here fails the walk.
  *
- * Delta format: Documentation/gitformat-pack.txt in git ("Deltified
- * representation"): the base's and the result's sizes as little-endian
- * base-128 numbers, then instructions: bit 7 set copies from the base
- * (bits 0-3 say which offset bytes follow, bits 4-6 which size bytes; a
- * size of 0 means 0x10000), bit 7 clear inserts the next 1..127 bytes.
+ * The entry and delta formats are parsed by pack_obj.c.
  */
 #include <config.h>
 
@@ -28,13 +24,12 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "pack_obj.h"
 #include "tagobj.h"
 
 #define MAX_TAG_BYTES (1u << 20) /* a tag, or a delta base of one, read whole */
 #define MAX_TAG_DEPTH 64         /* deltas of tags; git's default depth is 50 */
 #define LOOSE_TAG_READ 4096      /* bytes of a loose tag's file read */
-
-enum { OBJ_OFS_DELTA = 6, OBJ_REF_DELTA = 7 };
 
 /*
  * The offset of index entry i, or -1: a bad offset is the scan's to
@@ -94,82 +89,6 @@ static int inflate_prefix(const unsigned char *src, size_t n, unsigned char *out
 	return zr == Z_OK || zr == Z_STREAM_END || (zr == Z_BUF_ERROR && *got) ? 0 : -1;
 }
 
-/* A delta's size numbers: little-endian base-128.  0, or -1. */
-static int delta_size(const unsigned char **p, const unsigned char *e, size_t *out)
-{
-	size_t v = 0;
-	unsigned shift = 0;
-	unsigned c;
-
-	do {
-		if (*p >= e || shift > 28)
-			return -1;
-		c = *(*p)++;
-		v |= (size_t)(c & 127) << shift;
-		shift += 7;
-	} while (c & 128);
-	*out = v;
-	return 0;
-}
-
-/* Apply delta d[0..dn) to base[0..bn): a new buffer in *out (*outn bytes), or -1. */
-static int apply_delta(const unsigned char *base, size_t bn, const unsigned char *d, size_t dn,
-		       unsigned char **out, size_t *outn)
-{
-	const unsigned char *p = d, *e = d + dn;
-	size_t want_base, size, o = 0;
-	unsigned char *res;
-
-	if (delta_size(&p, e, &want_base) || want_base != bn || delta_size(&p, e, &size) ||
-	    size > MAX_TAG_BYTES)
-		return -1;
-	res = malloc(size ? size : 1);
-	if (!res)
-		return WALK_NOMEM;
-	while (p < e) {
-		unsigned op = *p++;
-
-		if (op & 0x80) {
-			size_t off = 0, len = 0;
-
-			for (int i = 0; i < 4; i++)
-				if (op & (1u << i)) {
-					if (p >= e)
-						goto bad;
-					off |= (size_t)*p++ << (8 * i);
-				}
-			for (int i = 0; i < 3; i++)
-				if (op & (0x10u << i)) {
-					if (p >= e)
-						goto bad;
-					len |= (size_t)*p++ << (8 * i);
-				}
-			if (!len)
-				len = 0x10000;
-			if (off > bn || len > bn - off || len > size - o)
-				goto bad;
-			memcpy(res + o, base + off, len);
-			o += len;
-		} else if (op) {
-			if (op > (size_t)(e - p) || op > size - o)
-				goto bad;
-			memcpy(res + o, p, op);
-			p += op;
-			o += op;
-		} else {
-			goto bad; /* reserved */
-		}
-	}
-	if (o != size)
-		goto bad;
-	*out = res;
-	*outn = size;
-	return 0;
-bad:
-	free(res);
-	return -1;
-}
-
 /*
  * The object at pack offset `off`: whole (want 0) or at least its first
  * `want` bytes (a whole object is stored at most; a delta is always
@@ -179,63 +98,32 @@ bad:
 static int obj_read(walker *w, const pack_file *pk, uint64_t off, size_t want, int depth,
 		    unsigned char **out, size_t *outn)
 {
-	const unsigned char *p, *e = pk->pack + pk->pack_size - w->rawsz;
+	const unsigned char *e = pk->pack + pk->pack_size - w->rawsz;
 	unsigned char *base = NULL, *delta = NULL;
-	size_t size = 0, bn, got;
-	unsigned shift = 4, c;
+	size_t bn, got;
 	uint64_t boff = 0;
-	int t, rc;
+	pack_entry pe;
+	int rc;
 
-	if (depth > MAX_TAG_DEPTH || off < 12 || off >= (uint64_t)(e - pk->pack))
+	if (depth > MAX_TAG_DEPTH ||
+	    pack_entry_parse(pk->pack, (uint64_t)(e - pk->pack), off, w->rawsz, &pe))
 		return -1;
-	p = pk->pack + off;
-	c = *p++;
-	t = (c >> 4) & 7;
-	size = c & 15;
-	while (c & 0x80) {
-		if (p >= e || shift > 60)
-			return -1;
-		c = *p++;
-		size |= (size_t)(c & 127) << shift;
-		shift += 7;
-	}
-	if (t == OBJ_OFS_DELTA) {
-		uint64_t rel;
+	if (pe.type == PACK_OFS_DELTA) {
+		boff = pe.base_off;
+	} else if (pe.type == PACK_REF_DELTA) {
+		uint32_t i = wp_index_find(pk, pe.base_id, w->rawsz);
 
-		if (p >= e)
-			return -1;
-		c = *p++;
-		rel = c & 127;
-		while (c & 128) {
-			if (p >= e || (rel >> 56))
-				return -1;
-			c = *p++;
-			rel = ((rel + 1) << 7) | (c & 127);
-		}
-		if (!rel || rel > off)
-			return -1;
-		boff = off - rel;
-	} else if (t == OBJ_REF_DELTA) {
-		uint32_t i;
-
-		if ((size_t)(e - p) < w->rawsz)
-			return -1;
-		i = wp_index_find(pk, p, w->rawsz);
-		p += w->rawsz;
 		if (i == NOT_FOUND || entry_off(w, pk, i, &boff))
 			return -1;
-	} else if (t < ABBREV_TYPE_COMMIT || t > ABBREV_TYPE_TAG) {
-		return -1;
-	}
-	if (t != OBJ_OFS_DELTA && t != OBJ_REF_DELTA) {
-		size_t n = want && want < size ? want : size;
+	} else {
+		size_t n = want && want < pe.size ? want : pe.size;
 
-		if (size > MAX_TAG_BYTES && !(want && want < size))
+		if (pe.size > MAX_TAG_BYTES && !(want && want < pe.size))
 			return -1;
 		*out = malloc(n ? n : 1);
 		if (!*out)
 			return WALK_NOMEM;
-		if (n && (inflate_prefix(p, (size_t)(e - p), *out, n, &got) || got != n)) {
+		if (n && (inflate_prefix(pe.data, (size_t)(e - pe.data), *out, n, &got) || got != n)) {
 			free(*out);
 			*out = NULL;
 			return -1;
@@ -244,15 +132,18 @@ static int obj_read(walker *w, const pack_file *pk, uint64_t off, size_t want, i
 		return 0;
 	}
 	/* a delta: its base whole, then the delta applied */
-	if (size > MAX_TAG_BYTES)
+	if (pe.size > MAX_TAG_BYTES)
 		return -1;
 	rc = obj_read(w, pk, boff, 0, depth + 1, &base, &bn);
 	if (rc)
 		return rc;
-	delta = malloc(size ? size : 1);
+	delta = malloc(pe.size ? pe.size : 1);
 	rc = !delta ? WALK_NOMEM
-		    : size && (inflate_prefix(p, (size_t)(e - p), delta, size, &got) || got != size)
-		    ? -1 : apply_delta(base, bn, delta, size, out, outn);
+		    : pe.size && (inflate_prefix(pe.data, (size_t)(e - pe.data), delta, pe.size, &got) ||
+				  got != pe.size)
+		    ? -1 : pack_delta_apply(base, bn, delta, pe.size, MAX_TAG_BYTES, out, outn);
+	if (rc == -2)
+		rc = WALK_NOMEM;
 	free(base);
 	free(delta);
 	return rc;

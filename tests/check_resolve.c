@@ -115,6 +115,7 @@ typedef struct {
 	size_t reads;        /* commit() calls, to see what is read lazily */
 	size_t ancestry;     /* is_ancestor() calls */
 	size_t public;       /* is_public() calls */
+	size_t batch;        /* commits given by each_commit() */
 } fake_repo;
 
 static int find(const fake_repo *f, const unsigned char *id)
@@ -168,8 +169,27 @@ static int fake_is_public(void *ctx, const unsigned char *id)
 	return 0;
 }
 
+/* The source's own order (a pack's): here the reverse of the IDs'. */
+static int fake_each_commit(void *ctx, const unsigned char *ids, size_t n,
+			    int (*fn)(void *arg, size_t i, const char *subject, int64_t time),
+			    void *arg)
+{
+	fake_repo *f = ctx;
+
+	for (size_t k = n; k-- > 0;) {
+		int i = find(f, ids + k * 20), rc;
+
+		if (i < 0 || hist[i].type != ABBREV_TYPE_COMMIT)
+			continue;
+		f->batch++;
+		if ((rc = fn(arg, k, hist[i].subject, hist[i].time)))
+			return rc;
+	}
+	return 0;
+}
+
 static fake_repo F;
-static refs_source SRC = { &F, fake_commit, fake_is_ancestor, fake_is_public };
+static refs_source SRC = { &F, fake_commit, fake_is_ancestor, fake_is_public, NULL };
 static idsets *S;
 static refs_resolver *R;
 static refs_list RL;
@@ -177,6 +197,7 @@ static refs_results RES;
 
 static void setup(void)
 {
+	SRC.each_commit = NULL;
 	memset(&F, 0, sizeof(F));
 	memset(&RL, 0, sizeof(RL));
 	memset(&RES, 0, sizeof(RES));
@@ -187,6 +208,13 @@ static void setup(void)
 		ck_assert_int_eq(idsets_add(S, F.raw[i], hist[i].type), 1);
 	}
 	ck_assert_int_eq(refs_resolver_new(&R, S, &SRC, 12), 0);
+}
+
+/* The same tests with the subject index read through each_commit(). */
+static void setup_batch(void)
+{
+	setup();
+	SRC.each_commit = fake_each_commit;
 }
 
 static void teardown(void)
@@ -255,6 +283,18 @@ START_TEST(test_resolve_unknown)
 	ck_assert(has(x, REFS_P_UNKNOWN));
 	ck_assert_int_eq(x->suggest, 0);
 	ck_assert_ptr_null(x->replacement);
+}
+END_TEST
+
+START_TEST(test_resolve_batch)
+{
+	const refs_result *x = check1("Fixes: 3000000000ff (\"the fix\")\n", -1);
+
+	/* every commit came through each_commit; commit() read only the target */
+	ck_assert_int_eq(refs_resolver_indexed(R), 1);
+	ck_assert_uint_eq(F.batch, NHIST - 2);
+	ck_assert_uint_eq(F.reads, 1);
+	expect_target(x, 2, "Fixes: 3000000000cc (\"the fix\")");
 }
 END_TEST
 
@@ -439,6 +479,7 @@ Suite *make_resolve_suite(void)
 	Suite *s = suite_create("resolve");
 	TCase *parser = tcase_create("commit parser");
 	TCase *core = tcase_create("core");
+	TCase *batch = tcase_create("core, the index read in the source's order");
 
 	tcase_add_test(parser, test_commit_time);
 	tcase_add_test(parser, test_commit_subject);
@@ -452,7 +493,18 @@ Suite *make_resolve_suite(void)
 	tcase_add_test(core, test_resolve_layout);
 	tcase_add_test(core, test_resolve_not_here);
 	tcase_add_test(core, test_resolve_subject_search);
+	tcase_add_checked_fixture(batch, setup_batch, teardown);
+	tcase_add_test(batch, test_resolve_batch);
+	tcase_add_test(batch, test_resolve_right);
+	tcase_add_test(batch, test_resolve_unknown);
+	tcase_add_test(batch, test_resolve_ambiguous);
+	tcase_add_test(batch, test_resolve_subject);
+	tcase_add_test(batch, test_resolve_types);
+	tcase_add_test(batch, test_resolve_ancestry);
+	tcase_add_test(batch, test_resolve_layout);
+	tcase_add_test(batch, test_resolve_not_here);
 	suite_add_tcase(s, parser);
 	suite_add_tcase(s, core);
+	suite_add_tcase(s, batch);
 	return s;
 }

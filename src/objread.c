@@ -1,0 +1,255 @@
+/*
+ * objread.c - objects by ID from the mapped packs (objread.h).
+ *
+ * The packs are found and mapped by the pack walker's own code
+ * (walk_pack_dirs.c, walk_pack_idx.c), entries parsed and deltas applied
+ * by pack_obj.c.  An object is rebuilt by following its delta chain down
+ * to a whole object or to an object still in the base cache, then
+ * applying the deltas back up; each object made on the way goes into the
+ * cache.  The cache is direct-mapped on (pack, offset), BASE_SLOTS
+ * entries of at most BASE_MAX_OBJ bytes, BASE_MAX_BYTES in all: commits
+ * and their delta bases, a few hundred bytes each, fit by the thousand.
+ */
+#include <config.h>
+
+#include "objread.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "pack_obj.h"
+#include "walk_pack_int.h"
+
+#define BASE_SLOTS 4096
+#define BASE_MAX_OBJ (256u << 10)
+#define BASE_MAX_BYTES ((size_t)64 << 20)
+#define OBJ_MAX ((size_t)1 << 30) /* larger objects are not read here */
+
+typedef struct {
+	unsigned char *buf;   /* NULL: empty */
+	size_t len;
+	uint64_t off;
+	uint32_t pack;
+	int type;
+} slot;
+
+struct objread {
+	walker w;
+	char err[512];
+	z_stream zs;
+	int zs_ready;
+	slot *slots;
+	size_t cached;        /* bytes held by the slots */
+	unsigned char *hold;  /* the last object made that the cache did not take */
+	uint64_t *chain;      /* offsets of the deltas being rebuilt */
+	size_t chain_cap;
+};
+
+int objread_new(objread **out, const char *objdir, size_t rawsz, char *err, size_t errsz)
+{
+	objread *r = calloc(1, sizeof(*r));
+	int rc;
+
+	*out = NULL;
+	if (!r)
+		return -1;
+	r->w.rawsz = rawsz;
+	r->w.err = r->err;
+	r->w.errsz = sizeof(r->err);
+	r->slots = calloc(BASE_SLOTS, sizeof(*r->slots));
+	rc = r->slots ? wp_find_objdirs(&r->w, objdir) : WALK_NOMEM;
+	for (size_t i = 0; i < r->w.ndirs && !rc; i++)
+		rc = wp_add_packs(&r->w, r->w.dirs[i]);
+	if (!rc && inflateInit(&r->zs) != Z_OK)
+		rc = WALK_NOMEM;
+	r->zs_ready = !rc;
+	if (rc) {
+		snprintf(err, errsz, "%s", r->err);
+		objread_free(r);
+		return rc == WALK_NOMEM ? -1 : -2;
+	}
+	*out = r;
+	return 0;
+}
+
+void objread_free(objread *r)
+{
+	if (!r)
+		return;
+	if (r->zs_ready)
+		inflateEnd(&r->zs);
+	for (size_t i = 0; r->slots && i < BASE_SLOTS; i++)
+		free(r->slots[i].buf);
+	free(r->slots);
+	free(r->hold);
+	free(r->chain);
+	wp_walker_free(&r->w);
+	free(r);
+}
+
+int objread_locate(const objread *r, const unsigned char *id, uint32_t *pack, uint64_t *off)
+{
+	for (size_t p = 0; p < r->w.npacks; p++) {
+		const pack_file *pk = &r->w.packs[p];
+		uint32_t i = wp_index_find(pk, id, r->w.rawsz);
+		walker quiet = r->w;
+
+		/* a bad offset is the caller's "cannot be read" (-2 from the read) */
+		if (i == NOT_FOUND)
+			continue;
+		*pack = (uint32_t)p;
+		if (wp_entry_offset(&quiet, pk, i, off))
+			*off = 0;
+		return 1;
+	}
+	return 0;
+}
+
+static slot *slot_of(objread *r, uint32_t pack, uint64_t off)
+{
+	uint64_t h = (off ^ ((uint64_t)pack << 40)) * UINT64_C(0x9e3779b97f4a7c15);
+
+	return &r->slots[h >> 52]; /* the top 12 bits: BASE_SLOTS = 4096 */
+}
+
+/*
+ * Keep an object just made (buf, owned from here on): in the cache when
+ * it fits, else as r->hold.  The object it was made from is no longer
+ * needed, so whatever this evicts may be freed.
+ */
+static void keep(objread *r, uint32_t pack, uint64_t off, int type, unsigned char *buf, size_t len)
+{
+	slot *s = slot_of(r, pack, off);
+
+	if (len <= BASE_MAX_OBJ && r->cached - (s->buf ? s->len : 0) + len <= BASE_MAX_BYTES) {
+		if (s->buf)
+			r->cached -= s->len;
+		free(s->buf);
+		*s = (slot){ buf, len, off, pack, type };
+		r->cached += len;
+		return;
+	}
+	free(r->hold);
+	r->hold = buf;
+}
+
+/* Inflate exactly `size` bytes from the stream at src (at most avail bytes); 0 or -1. */
+static int inflate_whole(objread *r, const unsigned char *src, size_t avail, unsigned char *out,
+			 size_t size)
+{
+	int zr;
+
+	if (inflateReset(&r->zs) != Z_OK)
+		return -1;
+	r->zs.next_in = (unsigned char *)src;
+	r->zs.avail_in = avail > UINT32_MAX ? UINT32_MAX : (unsigned)avail;
+	r->zs.next_out = out;
+	r->zs.avail_out = (unsigned)size + 1; /* room for one byte too many: a damaged size */
+	zr = inflate(&r->zs, Z_FINISH);
+	return zr == Z_STREAM_END && r->zs.total_out == size ? 0 : -1;
+}
+
+/* The entry's zlib stream inflated into a new buffer (size + 1 bytes, NUL-ended). */
+static int inflate_entry(objread *r, const pack_file *pk, const pack_entry *e, unsigned char **out)
+{
+	const unsigned char *end = pk->pack + pk->pack_size - r->w.rawsz;
+	unsigned char *b;
+
+	if (e->size > OBJ_MAX)
+		return -2;
+	b = malloc(e->size + 1);
+	if (!b)
+		return -1;
+	if (inflate_whole(r, e->data, (size_t)(end - e->data), b, e->size)) {
+		free(b);
+		return -2;
+	}
+	b[e->size] = '\0';
+	*out = b;
+	return 0;
+}
+
+int objread_read_at(objread *r, uint32_t pack, uint64_t off, int *type,
+		    const unsigned char **data, size_t *len)
+{
+	const pack_file *pk;
+	uint64_t end, cur = off;
+	size_t depth = 0, blen = 0;
+	const unsigned char *base = NULL;
+	int btype = 0, rc;
+	pack_entry e;
+
+	if (pack >= r->w.npacks)
+		return -2;
+	pk = &r->w.packs[pack];
+	end = pk->pack_size - r->w.rawsz;
+	/* down the chain to a whole object, or one the cache has */
+	for (;;) {
+		slot *s = slot_of(r, pack, cur);
+
+		if (s->buf && s->pack == pack && s->off == cur) {
+			base = s->buf, blen = s->len, btype = s->type;
+			break;
+		}
+		if (pack_entry_parse(pk->pack, end, cur, r->w.rawsz, &e))
+			return -2;
+		if (e.type != PACK_OFS_DELTA && e.type != PACK_REF_DELTA) {
+			unsigned char *b;
+
+			if ((rc = inflate_entry(r, pk, &e, &b)))
+				return rc;
+			keep(r, pack, cur, e.type, b, e.size);
+			base = b, blen = e.size, btype = e.type;
+			break;
+		}
+		if (depth >= MAX_DELTA_DEPTH)
+			return -2;
+		if (wp_grow(&r->chain, &r->chain_cap, depth + 1, sizeof(*r->chain)))
+			return -1;
+		r->chain[depth++] = cur;
+		if (e.type == PACK_OFS_DELTA) {
+			cur = e.base_off;
+		} else {
+			uint32_t i = wp_index_find(pk, e.base_id, r->w.rawsz);
+			walker quiet = r->w;
+
+			if (i == NOT_FOUND || wp_entry_offset(&quiet, pk, i, &cur))
+				return -2; /* git requires a REF_DELTA's base in the same pack */
+		}
+	}
+	/* and back up, each delta applied to the object below it */
+	while (depth) {
+		unsigned char *delta, *res;
+		size_t rlen;
+
+		cur = r->chain[--depth];
+		if (pack_entry_parse(pk->pack, end, cur, r->w.rawsz, &e))
+			return -2;
+		if ((rc = inflate_entry(r, pk, &e, &delta)))
+			return rc;
+		rc = pack_delta_apply(base, blen, delta, e.size, OBJ_MAX, &res, &rlen);
+		free(delta);
+		if (rc)
+			return rc == -2 ? -1 : -2;
+		keep(r, pack, cur, btype, res, rlen);
+		base = res, blen = rlen;
+	}
+	if (btype < 1 || btype > 4)
+		return -2;
+	*type = btype;
+	*data = base;
+	*len = blen;
+	return 1;
+}
+
+int objread_read(objread *r, const unsigned char *id, int *type, const unsigned char **data,
+		 size_t *len)
+{
+	uint32_t pack;
+	uint64_t off;
+
+	if (!objread_locate(r, id, &pack, &off))
+		return 0;
+	return objread_read_at(r, pack, off, type, data, len);
+}

@@ -1,0 +1,52 @@
+/*
+ * objread.h - objects by ID, read straight from the packs of an object
+ * directory (and its alternates), with no libgit2.
+ *
+ * verify reads hundreds of thousands of commits (every subject, once, for
+ * the subject index; each referenced commit): through git_odb_read() each
+ * costs a pack lookup, a window, a zlib stream and, for a commit stored as
+ * a delta, its whole chain again.  Here the packs are mapped once, a zlib
+ * stream is reused, and the objects rebuilt lately are kept (a base cache
+ * keyed by pack offset, as git's delta_base_cache), so the deltas of a
+ * chain read in pack order cost one inflation each.  Reading in pack
+ * order is what objread_locate() is for.
+ *
+ * A loose object, or one no pack holds, is not read here (0): the caller
+ * reads it another way.  No hash is checked: the IDs asked about come
+ * from the packs' own indexes.
+ *
+ * Ownership: objread_new() returns a reader freed with objread_free();
+ * the bytes a read returns belong to the reader and stay valid until its
+ * next read.
+ */
+#ifndef ABBREV_OBJREAD_H
+#define ABBREV_OBJREAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct objread objread;
+
+/*
+ * Map the packs of `objdir` and of its alternates (as git finds them).
+ * 0, -1 when out of memory, -2 with a one-line message in err.
+ */
+int objread_new(objread **out, const char *objdir, size_t rawsz, char *err, size_t errsz);
+void objread_free(objread *r);
+
+/* Where a pack holds `id`: 1 with *pack and *off set, 0 when none does. */
+int objread_locate(const objread *r, const unsigned char *id, uint32_t *pack, uint64_t *off);
+
+/*
+ * The object at offset `off` of pack `pack`: 1 with its type (1..4, as
+ * ABBREV_TYPE_*) and *len bytes at *data (NUL-terminated), -1 when out of
+ * memory, -2 when the entry cannot be read (damaged, a chain too deep).
+ */
+int objread_read_at(objread *r, uint32_t pack, uint64_t off, int *type,
+		    const unsigned char **data, size_t *len);
+
+/* objread_locate(), then objread_read_at(); 0 when no pack holds `id`. */
+int objread_read(objread *r, const unsigned char *id, int *type, const unsigned char **data,
+		 size_t *len);
+
+#endif
