@@ -1,13 +1,26 @@
 /*
- * commit_graph.c - committer times from objects/info/commit-graph.
+ * commit_graph.c - committer times and ancestry from objects/info/commit-graph.
  *
  * The format (git's Documentation/gitformat-commit-graph.txt): a header
  * "CGPH", version 1, hash version (1 SHA-1, 2 SHA-256), the number of
  * chunks and of base graphs; a table of (chunk id, 8-byte offset) ending
  * with id 0; chunk OIDF (256 fanout counts), OIDL (the IDs, ascending),
  * CDAT (per ID: tree ID, two 4-byte parent positions, then 8 bytes whose
- * top 30 bits are the generation and low 34 bits the commit time).
- * Every offset is checked against the file's size before it is read.
+ * top 30 bits are the generation and low 34 bits the commit time), EDGE
+ * (the parents past the second of an octopus merge).  A parent position
+ * 0x70000000 is none; a second parent with the top bit set is where its
+ * list starts in EDGE, the last entry of a list having the top bit set.
+ * Every offset is checked against the file's size before it is read,
+ * every position against the number of commits.
+ *
+ * Ancestry: the generation (topological level) of a commit is more than
+ * any of its ancestors', which bounds a walk down from the descendant.
+ * In a long history that walk still crosses every commit between the two,
+ * so the first-parent tree is numbered once (a depth-first walk, each
+ * commit's first-parent descendants a range of numbers): a commit on the
+ * first-parent line below another is an answer in two comparisons, and
+ * the walk, which only merges need, stops as soon as it meets a commit
+ * whose first-parent line passes through the ancestor.
  */
 #include <config.h>
 
@@ -15,14 +28,34 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #define CG_HEADER 8
+#define CHUNK_OIDF 0x4f494446u
 #define CHUNK_OIDL 0x4f49444cu
 #define CHUNK_CDAT 0x43444154u
+#define CHUNK_EDGE 0x45444745u
+#define PARENT_NONE 0x70000000u
+#define PARENT_EDGES 0x80000000u
+#define GEN_MAX 0x3fffffffu  /* git writes larger levels as this */
+#define UNNUMBERED UINT32_MAX
+
+struct commit_graph {
+	const unsigned char *map;
+	size_t size, rawsz;
+	const unsigned char *oidf, *oidl, *cdat, *edge;
+	uint32_t n, nedge;
+	/* ancestry, made on the first question */
+	int numbered;         /* 1 done, -1 out of memory */
+	uint32_t *pre, *end;  /* first-parent tree: own number, one past the subtree's */
+	uint32_t *seen;       /* the walk's marks: the walk's stamp */
+	uint32_t stamp;
+	uint32_t *stack;
+};
 
 static uint32_t be32(const unsigned char *p)
 {
@@ -34,16 +67,100 @@ static uint64_t be64(const unsigned char *p)
 	return (uint64_t)be32(p) << 32 | be32(p + 4);
 }
 
+int commit_graph_open(commit_graph **out, const char *objdir, size_t rawsz)
+{
+	char path[4096];
+	struct stat st;
+	commit_graph *g;
+	const unsigned char *m;
+	uint64_t size, oidl_len = 0, cdat_len = 0, edge_len = 0, oidf_len = 0;
+	unsigned nchunks;
+	int fd;
+
+	*out = NULL;
+	if ((size_t)snprintf(path, sizeof(path), "%s/info/commit-graph", objdir) >= sizeof(path))
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) || st.st_size < CG_HEADER + 12) {
+		close(fd);
+		return 0;
+	}
+	size = (uint64_t)st.st_size;
+	m = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return 0;
+	g = calloc(1, sizeof(*g));
+	if (!g) {
+		munmap((void *)m, (size_t)size);
+		return -1;
+	}
+	g->map = m;
+	g->size = (size_t)size;
+	g->rawsz = rawsz;
+	nchunks = m[6];
+	/* version 1, our hash, no base graphs (a split chain is not read) */
+	if (memcmp(m, "CGPH", 4) || m[4] != 1 || m[5] != (rawsz == 32 ? 2 : 1) || m[7] != 0 ||
+	    CG_HEADER + (uint64_t)(nchunks + 1) * 12 > size)
+		goto unusable;
+	for (unsigned c = 0; c < nchunks; c++) {
+		const unsigned char *e = m + CG_HEADER + c * 12;
+		uint32_t id = be32(e);
+		uint64_t off = be64(e + 4), end = be64(e + 16);
+
+		if (off > end || end > size)
+			goto unusable;
+		if (id == CHUNK_OIDF) {
+			g->oidf = m + off;
+			oidf_len = end - off;
+		} else if (id == CHUNK_OIDL) {
+			g->oidl = m + off;
+			oidl_len = end - off;
+		} else if (id == CHUNK_CDAT) {
+			g->cdat = m + off;
+			cdat_len = end - off;
+		} else if (id == CHUNK_EDGE) {
+			g->edge = m + off;
+			edge_len = end - off;
+		}
+	}
+	if (!g->oidl || !g->cdat || oidl_len % rawsz || oidl_len / rawsz >= PARENT_NONE ||
+	    cdat_len / (rawsz + 16) < oidl_len / rawsz || edge_len / 4 > UINT32_MAX)
+		goto unusable;
+	g->n = (uint32_t)(oidl_len / rawsz);
+	g->nedge = (uint32_t)(edge_len / 4);
+	if (oidf_len < 256 * 4 || be32(g->oidf + 255 * 4) != g->n)
+		g->oidf = NULL; /* the IDs are then searched without it */
+	*out = g;
+	return 0;
+unusable:
+	commit_graph_close(g);
+	return 0;
+}
+
+void commit_graph_close(commit_graph *g)
+{
+	if (!g)
+		return;
+	munmap((void *)g->map, g->size);
+	free(g->pre);
+	free(g->end);
+	free(g->seen);
+	free(g->stack);
+	free(g);
+}
+
 /* The merge of the sorted IDs with the graph's sorted OIDL; returns how many matched. */
-static size_t merge(const unsigned char *oidl, const unsigned char *cdat, uint64_t count,
-		    size_t rawsz, const unsigned char *ids, size_t n, int64_t *times,
+static size_t merge(const commit_graph *g, const unsigned char *ids, size_t n, int64_t *times,
 		    unsigned char *found)
 {
-	size_t i = 0, hits = 0;
+	size_t i = 0, hits = 0, rawsz = g->rawsz;
 	uint64_t k = 0;
 
-	while (i < n && k < count) {
-		int c = memcmp(ids + i * rawsz, oidl + k * rawsz, rawsz);
+	while (i < n && k < g->n) {
+		int c = memcmp(ids + i * rawsz, g->oidl + k * rawsz, rawsz);
 
 		if (c < 0) {
 			i++;
@@ -51,7 +168,7 @@ static size_t merge(const unsigned char *oidl, const unsigned char *cdat, uint64
 			k++;
 		} else {
 			if (!found[i]) {
-				const unsigned char *d = cdat + k * (rawsz + 16) + rawsz + 8;
+				const unsigned char *d = g->cdat + k * (rawsz + 16) + rawsz + 8;
 
 				times[i] = (int64_t)(be64(d) & ((UINT64_C(1) << 34) - 1));
 				found[i] = 1;
@@ -67,56 +184,190 @@ static size_t merge(const unsigned char *oidl, const unsigned char *cdat, uint64
 size_t commit_graph_times(const char *objdir, size_t rawsz, const unsigned char *ids, size_t n,
 			  int64_t *times, unsigned char *found)
 {
-	char path[4096];
-	struct stat st;
-	const unsigned char *m, *oidl = NULL, *cdat = NULL;
-	uint64_t size, oidl_len = 0, cdat_len = 0, count;
-	size_t hits = 0;
-	unsigned nchunks;
-	int fd;
+	commit_graph *g;
+	size_t hits;
 
-	if (!n || (size_t)snprintf(path, sizeof(path), "%s/info/commit-graph", objdir) >=
-			  sizeof(path))
+	if (!n || commit_graph_open(&g, objdir, rawsz) || !g)
 		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	if (fstat(fd, &st) || st.st_size < CG_HEADER + 12) {
-		close(fd);
-		return 0;
+	hits = merge(g, ids, n, times, found);
+	commit_graph_close(g);
+	return hits;
+}
+
+/* ---- ancestry ---------------------------------------------------------------------- */
+
+/* Position of `id` in the graph, or UINT32_MAX. */
+static uint32_t position(const commit_graph *g, const unsigned char *id)
+{
+	uint32_t lo = 0, hi = g->n;
+
+	if (g->oidf) {
+		lo = id[0] ? be32(g->oidf + (id[0] - 1) * 4) : 0;
+		hi = be32(g->oidf + id[0] * 4);
+		if (lo > hi || hi > g->n)
+			lo = 0, hi = g->n;
 	}
-	size = (uint64_t)st.st_size;
-	m = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (m == MAP_FAILED)
-		return 0;
-	nchunks = m[6];
-	/* version 1, our hash, no base graphs (a split chain is not read) */
-	if (memcmp(m, "CGPH", 4) || m[4] != 1 || m[5] != (rawsz == 32 ? 2 : 1) || m[7] != 0 ||
-	    CG_HEADER + (uint64_t)(nchunks + 1) * 12 > size)
-		goto done;
-	for (unsigned c = 0; c < nchunks; c++) {
-		const unsigned char *e = m + CG_HEADER + c * 12;
-		uint32_t id = be32(e);
-		uint64_t off = be64(e + 4), end = be64(e + 16);
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		int c = memcmp(g->oidl + (size_t)mid * g->rawsz, id, g->rawsz);
 
-		if (off > end || end > size)
-			goto done;
-		if (id == CHUNK_OIDL) {
-			oidl = m + off;
-			oidl_len = end - off;
-		} else if (id == CHUNK_CDAT) {
-			cdat = m + off;
-			cdat_len = end - off;
+		if (!c)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return UINT32_MAX;
+}
+
+static const unsigned char *cdat(const commit_graph *g, uint32_t i)
+{
+	return g->cdat + (size_t)i * (g->rawsz + 16) + g->rawsz;
+}
+
+static uint32_t generation(const commit_graph *g, uint32_t i)
+{
+	return be32(cdat(g, i) + 8) >> 2;
+}
+
+/*
+ * The parents of commit i, one by one: *k is 0 at first; UINT32_MAX when
+ * there are no more, or the file is damaged (*bad set).
+ */
+static uint32_t parent(const commit_graph *g, uint32_t i, uint32_t *k, int *bad)
+{
+	uint32_t p;
+
+	if (*k == 0) {
+		*k = 1;
+		p = be32(cdat(g, i));
+	} else if (*k == 1) {
+		*k = 2;
+		p = be32(cdat(g, i) + 4);
+		if (p & PARENT_EDGES) {
+			*k = 3 + (p & ~PARENT_EDGES); /* 3 + where the list starts in EDGE */
+			return parent(g, i, k, bad);
+		}
+	} else if (*k >= 3 && *k - 3 < g->nedge) {
+		p = be32(g->edge + (size_t)(*k - 3) * 4);
+		*k = p & PARENT_EDGES ? 2 : *k + 1;
+		p &= ~PARENT_EDGES;
+	} else {
+		if (*k != 2)
+			*bad = 1; /* an EDGE list running off the chunk */
+		return UINT32_MAX;
+	}
+	if (p == PARENT_NONE) {
+		*k = 2;
+		return UINT32_MAX;
+	}
+	if (p >= g->n) {
+		*bad = 1;
+		return UINT32_MAX;
+	}
+	return p;
+}
+
+/* Number the first-parent tree: pre[i] and end[i] (UNNUMBERED: in no tree, a damaged file). */
+static int number(commit_graph *g)
+{
+	uint32_t n = g->n, sz = n ? n : 1, cnt = 0;
+	uint32_t *child = malloc(sz * sizeof(*child)), *sib = malloc(sz * sizeof(*sib));
+	int rc = -1;
+
+	g->pre = malloc(sz * sizeof(*g->pre));
+	g->end = malloc(sz * sizeof(*g->end));
+	g->seen = calloc(sz, sizeof(*g->seen));
+	g->stack = malloc(sz * sizeof(*g->stack));
+	if (!child || !sib || !g->pre || !g->end || !g->seen || !g->stack)
+		goto done;
+	for (uint32_t i = 0; i < n; i++)
+		child[i] = sib[i] = g->pre[i] = g->end[i] = UNNUMBERED;
+	/* each commit in its first parent's list of children */
+	for (uint32_t i = n; i-- > 0;) {
+		uint32_t p = be32(cdat(g, i));
+
+		if (p < n) {
+			sib[i] = child[p];
+			child[p] = i;
 		}
 	}
-	if (!oidl || !cdat || oidl_len % rawsz)
-		goto done;
-	count = oidl_len / rawsz;
-	if (cdat_len / (rawsz + 16) < count)
-		goto done;
-	hits = merge(oidl, cdat, count, rawsz, ids, n, times, found);
+	/* depth first from each root; a first-parent cycle (damage) stays unnumbered */
+	for (uint32_t r = 0; r < n; r++) {
+		uint32_t sp = 0;
+
+		if (be32(cdat(g, r)) < n)
+			continue;
+		g->pre[r] = cnt++;
+		g->stack[sp++] = r;
+		while (sp) {
+			uint32_t v = g->stack[sp - 1], c = child[v];
+
+			if (c != UNNUMBERED) {
+				child[v] = sib[c];
+				g->pre[c] = cnt++;
+				g->stack[sp++] = c;
+			} else {
+				g->end[v] = cnt;
+				sp--;
+			}
+		}
+	}
+	rc = 0;
 done:
-	munmap((void *)m, (size_t)size);
-	return hits;
+	free(child);
+	free(sib);
+	return rc;
+}
+
+/* Whether a lies on the first-parent line below d (or is d). */
+static int fp_below(const commit_graph *g, uint32_t a, uint32_t d)
+{
+	return g->pre[a] != UNNUMBERED && g->pre[d] != UNNUMBERED && g->pre[a] <= g->pre[d] &&
+	       g->pre[d] < g->end[a];
+}
+
+int commit_graph_is_ancestor(commit_graph *g, const unsigned char *anc, const unsigned char *of)
+{
+	uint32_t a = position(g, anc), d = position(g, of), ga, sp = 0;
+	int bad = 0;
+
+	if (a == UINT32_MAX || d == UINT32_MAX)
+		return -1;
+	if (a == d)
+		return 0;
+	if (!g->numbered)
+		g->numbered = number(g) ? -1 : 1;
+	if (g->numbered < 0)
+		return -1;
+	if (fp_below(g, a, d))
+		return 1;
+	ga = generation(g, a);
+	/* 0: written by a git without generations; GEN_MAX: capped */
+	if (ga == 0 || ga >= GEN_MAX || generation(g, d) == 0)
+		return -1;
+	if (ga >= generation(g, d))
+		return 0;
+	if (++g->stamp == 0) { /* wrapped: clear the marks */
+		memset(g->seen, 0, (size_t)g->n * sizeof(*g->seen));
+		g->stamp = 1;
+	}
+	g->seen[d] = g->stamp;
+	g->stack[sp++] = d;
+	while (sp) {
+		uint32_t v = g->stack[--sp], k = 0, p;
+
+		while ((p = parent(g, v, &k, &bad)) != UINT32_MAX) {
+			if (p == a || fp_below(g, a, p))
+				return 1;
+			if (g->seen[p] == g->stamp || generation(g, p) <= ga)
+				continue;
+			g->seen[p] = g->stamp;
+			g->stack[sp++] = p; /* each commit once: the stack holds at most n */
+		}
+		if (bad)
+			return -1;
+	}
+	return 0;
 }

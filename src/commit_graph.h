@@ -1,16 +1,20 @@
 /*
- * commit_graph.h - committer times from git's commit-graph file.
+ * commit_graph.h - committer times and ancestry from git's commit-graph file.
  *
  * git writes objects/info/commit-graph (`git commit-graph write`, gc,
  * fetch with fetch.writeCommitGraph; kernel clones usually have one): the
  * sorted IDs of its commits (chunk OIDL) and per commit a fixed record
- * (chunk CDAT) whose last 34 bits are the committer time.  Reading those
- * is a merge of two sorted lists, against about 13 us per commit through
- * libgit2, which inflates and parses every commit.
+ * (chunk CDAT): its parents' positions, its generation and, in the last
+ * 34 bits, the committer time.  Reading times is a merge of two sorted
+ * lists, against about 13 us per commit through libgit2, which inflates
+ * and parses every commit; ancestry is a walk over the records that the
+ * generations bound, where libgit2 1.5 parses commit after commit.
  *
  * Only the single file is read, not a split chain (commit-graphs/); a
- * commit the file lacks is left to the caller (found[i] stays 0).
- * Ownership: nothing is kept; the arrays are the caller's.
+ * commit the file lacks is left to the caller.
+ * Ownership: commit_graph_open() returns a graph freed with
+ * commit_graph_close(); commit_graph_times() keeps nothing, the arrays
+ * are the caller's.
  */
 #ifndef ABBREV_COMMIT_GRAPH_H
 #define ABBREV_COMMIT_GRAPH_H
@@ -26,5 +30,22 @@
  */
 size_t commit_graph_times(const char *objdir, size_t rawsz, const unsigned char *ids, size_t n,
 			  int64_t *times, unsigned char *found);
+
+typedef struct commit_graph commit_graph;
+
+/*
+ * The commit-graph of `objdir` mapped: 0 with *out, which is NULL when
+ * there is no usable file (missing, another hash, a split chain,
+ * malformed), or -1 when out of memory.
+ */
+int commit_graph_open(commit_graph **out, const char *objdir, size_t rawsz);
+void commit_graph_close(commit_graph *g);
+
+/*
+ * 1 when `anc` is an ancestor of `of` (not `of` itself), 0 when not, -1
+ * when the graph cannot tell (either is missing from it, it has no
+ * generations, it is damaged, or memory ran out): ask someone else.
+ */
+int commit_graph_is_ancestor(commit_graph *g, const unsigned char *anc, const unsigned char *of);
 
 #endif

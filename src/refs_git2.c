@@ -9,12 +9,15 @@
  * still in the cache.  The IDs asked about come from the object
  * database's own index (the walker listed them), so hashing each object
  * again on reading (libgit2's strict verification) is turned off while a
- * source exists, as the report's history does.  Ancestry is
- * git_graph_descendant_of(); "public" (reachable from HEAD, a branch or
- * a tag) is one walk from those tips on the first question (the subject
- * search asks only when several commits share a subject), kept as a
- * sorted array of IDs: asking git_graph_reachable_from_any() each time
- * walked most of git.git's history per question, 150 ms each.
+ * source exists, as the report's history does.  Ancestry comes from git's
+ * commit-graph file when the repository has one that holds both commits
+ * (commit_graph.h), else from git_graph_descendant_of(), which libgit2
+ * 1.5 answers by parsing commit after commit.  "Public" (reachable from
+ * HEAD, a branch or a tag) is one walk from those tips on the first
+ * question (the subject search asks only when several commits share a
+ * subject), kept as a sorted array of IDs: asking
+ * git_graph_reachable_from_any() each time walked most of git.git's
+ * history per question, 150 ms each.
  */
 #include <config.h>
 
@@ -27,6 +30,7 @@
 #include <string.h>
 
 #include "commit.h"
+#include "commit_graph.h"
 #include "objread.h"
 
 struct refs_git2 {
@@ -34,6 +38,7 @@ struct refs_git2 {
 	git_repository *repo;
 	git_odb *odb;
 	objread *rd;          /* NULL: every read through libgit2 */
+	commit_graph *cg;     /* NULL: no commit-graph file */
 	commit_buf subject;
 	git_oid *tips;        /* HEAD, branches, tags, peeled to commits */
 	size_t ntips, captips;
@@ -146,7 +151,10 @@ static int git2_is_ancestor(void *ctx, const unsigned char *anc, const unsigned 
 {
 	refs_git2 *g = ctx;
 	git_oid a, o;
+	int rc = g->cg ? commit_graph_is_ancestor(g->cg, anc, of) : -1;
 
+	if (rc >= 0)
+		return rc;
 	memcpy(a.id, anc, GIT_OID_RAWSZ);
 	memcpy(o.id, of, GIT_OID_RAWSZ);
 	return git_graph_descendant_of(g->repo, &o, &a) == 1;
@@ -264,7 +272,9 @@ int refs_git2_new(refs_git2 **out, struct git_repository *repo, const char *objd
 		return -2;
 	}
 	/* packs objread cannot map are left to libgit2, which says what is wrong */
-	if (objread_new(&g->rd, objdir, GIT_OID_RAWSZ, err, sizeof(err)) == -1) {
+	if (objread_new(&g->rd, objdir, GIT_OID_RAWSZ, err, sizeof(err)) == -1 ||
+	    commit_graph_open(&g->cg, objdir, GIT_OID_RAWSZ)) {
+		objread_free(g->rd);
 		git_odb_free(g->odb);
 		free(g);
 		return -1;
@@ -286,6 +296,7 @@ void refs_git2_free(refs_git2 *g)
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 1);
 	git_odb_free(g->odb);
 	objread_free(g->rd);
+	commit_graph_close(g->cg);
 	commit_buf_free(&g->subject);
 	free(g->tips);
 	free(g->pub);

@@ -327,6 +327,51 @@ PY
 expect_exit 2 "$GIT_ABBREV" verify -C "$h" --range=no-such-rev..HEAD
 one_line "$err" || fail "bad range: not one line on stderr"
 
+# ---- ancestry from git's commit-graph: the verdicts libgit2 gives -----------------
+# An octopus merge (its third and fourth parents live in the graph's EDGE
+# chunk), a commit off the line, and Fixes: tags to each.  Without a
+# commit-graph libgit2 answers; with one written before the fix, the fix is
+# not in it (libgit2 again); with one written after, the graph answers.
+cgr=$tmp/graph
+git init -q "$cgr"
+CG() { git -C "$cgr" "$@"; }
+gcommit() { # FILE SUBJECT [BODY]
+	echo "$2" >"$cgr/$1"
+	CG add "$1"
+	if [ $# -gt 2 ]; then CG commit -q -m "$2" -m "$3"; else CG commit -q -m "$2"; fi
+}
+gcommit a.txt "root"
+groot=$(CG rev-parse HEAD)
+for b in b1 b2 b3 late; do
+	CG checkout -q -b "$b" "$groot"
+	gcommit "$b.txt" "$b: work"
+done
+CG checkout -q -b m "$groot"
+gcommit m.txt "main work"
+CG merge -q --no-edit b1 b2 b3
+fixes=
+for x in b1 b2 b3 late m "$groot"; do
+	fixes="${fixes}Fixes: $(CG rev-parse --short=12 "$x") (\"$(CG log -1 --format=%s "$x" --)\")
+"
+done
+CG commit-graph write --reachable
+gcommit f.txt "fix them all" "$fixes"
+expect_exit 1 "$GIT_ABBREV" verify -C "$cgr" --range="$groot..m"
+cp "$out" "$tmp/graph-before.out"
+checks=$((checks + 1))
+[ "$(cat "$out")" = "$(CG rev-parse --short=12 m):6: error: $(CG rev-parse --short=12 late) is not an ancestor of this commit" ] ||
+	{ fail "--range over an octopus: want late alone not an ancestor"; show "$out"; }
+CG commit-graph write --reachable
+expect_exit 1 "$GIT_ABBREV" verify -C "$cgr" --range="$groot..m"
+checks=$((checks + 1))
+cmp -s "$out" "$tmp/graph-before.out" ||
+	{ fail "--range with a commit-graph: not what libgit2 says"; show "$out"; }
+rm -f "$cgr/.git/objects/info/commit-graph"
+expect_exit 1 "$GIT_ABBREV" verify -C "$cgr" --range="$groot..m"
+checks=$((checks + 1))
+cmp -s "$out" "$tmp/graph-before.out" ||
+	{ fail "--range without a commit-graph: not what libgit2 says"; show "$out"; }
+
 # ---- garbage: random bytes (fixed seed) ---------------------------------------------
 "$PYTHON3" -c 'import random, sys
 sys.stdout.buffer.write(random.Random(20241205).randbytes(1 << 20))' >"$tmp/random.bin"
