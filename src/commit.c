@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hexid.h"
+
 static int is_space(unsigned char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
@@ -47,6 +49,27 @@ int64_t commit_time(const char *d, size_t len)
 	return 0;
 }
 
+int commit_parents(const char *d, size_t len, size_t rawsz, unsigned char *out, size_t max)
+{
+	const char *p = d, *end = d + len, *nl = memchr(d, '\n', len);
+	size_t hexsz = 2 * rawsz;
+	unsigned char id[ABBREV_MAX_RAWSZ];
+	int n = 0;
+
+	if (!nl || len < 5 || memcmp(d, "tree ", 5))
+		return -1;
+	for (p = nl + 1; end - p > 7 && !memcmp(p, "parent ", 7); p += 7 + hexsz + 1) {
+		if ((size_t)(end - p) < 7 + hexsz + 1 || p[7 + hexsz] != '\n' || n == INT32_MAX)
+			return -1;
+		if (rawsz > ABBREV_MAX_RAWSZ || hexid_parse_prefix(id, rawsz, p + 7, hexsz))
+			return -1;
+		if ((size_t)n < max)
+			memcpy(out + (size_t)n * rawsz, id, rawsz);
+		n++;
+	}
+	return n;
+}
+
 size_t commit_message_offset(const char *d, size_t len)
 {
 	size_t i = 0;
@@ -60,6 +83,33 @@ size_t commit_message_offset(const char *d, size_t len)
 		i = e + 1;
 	}
 	return len;
+}
+
+int commit_head_complete(const char *d, size_t len)
+{
+	size_t i = 0, e, t;
+	int text = 0;
+	const char *nl;
+
+	for (;;) { /* the headers, up to the blank line */
+		if (!(nl = memchr(d + i, '\n', len - i)))
+			return 0;
+		e = (size_t)(nl - d);
+		if (e == i)
+			break;
+		i = e + 1;
+	}
+	/* as commit_subject(): blank lines, the paragraph, a blank line (all whole lines) */
+	for (i = e + 1; (nl = memchr(d + i, '\n', len - i)); i = e + 1) {
+		e = (size_t)(nl - d);
+		for (t = e; t > i && is_space((unsigned char)d[t - 1]); t--)
+			;
+		if (t > i)
+			text = 1;
+		else if (text)
+			return 1;
+	}
+	return 0;
 }
 
 static int grow(commit_buf *b, size_t need)

@@ -27,6 +27,23 @@ int64_t commit_time(const char *d, size_t len);
 /* The offset of the message: the byte after the blank line ending the headers. */
 size_t commit_message_offset(const char *d, size_t len);
 
+/*
+ * The parents of a raw commit, as git reads them: the "parent <hex>"
+ * lines right after the "tree" line.  Their raw IDs (rawsz bytes each)
+ * go to out, at most `max` of them; returns how many there are (maybe
+ * more than max), or -1 when the commit does not start with a tree line
+ * or a parent line is not one full hex ID.
+ */
+int commit_parents(const char *d, size_t len, size_t rawsz, unsigned char *out, size_t max);
+
+/*
+ * Whether the first len bytes of a commit hold all that commit_time(),
+ * commit_subject() and commit_parents() read: the headers and the first
+ * paragraph of the message, ended by a blank line.  (A commit read in
+ * part, from its first bytes, is enough once this says 1.)
+ */
+int commit_head_complete(const char *d, size_t len);
+
 /* A growing buffer for subjects. */
 typedef struct {
 	char *s;             /* NUL-terminated after commit_subject() */

@@ -45,7 +45,8 @@
 #define UNNUMBERED UINT32_MAX
 
 struct commit_graph {
-	const unsigned char *map;
+	const unsigned char *map;   /* the file's, or NULL */
+	unsigned char *mem;         /* commit_graph_build()'s records */
 	size_t size, rawsz;
 	const unsigned char *oidf, *oidl, *cdat, *edge;
 	uint32_t n, nedge;
@@ -144,7 +145,9 @@ void commit_graph_close(commit_graph *g)
 {
 	if (!g)
 		return;
-	munmap((void *)g->map, g->size);
+	if (g->map)
+		munmap((void *)g->map, g->size);
+	free(g->mem);
 	free(g->pre);
 	free(g->end);
 	free(g->seen);
@@ -192,6 +195,137 @@ size_t commit_graph_times(const char *objdir, size_t rawsz, const unsigned char 
 	hits = merge(g, ids, n, times, found);
 	commit_graph_close(g);
 	return hits;
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
+}
+
+/*
+ * The generation of every commit: 1 for a root, else one more than its
+ * parents' highest, by a depth-first walk (frames of commit and next
+ * parent).  0, 1 for a cycle, -1 when out of memory.
+ */
+static int generations(uint32_t n, const uint32_t *pstart, const uint32_t *plist, uint32_t *gen)
+{
+	uint32_t (*st)[2] = malloc((n ? n : 1) * sizeof(*st));
+	size_t sp;
+
+	if (!st)
+		return -1;
+	memset(gen, 0, (size_t)n * sizeof(*gen)); /* 0: not yet; UINT32_MAX: on the stack */
+	for (uint32_t r = 0; r < n; r++) {
+		if (gen[r])
+			continue;
+		sp = 0;
+		st[sp][0] = r;
+		st[sp++][1] = pstart[r];
+		gen[r] = UINT32_MAX;
+		while (sp) {
+			uint32_t v = st[sp - 1][0], k = st[sp - 1][1];
+
+			if (k < pstart[v + 1]) {
+				uint32_t p = plist[k];
+
+				st[sp - 1][1]++;
+				if (gen[p] == UINT32_MAX) {
+					free(st);
+					return 1;
+				}
+				if (!gen[p]) {
+					gen[p] = UINT32_MAX;
+					st[sp][0] = p;
+					st[sp++][1] = pstart[p];
+				}
+			} else {
+				uint32_t best = 0;
+
+				for (k = pstart[v]; k < pstart[v + 1]; k++)
+					if (gen[plist[k]] > best)
+						best = gen[plist[k]];
+				gen[v] = best + 1 < GEN_MAX ? best + 1 : GEN_MAX;
+				sp--;
+			}
+		}
+	}
+	free(st);
+	return 0;
+}
+
+int commit_graph_build(commit_graph **out, size_t rawsz, const unsigned char *ids, uint32_t n,
+		       const uint32_t *pstart, const uint32_t *plist)
+{
+	size_t rec = rawsz + 16, nedge = 0;
+	uint32_t *gen;
+	commit_graph *g;
+	unsigned char *m;
+	int rc;
+
+	*out = NULL;
+	if (n >= PARENT_NONE)
+		return 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (pstart[i + 1] < pstart[i])
+			return 0;
+		if (pstart[i + 1] - pstart[i] > 2)
+			nedge += pstart[i + 1] - pstart[i] - 1;
+	}
+	for (uint32_t k = 0; k < pstart[n]; k++)
+		if (plist[k] >= n)
+			return 0;
+	if (nedge >= PARENT_EDGES)
+		return 0;
+	gen = malloc((n ? n : 1) * sizeof(*gen));
+	g = calloc(1, sizeof(*g));
+	m = malloc((size_t)n * rawsz + (size_t)n * rec + nedge * 4 + 1);
+	if (!gen || !g || !m) {
+		free(gen);
+		free(g);
+		free(m);
+		return -1;
+	}
+	rc = generations(n, pstart, plist, gen);
+	if (rc) {
+		free(gen);
+		free(g);
+		free(m);
+		return rc < 0 ? -1 : 0;
+	}
+	/* the file's layout, so that one reader serves both */
+	g->mem = m;
+	g->rawsz = rawsz;
+	g->n = n;
+	g->oidl = m;
+	g->cdat = m + (size_t)n * rawsz;
+	g->edge = g->cdat + (size_t)n * rec;
+	g->nedge = (uint32_t)nedge;
+	memcpy(m, ids, (size_t)n * rawsz);
+	nedge = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		unsigned char *c = m + (size_t)n * rawsz + (size_t)i * rec;
+		uint32_t np = pstart[i + 1] - pstart[i];
+		const uint32_t *pl = plist + pstart[i];
+
+		memset(c, 0, rawsz); /* no tree */
+		put32(c + rawsz, np > 0 ? pl[0] : PARENT_NONE);
+		if (np > 2) {
+			put32(c + rawsz + 4, PARENT_EDGES | (uint32_t)nedge);
+			for (uint32_t k = 1; k < np; k++)
+				put32(g->mem + (size_t)n * rawsz + (size_t)n * rec + 4 * nedge++,
+				      pl[k] | (k == np - 1 ? PARENT_EDGES : 0));
+		} else {
+			put32(c + rawsz + 4, np > 1 ? pl[1] : PARENT_NONE);
+		}
+		put32(c + rawsz + 8, gen[i] << 2);
+		put32(c + rawsz + 12, 0);
+	}
+	free(gen);
+	*out = g;
+	return 0;
 }
 
 /* ---- ancestry ---------------------------------------------------------------------- */

@@ -12,8 +12,8 @@
  *
  * Only the single file is read, not a split chain (commit-graphs/); a
  * commit the file lacks is left to the caller.
- * Ownership: commit_graph_open() returns a graph freed with
- * commit_graph_close(); commit_graph_times() keeps nothing, the arrays
+ * Ownership: commit_graph_open() and commit_graph_build() return a graph
+ * freed with commit_graph_close(); commit_graph_times() keeps nothing, the arrays
  * are the caller's.
  */
 #ifndef ABBREV_COMMIT_GRAPH_H
@@ -40,6 +40,16 @@ typedef struct commit_graph commit_graph;
  */
 int commit_graph_open(commit_graph **out, const char *objdir, size_t rawsz);
 void commit_graph_close(commit_graph *g);
+
+/*
+ * The same from parents read elsewhere, for a repository without the
+ * file: the n commits ids[] (ascending, rawsz bytes each), the parents
+ * of commit i the positions plist[pstart[i] .. pstart[i + 1]) in ids.
+ * Generations are computed here.  0 with *out (NULL when the parents
+ * make a cycle or a position is out of range), or -1 when out of memory.
+ */
+int commit_graph_build(commit_graph **out, size_t rawsz, const unsigned char *ids, uint32_t n,
+		       const uint32_t *pstart, const uint32_t *plist);
 
 /*
  * 1 when `anc` is an ancestor of `of` (not `of` itself), 0 when not, -1

@@ -170,6 +170,71 @@ static int inflate_entry(objread *r, const pack_file *pk, const pack_entry *e, u
 	return 0;
 }
 
+#define HEAD_STEP 512 /* the first step of objread_read_head(), doubled after */
+
+int objread_read_head(objread *r, uint32_t pack, uint64_t off,
+		      int (*enough)(const char *d, size_t n), int *type,
+		      const unsigned char **data, size_t *len)
+{
+	const pack_file *pk;
+	const unsigned char *end;
+	slot *s = slot_of(r, pack, off);
+	unsigned char *b;
+	size_t cap, got = 0;
+	pack_entry e;
+	int zr;
+
+	if (pack >= r->w.npacks)
+		return -2;
+	pk = &r->w.packs[pack];
+	end = pk->pack + pk->pack_size - r->w.rawsz;
+	if ((s->buf && s->pack == pack && s->off == off) ||
+	    pack_entry_parse(pk->pack, (uint64_t)(end - pk->pack), off, r->w.rawsz, &e) ||
+	    e.type == PACK_OFS_DELTA || e.type == PACK_REF_DELTA || e.size <= HEAD_STEP)
+		return objread_read_at(r, pack, off, type, data, len);
+	if (inflateReset(&r->zs) != Z_OK)
+		return -2;
+	r->zs.next_in = (unsigned char *)e.data;
+	r->zs.avail_in = (size_t)(end - e.data) > UINT32_MAX ? UINT32_MAX : (unsigned)(end - e.data);
+	cap = HEAD_STEP;
+	if (!(b = malloc(cap + 1)))
+		return -1;
+	for (;;) {
+		/* at the full size, room for one byte more: a stream too long is damage */
+		r->zs.next_out = b + got;
+		r->zs.avail_out = (unsigned)((cap == e.size ? cap + 1 : cap) - got);
+		zr = inflate(&r->zs, Z_SYNC_FLUSH);
+		got = (cap == e.size ? cap + 1 : cap) - r->zs.avail_out;
+		if (zr == Z_STREAM_END && got == e.size)
+			break; /* the whole object */
+		if (zr != Z_OK || got > e.size)
+			goto bad; /* damaged, cut short (Z_BUF_ERROR: no input left) */
+		b[got] = '\0';
+		if (enough((const char *)b, got))
+			break;
+		if (got == cap && cap < e.size) {
+			unsigned char *nb;
+
+			cap = 2 * cap < e.size ? 2 * cap : e.size;
+			if (!(nb = realloc(b, cap + 1))) {
+				free(b);
+				return -1;
+			}
+			b = nb;
+		}
+	}
+	b[got] = '\0';
+	free(r->hold);
+	r->hold = b; /* maybe a part: not for the cache */
+	*type = e.type;
+	*data = b;
+	*len = got;
+	return 1;
+bad:
+	free(b);
+	return -2;
+}
+
 int objread_read_at(objread *r, uint32_t pack, uint64_t off, int *type,
 		    const unsigned char **data, size_t *len)
 {

@@ -45,6 +45,16 @@ int objread_locate(const objread *r, const unsigned char *id, uint32_t *pack, ui
 int objread_read_at(objread *r, uint32_t pack, uint64_t off, int *type,
 		    const unsigned char **data, size_t *len);
 
+/*
+ * As objread_read_at(), but an object stored whole is inflated only as
+ * far as enough(bytes, n) says is enough (non-zero), in growing steps:
+ * *len is then less than the object's size.  For what is read first of
+ * many objects, as a commit's headers and subject.
+ */
+int objread_read_head(objread *r, uint32_t pack, uint64_t off,
+		      int (*enough)(const char *d, size_t n), int *type,
+		      const unsigned char **data, size_t *len);
+
 /* objread_locate(), then objread_read_at(); 0 when no pack holds `id`. */
 int objread_read(objread *r, const unsigned char *id, int *type, const unsigned char **data,
 		 size_t *len);

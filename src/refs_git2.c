@@ -38,7 +38,7 @@ struct refs_git2 {
 	git_repository *repo;
 	git_odb *odb;
 	objread *rd;          /* NULL: every read through libgit2 */
-	commit_graph *cg;     /* NULL: no commit-graph file */
+	commit_graph *cg;     /* the commit-graph file's, or one built from the commits */
 	commit_buf subject;
 	git_oid *tips;        /* HEAD, branches, tags, peeled to commits */
 	size_t ntips, captips;
@@ -46,6 +46,58 @@ struct refs_git2 {
 	size_t npub, cappub;
 	int pub_read;         /* 1 read, -1 could not be */
 };
+
+typedef struct {
+	uint32_t pack;
+	uint32_t i;
+	uint64_t off;
+} located;
+
+static int enough(const char *d, size_t n)
+{
+	return commit_head_complete(d, n);
+}
+
+/*
+ * The raw commit `id` (at `at` in a pack, or NULL: look for it): 1 with
+ * its bytes in *d, *len (with `at`, maybe only its first bytes, as many
+ * as commit_head_complete() needs), 0 when no commit with this ID can be read, -1
+ * when out of memory.  *o is a libgit2 object to free once the bytes are
+ * used (NULL when they came from the packs).
+ */
+static int raw_commit(refs_git2 *g, const unsigned char *id, const located *at, const char **d,
+		      size_t *len, git_odb_object **o)
+{
+	const unsigned char *b;
+	git_oid oid;
+	int type, rc = 0;
+
+	*o = NULL;
+	/* one of all commits, in pack order: the headers and the subject are enough */
+	if (g->rd)
+		rc = at ? objread_read_head(g->rd, at->pack, at->off, enough, &type, &b, len)
+			: objread_read(g->rd, id, &type, &b, len);
+	if (rc == 1) {
+		*d = (const char *)b;
+		return type == GIT_OBJECT_COMMIT;
+	}
+	if (rc == -1)
+		return -1;
+	/* loose, or an entry objread cannot rebuild: libgit2 has the last word */
+	memcpy(oid.id, id, GIT_OID_RAWSZ);
+	if (git_odb_read(o, g->odb, &oid) < 0) {
+		*o = NULL;
+		return 0;
+	}
+	if (git_odb_object_type(*o) != GIT_OBJECT_COMMIT) {
+		git_odb_object_free(*o);
+		*o = NULL;
+		return 0;
+	}
+	*d = git_odb_object_data(*o);
+	*len = git_odb_object_size(*o);
+	return 1;
+}
 
 /* Subject and time of the raw commit d[0..len) into g->subject: 1, or -1 (memory). */
 static int parse_commit(refs_git2 *g, const char *d, size_t len, const char **subject,
@@ -62,31 +114,116 @@ static int git2_commit(void *ctx, const unsigned char *id, const char **subject,
 {
 	refs_git2 *g = ctx;
 	git_odb_object *o;
-	git_oid oid;
-	const unsigned char *d;
+	const char *d;
 	size_t len;
-	int type, rc = g->rd ? objread_read(g->rd, id, &type, &d, &len) : 0;
+	int rc = raw_commit(g, id, NULL, &d, &len, &o);
 
 	if (rc == 1)
-		return type == GIT_OBJECT_COMMIT ? parse_commit(g, (const char *)d, len, subject, time) : 0;
-	if (rc == -1)
-		return -1;
-	/* loose, or an entry objread cannot rebuild: libgit2 has the last word */
-	memcpy(oid.id, id, GIT_OID_RAWSZ);
-	if (git_odb_read(&o, g->odb, &oid) < 0)
-		return 0;
-	rc = 0;
-	if (git_odb_object_type(o) == GIT_OBJECT_COMMIT)
-		rc = parse_commit(g, git_odb_object_data(o), git_odb_object_size(o), subject, time);
+		rc = parse_commit(g, d, len, subject, time);
 	git_odb_object_free(o);
 	return rc;
 }
 
+/*
+ * The parents of every commit, while each_commit() reads them all, for a
+ * repository without a commit-graph file: parent IDs in arrival order,
+ * then positions in ID order for commit_graph_build().
+ */
 typedef struct {
-	uint32_t pack;
-	uint32_t i;
-	uint64_t off;
-} located;
+	int ok;               /* every commit read and parsed so far */
+	uint32_t *count;      /* parents of commit i, by ID position */
+	uint32_t *first;      /* where commit i's parent IDs start in ids */
+	unsigned char *ids;
+	size_t nids, cap;
+} parents_batch;
+
+static int note_parents(parents_batch *pb, uint32_t i, const char *d, size_t len)
+{
+	int np;
+
+	if (!pb->ok)
+		return 0;
+	for (;;) {
+		size_t room = (pb->cap - pb->nids);
+
+		np = commit_parents(d, len, GIT_OID_RAWSZ, pb->ids + pb->nids * GIT_OID_RAWSZ, room);
+		if (np < 0) {
+			pb->ok = 0; /* git could not walk it either: libgit2 answers */
+			return 0;
+		}
+		if ((size_t)np <= room)
+			break;
+		size_t cap = 2 * pb->cap + (size_t)np;
+		unsigned char *b = realloc(pb->ids, cap * GIT_OID_RAWSZ);
+
+		if (!b)
+			return -1;
+		pb->ids = b;
+		pb->cap = cap;
+	}
+	pb->first[i] = (uint32_t)pb->nids;
+	pb->count[i] = (uint32_t)np;
+	pb->nids += (size_t)np;
+	return 0;
+}
+
+/* Position of `id` in ids[0..n), or UINT32_MAX. */
+static uint32_t id_position(const unsigned char *ids, size_t n, const unsigned char *id)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = memcmp(ids + mid * GIT_OID_RAWSZ, id, GIT_OID_RAWSZ);
+
+		if (!c)
+			return (uint32_t)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return UINT32_MAX;
+}
+
+/*
+ * The graph of all n commits ids[] from their parents: the ancestry
+ * questions after the subject index are answered there.  A parent that
+ * is not among the commits (a shallow or damaged repository) leaves them
+ * to libgit2.  0 or -1 (memory).
+ */
+static int graph_from_parents(refs_git2 *g, parents_batch *pb, const unsigned char *ids,
+			      size_t n)
+{
+	uint32_t *pstart = NULL, *plist = NULL;
+	int rc = 0;
+
+	if (!pb->ok || n >= UINT32_MAX || pb->nids >= UINT32_MAX)
+		return 0;
+	pstart = malloc((n + 1) * sizeof(*pstart));
+	plist = malloc((pb->nids ? pb->nids : 1) * sizeof(*plist));
+	if (!pstart || !plist) {
+		rc = -1;
+		goto done;
+	}
+	pstart[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		for (uint32_t k = 0; k < pb->count[i]; k++) {
+			uint32_t p = id_position(ids, n,
+						 pb->ids + ((size_t)pb->first[i] + k) * GIT_OID_RAWSZ);
+
+			if (p == UINT32_MAX)
+				goto done;
+			plist[pstart[i] + k] = p;
+		}
+		pstart[i + 1] = pstart[i] + pb->count[i];
+	}
+	rc = commit_graph_build(&g->cg, GIT_OID_RAWSZ, ids, (uint32_t)n, pstart, plist);
+done:
+	free(pstart);
+	free(plist);
+	return rc;
+}
 
 static int cmp_located(const void *pa, const void *pb)
 {
@@ -99,52 +236,69 @@ static int cmp_located(const void *pa, const void *pb)
 	return a->i < b->i ? -1 : a->i > b->i;
 }
 
-/* Every commit asked for, the packed ones in pack order, the others one by one. */
+/* Read commit i (at `at`, or NULL) and hand it to fn; 0, or -1 / fn's return. */
+static int each_one(refs_git2 *g, const unsigned char *ids, uint32_t i, const located *at,
+		    parents_batch *pb,
+		    int (*fn)(void *arg, size_t i, const char *subject, int64_t time), void *arg)
+{
+	git_odb_object *o;
+	const char *d, *subject;
+	size_t len;
+	int64_t time;
+	int rc = raw_commit(g, ids + (size_t)i * GIT_OID_RAWSZ, at, &d, &len, &o);
+
+	if (rc == 1 && !(rc = note_parents(pb, i, d, len)) &&
+	    (rc = parse_commit(g, d, len, &subject, &time)) == 1)
+		rc = fn(arg, i, subject, time);
+	else if (rc == 0)
+		pb->ok = 0;
+	git_odb_object_free(o);
+	return rc;
+}
+
+/*
+ * Every commit asked for, the packed ones in pack order, the others one
+ * by one; without a commit-graph file, their parents make one.
+ */
 static int git2_each_commit(void *ctx, const unsigned char *ids, size_t n,
 			    int (*fn)(void *arg, size_t i, const char *subject, int64_t time),
 			    void *arg)
 {
 	refs_git2 *g = ctx;
 	located *v = malloc((n ? n : 1) * sizeof(*v));
+	parents_batch pb = { !g->cg && n < UINT32_MAX, NULL, NULL, NULL, 0, 0 };
 	size_t nv = 0;
-	const char *subject;
-	int64_t time;
-	int rc = 0;
+	int rc = -1;
 
+	if (pb.ok) {
+		pb.count = malloc((n ? n : 1) * sizeof(*pb.count));
+		pb.first = malloc((n ? n : 1) * sizeof(*pb.first));
+		if (!pb.count || !pb.first)
+			goto done;
+	}
 	if (!v)
-		return -1;
+		goto done;
 	for (size_t i = 0; i < n && i < UINT32_MAX; i++) {
 		located *l = &v[nv];
 
 		if (g->rd && objread_locate(g->rd, ids + i * GIT_OID_RAWSZ, &l->pack, &l->off)) {
 			l->i = (uint32_t)i;
 			nv++;
-			continue;
-		}
-		rc = git2_commit(g, ids + i * GIT_OID_RAWSZ, &subject, &time);
-		if (rc < 0 || (rc && (rc = fn(arg, i, subject, time))))
+		} else if ((rc = each_one(g, ids, (uint32_t)i, NULL, &pb, fn, arg))) {
 			goto done;
+		}
 	}
 	qsort(v, nv, sizeof(*v), cmp_located);
-	for (size_t k = 0; k < nv; k++) {
-		const unsigned char *d;
-		size_t len;
-		int type;
-
-		rc = objread_read_at(g->rd, v[k].pack, v[k].off, &type, &d, &len);
-		if (rc == 1 && type != GIT_OBJECT_COMMIT)
-			continue;
-		if (rc == 1)
-			rc = parse_commit(g, (const char *)d, len, &subject, &time);
-		else if (rc == -2) /* as git2_commit(): libgit2 reads what objread cannot */
-			rc = git2_commit(g, ids + (size_t)v[k].i * GIT_OID_RAWSZ, &subject, &time);
-		if (rc < 0 || (rc && (rc = fn(arg, v[k].i, subject, time))))
+	for (size_t k = 0; k < nv; k++)
+		if ((rc = each_one(g, ids, v[k].i, &v[k], &pb, fn, arg)))
 			goto done;
-	}
-	rc = 0;
+	rc = graph_from_parents(g, &pb, ids, n);
 done:
 	free(v);
-	return rc < 0 ? -1 : rc;
+	free(pb.count);
+	free(pb.first);
+	free(pb.ids);
+	return rc;
 }
 
 static int git2_is_ancestor(void *ctx, const unsigned char *anc, const unsigned char *of)

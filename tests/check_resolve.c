@@ -69,6 +69,58 @@ START_TEST(test_commit_subject)
 }
 END_TEST
 
+#define P1 "parent 1111111111111111111111111111111111111111\n"
+#define P2 "parent 2222222222222222222222222222222222222222\n"
+
+START_TEST(test_commit_parents)
+{
+	static const struct {
+		const char *obj;
+		int n;
+	} c[] = {
+		{ HDR "committer C <c> 1 +0000\n\nroot\n", 0 },
+		{ "tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904\n" P1 P2 "author A <a> 1 +0000\n", 2 },
+		/* only right after the tree, as git reads them */
+		{ HDR P1 "committer C <c> 1 +0000\n", 0 },
+		{ "tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904\nparent 1111\n", -1 },
+		{ "tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904\nparent "
+		  "111111111111111111111111111111111111111x\n", -1 },
+		{ "author A <a> 1 +0000\n", -1 }, /* no tree line */
+	};
+	unsigned char out[2 * 20];
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		ck_assert_msg(commit_parents(c[i].obj, strlen(c[i].obj), 20, out, 2) == c[i].n,
+			      "case %zu", i);
+	ck_assert_int_eq(out[0], 0x11);
+	ck_assert_int_eq(out[20], 0x22);
+	/* more parents than room: counted, not written */
+	ck_assert_int_eq(commit_parents(c[1].obj, strlen(c[1].obj), 20, out, 0), 2);
+}
+END_TEST
+
+START_TEST(test_commit_head_complete)
+{
+	const char *whole = HDR "committer C <c> 1 +0000\n\n\nthe subject\nwrapped\n \t\nbody\n";
+	size_t n = strlen(whole), enough = strstr(whole, " \t\n") - whole + 3;
+	commit_buf a = { 0 }, b = { 0 };
+
+	/* complete from the blank line after the first paragraph on, not before */
+	for (size_t k = 0; k <= n; k++)
+		ck_assert_msg(commit_head_complete(whole, k) == (k >= enough), "%zu bytes", k);
+	/* and what it calls complete gives the whole object's subject and time */
+	ck_assert_int_eq(commit_subject(whole, enough, &a), 0);
+	ck_assert_int_eq(commit_subject(whole, n, &b), 0);
+	ck_assert_str_eq(a.s, b.s);
+	ck_assert(commit_time(whole, enough) == commit_time(whole, n));
+	/* a subject with nothing after it is never known to be complete */
+	whole = HDR "committer C <c> 1 +0000\n\nonly\n";
+	ck_assert_int_eq(commit_head_complete(whole, strlen(whole)), 0);
+	commit_buf_free(&a);
+	commit_buf_free(&b);
+}
+END_TEST
+
 /* ---- a hand-made history behind a refs_source ------------------------------------- */
 
 typedef struct {
@@ -483,6 +535,8 @@ Suite *make_resolve_suite(void)
 
 	tcase_add_test(parser, test_commit_time);
 	tcase_add_test(parser, test_commit_subject);
+	tcase_add_test(parser, test_commit_parents);
+	tcase_add_test(parser, test_commit_head_complete);
 	tcase_add_checked_fixture(core, setup, teardown);
 	tcase_add_test(core, test_resolve_right);
 	tcase_add_test(core, test_resolve_unknown);
