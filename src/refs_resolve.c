@@ -437,21 +437,30 @@ static int other_shares(const idsets *s, int set, const unsigned char *id, unsig
 
 unsigned refs_unique_length(const idsets *s, int set, const unsigned char *id)
 {
-	unsigned lo = 0, hi = (unsigned)(2 * idsets_rawsz(s)); /* shares at lo, not at hi */
+	size_t rawsz = idsets_rawsz(s);
+	unsigned hexsz = (unsigned)(2 * rawsz), L = 0;
+	const unsigned char *x;
+	idset_iter it;
+	int type;
 
-	if (other_shares(s, set, id, hi))
-		return hi; /* not unique at all: the ID is stored twice? */
-	if (!other_shares(s, set, id, lo))
-		return ABBREV_MIN_LEN;
-	while (hi - lo > 1) {
-		unsigned mid = lo + (hi - lo) / 2;
-
-		if (other_shares(s, set, id, mid))
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return hi < ABBREV_MIN_LEN ? ABBREV_MIN_LEN : hi;
+	/*
+	 * The length is one more than the most hex chars id shares with
+	 * another ID, and that other is its neighbour in key order.  The
+	 * next one is a seek away; then a longer length is tried as long as
+	 * some ID still shares it (one before id, then): about one more seek.
+	 */
+	idset_iter_init(&it, s, set);
+	idset_iter_seek(&it, id);
+	while (idset_iter_next(&it, &x, &type))
+		if (memcmp(x, id, rawsz)) {
+			L = hexid_lcp(x, id, rawsz);
+			break;
+		}
+	while (L < hexsz && other_shares(s, set, id, L + 1))
+		L++;
+	if (L == hexsz)
+		return hexsz; /* not unique at all: the ID is stored twice? */
+	return L + 1 < ABBREV_MIN_LEN ? ABBREV_MIN_LEN : L + 1;
 }
 
 /* ---- resolver ----------------------------------------------------------------------- */
