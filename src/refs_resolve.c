@@ -60,6 +60,9 @@ struct refs_resolver {
 	unsigned char *ix_ids;
 	uint32_t *ix_next;    /* the next commit of the same subject, or UINT32_MAX */
 	int64_t *ix_time;
+	size_t *ix_soff;      /* where each commit's subject starts in ix_text */
+	char *ix_text;
+	size_t ix_tlen, ix_tcap;
 	size_t ix_n;
 	char *key;            /* JudySL key buffer: the longest subject fits */
 	size_t keycap;
@@ -138,6 +141,31 @@ static Word_t key8(const unsigned char *id)
 	return k;
 }
 
+/*
+ * A commit the subject index holds (built already): 1 with its subject
+ * in r->sbuf and its time, read once for the index; 0 when not there.
+ */
+static int indexed_commit(refs_resolver *r, const unsigned char *id, int64_t *time)
+{
+	size_t lo = 0, hi = r->ix_n;
+
+	while (lo < hi) { /* ix_ids ascend: the index took them in ID order */
+		size_t mid = lo + (hi - lo) / 2;
+		int c = memcmp(r->ix_ids + mid * r->rawsz, id, r->rawsz);
+
+		if (!c) {
+			r->sbuf = r->ix_text + r->ix_soff[mid];
+			*time = r->ix_time[mid];
+			return 1;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
 /* The cached subject and time of a commit (subject NULL if unreadable); NULL: memory. */
 static centry *commit_info(refs_resolver *r, const unsigned char *id)
 {
@@ -154,7 +182,9 @@ static centry *commit_info(refs_resolver *r, const unsigned char *id)
 	if (!c)
 		return NULL;
 	memcpy(c->id, id, r->rawsz);
-	rc = read_commit(r, id, &c->time);
+	rc = indexed_commit(r, id, &c->time);
+	if (!rc)
+		rc = read_commit(r, id, &c->time);
 	if (rc > 0 && !(c->subject = strdup(r->sbuf)))
 		rc = -1;
 	pv = rc < 0 ? PJERR : (PWord_t)JudyLIns(&r->cache, k, &je);
@@ -223,9 +253,24 @@ static int index_add(refs_resolver *r, const unsigned char *id, const char *subj
 	size_t i = r->ix_n;
 	JError_t je;
 	PWord_t pv = (PWord_t)JudySLIns(&r->subjects, (const uint8_t *)subject, &je);
+	size_t len = strlen(subject);
 
-	if (pv == PJERR || key_room(r, strlen(subject)))
+	if (pv == PJERR || key_room(r, len))
 		return -1;
+	if (r->ix_tlen + len + 1 > r->ix_tcap) {
+		size_t cap = r->ix_tcap ? 2 * r->ix_tcap : 1 << 20;
+		char *t;
+
+		while (cap < r->ix_tlen + len + 1)
+			cap *= 2;
+		if (!(t = realloc(r->ix_text, cap)))
+			return -1;
+		r->ix_text = t;
+		r->ix_tcap = cap;
+	}
+	memcpy(r->ix_text + r->ix_tlen, subject, len + 1);
+	r->ix_soff[i] = r->ix_tlen;
+	r->ix_tlen += len + 1;
 	memcpy(r->ix_ids + i * r->rawsz, id, r->rawsz);
 	r->ix_time[i] = time;
 	r->ix_next[i] = *pv ? (uint32_t)(*pv - 1) : UINT32_MAX;
@@ -286,7 +331,8 @@ static int build_index(refs_resolver *r)
 	r->ix_ids = malloc(n * r->rawsz);
 	r->ix_next = malloc(n * sizeof(*r->ix_next));
 	r->ix_time = malloc(n * sizeof(*r->ix_time));
-	if (!r->ix_ids || !r->ix_next || !r->ix_time)
+	r->ix_soff = malloc(n * sizeof(*r->ix_soff));
+	if (!r->ix_ids || !r->ix_next || !r->ix_time || !r->ix_soff)
 		return -1;
 	if (r->src->each_commit) {
 		rc = build_index_batch(r, n);
@@ -521,6 +567,8 @@ void refs_resolver_free(refs_resolver *r)
 	free(r->ix_ids);
 	free(r->ix_next);
 	free(r->ix_time);
+	free(r->ix_soff);
+	free(r->ix_text);
 	free(r->key);
 	for (size_t i = 0; i < r->nothers; i++)
 		free(r->others[i].name);
