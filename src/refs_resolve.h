@@ -123,8 +123,8 @@ typedef struct {
 	int (*is_public)(void *ctx, const unsigned char *id);
 	/*
 	 * Optional (NULL: commit() is asked for each): what commit() says of
-	 * each of the n commits ids[] (rawsz bytes each, ascending), in the order that
-	 * reads them fastest.  Calls fn(arg, i, subject, time) for each
+	 * each of the n commits ids[] (rawsz bytes each, ascending), in the
+	 * order that reads them fastest.  Calls fn(arg, i, subject, time) for each
 	 * readable ids[i], and stops at the first non-zero return of fn.  0,
 	 * -1 when out of memory, or fn's non-zero return.
 	 */
