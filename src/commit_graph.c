@@ -56,6 +56,7 @@ struct commit_graph {
 	uint32_t *seen;       /* the walk's marks: the walk's stamp */
 	uint32_t stamp;
 	uint32_t *stack;
+	unsigned char *mark;  /* commit_graph_mark()'s, one byte a commit */
 };
 
 static uint32_t be32(const unsigned char *p)
@@ -152,6 +153,7 @@ void commit_graph_close(commit_graph *g)
 	free(g->end);
 	free(g->seen);
 	free(g->stack);
+	free(g->mark);
 	free(g);
 }
 
@@ -504,4 +506,43 @@ int commit_graph_is_ancestor(commit_graph *g, const unsigned char *anc, const un
 			return -1;
 	}
 	return 0;
+}
+
+int commit_graph_mark(commit_graph *g, const unsigned char *tip)
+{
+	uint32_t t = position(g, tip), sp = 0;
+	int bad = 0;
+
+	if (t == UINT32_MAX)
+		return 1;
+	if (!g->numbered) /* the stack is numbering's */
+		g->numbered = number(g) ? -1 : 1;
+	if (g->numbered < 0 || (!g->mark && !(g->mark = calloc(g->n, 1))))
+		return -1;
+	if (g->mark[t])
+		return 0;
+	g->mark[t] = 1;
+	g->stack[sp++] = t;
+	while (sp) {
+		uint32_t v = g->stack[--sp], k = 0, p;
+
+		while ((p = parent(g, v, &k, &bad)) != UINT32_MAX) {
+			if (g->mark[p])
+				continue;
+			g->mark[p] = 1;
+			g->stack[sp++] = p; /* each commit once: the stack holds at most n */
+		}
+		if (bad)
+			return 1;
+	}
+	return 0;
+}
+
+int commit_graph_marked(const commit_graph *g, const unsigned char *id)
+{
+	uint32_t i = position(g, id);
+
+	if (i == UINT32_MAX)
+		return -1;
+	return g->mark && g->mark[i];
 }

@@ -58,4 +58,13 @@ int commit_graph_build(commit_graph **out, size_t rawsz, const unsigned char *id
  */
 int commit_graph_is_ancestor(commit_graph *g, const unsigned char *anc, const unsigned char *of);
 
+/*
+ * Mark every commit reachable from the commit `tip` (itself too), for
+ * commit_graph_marked().  0, 1 when the graph lacks `tip` or is damaged
+ * (the marks are then incomplete: ask someone else), -1 out of memory.
+ */
+int commit_graph_mark(commit_graph *g, const unsigned char *tip);
+/* 1 when `id` is marked, 0 when it is in the graph unmarked, -1 when it is not in the graph. */
+int commit_graph_marked(const commit_graph *g, const unsigned char *id);
+
 #endif

@@ -15,7 +15,9 @@
  * 1.5 answers by parsing commit after commit.  "Public" (reachable from
  * HEAD, a branch or a tag) is one walk from those tips on the first
  * question (the subject search asks only when several commits share a
- * subject), kept as a sorted array of IDs: asking
+ * subject): over the graph of the commits when there is one (the file,
+ * or the one built for the subject index), marking what they reach, else
+ * through libgit2, kept as a sorted array of IDs: asking
  * git_graph_reachable_from_any() each time walked most of git.git's
  * history per question, 150 ms each.
  */
@@ -42,7 +44,9 @@ struct refs_git2 {
 	commit_buf subject;
 	git_oid *tips;        /* HEAD, branches, tags, peeled to commits */
 	size_t ntips, captips;
-	git_oid *pub;         /* the commits they reach, sorted */
+	int tips_read;        /* 1 read, -1 could not be */
+	int tips_marked;      /* 1 marked in cg (all they reach), -1 cg cannot tell */
+	git_oid *pub;         /* without cg: the commits they reach, sorted */
 	size_t npub, cappub;
 	int pub_read;         /* 1 read, -1 could not be */
 };
@@ -370,13 +374,13 @@ static int walk_public(refs_git2 *g)
 	return 0;
 }
 
-static int read_public(refs_git2 *g)
+/* HEAD, the branches and the tags, peeled to commits, into g->tips; 0 or -1. */
+static int read_tips(refs_git2 *g)
 {
 	static const char *const globs[] = { "refs/heads/*", "refs/tags/*" };
 	git_reference *head = NULL;
 	int rc = 0;
 
-	g->pub_read = 1;
 	if (git_repository_head(&head, g->repo) == 0) /* detached or not; unborn: none */
 		rc = add_ref_tip(head, g);
 	git_reference_free(head);
@@ -392,20 +396,34 @@ static int read_public(refs_git2 *g)
 		}
 		git_reference_iterator_free(it);
 	}
-	if (rc || walk_public(g))
-		g->pub_read = -1;
-	free(g->tips);
-	g->tips = NULL;
-	return g->pub_read < 0 ? -1 : 0;
+	return rc;
 }
 
 static int git2_is_public(void *ctx, const unsigned char *id)
 {
 	refs_git2 *g = ctx;
 	git_oid oid;
+	int m;
 
-	if (!g->pub_read && read_public(g))
+	if (!g->tips_read)
+		g->tips_read = read_tips(g) ? -1 : 1;
+	if (g->tips_read < 0)
 		return 0;
+	/* with a graph of the commits (the file, or built by each_commit): one marking walk */
+	if (g->cg && !g->tips_marked) {
+		int rc = 0;
+
+		for (size_t i = 0; i < g->ntips && !rc; i++)
+			rc = commit_graph_mark(g->cg, g->tips[i].id);
+		if (rc < 0)
+			return 0;
+		g->tips_marked = rc ? -1 : 1;
+	}
+	if (g->cg && g->tips_marked > 0 && (m = commit_graph_marked(g->cg, id)) >= 0)
+		return m;
+	/* else one walk through libgit2, kept as a sorted array */
+	if (!g->pub_read)
+		g->pub_read = walk_public(g) ? -1 : 1;
 	if (g->pub_read < 0)
 		return 0;
 	memcpy(oid.id, id, GIT_OID_RAWSZ);
