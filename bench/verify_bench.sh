@@ -27,7 +27,10 @@ row() { # LABEL GOAL COMMAND...
 	shift 2
 	/usr/bin/time -f "%e %U %S" -o "$tmp/t" "$@" >/dev/null 2>"$tmp/err" || [ $? -eq 1 ] ||
 		{ echo "verify_bench: $label failed: $(cat "$tmp/err")" >&2; exit 1; }
-	read -r wall user sys <"$tmp/t"
+	# GNU time puts "Command exited with non-zero status 1" first
+	read -r wall user sys <<EOF
+$(tail -n 1 "$tmp/t")
+EOF
 	printf '| %s | %s | %s | %s |\n' "$label" "$goal" "$wall" \
 		"$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')"
 }
