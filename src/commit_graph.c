@@ -34,6 +34,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hexid.h"
+
 #define CG_HEADER 8
 #define CHUNK_OIDF 0x4f494446u
 #define CHUNK_OIDL 0x4f49444cu
@@ -336,6 +338,7 @@ int commit_graph_build(commit_graph **out, size_t rawsz, const unsigned char *id
 static uint32_t position(const commit_graph *g, const unsigned char *id)
 {
 	uint32_t lo = 0, hi = g->n;
+	size_t i;
 
 	if (g->oidf) {
 		lo = id[0] ? be32(g->oidf + (id[0] - 1) * 4) : 0;
@@ -343,18 +346,8 @@ static uint32_t position(const commit_graph *g, const unsigned char *id)
 		if (lo > hi || hi > g->n)
 			lo = 0, hi = g->n;
 	}
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		int c = memcmp(g->oidl + (size_t)mid * g->rawsz, id, g->rawsz);
-
-		if (!c)
-			return mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return UINT32_MAX;
+	i = hexid_find(g->oidl, lo, hi, g->rawsz, id);
+	return i == SIZE_MAX ? UINT32_MAX : (uint32_t)i;
 }
 
 static const unsigned char *cdat(const commit_graph *g, uint32_t i)

@@ -3,6 +3,7 @@
  */
 #include "hexid.h"
 
+#include <stdint.h>
 #include <string.h>
 
 static const char *const type_names[] = { "unknown", "commit", "tree", "blob", "tag" };
@@ -66,6 +67,23 @@ int hexid_parse_prefix(unsigned char *raw, size_t rawsz, const char *hex, size_t
 		raw[i / 2] |= (unsigned char)(i % 2 ? v : v << 4);
 	}
 	return 0;
+}
+
+size_t hexid_find(const unsigned char *ids, size_t lo, size_t hi, size_t rawsz,
+		  const unsigned char *id)
+{
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = memcmp(ids + mid * rawsz, id, rawsz);
+
+		if (!c)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return SIZE_MAX;
 }
 
 unsigned hexid_lcp(const unsigned char *a, const unsigned char *b, size_t rawsz)

@@ -33,6 +33,7 @@
 
 #include "commit.h"
 #include "commit_graph.h"
+#include "hexid.h"
 #include "objread.h"
 
 struct refs_git2 {
@@ -171,25 +172,6 @@ static int note_parents(parents_batch *pb, uint32_t i, const char *d, size_t len
 	return 0;
 }
 
-/* Position of `id` in ids[0..n), or UINT32_MAX. */
-static uint32_t id_position(const unsigned char *ids, size_t n, const unsigned char *id)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = memcmp(ids + mid * GIT_OID_RAWSZ, id, GIT_OID_RAWSZ);
-
-		if (!c)
-			return (uint32_t)mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return UINT32_MAX;
-}
-
 /*
  * The graph of all n commits ids[] from their parents: the ancestry
  * questions after the subject index are answered there.  A parent that
@@ -213,12 +195,12 @@ static int graph_from_parents(refs_git2 *g, parents_batch *pb, const unsigned ch
 	pstart[0] = 0;
 	for (size_t i = 0; i < n; i++) {
 		for (uint32_t k = 0; k < pb->count[i]; k++) {
-			uint32_t p = id_position(ids, n,
-						 pb->ids + ((size_t)pb->first[i] + k) * GIT_OID_RAWSZ);
+			size_t p = hexid_find(ids, 0, n, GIT_OID_RAWSZ,
+					      pb->ids + ((size_t)pb->first[i] + k) * GIT_OID_RAWSZ);
 
-			if (p == UINT32_MAX)
+			if (p == SIZE_MAX)
 				goto done;
-			plist[pstart[i] + k] = p;
+			plist[pstart[i] + k] = (uint32_t)p;
 		}
 		pstart[i + 1] = pstart[i] + pb->count[i];
 	}

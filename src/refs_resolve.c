@@ -150,23 +150,14 @@ static Word_t key8(const unsigned char *id)
  */
 static int indexed_commit(refs_resolver *r, const unsigned char *id, int64_t *time)
 {
-	size_t lo = 0, hi = r->ix_n;
+	/* ix_ids ascend: the index took them in ID order */
+	size_t i = hexid_find(r->ix_ids, 0, r->ix_n, r->rawsz, id);
 
-	while (lo < hi) { /* ix_ids ascend: the index took them in ID order */
-		size_t mid = lo + (hi - lo) / 2;
-		int c = memcmp(r->ix_ids + mid * r->rawsz, id, r->rawsz);
-
-		if (!c) {
-			r->sbuf = r->ix_text + r->ix_soff[mid];
-			*time = r->ix_time[mid];
-			return 1;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return 0;
+	if (i == SIZE_MAX)
+		return 0;
+	r->sbuf = r->ix_text + r->ix_soff[i];
+	*time = r->ix_time[i];
+	return 1;
 }
 
 /* The cached subject and time of a commit (subject NULL if unreadable); NULL: memory. */

@@ -257,6 +257,31 @@ START_TEST(test_lcp_every_length)
 }
 END_TEST
 
+START_TEST(test_find)
+{
+	unsigned char ids[5][20], x[20];
+
+	for (int i = 0; i < 5; i++) {
+		memset(ids[i], 0, 20);
+		ids[i][0] = (unsigned char)(16 * i); /* 00.., 10.., 20.., 30.., 40.. */
+		ids[i][19] = 7;
+	}
+	for (size_t i = 0; i < 5; i++)
+		ck_assert_uint_eq(hexid_find(ids[0], 0, 5, 20, ids[i]), i);
+	memcpy(x, ids[2], 20);
+	x[19] = 8; /* between two, past the last, before the first: not there */
+	ck_assert_uint_eq(hexid_find(ids[0], 0, 5, 20, x), SIZE_MAX);
+	x[0] = 0xff;
+	ck_assert_uint_eq(hexid_find(ids[0], 0, 5, 20, x), SIZE_MAX);
+	memset(x, 0, 20);
+	ck_assert_uint_eq(hexid_find(ids[0], 0, 5, 20, x), SIZE_MAX);
+	/* only within [lo, hi) */
+	ck_assert_uint_eq(hexid_find(ids[0], 3, 5, 20, ids[1]), SIZE_MAX);
+	ck_assert_uint_eq(hexid_find(ids[0], 3, 5, 20, ids[4]), 4);
+	ck_assert_uint_eq(hexid_find(ids[0], 0, 0, 20, ids[0]), SIZE_MAX);
+}
+END_TEST
+
 START_TEST(test_lcp_sha256)
 {
 	unsigned char other[32];
@@ -457,6 +482,7 @@ Suite *make_hexid_suite(void)
 	tcase_add_test(core, test_lcp_sha1_lengths);
 	tcase_add_test(core, test_lcp_every_length);
 	tcase_add_test(core, test_lcp_sha256);
+	tcase_add_test(core, test_find);
 	tcase_add_test(core, test_type_names);
 	tcase_add_test(core, test_hash_names);
 	tcase_add_test(core, test_tag_target);
