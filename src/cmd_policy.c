@@ -104,6 +104,16 @@ static int read_repos(repo_input *ri, cli_policy_opts *o, policy_input *in, prog
 	}
 	ret = cmd_commit_times(&ids, &ri->times, &ri->ntimes, &ri->cs, p);
 	free(ids);
+	if (ret == ABBREV_EXIT_RUNTIME) {
+		/* commit dates that cannot be read (a SHA-256 repository without a
+		 * commit-graph, for libgit2): the measured numbers stand alone */
+		cmd_error("note: without commit dates there is no growth to fit "
+			  "(--growth=8%%/year gives one)");
+		free(ri->times);
+		ri->times = NULL;
+		ri->ntimes = 0;
+		return ABBREV_EXIT_OK;
+	}
 	if (ret)
 		return ret;
 	qsort(ri->times, ri->ntimes, sizeof(*ri->times), cmp_time);

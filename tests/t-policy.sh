@@ -79,6 +79,21 @@ grep -q '"9": "9 chars: commits, commit-ish and all objects collide already (1 c
 	"$tmp/policy.json" || fail "history: the quote at 9 chars ignores what was measured"
 formats "history" "$tmp/history"
 
+say "SHA-256: measured and modelled; without dates libgit2 can read, no fit but a note"
+gen_repo "$tmp/sha256" sha256
+expect_exit 0 "$GIT_ABBREV" report --format=json "$tmp/sha256"
+cp "$out" "$tmp/report.json"
+expect_exit 0 "$GIT_ABBREV" policy --format=json --lengths=4..16 --growth=5% "$tmp/sha256"
+checks=$((checks + 1))
+"$PYTHON3" -c 'import json, sys
+p, r = (json.load(open(f)) for f in sys.argv[1:])
+assert p["hash"] == "sha256", p["hash"]
+for s in ("commit", "all"):
+    for L, row in p["sets"][s]["lengths"].items():
+        want = r["types"][s]["lengths"][L]["prefixes"] if L in r["types"][s]["lengths"] else 0
+        assert row["colliding_prefixes"] == want, (s, L, row, want)' "$out" "$tmp/report.json" ||
+	fail "sha256: the measured counts are not the report's"
+
 say "counts: the kernel's figures, each form of --growth"
 for g in "8%/year" "80000 commits/year" "1000000/year" ""; do
 	set -- policy --format=json --objects=13021585 --commits=1300000
