@@ -4,7 +4,8 @@
 # bash-completion loads it (git-abbrev's script found lazily, as when
 # installed), keys typed with send-keys and the screen read back with
 # capture-pane.  `--format=<TAB><TAB>` must list formats, not files (bash
-# splits the word at '='), and `git abbrev <TAB><TAB>` the commands only.
+# splits the word at '='), `git abbrev <TAB><TAB>` the commands only, and
+# `-C <TAB>` directories only (then the commands, as without -C).
 . "$(dirname "$0")/setup.sh"
 
 command -v tmux >/dev/null 2>&1 || skip "tmux not found (build.sh installs it)"
@@ -20,7 +21,9 @@ cp "$comp" "$tmp/bc/completions/git-abbrev"
 # files that must not be offered where options, values or commands go
 : >"$tmp/work/json-notes.txt"
 : >"$tmp/work/check-list.txt"
-mkdir "$tmp/work/upstream-repo"
+mkdir "$tmp/work/upstream-repo" "$tmp/work/other-repo"
+# a file beside the directories: -C <path> must not offer it
+: >"$tmp/work/up-notes.txt"
 
 cat >"$tmp/bashrc" <<EOF
 PS1='abbrev> '
@@ -128,6 +131,21 @@ complete_line "git abbrev hi" "git abbrev history "
 complete_line "git abbrev json-n" "git abbrev json-notes.txt"
 # verify --repo=<path>: a directory
 complete_line "git abbrev verify --repo=upstream-r" "git abbrev verify --repo=upstream-repo/"
+
+say "-C <path>: directories only, then the commands"
+complete_list "git abbrev -C " upstream-repo/ other-repo/
+complete_line "git abbrev -C up" "git abbrev -C upstream-repo/"
+complete_line "git abbrev check -C up" "git abbrev check -C upstream-repo/"
+# no directory matches: nothing, not the file (the Z typed after the Tab
+# lands right after what the Tab left)
+checks=$((checks + 1))
+type_keys "git abbrev -C up-n" Tab Z
+wait_for '^abbrev> git abbrev -C up-nZ$' ||
+	{ fail "'git abbrev -C up-n<TAB>' completes a file"; sed 's/^/    | /' "$tmp/screen"; }
+complete_list "git abbrev -C upstream-repo " report check model verify history
+complete_line "git abbrev -C upstream-repo -C . hi" "git abbrev -C upstream-repo -C . history "
+complete_line "git abbrev -Cupstream-repo ch" "git abbrev -Cupstream-repo check "
+complete_line "git-abbrev -C other-repo mo" "git-abbrev -C other-repo model "
 
 say "the same as git-abbrev"
 complete_line "git-abbrev ch" "git-abbrev check "

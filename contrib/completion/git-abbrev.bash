@@ -26,13 +26,29 @@ fi
 # prev set and __git_cmd_idx at "abbrev" (at "git-abbrev" for git-abbrev).
 _git_abbrev ()
 {
-	local commands command
+	local commands command= word= c=$((__git_cmd_idx + 1))
 
 	commands="$(__git abbrev --git-completion-helper=commands)"
-	command="$(__git_find_on_cmdline "$commands")"
+	# the first word that is neither an option nor -C's <path> is the
+	# command, or a repository path (the default command's)
+	while [ $c -lt $cword ]; do
+		case "${words[c]}" in
+		-C) c=$((c + 1)) ;;
+		-*) ;;
+		*) word="${words[c]}"; break ;;
+		esac
+		c=$((c + 1))
+	done
+	if [ -n "$word" ]; then
+		case " $commands " in *" $word "*) command=$word ;; esac
+	fi
 	case "$prev" in
 	-C)
-		return # a directory: readline's own file completion
+		# a directory, as `cd` completes: never a file, not even
+		# through the default completion when no directory matches
+		compopt +o default +o bashdefault 2>/dev/null
+		__gitcomp_file_direct "$(compgen -d -- "$cur")"
+		return
 		;;
 	esac
 	case "$cur" in
@@ -46,7 +62,7 @@ _git_abbrev ()
 		return
 		;;
 	esac
-	if [ -z "$command" ] && [ "$cword" -eq $((__git_cmd_idx + 1)) ]; then
+	if [ -z "$word" ]; then
 		# the commands, as `git <TAB>` offers them; a word none of them
 		# starts is a repository path, left to readline's file completion
 		__gitcomp "$commands"
