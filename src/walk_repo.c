@@ -90,53 +90,30 @@ static int has_promisor_pack(const char *objdir)
 	return found;
 }
 
-#define MAX_ALT_DEPTH 5 /* as git: alternates of alternates, 5 deep */
-
 /*
- * Whether objdir or one of its alternates (info/alternates, followed as
- * git follows it: relative lines against the real object directory,
- * comments and blank lines skipped, 5 levels deep) holds a promisor pack:
- * its objects then promise others that only the remote has.  A loop of
- * alternates ends at the depth limit.
+ * A partial clone: extensions.partialclone, or a promisor pack in one of
+ * the object directories git reads (the pack walker's list: this one,
+ * info/alternates followed as git follows them, and
+ * GIT_ALTERNATE_OBJECT_DIRECTORIES): its objects then promise others that
+ * only the remote has.
  */
-static int promisor_in_alternates(const char *objdir, int depth)
-{
-	char *real = realpath(objdir, NULL), *path = NULL, line[4096];
-	FILE *f;
-	int found;
-
-	if (!real)
-		return 0;
-	found = has_promisor_pack(real);
-	if (!found && depth < MAX_ALT_DEPTH && asprintf(&path, "%s/info/alternates", real) >= 0 &&
-	    (f = fopen(path, "r"))) {
-		while (!found && fgets(line, sizeof(line), f)) {
-			char *alt;
-
-			line[strcspn(line, "\n")] = '\0';
-			if (!line[0] || line[0] == '#')
-				continue;
-			if (asprintf(&alt, line[0] == '/' ? "%s%s" : "%s/%s",
-				     line[0] == '/' ? "" : real, line) < 0)
-				break;
-			found = promisor_in_alternates(alt, depth + 1);
-			free(alt);
-		}
-		fclose(f);
-	}
-	free(path);
-	free(real);
-	return found;
-}
-
-/* A partial clone: extensions.partialclone, or a promisor pack here or in an alternate. */
 static int is_partial(const char *objdir, git_config *cfg)
 {
 	const char *v;
+	char **dirs, msg[16];
+	size_t n;
+	int found = 0;
 
 	if (cfg && git_config_get_string(&v, cfg, "extensions.partialclone") == 0 && *v)
 		return 1;
-	return promisor_in_alternates(objdir, 0);
+	if (walk_pack_objdirs(objdir, &dirs, &n, msg, sizeof(msg)))
+		return has_promisor_pack(objdir); /* the walkers report why */
+	for (size_t i = 0; i < n; i++) {
+		found = found || has_promisor_pack(dirs[i]);
+		free(dirs[i]);
+	}
+	free(dirs);
+	return found;
 }
 
 /*

@@ -3,7 +3,8 @@
 # them: a bare repository whose config file is gone (git still takes it
 # for bare: it is printed as itself, not as its parent directory), and a
 # repository whose alternates hold a partial clone's promisor pack (it is
-# partial too: objects it reaches through them may be promised only).
+# partial too: objects it reaches through them may be promised only),
+# whether info/alternates or GIT_ALTERNATE_OBJECT_DIRECTORIES names them.
 . "$(dirname "$0")/setup.sh"
 
 json() { # FILE EXPR: the Python expression EXPR of the JSON `d` in FILE
@@ -46,6 +47,7 @@ ls "$tmp/part.git"/objects/pack/*.promisor >/dev/null 2>&1 || die "no promisor p
 expect_exit 0 "$GIT_ABBREV" --format=json "$tmp/part.git"
 checks=$((checks + 1))
 [ "$(json "$out" 'd["partial"]')" = True ] || fail "the partial clone itself is not partial"
+cp "$out" "$tmp/part.json"
 # an absolute alternate, and a relative one (against the objects directory)
 for how in absolute relative; do
 	r=$tmp/borrow-$how
@@ -66,6 +68,26 @@ for how in absolute relative; do
 	checks=$((checks + 1))
 	grep -q "a partial clone" "$out" "$err" || fail "$how alternate: the text does not say partial"
 done
+# an alternate named by GIT_ALTERNATE_OBJECT_DIRECTORIES, as git reads it
+# (both walkers; and from inside, no path given)
+git init -q "$tmp/env"
+head=$(git -C "$tmp/part.git" rev-parse HEAD)
+GIT_ALTERNATE_OBJECT_DIRECTORIES="$tmp/part.git/objects" git -C "$tmp/env" cat-file -e "$head" ||
+	die "GIT_ALTERNATE_OBJECT_DIRECTORIES not followed by git"
+for w in pack libgit2; do
+	expect_exit 0 env GIT_ALTERNATE_OBJECT_DIRECTORIES="$tmp/part.git/objects" \
+		"$GIT_ABBREV" --walker=$w --format=json "$tmp/env"
+	checks=$((checks + 1))
+	[ "$(json "$out" 'd["partial"]')" = True ] ||
+		fail "GIT_ALTERNATE_OBJECT_DIRECTORIES with a promisor pack, --walker=$w: not partial"
+	checks=$((checks + 1))
+	[ "$(json "$out" 'd["objects"]')" = "$(json "$tmp/part.json" 'd["objects"]')" ] ||
+		fail "GIT_ALTERNATE_OBJECT_DIRECTORIES, --walker=$w: not the partial clone's objects"
+done
+expect_exit 0 -C "$tmp/env" env GIT_ALTERNATE_OBJECT_DIRECTORIES="$tmp/part.git/objects" \
+	"$GIT_ABBREV" check 4 --type=commit --format=json
+checks=$((checks + 1))
+[ "$(json "$out" 'd["partial"]')" = True ] || fail "GIT_ALTERNATE_OBJECT_DIRECTORIES, no path: not partial"
 # and an alternate without one does not
 git init -q "$tmp/plain"
 echo "$tmp/src/.git/objects" >"$tmp/plain/.git/objects/info/alternates"
