@@ -166,6 +166,16 @@ static int model_markdown(FILE *out, const model_results *r)
 		emit_model_min_lengths(line, sizeof(line), s);
 		fprintf(out, "\n%s.\n", line);
 	}
+	if (r->nsets) {
+		int rc;
+
+		fputs("\n#### Capacity of a length, for any set\n\n", out);
+		rc = emit_model_capacity_table(&t, &r->sets[0], r->from, r->to) ||
+		     emit_table_markdown(out, &t);
+		emit_table_clear(&t);
+		if (rc)
+			return -1;
+	}
 	fputs("\nBirthday model of n random IDs at L hex chars: E = n(n-1)/2 / 16^L expected "
 	      "colliding pairs, P = 1 - exp(-E) the chance of any collision; capacity: the "
 	      "most IDs a length holds with P <= 1% or <= 50%.\n", out);

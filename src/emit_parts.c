@@ -392,8 +392,7 @@ unsigned emit_history_not_yet_to(const history_results *h)
 int emit_history_first_table(emit_table *t, const history_results *h, int markdown)
 {
 	static const char *const heads[] = {
-		"len", "first collision (UTC)", "commits then", "model expects (date)",
-		"P(by then)", "pair"
+		"len", "collided", "commits", "expected (date)", "P then", "pair"
 	};
 	unsigned maxL = (unsigned)(2 * h->rawsz);
 	char a[ABBREV_MAX_HEXSZ + 1], b[ABBREV_MAX_HEXSZ + 1], day[16];
@@ -404,7 +403,8 @@ int emit_history_first_table(emit_table *t, const history_results *h, int markdo
 		const history_first *f = &h->first[L];
 		const history_model *m = &h->model[L];
 		char (*row)[EMIT_TABLE_CELL] = emit_table_row(t);
-		int width = (int)(f->shared + 1 > 12 ? f->shared + 1 : 12);
+		/* one char past the shared ones, and no fewer than 10 */
+		int width = (int)(f->shared + 1 > 10 ? f->shared + 1 : 10);
 		size_t o;
 
 		if (!row)
@@ -412,7 +412,7 @@ int emit_history_first_table(emit_table *t, const history_results *h, int markdo
 		if (width > (int)maxL)
 			width = (int)maxL;
 		snprintf(row[0], EMIT_TABLE_CELL, "%u", L);
-		fmt_date(row[1], EMIT_TABLE_CELL, f->time);
+		fmt_day(row[1], EMIT_TABLE_CELL, f->time);
 		fmt_count(row[2], EMIT_TABLE_CELL, (double)f->commits_then);
 		fmt_count(row[3], EMIT_TABLE_CELL, round(m->expected_commits));
 		if (m->expected_reached) {
@@ -438,7 +438,6 @@ int emit_history_first_table(emit_table *t, const history_results *h, int markdo
 		fmt_count(row[2], EMIT_TABLE_CELL, (double)h->commits);
 		fmt_count(row[3], EMIT_TABLE_CELL, round(h->model[L].expected_commits));
 		fmt_prob(row[4], EMIT_TABLE_CELL, h->model[L].p);
-		snprintf(row[5], EMIT_TABLE_CELL, "(P among all commits now)");
 	}
 	return 0;
 }
@@ -803,11 +802,10 @@ static void capacity_cell(char *buf, size_t n, uint64_t exact, int saturated, do
 int emit_model_table(emit_table *t, const model_set *s, unsigned from, unsigned to)
 {
 	static const char *const heads[] = {
-		"len", "expected pairs", "P(collision)", "expected objects / prefixes",
-		"capacity P<=1%", "capacity P<=50%"
+		"len", "expected pairs", "P(collision)", "expected objects / prefixes"
 	};
 
-	emit_table_init(t, 6, heads, "rrrrrr");
+	emit_table_init(t, 4, heads, "rrrr");
 	for (unsigned L = from; L <= to; L++) {
 		const model_row *row = &s->rows[L];
 		char (*c)[EMIT_TABLE_CELL] = emit_table_row(t);
@@ -819,8 +817,24 @@ int emit_model_table(emit_table *t, const model_set *s, unsigned from, unsigned 
 		emit_fmt_p_collision(c[2], EMIT_TABLE_CELL, row->p_collision, s->n, L, 3);
 		snprintf(c[3], EMIT_TABLE_CELL, "%.3g / %.3g", row->expected_objects,
 			 row->expected_prefixes);
-		capacity_cell(c[4], EMIT_TABLE_CELL, row->cap_low, row->cap_low_sat, row->cap_low_real);
-		capacity_cell(c[5], EMIT_TABLE_CELL, row->cap_high, row->cap_high_sat,
+	}
+	return 0;
+}
+
+int emit_model_capacity_table(emit_table *t, const model_set *s, unsigned from, unsigned to)
+{
+	static const char *const heads[] = { "len", "capacity P<=1%", "capacity P<=50%" };
+
+	emit_table_init(t, 3, heads, "rrr");
+	for (unsigned L = from; L <= to; L++) {
+		const model_row *row = &s->rows[L];
+		char (*c)[EMIT_TABLE_CELL] = emit_table_row(t);
+
+		if (!c)
+			return -1;
+		snprintf(c[0], EMIT_TABLE_CELL, "%u", L);
+		capacity_cell(c[1], EMIT_TABLE_CELL, row->cap_low, row->cap_low_sat, row->cap_low_real);
+		capacity_cell(c[2], EMIT_TABLE_CELL, row->cap_high, row->cap_high_sat,
 			      row->cap_high_real);
 	}
 	return 0;

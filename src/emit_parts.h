@@ -156,8 +156,14 @@ unsigned emit_history_not_yet_to(const history_results *h);
 int emit_history_first_table(emit_table *t, const history_results *h, int markdown);
 int emit_history_years_table(emit_table *t, const projection_results *p, int markdown);
 
-/* The model's table of one set over from..to.  0, or -1 when out of memory. */
+/*
+ * The model's table of one set over from..to: expected pairs, P(collision),
+ * expected objects / prefixes.  The capacity of a length (the most random
+ * IDs it holds with P <= 1% or <= 50%) depends on the length alone, so it
+ * is one table for every set.  0, or -1 when out of memory.
+ */
 int emit_model_table(emit_table *t, const model_set *s, unsigned from, unsigned to);
+int emit_model_capacity_table(emit_table *t, const model_set *s, unsigned from, unsigned to);
 
 /* "P(collision) <= 50% from 11 chars, <= 1% from 13 chars" */
 void emit_model_min_lengths(char *buf, size_t n, const model_set *s);

@@ -276,29 +276,33 @@ static int check_text(FILE *out, const stats_check *c)
 static int model_text(FILE *out, const model_results *r)
 {
 	emit_table t;
-	char num[48], line[160];
+	char num[48], line[256];
 
 	for (size_t i = 0; i < r->nsets; i++) {
 		const model_set *s = &r->sets[i];
 
 		fmt_count(num, sizeof(num), (double)s->n);
 		fprintf(out, "%s: %s\n", emit_set_title(s->name), num);
-		if (emit_model_table(&t, s, r->from, r->to) || emit_table_text(out, &t, 0)) {
-			emit_table_clear(&t);
+		if (print_table(out, &t, emit_model_table(&t, s, r->from, r->to), NULL))
 			return -1;
-		}
-		emit_table_clear(&t);
 		emit_model_min_lengths(line, sizeof(line), s);
-		fputs(line, out);
+		fprintf(out, "%s\n", line);
 		if (!strcmp(s->name, "all"))
-			fprintf(out, "; git's auto abbreviation for %s objects: %u", num,
+			fprintf(out, "git's auto abbreviation for %s objects: %u\n", num,
 				s->git_auto_abbrev);
-		fputs("\n\n", out);
+		fputc('\n', out);
+	}
+	if (r->nsets) {
+		fputs("capacity of a length, for any set: the most random IDs it holds with\n"
+		      "P(collision) <= 1% or <= 50%\n", out);
+		if (print_table(out, &t, emit_model_capacity_table(&t, &r->sets[0], r->from, r->to),
+				NULL))
+			return -1;
+		fputc('\n', out);
 	}
 	fprintf(out, "(birthday model of n random IDs at L hex chars: E = n(n-1)/2 / 16^L\n"
 		     " expected colliding pairs, P = 1 - exp(-E) the chance of any collision;\n"
-		     " expected objects / prefixes compare with the report's measured ones;\n"
-		     " capacity: the most IDs a length holds with P <= 1%% or <= 50%%)\n");
+		     " expected objects / prefixes compare with the report's measured ones)\n");
 	return ferror(out) ? -1 : 0;
 }
 
@@ -323,11 +327,14 @@ static void other_fit_text(FILE *out, const projection_results *p)
 	const projection_when *w = &p->other_quote;
 	char growth[64], cy[48], oy[48];
 
+	char line[256];
+
 	fmt_growth(growth, sizeof(growth), f->kind == PROJECTION_FIT_EXP, f->growth);
 	when_phrase(cy, sizeof(cy), w->commits_time, w->commits_reached);
 	when_phrase(oy, sizeof(oy), w->objects_time, w->objects_reached);
-	fprintf(out, "(with the %s fit instead, %s: %u-char commit IDs %s, all objects %s)\n",
-		projection_fit_name(f->kind), growth, PROJECTION_QUOTE_LEN, cy, oy);
+	snprintf(line, sizeof(line), "(with the %s fit instead, %s: %u-char commit IDs %s, "
+		 "all objects %s)", projection_fit_name(f->kind), growth, PROJECTION_QUOTE_LEN, cy, oy);
+	print_wrapped(out, line, 0, 1);
 }
 
 static int projection_text(FILE *out, const history_report *r)
@@ -343,8 +350,9 @@ static int projection_text(FILE *out, const history_report *r)
 	}
 	fmt_day(from, sizeof(from), p->window_start);
 	fmt_day(to, sizeof(to), p->window_end);
-	fprintf(out, "growth of the commit count over the last %.3g years (%s .. %s, %zu samples):\n",
-		emit_window_span(p), from, to, p->nsamples);
+	snprintf(line, sizeof(line), "growth of the commit count, %s .. %s (%.3g years, %zu "
+		 "samples):", from, to, emit_window_span(p), p->nsamples);
+	print_wrapped(out, line, 0, 2);
 	for (int i = 0; i < 2; i++) {
 		const projection_fit *f = &p->fits[i];
 
@@ -368,39 +376,44 @@ static int projection_text(FILE *out, const history_report *r)
 		     " objects-per-commit ratio)\n\n");
 
 	emit_history_quote(line, sizeof(line), r);
-	fprintf(out, "%s\n", line);
+	print_wrapped(out, line, 0, 2);
 	other_fit_text(out, p);
 	emit_safe_sentence(line, sizeof(line), p);
-	fprintf(out, "%s\n", line);
+	print_wrapped(out, line, 0, 2);
 	return 0;
 }
 
 static int history_text(FILE *out, const history_report *r)
 {
 	const history_results *h = r->h;
-	char counts[160];
+	char counts[160], line[4096];
 	emit_table t;
 	int rc;
 
-	for (size_t i = 0; i < r->nrepos; i++)
-		fprintf(out, "%s%s", i ? " + " : "", r->repos[i]);
+	emit_repos_joined(line, sizeof(line), r->repos, r->nrepos);
 	emit_history_counts(counts, sizeof(counts), h);
-	fprintf(out, "%s%s\n", r->nrepos ? ": " : "", counts);
+	/* the counts on a line of their own when the path leaves them no room */
+	if (r->nrepos)
+		fprintf(out, "%s:%s", line,
+			text_width(line) + 2 + text_width(counts) > TEXT_WIDTH ? "\n" : " ");
+	fprintf(out, "%s\n", counts);
 	/* notes of a shallow or partial clone: on stderr (cmd_sets_notes) */
 	fputc('\n', out);
 	if (h->commits < 2) {
 		fprintf(out, "fewer than two commits: no length has collided\n");
 		return ferror(out) ? -1 : 0;
 	}
-	fprintf(out, "when two commits first shared L hex chars (commits replayed in "
-		     "committer-time order):\n");
+	fprintf(out, "when two commits first shared L hex chars (in committer-time order):\n");
 	rc = emit_history_first_table(&t, h, 0) || emit_table_text(out, &t, 0);
 	emit_table_clear(&t);
 	if (rc)
 		return -1;
-	fprintf(out, "(model: random IDs first collide at L after about sqrt(pi/2 * 16^L) of them;\n"
-		     " P(by then): their chance to collide at L among that many commits, about\n"
-		     " half above and half below 0.5 when IDs are random, tiny for a crafted pair)\n");
+	fprintf(out, "(collided: the day two commits first shared L chars; commits: how many\n"
+		     " there were then; expected: random IDs first collide at L after about\n"
+		     " sqrt(pi/2 * 16^L) of them, dated when the history reached that many;\n"
+		     " P then: their chance to collide at L among that many commits, about\n"
+		     " half above and half below 0.5 when IDs are random, tiny for a crafted\n"
+		     " pair; not yet: commits and P now; the JSON has the times and full IDs)\n");
 	if (r->p) {
 		fputc('\n', out);
 		if (projection_text(out, r))
