@@ -1,16 +1,18 @@
 /*
- * emit_markdown.c - the report and the model as Markdown tables, ready to
- * paste into a mail, a wiki page or an issue.  Report: a heading line
- * with the repository and its object count, one row per length with the
- * sets side by side ("colliding objects / colliding prefixes", then the
- * birthday model's expected prefixes for as many random IDs), a key, and
- * the min unique lengths.  Model: a table per set.  History: when each
- * length first collided beside the model, then the projection and the
- * line to quote.
+ * emit_markdown.c - the report, the model and the history as Markdown, to
+ * paste into a mail or a GitHub comment: tables of a few columns (the
+ * text's own tables, emit_parts.h, with the same cells), paragraphs
+ * wrapped at 80 columns (a comment keeps the breaks; a wrap never starts
+ * a line that Markdown would read as a list, heading or table), counts
+ * grouped as everywhere (fmt.h).  Report: a heading with the repository
+ * and its object count, the sets' table, the types' table beside
+ * commit~other, measured / expected prefixes, the min unique lengths.
+ * Model: a table per set and one of each length's capacity.  History:
+ * when each length first collided beside the model, then the projection
+ * and the line to quote.
  *
- * Cells hold no user text, so only the heading needs care: the
- * repository path goes into a code span long enough for any backticks it
- * holds.
+ * Only the headings hold user text: a repository path goes into a code
+ * span long enough for any backticks it holds.
  */
 #include <config.h>
 
@@ -50,19 +52,25 @@ static void code_span(FILE *out, const char *s)
 		fputc('`', out);
 }
 
-/* all objects and commits always; the other types, and commit-ish beside tags, when they have IDs */
-static int shown(const stats_report *r, int set)
+/* A paragraph wrapped at 80 columns for a mail (GitHub keeps the breaks). */
+static void paragraph(FILE *out, const char *s)
 {
-	if (set == ABBREV_SET_COMMITISH)
-		set = ABBREV_SET_TAG;
-	return set == ABBREV_SET_ALL || set == ABBREV_SET_COMMIT || r->sets[set].count > 0;
+	emit_wrap(out, s, 0, 0, 1);
+}
+
+static int md_table(FILE *out, emit_table *t, int rc)
+{
+	rc = rc || emit_table_markdown(out, t);
+	emit_table_clear(t);
+	return rc ? -1 : 0;
 }
 
 static int report_markdown(FILE *out, const stats_report *r)
 {
 	const stats_set *all = &r->sets[ABBREV_SET_ALL];
-	unsigned last = r->cvo_last_len;
-	char num[32], buf[64];
+	char num[32], line[1024];
+	size_t o = 0;
+	emit_table t;
 
 	fputs("### Colliding abbreviated IDs: ", out);
 	for (size_t i = 0; i < r->nrepos; i++) {
@@ -71,8 +79,11 @@ static int report_markdown(FILE *out, const stats_report *r)
 	}
 	fmt_count(num, sizeof(num), (double)all->count);
 	fprintf(out, "%s%s objects (%s)\n\n", r->nrepos ? ", " : "", num, r->hash ? r->hash : "unknown");
-	for (int i = 0; emit_lacks_note(r->lacks, i); i++)
-		fprintf(out, "Note: %s.\n\n", emit_lacks_note(r->lacks, i));
+	for (int i = 0; emit_lacks_note(r->lacks, i); i++) {
+		snprintf(line, sizeof(line), "Note: %s.", emit_lacks_note(r->lacks, i));
+		paragraph(out, line);
+		fputc('\n', out);
+	}
 	if (r->reach) {
 		char counts[128];
 
@@ -85,60 +96,54 @@ static int report_markdown(FILE *out, const stats_report *r)
 		fprintf(out, "%s.\n\n", counts);
 	}
 
-	for (int c = 0; c < ABBREV_SET_COUNT; c++) {
-		const stats_set *st = &r->sets[column_sets[c]];
-
-		if (st->last_len > last)
-			last = st->last_len;
-	}
-	fputs("| length |", out);
-	for (int c = 0; c < ABBREV_SET_COUNT; c++)
-		if (shown(r, column_sets[c]))
-			fprintf(out, " %s | expected |", emit_set_title(idset_name(column_sets[c])));
-	fputs(" commit vs other |\n|---:|", out);
-	for (int c = 0; c < ABBREV_SET_COUNT; c++)
-		if (shown(r, column_sets[c]))
-			fputs("---:|---:|", out);
-	fputs("---:|\n", out);
-	for (unsigned L = ABBREV_MIN_LEN; L <= last; L++) {
-		fprintf(out, "| %u |", L);
-		for (int c = 0; c < ABBREV_SET_COUNT; c++) {
-			const stats_set *st = &r->sets[column_sets[c]];
-
-			if (!shown(r, column_sets[c]))
-				continue;
-			fmt_expected(buf, sizeof(buf), st->model[L].expected_prefixes);
-			fprintf(out, " %zu / %zu | %s |", st->objects[L], st->prefixes[L], buf);
-		}
-		fprintf(out, " %zu |\n", L <= r->cvo_last_len ? r->cvo[L] : 0);
-	}
-
-	fmt_count(num, sizeof(num), (double)all->count);
-	fprintf(out, "\n%s %s:", num, all->count == 1 ? "object" : "objects");
-	for (int set = ABBREV_SET_COMMIT; set <= ABBREV_SET_TAG; set++) {
+	for (int set = ABBREV_SET_COMMIT; set <= ABBREV_SET_TAG && o < sizeof(line); set++) {
 		fmt_count(num, sizeof(num), (double)r->sets[set].count);
-		fprintf(out, "%s %s %s", set > ABBREV_SET_COMMIT ? "," : "", num,
-			emit_set_noun(set, r->sets[set].count));
+		o += (size_t)snprintf(line + o, sizeof(line) - o, "%s%s %s",
+				      set > ABBREV_SET_COMMIT ? ", " : "", num,
+				      emit_set_noun(set, r->sets[set].count));
 	}
 	fmt_count(num, sizeof(num), (double)r->sets[ABBREV_SET_COMMITISH].count);
-	fprintf(out, "; %s commit-ish.", num);
-	fputs("  Cells: colliding objects / colliding prefixes at that length; "
-	      "*expected*: the colliding prefixes expected for as many random IDs "
-	      "(birthday model); *commit-ish*: commits and the tags that peel to a commit, "
-	      "among which `git log <prefix>` and `<prefix>^{commit}` resolve; "
-	      "*commit vs other*: commits that share the prefix with a tree, blob or tag "
-	      "(ambiguous to `git show <prefix>`; to `git log <prefix>` only when the other "
-	      "object is a tag that peels to a commit, counted in *commit-ish*).\n\n", out);
-	fputs("**Min unique length:**", out);
+	if (o < sizeof(line))
+		snprintf(line + o, sizeof(line) - o, "; %s commit-ish. Colliding objects / "
+			 "colliding prefixes at L hex chars:", num);
+	paragraph(out, line);
+	fputc('\n', out);
+	if (md_table(out, &t, emit_report_sets_table(&t, r)))
+		return -1;
+	if (emit_report_shown(r, ABBREV_SET_COMMITISH)) {
+		fputc('\n', out);
+		paragraph(out, "*commit-ish*: commits and the tags that peel to a commit, among "
+			       "which `git log <prefix>` and `<prefix>^{commit}` resolve.");
+	}
+	fputc('\n', out);
+	if (md_table(out, &t, emit_report_types_table(&t, r)))
+		return -1;
+	fputc('\n', out);
+	paragraph(out, "*commit\\~other*: commits that share the prefix with a tree, blob or tag "
+		       "(ambiguous to `git show <prefix>`; to `git log <prefix>` only when the other "
+		       "object is a tag that peels to a commit, counted in *commit-ish*).");
+	fputc('\n', out);
+	paragraph(out, "Colliding prefixes, measured / expected for as many random IDs (birthday "
+		       "model); *P(>=)*: the chance of at least the measured count if the IDs were "
+		       "random:");
+	fputc('\n', out);
+	if (md_table(out, &t, emit_report_model_table(&t, r)))
+		return -1;
+
+	o = (size_t)snprintf(line, sizeof(line), "**Min unique length:**");
 	if (!all->count)
-		fputs(" (no objects)", out);
-	for (int c = 0; c < ABBREV_SET_COUNT; c++)
+		o += (size_t)snprintf(line + o, sizeof(line) - o, " (no objects)");
+	for (int c = 0; c < ABBREV_SET_COUNT && o < sizeof(line); c++)
 		if (r->sets[column_sets[c]].count)
-			fprintf(out, "%s %s %u", c ? "," : "", emit_set_title(idset_name(column_sets[c])),
-				r->sets[column_sets[c]].min_unique);
+			o += (size_t)snprintf(line + o, sizeof(line) - o, "%s %s %u", c ? "," : "",
+					      emit_set_title(idset_name(column_sets[c])),
+					      r->sets[column_sets[c]].min_unique);
 	fmt_count(num, sizeof(num), (double)all->count);
-	fprintf(out, "; commits vs other types %u; git's auto abbreviation for %s objects: %u\n",
-		r->cvo_last_len, num, r->git_auto_abbrev);
+	if (o < sizeof(line))
+		snprintf(line + o, sizeof(line) - o, "; commits vs other types %u; git's auto "
+			 "abbreviation for %s objects: %u", r->cvo_last_len, num, r->git_auto_abbrev);
+	fputc('\n', out);
+	paragraph(out, line);
 	return ferror(out) ? -1 : 0;
 }
 
@@ -176,9 +181,10 @@ static int model_markdown(FILE *out, const model_results *r)
 		if (rc)
 			return -1;
 	}
-	fputs("\nBirthday model of n random IDs at L hex chars: E = n(n-1)/2 / 16^L expected "
-	      "colliding pairs, P = 1 - exp(-E) the chance of any collision; capacity: the "
-	      "most IDs a length holds with P <= 1% or <= 50%.\n", out);
+	fputc('\n', out);
+	paragraph(out, "Birthday model of n random IDs at L hex chars: E = n(n-1)/2 / 16^L expected "
+		       "colliding pairs, P = 1 - exp(-E) the chance of any collision; capacity: the "
+		       "most IDs a length holds with P <= 1% or <= 50%.");
 	return ferror(out) ? -1 : 0;
 }
 
@@ -187,7 +193,7 @@ static int model_markdown(FILE *out, const model_results *r)
 static int projection_markdown(FILE *out, const history_report *r)
 {
 	const projection_results *p = r->p;
-	char quote[512], from[32], to[32], growth[2][64];
+	char quote[512], from[32], to[32], growth[2][64], line[1024];
 	emit_table t;
 	int rc;
 
@@ -196,8 +202,11 @@ static int projection_markdown(FILE *out, const history_report *r)
 		return 0;
 	}
 	emit_history_quote(quote, sizeof(quote), r);
-	fprintf(out, "\n**%c%s.**\n\n", quote[0] >= 'a' && quote[0] <= 'z' ? quote[0] - 'a' + 'A' :
-		quote[0], quote[0] ? quote + 1 : "");
+	snprintf(line, sizeof(line), "**%c%s.**", quote[0] >= 'a' && quote[0] <= 'z' ?
+		 quote[0] - 'a' + 'A' : quote[0], quote[0] ? quote + 1 : "");
+	fputc('\n', out);
+	paragraph(out, line);
+	fputc('\n', out);
 	rc = emit_history_years_table(&t, p, 1) || emit_table_markdown(out, &t);
 	emit_table_clear(&t);
 	if (rc)
@@ -206,24 +215,28 @@ static int projection_markdown(FILE *out, const history_report *r)
 	fmt_day(to, sizeof(to), p->window_end);
 	fmt_growth(growth[0], sizeof(growth[0]), 1, p->fits[0].growth);
 	fmt_growth(growth[1], sizeof(growth[1]), 0, p->fits[1].growth);
-	fprintf(out, "\nThe year in which a length passes P(collision) = 1%% and 50%% "
-		     "(\\* passed already, dated from the history).  Growth of the commit count "
-		     "%s .. %s: exponential %s (RMS relative error %.2g%%), linear "
-		     "%s (RMS relative error %.2g%%); the %s fit is used.  "
-		     "%.2f objects per commit.\n",
-		from, to, growth[0], 100.0 * p->fits[0].rms_rel,
-		growth[1], 100.0 * p->fits[1].rms_rel,
-		projection_fit_name(p->fits[p->chosen].kind), p->objects_per_commit);
+	snprintf(line, sizeof(line), "The year in which a length passes P(collision) = 1%% and 50%% "
+		 "(\\* passed already, dated from the history).  Growth of the commit count "
+		 "%s .. %s: exponential %s (RMS relative error %.2g%%), linear "
+		 "%s (RMS relative error %.2g%%); the %s fit is used.  "
+		 "%.2f objects per commit.",
+		 from, to, growth[0], 100.0 * p->fits[0].rms_rel,
+		 growth[1], 100.0 * p->fits[1].rms_rel,
+		 projection_fit_name(p->fits[p->chosen].kind), p->objects_per_commit);
+	fputc('\n', out);
+	paragraph(out, line);
 	emit_safe_sentence(quote, sizeof(quote), p);
-	fprintf(out, "\n%c%s.\n", quote[0] >= 'a' && quote[0] <= 'z' ? quote[0] - 'a' + 'A' :
-		quote[0], quote[0] ? quote + 1 : "");
+	snprintf(line, sizeof(line), "%c%s.", quote[0] >= 'a' && quote[0] <= 'z' ?
+		 quote[0] - 'a' + 'A' : quote[0], quote[0] ? quote + 1 : "");
+	fputc('\n', out);
+	paragraph(out, line);
 	return ferror(out) ? -1 : 0;
 }
 
 static int history_markdown(FILE *out, const history_report *r)
 {
 	const history_results *h = r->h;
-	char counts[160];
+	char counts[160], line[256];
 	const char *note;
 	emit_table t;
 	int rc;
@@ -233,10 +246,14 @@ static int history_markdown(FILE *out, const history_report *r)
 		fputs(i ? " + " : "", out);
 		code_span(out, r->repos[i]);
 	}
+	/* the counts under the heading, which cannot wrap */
 	emit_history_counts(counts, sizeof(counts), h);
-	fprintf(out, "%s%s\n\n", r->nrepos ? ", " : "", counts);
-	for (int i = 0; (note = emit_lacks_note(r->lacks, i)); i++)
-		fprintf(out, "Note: %s.\n\n", note);
+	fprintf(out, "\n\n%s.\n\n", counts);
+	for (int i = 0; (note = emit_lacks_note(r->lacks, i)); i++) {
+		snprintf(line, sizeof(line), "Note: %s.", note);
+		paragraph(out, line);
+		fputc('\n', out);
+	}
 	if (h->commits < 2) {
 		fputs("Fewer than two commits: no length has collided.\n", out);
 		return ferror(out) ? -1 : 0;
@@ -245,10 +262,13 @@ static int history_markdown(FILE *out, const history_report *r)
 	emit_table_clear(&t);
 	if (rc)
 		return -1;
-	fputs("\nCommits replayed in committer-time order.  Model: random IDs first collide at "
-	      "L chars after about sqrt(pi/2 * 16^L) of them; P(by then): their chance to "
-	      "collide at L among that many commits (about half above and half below 0.5 when "
-	      "IDs are random, tiny for a crafted pair).\n", out);
+	fputc('\n', out);
+	paragraph(out, "*collided*: the day two commits first shared L chars, commits replayed in "
+		       "committer-time order; *commits*: how many there were then; *expected*: random "
+		       "IDs first collide at L chars after about sqrt(pi/2 * 16^L) of them, dated when "
+		       "the history reached that many; *P then*: their chance to collide at L among "
+		       "that many commits (about half above and half below 0.5 when IDs are random, "
+		       "tiny for a crafted pair); *not yet*: commits and P now.");
 	if (r->p && projection_markdown(out, r))
 		return -1;
 	return ferror(out) ? -1 : 0;

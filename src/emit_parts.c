@@ -116,13 +116,60 @@ int emit_table_text(FILE *out, const emit_table *t, int indent)
 	return ferror(out) ? -1 : 0;
 }
 
-/* A cell for a Markdown table: a | would end the cell. */
+/* A cell for a Markdown table: a | would end the cell, a ~ could strike text through. */
 static void md_cell(FILE *out, const char *s)
 {
 	for (; *s; s++) {
-		if (*s == '|')
+		if (*s == '|' || *s == '~')
 			fputc('\\', out);
 		fputc(*s, out);
+	}
+}
+
+/* Whether a Markdown line starting with the word at w would be a block of its own. */
+static int md_block_start(const char *w)
+{
+	const char *e = w;
+
+	if (*w == '>' || *w == '|')
+		return 1;
+	if (*w && strchr("-+*=#", *w)) {
+		while (*e == *w)
+			e++;
+		/* "- x", "# x", "## x"; a rule or setext line: "---", "===" */
+		return *e == ' ' || !*e;
+	}
+	while (*e >= '0' && *e <= '9')
+		e++;
+	return e > w && (*e == '.' || *e == ')') && (e[1] == ' ' || !e[1]);
+}
+
+void emit_wrap(FILE *out, const char *s, size_t col, int indent, int markdown)
+{
+	while (*s) {
+		const char *p = s, *cut = s;
+		size_t w = col;
+
+		/* the longest run of words that fits, at least one word */
+		while (*p) {
+			size_t ww = 0;
+			const char *q = p;
+
+			for (; *q && *q != ' '; q++)
+				ww += ((unsigned char)*q & 0xc0) != 0x80;
+			if (cut > s && w + ww > EMIT_WRAP_WIDTH && !(markdown && md_block_start(p)))
+				break;
+			w += ww + 1;
+			cut = q;
+			p = *q ? q + 1 : q;
+		}
+		fprintf(out, "%.*s\n", (int)(cut - s), s);
+		for (s = cut; *s == ' '; s++)
+			;
+		if (*s) {
+			fprintf(out, "%*s", indent, "");
+			col = (size_t)indent;
+		}
 	}
 }
 

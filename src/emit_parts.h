@@ -55,6 +55,19 @@ int emit_table_text(FILE *out, const emit_table *t, int indent);
  */
 int emit_table_markdown(FILE *out, const emit_table *t);
 
+/* The width text and Markdown keep to: an 80-column terminal or mail. */
+#define EMIT_WRAP_WIDTH 80
+
+/*
+ * s broken at spaces into lines of at most EMIT_WRAP_WIDTH columns, the
+ * first after `col` columns already printed, the others indented by
+ * `indent` (a word longer than a line keeps a line of its own); ends the
+ * line.  markdown: never a break before a word that would start a list
+ * item, a heading, a quote or a table row ("- x", "# x", "> x", "| x",
+ * "1. x"), which would change what the paragraph means.
+ */
+void emit_wrap(FILE *out, const char *s, size_t col, int indent, int markdown);
+
 /* The width in columns of the text layout's widest line (indent excluded). */
 size_t emit_table_text_width(const emit_table *t);
 

@@ -27,8 +27,7 @@ static const int column_sets[ABBREV_SET_COUNT] = {
 	ABBREV_SET_TAG
 };
 
-/* The width text keeps to: an 80-column terminal or mail. */
-#define TEXT_WIDTH 80
+#define TEXT_WIDTH EMIT_WRAP_WIDTH
 
 /* Display width: UTF-8 continuation bytes take no column. */
 static size_t text_width(const char *s)
@@ -40,38 +39,10 @@ static size_t text_width(const char *s)
 	return w;
 }
 
-/*
- * s broken at spaces into lines of at most TEXT_WIDTH columns, the first
- * after `col` columns already printed, the others indented by `indent`
- * (a word longer than a line keeps a line of its own).  Ends the line.
- */
+/* s wrapped at 80 columns (emit_wrap), the first line after `col` columns. */
 static void print_wrapped(FILE *out, const char *s, size_t col, int indent)
 {
-	while (*s) {
-		const char *p = s, *cut = s;
-		size_t w = col;
-
-		/* the longest run of words that fits, at least one word */
-		while (*p) {
-			size_t ww = 0;
-			const char *q = p;
-
-			for (; *q && *q != ' '; q++)
-				ww += ((unsigned char)*q & 0xc0) != 0x80;
-			if (cut > s && w + ww > TEXT_WIDTH)
-				break;
-			w += ww + 1;
-			cut = q;
-			p = *q ? q + 1 : q;
-		}
-		fprintf(out, "%.*s\n", (int)(cut - s), s);
-		for (s = cut; *s == ' '; s++)
-			;
-		if (*s) {
-			fprintf(out, "%*s", indent, "");
-			col = (size_t)indent;
-		}
-	}
+	emit_wrap(out, s, col, indent, 0);
 }
 
 /*

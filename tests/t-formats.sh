@@ -129,42 +129,85 @@ def cells(line):
     return [c.strip() for c in line.strip().strip("|").split("|")]
 
 
+def md_tables(lines):
+    """The Markdown tables of a document: (header cells, rows of cells), in order."""
+    out, cur = [], None
+    for l in lines:
+        if l.startswith("|"):
+            c = [x.replace("\\~", "~").replace("\\|", "|") for x in cells(l)]
+            if cur is None:
+                cur = (c, [])
+                out.append(cur)
+            elif not l.startswith("|---"):
+                cur[1].append(c)
+        else:
+            cur = None
+    return out
+
+
+def paragraphs(lines):
+    """The paragraphs of a document, each one line (a mail's line breaks folded)."""
+    out, cur = [], []
+    for l in lines + [""]:
+        if l.strip() and not l.startswith("|") and not l.startswith("#"):
+            cur.append(l.strip())
+        elif cur:
+            out.append(" ".join(cur))
+            cur = []
+    return out
+
+
 def check_markdown(rep, path):
-    lines = open(path, encoding="utf-8").read().split("\n")
+    text = open(path, encoding="utf-8").read()
+    lines = text.split("\n")
+    # mail-sized: every line but the heading (it holds the paths) within 100 chars
+    width = max(len(l) for l in lines[1:])
+    expect(width <= 100, "markdown: a line of %d chars" % width)
     head = lines[0]
     expect(head.startswith("### Colliding abbreviated IDs: "), "markdown: heading %r" % head)
     expect(head.endswith(", %s objects (%s)" % (grouped(rep["objects"]), rep["hash"])),
            "markdown: heading %r lacks the object count" % head)
     for repo in rep["repositories"]:
         expect(repo in head, "markdown: heading %r lacks %r" % (head, repo))
-    table = [l for l in lines if l.startswith("|")]
-    hdr, sep, body = cells(table[0]), cells(table[1]), table[2:]
-    want = ["length"]
-    for s in drawn(rep):
-        want += [TITLES[s], "expected"]
-    want.append("commit vs other")
-    expect(hdr == want, "markdown: header %s, want %s" % (hdr, want))
-    expect(all(re.fullmatch(r"-+:", c) for c in sep) and len(sep) == len(hdr),
-           "markdown: separator %s" % sep)
-    expect([int(cells(l)[0]) for l in body] == list(range(4, last_len(rep) + 1)),
-           "markdown: rows")
-    for l in body:
-        c = cells(l)
+    tables = md_tables(lines)
+    if not expect(len(tables) == 3, "markdown: %d tables, want 3" % len(tables)):
+        return
+    rows = list(range(4, last_len(rep) + 1))
+    sets = [s for s in drawn(rep) if s in ("all", "commit", "commit-ish")]
+    types = [s for s in drawn(rep) if s in ("tree", "blob", "tag")]
+    for (hdr, body), want, cvo in ((tables[0], sets, False), (tables[1], types, True)):
+        wh = ["len"] + [TITLES[s] for s in want] + (["commit~other"] if cvo else [])
+        expect(hdr == wh, "markdown: header %s, want %s" % (hdr, wh))
+        expect([int(c[0]) for c in body] == rows, "markdown: rows of %s" % hdr)
+        for c in body:
+            L = int(c[0])
+            expect(len(c) == len(hdr), "markdown: row %d has %d cells, header %d"
+                   % (L, len(c), len(hdr)))
+            for i, s in enumerate(want):
+                m = re.fullmatch(r"([\d,]+) / ([\d,]+)", c[1 + i])
+                if expect(m, "markdown: cell %r" % c[1 + i]):
+                    expect(m.group(1) == grouped(counts(rep, s, L)[0]) and
+                           m.group(2) == grouped(counts(rep, s, L)[1]),
+                           "markdown: %s at %d: %s, json %s" % (s, L, c[1 + i], counts(rep, s, L)))
+            if cvo:
+                expect(c[-1] == grouped(rep["commit_vs_other"].get(str(L), 0)),
+                       "markdown: commit~other at %d" % L)
+    hdr, body = tables[2]
+    expect(hdr == ["len", "all objects", "P(>=)", "commits", "P(>=)"], "markdown: model header %s" % hdr)
+    for c in body:
         L = int(c[0])
-        expect(len(c) == len(hdr), "markdown: row %d has %d cells" % (L, len(c)))
-        for i, s in enumerate(drawn(rep)):
-            m = re.fullmatch(r"(\d+) / (\d+)", c[1 + 2 * i])
-            if expect(m, "markdown: cell %r" % c[1 + 2 * i]):
-                got = (int(m.group(1)), int(m.group(2)))
-                expect(got == counts(rep, s, L), "markdown: %s at %d: %s" % (s, L, got))
-            e = float(c[2 + 2 * i].replace(",", ""))
+        expect(len(c) == len(hdr), "markdown: model row %d has %d cells" % (L, len(c)))
+        for i, s in enumerate(("all", "commit")):
+            m = re.fullmatch(r"([\d,]+) / (.+)", c[1 + 2 * i])
+            if not expect(m, "markdown: model cell %r" % c[1 + 2 * i]):
+                continue
+            expect(m.group(1) == grouped(counts(rep, s, L)[1]), "markdown: %s measured at %d" % (s, L))
+            e = float(m.group(2).replace(",", ""))
             want = expected_prefixes(rep["types"][s]["count"], L)
-            # printed with 2 decimals, 3 significant digits or as a whole number
+            # printed with 2 decimals, 2 significant digits or as a whole number
             expect(abs(e - want) <= 0.0051 + 0.051 * want,
-                   "markdown: %s expected at %d: %s, formula %g" % (s, L, c[2 + 2 * i], want))
-        expect(int(c[-1]) == rep["commit_vs_other"].get(str(L), 0),
-               "markdown: commit vs other at %d" % L)
-    mu = [l for l in lines if l.startswith("**Min unique length:**")]
+                   "markdown: %s expected at %d: %s, formula %g" % (s, L, m.group(2), want))
+    mu = [p for p in paragraphs(lines) if p.startswith("**Min unique length:**")]
     if expect(len(mu) == 1, "markdown: no min unique line"):
         m = re.fullmatch(r"\*\*Min unique length:\*\* (.*); commits vs other types (\d+); "
                          r"git's auto abbreviation for ([\d,]+) objects: (\d+)", mu[0])
@@ -462,9 +505,12 @@ def check_history(kind, js, path):
                     expect(r[c] == "", "history csv %s %s: %r, want empty" % (L, c, r[c]))
     elif kind == "markdown":
         lines = open(path, encoding="utf-8").read().split("\n")
-        expect(lines[0].startswith("### When each length stopped being unique: ") and
-               ", %s commits (%s)" % (grouped(d["commits"]), d["hash"]) in lines[0],
+        expect(lines[0].startswith("### When each length stopped being unique: "),
                "history md: heading %r" % lines[0])
+        expect(paragraphs(lines)[0].startswith("%s commits (%s)" % (grouped(d["commits"]), d["hash"])),
+               "history md: counts %r" % paragraphs(lines)[:1])
+        width = max(len(l) for l in lines[1:])
+        expect(width <= 100, "history md: a line of %d chars" % width)
         rows = [cells(l) for l in lines if re.match(r"\| \d+ \| (\d{4}-|not yet)", l)]
         seen = {}
         for c in rows:
@@ -489,7 +535,7 @@ def check_history(kind, js, path):
         expect(all(L in seen for L in lengths), "history md: rows %s" % sorted(seen))
         if proj:
             q = proj["quote"]
-            expect("**%s%s.**" % (q[0].upper(), q[1:]) in lines, "history md: no quote")
+            expect("**%s%s.**" % (q[0].upper(), q[1:]) in paragraphs(lines), "history md: no quote")
             for L, w in proj["lengths"].items():
                 row = [cells(l) for l in lines if l.startswith("| %s | " % L)
                        and not re.match(r"\| \d+ \| (\d{4}-|not yet)", l)]
