@@ -490,6 +490,157 @@ static int model_svg(FILE *out, const model_results *r)
 
 /* ---- history: when each length first collided ---------------------------- */
 
+/* Commits dated up to t: the count of h->times[] <= t (ascending). */
+static double commits_upto(const history_results *h, double t)
+{
+	size_t lo = 0, hi = h->commits;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if ((double)h->times[mid] <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (double)lo;
+}
+
+#define PROJECTION_PANEL 430 /* px the projection adds under the history chart */
+
+/*
+ * The projection under the history: x the calendar year from the fit's
+ * window to the horizon, y (log) the commit count.  The measured count
+ * over the window as a line; from the window's end, both fits as dashed
+ * lines (the chosen one heavier), the spread between them shaded, each
+ * labelled with its count at the horizon, the numbers the text prints
+ * ("commits in 2036: ..."); the count at which each length passes a 1%
+ * chance of a collision as a dotted level, so where a fit crosses it is
+ * the year the text's table gives.  Paths: <path class="fit fit-<name>"
+ * data-fit data-end-year data-end-commits>, <path class="fit-spread">.
+ */
+static double projection_panel(FILE *out, const history_report *r, double top)
+{
+	const history_results *h = r->h;
+	const projection_results *p = r->p;
+	svg_frame f = { .left = 96, .top = top + 34, .right = WIDTH - 24, .bottom = top + 304 };
+	double t0 = (double)p->window_start, t1 = p->horizon_time, ymin, ymax, lo, hi, y;
+	char line[256], num[32], year[32], growth[64];
+	const int steps = 48;
+	legend_pos lp;
+
+	if (!(t1 > (double)p->window_end))
+		t1 = (double)p->window_end + PROJECTION_YEAR;
+	ymin = commits_upto(h, t0);
+	if (!(ymin >= 1))
+		ymin = 1;
+	ymax = fmax(p->fit_at_horizon[0], p->fit_at_horizon[1]);
+	if (!(ymax > ymin))
+		ymax = ymin * 10;
+	svg_log_range(&lo, &hi, ymin, fmin(ymax, 1e300));
+	svg_scale_init(&f.x, projection_year(t0), projection_year(t1), f.left, f.right, 0);
+	f.x.years = 1;
+	svg_scale_init(&f.y, lo, hi, f.bottom, f.top, 1);
+
+	fmt_year(year, sizeof(year), p->horizon_time);
+	fmt_day(num, sizeof(num), p->window_start);
+	snprintf(line, sizeof(line), "Projected commit count to %s: both fits of the growth since "
+		 "%s, and the spread between them", year, num);
+	fputs("<g class=\"projection\">\n", out);
+	text_at(out, f.left, top + 18, "subtitle", NULL, line);
+	svg_axes(out, &f, "year", "commits (log scale)", 12, 12);
+	svg_clip(out, &f, "projection-plot");
+
+	/* the levels: commits at which a length passes P(collision) = 1% */
+	for (unsigned L = PROJECTION_FROM; L <= PROJECTION_TO; L++) {
+		double c = (double)p->p01[L].capacity;
+
+		if (c < lo || c > hi)
+			continue;
+		y = svg_scale_map(&f.y, c);
+		fmt_count(num, sizeof(num), c);
+		fprintf(out, "<g class=\"level\" data-length=\"%u\" data-commits=\"%.0f\"><line "
+			     "x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#9467bd\" "
+			     "stroke-dasharray=\"2 3\"/>", L, c, f.left, y, f.right, y);
+		snprintf(line, sizeof(line), "%u chars: P = 1%% at %s commits", L, num);
+		text_at(out, f.left + 6, y - 4, "note", NULL, line);
+		fputs("</g>\n", out);
+	}
+
+	/* the spread: the band between the two fits, from now to the horizon */
+	fputs("<path class=\"fit-spread\" clip-path=\"url(#projection-plot)\" fill=\"#ff7f0e\" "
+	      "fill-opacity=\"0.15\" stroke=\"none\" d=\"", out);
+	for (int i = 0; i <= 2 * steps + 1; i++) {
+		int fit = i <= steps ? 0 : 1;
+		int k = i <= steps ? i : 2 * steps + 1 - i;
+		double t = (double)p->window_end + (t1 - (double)p->window_end) * k / steps;
+
+		fprintf(out, "%s%.1f %.1f", i ? "L" : "M", svg_scale_map(&f.x, projection_year(t)),
+			svg_scale_map(&f.y, fmax(projection_fit_count_at(p, fit, t), lo / 10)));
+	}
+	fputs("Z\"/>\n", out);
+
+	/* the measured count over the window */
+	fputs("<polyline class=\"measured-count\" fill=\"none\" stroke=\"#d62728\" "
+	      "stroke-width=\"2\" points=\"", out);
+	for (int k = 0; k <= 4 * steps; k++) {
+		double t = t0 + ((double)p->window_end - t0) * k / (4 * steps);
+
+		fprintf(out, "%s%.1f,%.1f", k ? " " : "", svg_scale_map(&f.x, projection_year(t)),
+			svg_scale_map(&f.y, fmax(commits_upto(h, t), 1)));
+	}
+	fputs("\"/>\n", out);
+
+	/* the fits, ending at the numbers the text prints */
+	for (int i = 0; i < 2; i++) {
+		const projection_fit *fi = &p->fits[i];
+		const char *name = projection_fit_name(fi->kind);
+		const char *colour = i ? "#1f77b4" : "#ff7f0e";
+		double end = round(p->fit_at_horizon[i]);
+
+		fprintf(out, "<path class=\"fit fit-%s%s\" data-fit=\"%s\" data-end-year=\"%s\" "
+			     "data-end-commits=\"%.0f\" clip-path=\"url(#projection-plot)\" fill=\"none\" "
+			     "stroke=\"%s\" stroke-width=\"%s\" stroke-dasharray=\"%s\" d=\"",
+			name, i == p->chosen ? " chosen" : "", name, year, end, colour,
+			i == p->chosen ? "2.4" : "1.6", i == p->chosen ? "8 4" : "3 3");
+		for (int k = 0; k <= steps; k++) {
+			double t = (double)p->window_end + (t1 - (double)p->window_end) * k / steps;
+			double c = k == steps ? end : projection_fit_count_at(p, i, t);
+
+			fprintf(out, "%s%.1f %.1f", k ? "L" : "M", svg_scale_map(&f.x, projection_year(t)),
+				svg_scale_map(&f.y, fmax(c, lo / 10)));
+		}
+		fputs("\"/>\n", out);
+		fmt_count(num, sizeof(num), end);
+		snprintf(line, sizeof(line), "%s (%s)", num, name);
+		y = svg_scale_map(&f.y, end) + (end >= p->fit_at_horizon[!i] ? -8 : 20);
+		text_at(out, f.right - 4, y, "point-label fit-end", "end", line);
+	}
+
+	/* now: the end of the window */
+	y = svg_scale_map(&f.x, projection_year((double)p->window_end));
+	fprintf(out, "<g class=\"window-end\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+		     "y2=\"%.1f\" stroke=\"#999\" stroke-dasharray=\"5 4\"/>", y, f.top, y, f.bottom);
+	fmt_day(num, sizeof(num), p->window_end);
+	text_at(out, y + 4, f.top + 14, "note", NULL, num);
+	fputs("</g>\n", out);
+
+	lp = (legend_pos){ f.left, f.bottom + 62, f.left, f.right, 18 };
+	fputs("<g class=\"legend\">\n", out);
+	legend_item(out, &lp, NULL, "#d62728", NULL, 1, "commits, measured");
+	for (int i = 0; i < 2; i++) {
+		fmt_growth(growth, sizeof(growth), p->fits[i].kind == PROJECTION_FIT_EXP,
+			   p->fits[i].growth);
+		snprintf(line, sizeof(line), "%s fit, %s%s (dashed)", projection_fit_name(p->fits[i].kind),
+			 growth, i == p->chosen ? ", used" : "");
+		legend_item(out, &lp, NULL, i ? "#1f77b4" : "#ff7f0e", NULL, 1, line);
+	}
+	legend_item(out, &lp, NULL, "#ff7f0e", "square", 0, "spread between the fits");
+	legend_item(out, &lp, NULL, "#9467bd", NULL, 1, "L chars: P(collision) = 1% (dotted)");
+	fputs("</g>\n</g>\n", out);
+	return lp.y + lp.row;
+}
+
 /*
  * x: the length; y (log): the number of commits when two commits first
  * shared that many chars.  Measured moments are points labelled with
@@ -500,6 +651,7 @@ static int model_svg(FILE *out, const model_results *r)
 static int history_svg(FILE *out, const history_report *r)
 {
 	const history_results *h = r->h;
+	int projected = r->p && r->p->status == PROJECTION_OK && h->times && h->commits >= 2;
 	svg_frame f = { .left = 96, .top = 74, .right = WIDTH - 24, .bottom = 490 };
 	unsigned maxL = (unsigned)(2 * h->rawsz), xmax;
 	double ymin, ymax, lo, hi, y;
@@ -527,7 +679,8 @@ static int history_svg(FILE *out, const history_report *r)
 	fmt_count(num, sizeof(num), (double)h->commits);
 	snprintf(title, sizeof(title), "%s%s%s commits: when each length first collided",
 		 repos, r->nrepos ? ": " : "", num);
-	svg_begin(out, WIDTH, MODEL_HEIGHT, r->title ? r->title : title);
+	svg_begin(out, WIDTH, MODEL_HEIGHT + (projected ? PROJECTION_PANEL : 0),
+		  r->title ? r->title : title);
 	snprintf(line, sizeof(line), "%s%s%s commits (%s)", repos, r->nrepos ? ": " : "", num,
 		 hexid_hash_name(h->rawsz) ? hexid_hash_name(h->rawsz) : "unknown");
 	text_at(out, f.left, 26, "title", NULL, r->title ? r->title : line);
@@ -591,6 +744,8 @@ static int history_svg(FILE *out, const history_report *r)
 		snprintf(line, sizeof(line), "Note: %s.", emit_lacks_note(r->lacks, i));
 		y = svg_wrapped(out, f.left, y, 15, NOTE_WIDTH, "note", line);
 	}
+	if (projected)
+		projection_panel(out, r, MODEL_HEIGHT - 10);
 	return svg_end(out);
 }
 

@@ -332,6 +332,11 @@ static int projection_text(FILE *out, const history_report *r)
 			projection_fit_name(f->kind), growth, 100.0 * f->rms_rel,
 			i == p->chosen ? "  <- used" : "");
 	}
+	fmt_year(from, sizeof(from), p->horizon_time);
+	fmt_count(num[0], sizeof(num[0]), round(p->fit_at_horizon[0]));
+	fmt_count(num[1], sizeof(num[1]), round(p->fit_at_horizon[1]));
+	fprintf(out, "commits in %s: %s by the %s fit, %s by the %s fit\n", from, num[0],
+		projection_fit_name(p->fits[0].kind), num[1], projection_fit_name(p->fits[1].kind));
 	fmt_count(num[0], sizeof(num[0]), (double)p->objects);
 	fmt_count(num[1], sizeof(num[1]), (double)p->commits);
 	fprintf(out, "objects per commit: %.2f (%s objects / %s commits)\n\n",

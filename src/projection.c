@@ -95,7 +95,12 @@ static void fit(projection_fit *f, int kind, const double *x, const double *n, s
 
 double projection_count_at(const projection_results *p, double t)
 {
-	const projection_fit *f = &p->fits[p->chosen];
+	return projection_fit_count_at(p, p->chosen, t);
+}
+
+double projection_fit_count_at(const projection_results *p, int fit, double t)
+{
+	const projection_fit *f = &p->fits[fit];
 	double x = (t - (double)p->window_end) / PROJECTION_YEAR, n0 = (double)p->commits;
 
 	if (f->kind == PROJECTION_FIT_EXP)
@@ -238,6 +243,11 @@ int projection_compute(projection_results *p, const int64_t *times, size_t n,
 	if (!(p->commits_at_horizon < COUNT_CAP))
 		p->commits_at_horizon = COUNT_CAP;
 	p->objects_at_horizon = fmin(p->commits_at_horizon * p->objects_per_commit, COUNT_CAP);
+	for (int i = 0; i < 2; i++) {
+		double c = projection_fit_count_at(p, i, p->horizon_time);
+
+		p->fit_at_horizon[i] = c < (double)n ? (double)n : c < COUNT_CAP ? c : COUNT_CAP;
+	}
 	p->safe_commit_len = safe_length(p->commits_at_horizon, o->target_p);
 	p->safe_all_len = safe_length(p->objects_at_horizon, o->target_p);
 	return 0;

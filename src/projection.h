@@ -97,6 +97,8 @@ typedef struct {
 	/* "which length is safe until <year>" */
 	double target_p, horizon_years, horizon_time;
 	double commits_at_horizon, objects_at_horizon;
+	/* each fit's commit count at horizon_time, as fits[] (the chosen one is commits_at_horizon) */
+	double fit_at_horizon[2];
 	unsigned safe_commit_len, safe_all_len; /* model_min_length() of those counts */
 } projection_results;
 
@@ -110,6 +112,8 @@ int projection_compute(projection_results *p, const int64_t *times, size_t n,
 
 /* The chosen fit's count at time t (from the actual count at the window's end). */
 double projection_count_at(const projection_results *p, double t);
+/* The same for fit number `fit` (index into fits[]), chosen or not. */
+double projection_fit_count_at(const projection_results *p, int fit, double t);
 
 /* The time at which the chosen fit reaches `count` (HUGE_VAL: never). */
 double projection_time_of(const projection_results *p, double count);

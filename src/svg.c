@@ -24,6 +24,7 @@ int svg_scale_init(svg_scale *s, double lo, double hi, double p0, double p1, int
 	s->p1 = p1;
 	s->log = log;
 	s->whole = 0;
+	s->years = 0;
 	if (!(hi > lo) || (log && !(lo > 0)) || !isfinite(lo) || !isfinite(hi)) {
 		s->lo = 0;
 		s->hi = 0;
@@ -225,7 +226,10 @@ void svg_axes(FILE *out, const svg_frame *f, const char *xlabel, const char *yla
 	for (size_t i = 0; i < n; i++) {
 		double x = svg_scale_map(&f->x, t[i]);
 
-		svg_fmt_number(label, sizeof(label), t[i]);
+		if (f->x.years)
+			snprintf(label, sizeof(label), "%.0f", t[i]);
+		else
+			svg_fmt_number(label, sizeof(label), t[i]);
 		fprintf(out, "<g class=\"tick\"><line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" "
 			     "x2=\"%.1f\" y2=\"%.1f\"/><text x=\"%.1f\" y=\"%.1f\" "
 			     "text-anchor=\"middle\">%s</text></g>\n",

@@ -20,6 +20,7 @@ typedef struct {
 	double p0, p1;
 	int log;   /* 1: log10 scale; lo and hi must then be > 0 */
 	int whole; /* linear ticks at whole numbers only (lengths, counts) */
+	int years; /* tick labels are calendar years: "2031", never "2,031" */
 } svg_scale;
 
 /*

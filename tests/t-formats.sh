@@ -558,7 +558,8 @@ def check_history(kind, js, path):
         want = {L: (j["commits_then"], j["first_collision"]) for L, j in lengths.items()}
         expect(len(pts) == len(want) and got == want, "history svg: points %s, json %s" % (got, want))
         ticks = []
-        for ax in root.iter(NS + "g"):
+        # the history's own axes (the projection under it has its own)
+        for ax in root.findall(NS + "g"):
             if {"axis", "y"} <= set(classes(ax)):
                 for t in ax.iter(NS + "g"):
                     if "tick" in classes(t):
@@ -572,8 +573,11 @@ def check_history(kind, js, path):
                 y = float(e.get("y")) + float(e.get("height")) / 2
                 expect(abs(y0 + b * (lv - l0) - y) < 0.25, "history svg: point off the log scale")
         labels = [e.text for e in root.iter(NS + "text") if "axis-label" in classes(e)]
-        expect(labels == ["abbreviation length (hex chars)", "commits then (log scale)"],
+        expect(labels == ["abbreviation length (hex chars)", "commits then (log scale)"] +
+               (["year", "commits (log scale)"] if proj else []),
                "history svg: axis labels %s" % labels)
+        fits = [e for e in root.iter(NS + "path") if "fit" in classes(e)]
+        expect(len(fits) == (2 if proj else 0), "history svg: %d fits drawn" % len(fits))
         now = [e for e in root.iter(NS + "g") if "now" in classes(e)]
         expect(d["commits"] == 0 or len(now) == 1, "history svg: no line for today's count")
 

@@ -335,6 +335,46 @@ assert ' '.join(d['projection']['quote'].split()) + ' (with the ' in flat, d['pr
 assert 'safe until ' in text
 " "$tmp/hist.json" "$tmp/h.txt" "$repo"
 
+say "svg: the projection, both fits ending at the numbers the text prints"
+expect_exit 0 "$GIT_ABBREV" history --format=svg "$repo"
+cp "$out" "$tmp/h.svg"
+checks=$((checks + 1))
+"$PYTHON3" - "$tmp/h.txt" "$tmp/h.svg" <<'EOF' || fail "svg: the projection is not the text's"
+import math, re, sys, xml.etree.ElementTree as ET
+NS = "{http://www.w3.org/2000/svg}"
+text = open(sys.argv[1]).read()
+m = re.search(r"^commits in (\d+): ([\d,]+) by the (\w+) fit, ([\d,]+) by the (\w+) fit$", text, re.M)
+assert m, "no 'commits in YEAR' line in the text"
+year, want = m.group(1), {m.group(3): m.group(2), m.group(5): m.group(4)}
+root = ET.parse(sys.argv[2]).getroot()
+panel = [g for g in root.iter(NS + "g") if g.get("class") == "projection"]
+assert len(panel) == 1, "no projection panel"
+ticks = []
+for ax in panel[0].iter(NS + "g"):
+    if ax.get("class") == "axis y":
+        for t in ax.findall(NS + "g"):
+            ticks.append((math.log10(float(t.find(NS + "text").text.replace(",", ""))),
+                          float(t.find(NS + "line").get("y1"))))
+(l0, y0), (l1, y1) = ticks[0], ticks[-1]
+fits = {e.get("data-fit"): e for e in panel[0].iter(NS + "path") if "fit" in e.get("class").split()}
+assert set(fits) == set(want), (sorted(fits), want)
+starts = set()
+for name, e in fits.items():
+    assert e.get("data-end-year") == year, (name, e.get("data-end-year"), year)
+    end = int(e.get("data-end-commits"))
+    assert "{:,}".format(end) == want[name], (name, end, want[name])
+    pts = [tuple(map(float, p.split())) for p in re.findall(r"[ML]([-\d.]+ [-\d.]+)", e.get("d"))]
+    starts.add(pts[0])
+    # the path ends at that count on the panel's log axis
+    y = y0 + (y1 - y0) * (math.log10(end) - l0) / (l1 - l0)
+    assert abs(pts[-1][1] - y) < 0.6, (name, pts[-1], y)
+assert len(starts) == 1, "the fits do not start at the same point (now)"
+spread = [e for e in panel[0].iter(NS + "path") if e.get("class") == "fit-spread"]
+assert len(spread) == 1, "no spread between the fits"
+labels = [e.text for e in panel[0].iter(NS + "text") if "fit-end" in e.get("class", "").split()]
+assert sorted(labels) == sorted("%s (%s)" % (v, k) for k, v in want.items()), labels
+EOF
+
 say "two repositories: the union, each commit once"
 gen_repo "$tmp/alt" alternates
 expect_exit 0 "$GIT_ABBREV" history --format=json "$tmp/alt/upstream" "$tmp/alt/downstream"
