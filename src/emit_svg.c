@@ -123,7 +123,7 @@ static void report_series(FILE *out, const svg_frame *f, const stats_report *r, 
 	int set = series[k].set;
 	const stats_set *st = &r->sets[set];
 	const char *name = idset_name(set);
-	char buf[64];
+	char buf[64], pre[32], obj[32];
 
 	fprintf(out, "<g class=\"series set-%s\" id=\"series-%s\" data-set=\"%s\" data-count=\"%zu\">\n",
 		name, name, name, st->count);
@@ -148,12 +148,14 @@ static void report_series(FILE *out, const svg_frame *f, const stats_report *r, 
 			continue;
 		marker_open(out, series[k].marker, svg_scale_map(&f->x, L) + dodge,
 			    svg_scale_map(&f->y, (double)st->prefixes[L]), series[k].colour);
-		snprintf(buf, sizeof(buf), "%.3g", st->model[L].expected_prefixes);
+		/* the tooltip spells numbers as the text and Markdown do (fmt.h) */
+		fmt_expected(buf, sizeof(buf), st->model[L].expected_prefixes);
+		fmt_count(pre, sizeof(pre), (double)st->prefixes[L]);
+		fmt_count(obj, sizeof(obj), (double)st->objects[L]);
 		fprintf(out, " class=\"point\" data-length=\"%u\" data-prefixes=\"%zu\" "
-			     "data-objects=\"%zu\"><title>%s, %u chars: %zu colliding prefixes "
-			     "(%zu objects); model %s</title></%s>\n",
-			L, st->prefixes[L], st->objects[L], series[k].title, L, st->prefixes[L],
-			st->objects[L], buf,
+			     "data-objects=\"%zu\"><title>%s, %u chars: %s colliding prefixes "
+			     "(%s objects); model %s</title></%s>\n",
+			L, st->prefixes[L], st->objects[L], series[k].title, L, pre, obj, buf,
 			!strcmp(series[k].marker, "circle") ? "circle" :
 			!strcmp(series[k].marker, "square") ? "rect" : "path");
 	}
@@ -655,7 +657,7 @@ static int history_svg(FILE *out, const history_report *r)
 	svg_frame f = { .left = 96, .top = 74, .right = WIDTH - 24, .bottom = 490 };
 	unsigned maxL = (unsigned)(2 * h->rawsz), xmax;
 	double ymin, ymax, lo, hi, y;
-	char title[256], repos[160], num[32], line[256], date[32];
+	char title[256], repos[160], num[32], line[256], date[32], then[32], model[32];
 	legend_pos p;
 
 	xmax = (h->longest > ABBREV_MIN_LEN ? h->longest : ABBREV_MIN_LEN) + 2;
@@ -711,12 +713,14 @@ static int history_svg(FILE *out, const history_report *r)
 		double x = svg_scale_map(&f.x, L), yp = svg_scale_map(&f.y, (double)fi->commits_then);
 
 		fmt_date(date, sizeof(date), fi->time);
+		fmt_count(then, sizeof(then), (double)fi->commits_then);
+		fmt_count(model, sizeof(model), round(h->model[L].expected_commits));
 		marker_open(out, "square", x, yp, series[1].colour);
 		fprintf(out, " class=\"point\" data-length=\"%u\" data-commits=\"%llu\" "
-			     "data-time=\"%lld\"><title>%u chars: first shared %s UTC, after %llu "
-			     "commits; model %.0f</title></rect>\n",
-			L, (unsigned long long)fi->commits_then, (long long)fi->time, L, date,
-			(unsigned long long)fi->commits_then, h->model[L].expected_commits);
+			     "data-time=\"%lld\"><title>%u chars: first shared %s UTC, after %s "
+			     "commits; model %s</title></rect>\n",
+			L, (unsigned long long)fi->commits_then, (long long)fi->time, L, date, then,
+			model);
 		date[4] = '\0';
 		text_at(out, x + 8, yp + 4, "point-label", NULL, date);
 	}
