@@ -96,16 +96,10 @@ static int report_markdown(FILE *out, const stats_report *r)
 		fprintf(out, "%s.\n\n", counts);
 	}
 
-	for (int set = ABBREV_SET_COMMIT; set <= ABBREV_SET_TAG && o < sizeof(line); set++) {
-		fmt_count(num, sizeof(num), (double)r->sets[set].count);
-		o += (size_t)snprintf(line + o, sizeof(line) - o, "%s%s %s",
-				      set > ABBREV_SET_COMMIT ? ", " : "", num,
-				      emit_set_noun(set, r->sets[set].count));
-	}
-	fmt_count(num, sizeof(num), (double)r->sets[ABBREV_SET_COMMITISH].count);
-	if (o < sizeof(line))
-		snprintf(line + o, sizeof(line) - o, "; %s commit-ish. Colliding objects / "
-			 "colliding prefixes at L hex chars:", num);
+	emit_report_counts(line, sizeof(line), r);
+	o = strlen(line);
+	snprintf(line + o, sizeof(line) - o, ". Colliding objects / colliding prefixes at L hex "
+		 "chars:");
 	paragraph(out, line);
 	fputc('\n', out);
 	if (md_table(out, &t, emit_report_sets_table(&t, r)))
@@ -160,25 +154,17 @@ static int model_markdown(FILE *out, const model_results *r)
 	fputc('\n', out);
 	for (size_t i = 0; i < r->nsets; i++) {
 		const model_set *s = &r->sets[i];
-		int rc;
 
 		fmt_count(num, sizeof(num), (double)s->n);
 		fprintf(out, "\n#### %s: %s\n\n", emit_set_title(s->name), num);
-		rc = emit_model_table(&t, s, r->from, r->to) || emit_table_markdown(out, &t);
-		emit_table_clear(&t);
-		if (rc)
+		if (md_table(out, &t, emit_model_table(&t, s, r->from, r->to)))
 			return -1;
 		emit_model_min_lengths(line, sizeof(line), s);
 		fprintf(out, "\n%s.\n", line);
 	}
 	if (r->nsets) {
-		int rc;
-
 		fputs("\n#### Capacity of a length, for any set\n\n", out);
-		rc = emit_model_capacity_table(&t, &r->sets[0], r->from, r->to) ||
-		     emit_table_markdown(out, &t);
-		emit_table_clear(&t);
-		if (rc)
+		if (md_table(out, &t, emit_model_capacity_table(&t, &r->sets[0], r->from, r->to)))
 			return -1;
 	}
 	fputc('\n', out);
@@ -195,7 +181,6 @@ static int projection_markdown(FILE *out, const history_report *r)
 	const projection_results *p = r->p;
 	char quote[512], from[32], to[32], growth[2][64], line[1024];
 	emit_table t;
-	int rc;
 
 	if (p->status != PROJECTION_OK) {
 		fputs("\nNo projection: the commits span no time to fit a growth to.\n", out);
@@ -207,9 +192,7 @@ static int projection_markdown(FILE *out, const history_report *r)
 	fputc('\n', out);
 	paragraph(out, line);
 	fputc('\n', out);
-	rc = emit_history_years_table(&t, p, 1) || emit_table_markdown(out, &t);
-	emit_table_clear(&t);
-	if (rc)
+	if (md_table(out, &t, emit_history_years_table(&t, p, 1)))
 		return -1;
 	fmt_day(from, sizeof(from), p->window_start);
 	fmt_day(to, sizeof(to), p->window_end);
@@ -239,7 +222,6 @@ static int history_markdown(FILE *out, const history_report *r)
 	char counts[160], line[256];
 	const char *note;
 	emit_table t;
-	int rc;
 
 	fputs("### When each length stopped being unique: ", out);
 	for (size_t i = 0; i < r->nrepos; i++) {
@@ -258,9 +240,7 @@ static int history_markdown(FILE *out, const history_report *r)
 		fputs("Fewer than two commits: no length has collided.\n", out);
 		return ferror(out) ? -1 : 0;
 	}
-	rc = emit_history_first_table(&t, h, 1) || emit_table_markdown(out, &t);
-	emit_table_clear(&t);
-	if (rc)
+	if (md_table(out, &t, emit_history_first_table(&t, h, 1)))
 		return -1;
 	fputc('\n', out);
 	paragraph(out, "*collided*: the day two commits first shared L chars, commits replayed in "

@@ -537,37 +537,54 @@ static int sets_rows(emit_table *t, const stats_report *r, const int *sets, size
 	return 0;
 }
 
-int emit_report_sets_table(emit_table *t, const stats_report *r)
+/* A table of the candidates that have a column (emit_report_shown), commit~other last if asked. */
+static int shown_sets_table(emit_table *t, const stats_report *r, const int *cands, int with_cvo)
 {
-	static const int all[] = { ABBREV_SET_ALL, ABBREV_SET_COMMIT, ABBREV_SET_COMMITISH };
 	const char *heads[EMIT_TABLE_MAX_COLS] = { "len" };
 	int sets[3];
 	size_t n = 0;
 
 	for (size_t i = 0; i < 3; i++)
-		if (emit_report_shown(r, all[i])) {
-			sets[n++] = all[i];
-			heads[n] = emit_set_title(idset_name(all[i]));
+		if (emit_report_shown(r, cands[i])) {
+			sets[n++] = cands[i];
+			heads[n] = emit_set_title(idset_name(cands[i]));
 		}
-	emit_table_init(t, n + 1, heads, NULL);
-	return sets_rows(t, r, sets, n, 0);
+	if (with_cvo)
+		heads[n + 1] = "commit~other";
+	emit_table_init(t, n + 1 + (with_cvo != 0), heads, NULL);
+	return sets_rows(t, r, sets, n, with_cvo);
+}
+
+int emit_report_sets_table(emit_table *t, const stats_report *r)
+{
+	static const int sets[] = { ABBREV_SET_ALL, ABBREV_SET_COMMIT, ABBREV_SET_COMMITISH };
+
+	return shown_sets_table(t, r, sets, 0);
 }
 
 int emit_report_types_table(emit_table *t, const stats_report *r)
 {
 	static const int types[] = { ABBREV_SET_TREE, ABBREV_SET_BLOB, ABBREV_SET_TAG };
-	const char *heads[EMIT_TABLE_MAX_COLS] = { "len" };
-	int sets[3];
-	size_t n = 0;
 
-	for (size_t i = 0; i < 3; i++)
-		if (emit_report_shown(r, types[i])) {
-			sets[n++] = types[i];
-			heads[n] = emit_set_title(idset_name(types[i]));
-		}
-	heads[n + 1] = "commit~other";
-	emit_table_init(t, n + 2, heads, NULL);
-	return sets_rows(t, r, sets, n, 1);
+	return shown_sets_table(t, r, types, 1);
+}
+
+void emit_report_counts(char *buf, size_t n, const stats_report *r)
+{
+	char num[32];
+	size_t o = 0;
+
+	if (!n)
+		return;
+	buf[0] = '\0';
+	for (int set = ABBREV_SET_COMMIT; set <= ABBREV_SET_TAG && o < n; set++) {
+		fmt_count(num, sizeof(num), (double)r->sets[set].count);
+		o += (size_t)snprintf(buf + o, n - o, "%s%s %s", set > ABBREV_SET_COMMIT ? ", " : "",
+				      num, emit_set_noun(set, r->sets[set].count));
+	}
+	fmt_count(num, sizeof(num), (double)r->sets[ABBREV_SET_COMMITISH].count);
+	if (o < n)
+		snprintf(buf + o, n - o, "; %s commit-ish", num);
 }
 
 /*

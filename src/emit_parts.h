@@ -108,6 +108,8 @@ int emit_groups_have_tag(const stats_set *st);
 int emit_report_sets_table(emit_table *t, const stats_report *r);
 int emit_report_types_table(emit_table *t, const stats_report *r);
 int emit_report_model_table(emit_table *t, const stats_report *r);
+/* "203,352 commits, 382,313 trees, 262,343 blobs, 1,006 tags; 204,357 commit-ish" */
+void emit_report_counts(char *buf, size_t n, const stats_report *r);
 /* The first length at which every set and commit~other is 0. */
 unsigned emit_report_last_len(const stats_report *r);
 /* Whether a set has a column: all objects and commits always, the others with IDs. */

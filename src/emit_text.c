@@ -136,7 +136,6 @@ static int report_text(FILE *out, const stats_report *r)
 {
 	const stats_set *all = &r->sets[ABBREV_SET_ALL];
 	char num[32], line[256];
-	size_t o;
 	emit_table t;
 
 	for (size_t i = 0; i < r->nrepos; i++)
@@ -144,16 +143,7 @@ static int report_text(FILE *out, const stats_report *r)
 	fmt_count(num, sizeof(num), (double)all->count);
 	fprintf(out, "%s%s %s (%s)\n", r->nrepos ? ": " : "", num,
 		emit_noun(all->count, "object", "objects"), r->hash ? r->hash : "unknown");
-	o = 0;
-	for (int set = ABBREV_SET_COMMIT; set <= ABBREV_SET_TAG && o < sizeof(line); set++) {
-		fmt_count(num, sizeof(num), (double)r->sets[set].count);
-		o += (size_t)snprintf(line + o, sizeof(line) - o, "%s%s %s",
-				      set > ABBREV_SET_COMMIT ? ", " : "", num,
-				      emit_set_noun(set, r->sets[set].count));
-	}
-	fmt_count(num, sizeof(num), (double)r->sets[ABBREV_SET_COMMITISH].count);
-	if (o < sizeof(line))
-		snprintf(line + o, sizeof(line) - o, "; %s commit-ish", num);
+	emit_report_counts(line, sizeof(line), r);
 	print_wrapped(out, line, 0, 0);
 	print_reach(out, r->reach);
 
