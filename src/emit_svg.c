@@ -271,6 +271,26 @@ static void report_notes(FILE *out, const svg_frame *f, const stats_report *r, u
 	}
 }
 
+/*
+ * The px the notes need beyond HEIGHT, which holds two more note lines
+ * than the two notes every chart has: one per thing the repositories
+ * lack, and the refs walked (wrapped at NOTE_WIDTH).
+ */
+static int report_notes_extra(const stats_report *r)
+{
+	int lines = 0;
+
+	for (int i = 0; emit_lacks_note(r->lacks, i); i++)
+		lines++;
+	if (r->reach) {
+		char patterns[4096];
+
+		emit_reach_patterns(patterns, sizeof(patterns), r->reach, ", ");
+		lines += 1 + (int)((strlen(patterns) + 48) / NOTE_WIDTH);
+	}
+	return lines > 2 ? 15 * (lines - 2) : 0;
+}
+
 static int report_svg(FILE *out, const stats_report *r)
 {
 	const stats_set *all = &r->sets[ABBREV_SET_ALL];
@@ -328,7 +348,7 @@ static int report_svg(FILE *out, const stats_report *r)
 	fmt_count(num, sizeof(num), (double)all->count);
 	snprintf(title, sizeof(title), "%s%s%s objects: colliding abbreviated IDs by length",
 		 repos, r->nrepos ? ": " : "", num);
-	svg_begin(out, WIDTH, HEIGHT, r->title ? r->title : title);
+	svg_begin(out, WIDTH, HEIGHT + report_notes_extra(r), r->title ? r->title : title);
 	fputs("<desc>Colliding prefixes (log scale) against abbreviation length, per set: "
 	      "measured as points, the birthday model as lines. Min unique length:", out);
 	for (int k = 0; k < ABBREV_SET_COUNT; k++) {

@@ -51,7 +51,24 @@ import sys, xml.etree.ElementTree as E
 NS = "{http://www.w3.org/2000/svg}"
 g = [e for e in E.parse(sys.argv[1]).iter(NS + "g") if e.get("class") == "reachable"]
 text = " ".join(t.text for t in g[0].iter(NS + "text")) if g else ""
-sys.exit(text != "Reachable from HEAD, refs/heads/*, refs/tags/*: %s refs." % sys.argv[2])
+root = E.parse(sys.argv[1]).getroot()
+# every line of text inside the picture
+low = max(float(t.get("y", 0)) for t in root.iter(NS + "text"))
+sys.exit(text != "Reachable from HEAD, refs/heads/*, refs/tags/*: %s refs." % sys.argv[2] or
+         low > float(root.get("height")) - 4)
+EOF
+args=
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	args="$args --refs=refs/heads/a-long-branch-name-for-the-notes-$i"
+done
+# shellcheck disable=SC2086
+expect_exit 0 "$GIT_ABBREV" report --format=svg $args --refs=HEAD "$S"
+checks=$((checks + 1))
+"$PYTHON3" - "$out" <<'EOF' || fail "svg: the refs walked run past the picture's bottom"
+import sys, xml.etree.ElementTree as E
+root = E.parse(sys.argv[1]).getroot()
+low = max(float(t.get("y", 0)) for t in root.iter("{http://www.w3.org/2000/svg}text"))
+sys.exit(low > float(root.get("height")) - 4)
 EOF
 expect_exit 0 "$GIT_ABBREV" report --format=csv --refs='refs/tags/*' --refs=HEAD "$S"
 checks=$((checks + 1))
