@@ -467,7 +467,7 @@ int emit_history_first_table(emit_table *t, const history_results *h, int markdo
 			o = strlen(row[3]);
 			snprintf(row[3] + o, EMIT_TABLE_CELL - o, " (%s)", day);
 		}
-		fmt_prob(row[4], EMIT_TABLE_CELL, m->p);
+		emit_fmt_p_collision(row[4], EMIT_TABLE_CELL, m->p, f->commits_then, L, 2);
 		hexid_fmt(a, f->pair[0], h->rawsz);
 		hexid_fmt(b, f->pair[1], h->rawsz);
 		snprintf(row[5], EMIT_TABLE_CELL, "%s%.*s%s %s%.*s%s", q, width, a, q, q, width, b, q);
@@ -484,7 +484,7 @@ int emit_history_first_table(emit_table *t, const history_results *h, int markdo
 		snprintf(row[1], EMIT_TABLE_CELL, "not yet");
 		fmt_count(row[2], EMIT_TABLE_CELL, (double)h->commits);
 		fmt_count(row[3], EMIT_TABLE_CELL, round(h->model[L].expected_commits));
-		fmt_prob(row[4], EMIT_TABLE_CELL, h->model[L].p);
+		emit_fmt_p_collision(row[4], EMIT_TABLE_CELL, h->model[L].p, h->commits, L, 2);
 	}
 	return 0;
 }

@@ -71,13 +71,14 @@ static void print_member(FILE *out, const stats_set *st, size_t m, size_t rawsz,
 /* The note for a collision flagged improbable among n random IDs. */
 static void print_improbable(FILE *out, size_t n, unsigned len, double p, int improbable)
 {
-	char num[32], line[256];
+	char num[32], pb[32], line[256];
 
 	fmt_count(num, sizeof(num), (double)n);
 	if (!improbable)
 		return;
+	emit_fmt_p(pb, sizeof(pb), p, 2);
 	snprintf(line, sizeof(line), "^ %u shared chars among %s IDs: improbable for random IDs "
-		 "(p = %.2g): possibly crafted", len, num, p);
+		 "(p = %s): possibly crafted", len, num, pb);
 	fputs("  ", out);
 	print_wrapped(out, line, 2, 4);
 }

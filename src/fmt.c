@@ -54,11 +54,6 @@ void fmt_expected(char *buf, size_t n, double e)
 		snprintf(buf, n, e >= 0.01 ? "%.2f" : "%.1e", e);
 }
 
-void fmt_prob(char *buf, size_t n, double p)
-{
-	snprintf(buf, n, "%.2g", p);
-}
-
 void fmt_percent(char *buf, size_t n, double p)
 {
 	snprintf(buf, n, "%.2g%%", 100 * p);

@@ -28,9 +28,6 @@ void fmt_count(char *buf, size_t n, double v);
 /* A model's expected value: "1,234", "83.12", "0.63", "3.1e-05", "0". */
 void fmt_expected(char *buf, size_t n, double e);
 
-/* A probability: "0.5", "0.0012", "1", "3.4e-07". */
-void fmt_prob(char *buf, size_t n, double p);
-
 /* A percentage of a probability: "1%", "0.1%", "50%", "3.4e-05%". */
 void fmt_percent(char *buf, size_t n, double p);
 

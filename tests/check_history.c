@@ -707,6 +707,44 @@ START_TEST(test_emit_text)
 }
 END_TEST
 
+/*
+ * P(by then) follows the rule of every probability printed: true at the
+ * precision shown.  1,000 commits with distinct 4-char prefixes, then one
+ * that repeats one: P(collision at 4 among 1,001) = 0.99952, "1" at two
+ * digits, so the cell says "> 0.99".
+ */
+START_TEST(test_emit_p_by_then)
+{
+	const size_t n = 1001;
+	int64_t *t = linear_times(n, 400);
+	unsigned char *ids = malloc(n * RAW);
+	uint64_t st = 7;
+	history_results h;
+	emit_table tab;
+	char want[32];
+
+	for (size_t i = 0; i < n; i++) {
+		test_rand_id(ids + i * RAW, RAW, &st);
+		ids[i * RAW] = (unsigned char)((i % 1000) >> 8);
+		ids[i * RAW + 1] = (unsigned char)(i % 1000);
+	}
+	ck_assert_int_eq(history_compute(&h, ids, t, n, RAW), 0);
+	ck_assert_uint_eq(h.first[4].commits_then, n);
+	ck_assert(h.model[4].p > 0.995 && h.model[4].p < 1);
+	ck_assert_int_eq(emit_history_first_table(&tab, &h, 0), 0);
+	ck_assert_str_eq(tab.cells[0][0], "4");
+	ck_assert_str_eq(tab.cells[0][4], "> 0.99");
+	for (size_t r = 1; r < tab.nrows; r++) {
+		emit_fmt_p(want, sizeof(want), h.model[r + 4].p, 2);
+		ck_assert_str_eq(tab.cells[r][4], want);
+	}
+	emit_table_clear(&tab);
+	history_results_clear(&h);
+	free(ids);
+	free(t);
+}
+END_TEST
+
 START_TEST(test_emit_dates)
 {
 	char b[32];
@@ -854,6 +892,7 @@ Suite *make_history_suite(void)
 	tcase_add_checked_fixture(tc, emit_setup, emit_teardown);
 	tcase_add_test(tc, test_emit_json);
 	tcase_add_test(tc, test_emit_text);
+	tcase_add_test(tc, test_emit_p_by_then);
 	tcase_add_test(tc, test_emit_dates);
 	suite_add_tcase(s, tc);
 
