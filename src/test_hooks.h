@@ -11,16 +11,28 @@
 #define ABBREV_TEST_HOOKS_H
 
 #ifdef ABBREV_TEST_HOOKS
+#include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-/* Wait as many milliseconds as the variable `name` says, once per *done flag. */
+/*
+ * Wait as many milliseconds as the variable `name` says, once per *done
+ * flag.  When GIT_ABBREV_TEST_PAUSED names a file, it is created as the
+ * pause starts, so a test acts inside the pause however long the tool
+ * took to get there (a sleep in the test would race a loaded machine).
+ */
 static inline void test_hook_wait(const char *name, int *done)
 {
-	const char *pause = getenv(name);
+	const char *pause = getenv(name), *mark = getenv("GIT_ABBREV_TEST_PAUSED");
 
 	if (pause && !*done) {
 		*done = 1;
+		if (mark) {
+			int fd = open(mark, O_WRONLY | O_CREAT, 0644);
+
+			if (fd >= 0)
+				close(fd);
+		}
 		usleep(1000u * (unsigned)atoi(pause));
 	}
 }

@@ -14,9 +14,17 @@ git -C "$R" gc -q
 pack=$(ls "$R"/.git/objects/pack/pack-*.pack)
 checks=$((checks + 1))
 [ "$(wc -c <"$pack")" -gt 65536 ] || fail "the pack is too small to cut short"
-GIT_ABBREV_TEST_PAUSE_MS=1500 "$hooks" --format=json "$R" >"$tmp/out" 2>"$tmp/err" &
+GIT_ABBREV_TEST_PAUSED=$tmp/paused GIT_ABBREV_TEST_PAUSE_MS=3000 \
+	"$hooks" --format=json "$R" >"$tmp/out" 2>"$tmp/err" &
 reporter=$!
-sleep 0.5
+# cut the pack once the report has mapped it and paused (not after a
+# fixed sleep: on a loaded machine the report may not have mapped it yet)
+n=0
+while [ ! -e "$tmp/paused" ] && kill -0 "$reporter" 2>/dev/null && [ "$n" -lt 1200 ]; do
+	sleep 0.05
+	n=$((n + 1))
+done
+[ -e "$tmp/paused" ] || die "the report never reached its pause"
 # in place, as a failing disk or a careless script would: the same inode
 "$PYTHON3" -c 'import os, sys; os.truncate(sys.argv[1], 4096)' "$pack"
 if wait "$reporter"; then rc=0; else rc=$?; fi
