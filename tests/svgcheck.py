@@ -32,8 +32,8 @@ def centre(e):
             float(e.get("y")) + float(e.get("height")) / 2)
 
 
-def y_log_scale(root):
-    """(l0, y0, b) of the y axis's ticks: y = y0 + b (log10 v - l0)."""
+def y_ticks(root):
+    """[(log10 value, y)] of the y axis's ticks, in the chart's order."""
     ticks = []
     for g in root.iter(NS + "g"):
         if {"axis", "y"} <= set(classes(g)):
@@ -41,6 +41,12 @@ def y_log_scale(root):
                 if "tick" in classes(t):
                     v = float(t.find(NS + "text").text.replace(",", ""))
                     ticks.append((math.log10(v), float(t.find(NS + "line").get("y1"))))
+    return ticks
+
+
+def y_log_scale(root):
+    """(l0, y0, b) of the y axis's ticks: y = y0 + b (log10 v - l0)."""
+    ticks = y_ticks(root)
     if not expect(len(ticks) >= 2, "svg: fewer than 2 y ticks"):
         return None
     (l0, y0), (l1, y1) = ticks[0], ticks[-1]

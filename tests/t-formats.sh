@@ -224,7 +224,7 @@ def check_markdown(rep, path):
             expect(int(m.group(4)) == rep["git_auto_abbrev"], "markdown: auto abbrev")
 
 
-from svgcheck import NS, classes, centre, y_log_scale, x_ticks, check_12_16  # noqa: E402
+from svgcheck import NS, classes, centre, y_ticks, x_ticks, check_12_16  # noqa: E402
 
 
 def check_svg(rep, path):
@@ -283,13 +283,7 @@ def check_svg(rep, path):
                        "svg: %s point at %d outside the plot" % (s, int(e.get("data-length"))))
                 logfit.append((math.log10(int(e.get("data-prefixes"))), y))
     # a log scale: y = a + b log10(p), b < 0, for every point and every y tick
-    ticks = []
-    for g in root.iter(NS + "g"):
-        if {"axis", "y"} <= set(classes(g)):
-            for t in g.iter(NS + "g"):
-                if "tick" in classes(t):
-                    v = float(t.find(NS + "text").text.replace(",", ""))
-                    ticks.append((math.log10(v), float(t.find(NS + "line").get("y1"))))
+    ticks = y_ticks(root)
     expect(len(ticks) >= 2, "svg: fewer than 2 y ticks")
     if len(ticks) >= 2:
         (l0, y0), (l1, y1) = ticks[0], ticks[-1]
