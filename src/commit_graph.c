@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "hexid.h"
+#include "mapguard.h"
 
 #define CG_HEADER 8
 #define CHUNK_OIDF 0x4f494446u
@@ -97,8 +98,10 @@ int commit_graph_open(commit_graph **out, const char *objdir, size_t rawsz)
 	if (m == MAP_FAILED)
 		return 0;
 	g = calloc(1, sizeof(*g));
-	if (!g) {
+	/* cut short later by another process: a message, not SIGBUS (mapguard.h) */
+	if (!g || mapguard_name(m, (size_t)size, path)) {
 		munmap((void *)m, (size_t)size);
+		free(g);
 		return -1;
 	}
 	g->map = m;
@@ -148,8 +151,10 @@ void commit_graph_close(commit_graph *g)
 {
 	if (!g)
 		return;
-	if (g->map)
+	if (g->map) {
+		mapguard_forget(g->map);
 		munmap((void *)g->map, g->size);
+	}
 	free(g->mem);
 	free(g->pre);
 	free(g->end);

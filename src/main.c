@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "cmd.h"
 #include "exitcodes.h"
+#include "mapguard.h"
 
 static const abbrev_cmd commands[] = {
 	{ &cli_cmd_report, cmd_report },
@@ -124,6 +125,8 @@ int main(int argc, char **argv)
 		else
 			cmd = &commands[0];
 	}
+	/* a file we mapped cut short under us: one line, exit 3 (mapguard.h) */
+	mapguard_install("git-abbrev", ABBREV_EXIT_RUNTIME);
 	if (git_libgit2_init() < 0) {
 		cmd_error("cannot initialise libgit2");
 		return ABBREV_EXIT_RUNTIME;

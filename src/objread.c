@@ -19,6 +19,7 @@
 #include <zlib.h>
 
 #include "pack_obj.h"
+#include "test_hooks.h"
 #include "walk_pack_int.h"
 
 #define BASE_SLOTS 4096
@@ -44,6 +45,7 @@ struct objread {
 	unsigned char *hold;  /* the last object made that the cache did not take */
 	uint64_t *chain;      /* offsets of the deltas being rebuilt */
 	size_t chain_cap;
+	int paused;           /* the test build's pause is behind (test_hooks.h) */
 };
 
 int objread_new(objread **out, const char *objdir, size_t rawsz, char *err, size_t errsz)
@@ -70,6 +72,7 @@ int objread_new(objread **out, const char *objdir, size_t rawsz, char *err, size
 		return rc == WALK_NOMEM ? -1 : -2;
 	}
 	*out = r;
+	test_hook_read_pause(&r->paused);
 	return 0;
 }
 

@@ -50,5 +50,10 @@ static inline void test_hook_wait(const char *name, int *done)
  * fan-out directory 80 (walk_pack_loose.c).
  */
 #define test_hook_loose_pause(done) test_hook_wait("GIT_ABBREV_TEST_LOOSE_PAUSE_MS", done)
+/*
+ * GIT_ABBREV_TEST_READ_PAUSE_MS: once objread has mapped the packs it reads
+ * commits from, before it reads any (objread.c).
+ */
+#define test_hook_read_pause(done) test_hook_wait("GIT_ABBREV_TEST_READ_PAUSE_MS", done)
 
 #endif

@@ -55,6 +55,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "mapguard.h"
+
 int wp_fail(walker *w, const char *fmt, ...)
 {
 	va_list ap;
@@ -279,6 +281,11 @@ int wp_map_file(walker *w, const char *path, int optional,
 	if (m == MAP_FAILED)
 		return errno == ENOMEM ? WALK_NOMEM
 				       : wp_fail(w, "%s: cannot map: %s", path, strerror(errno));
+	/* cut short later by another process: a message, not SIGBUS (mapguard.h) */
+	if (mapguard_name(m, (size_t)st.st_size, path)) {
+		munmap(m, (size_t)st.st_size);
+		return WALK_NOMEM;
+	}
 	*out = m;
 	*size = (size_t)st.st_size;
 	return 0;
@@ -286,8 +293,10 @@ int wp_map_file(walker *w, const char *path, int optional,
 
 void wp_unmap(const unsigned char *m, size_t size)
 {
-	if (m)
+	if (m) {
+		mapguard_forget(m);
 		munmap((void *)m, size);
+	}
 }
 
 void wp_walker_free(walker *w)

@@ -1,9 +1,10 @@
 #!/bin/sh
-# t-truncate.sh - a pack truncated by another process while the report
-# has it mapped: reading past the new end faults (SIGBUS).  The report
-# must fail with one line naming the pack (exit 3), never die of the
-# signal.  The test suite's build of the tool (test_hooks.h) waits after
-# mapping the packs, so the truncation lands before the scan every time.
+# t-truncate.sh - a pack truncated by another process while the tool has
+# it mapped: reading past the new end faults (SIGBUS).  The report, and
+# verify (which maps the packs again to read commits, objread.c), must
+# fail with one line naming the pack (exit 3), never die of the signal.
+# The test suite's build of the tool (test_hooks.h) waits after mapping
+# the packs, so the truncation lands before they are read every time.
 . "$(dirname "$0")/setup.sh"
 
 hooks=${GIT_ABBREV_HOOKS:-$(dirname "$GIT_ABBREV")/../tests/git-abbrev-hooks}
@@ -12,28 +13,46 @@ R=$tmp/repo
 gen_repo "$R" planted
 git -C "$R" gc -q
 pack=$(ls "$R"/.git/objects/pack/pack-*.pack)
+cp "$pack" "$tmp/whole.pack"
 checks=$((checks + 1))
 [ "$(wc -c <"$pack")" -gt 65536 ] || fail "the pack is too small to cut short"
-GIT_ABBREV_TEST_PAUSED=$tmp/paused GIT_ABBREV_TEST_PAUSE_MS=3000 \
-	"$hooks" --format=json "$R" >"$tmp/out" 2>"$tmp/err" &
-reporter=$!
-# cut the pack once the report has mapped it and paused (not after a
-# fixed sleep: on a loaded machine the report may not have mapped it yet)
-n=0
-while [ ! -e "$tmp/paused" ] && kill -0 "$reporter" 2>/dev/null && [ "$n" -lt 1200 ]; do
-	sleep 0.05
-	n=$((n + 1))
-done
-[ -e "$tmp/paused" ] || die "the report never reached its pause"
-# in place, as a failing disk or a careless script would: the same inode
-"$PYTHON3" -c 'import os, sys; os.truncate(sys.argv[1], 4096)' "$pack"
-if wait "$reporter"; then rc=0; else rc=$?; fi
-checks=$((checks + 1))
-[ "$rc" -eq 3 ] || fail "pack truncated under the report: exit $rc, want 3"
-checks=$((checks + 1))
-one_line "$tmp/err" && grep -q "pack-.*cut short" "$tmp/err" ||
-	{ fail "want one line naming the pack"; show "$tmp/err"; }
-checks=$((checks + 1))
-[ ! -s "$tmp/out" ] || fail "a partial report on stdout"
-say "pack truncated under the report: exit $rc: $(cat "$tmp/err")"
+# a wrong subject: verify reads the named commit, then every commit's subject
+head=$(git -C "$R" rev-parse --short=12 HEAD)
+printf 'Fixes: %s ("not the subject of any commit")\n' "$head" >"$tmp/patch"
+
+# cut_under WHAT PAUSE-VARIABLE COMMAND...: run the hooks build of the
+# tool, cut the pack in place once it says it paused, and judge the end
+cut_under() {
+	what=$1 var=$2
+	shift 2
+	cp "$tmp/whole.pack" "$pack"
+	rm -f "$tmp/paused"
+	env GIT_ABBREV_TEST_PAUSED="$tmp/paused" "$var=3000" "$hooks" "$@" \
+		>"$tmp/out" 2>"$tmp/err" &
+	tool=$!
+	# cut the pack once the tool has mapped it and paused (not after a
+	# fixed sleep: on a loaded machine it may not have mapped it yet)
+	n=0
+	while [ ! -e "$tmp/paused" ] && kill -0 "$tool" 2>/dev/null && [ "$n" -lt 1200 ]; do
+		sleep 0.05
+		n=$((n + 1))
+	done
+	[ -e "$tmp/paused" ] || die "$what never reached its pause"
+	# in place, as a failing disk or a careless script would: the same inode
+	"$PYTHON3" -c 'import os, sys; os.truncate(sys.argv[1], 4096)' "$pack"
+	if wait "$tool"; then rc=0; else rc=$?; fi
+	checks=$((checks + 1))
+	[ "$rc" -eq 3 ] || fail "pack truncated under $what: exit $rc, want 3"
+	checks=$((checks + 1))
+	one_line "$tmp/err" && grep -q "pack-.*cut short" "$tmp/err" ||
+		{ fail "$what: want one line naming the pack"; show "$tmp/err"; }
+	checks=$((checks + 1))
+	[ ! -s "$tmp/out" ] || { fail "$what: a partial answer on stdout"; show "$tmp/out"; }
+	say "pack truncated under $what: exit $rc: $(cat "$tmp/err")"
+}
+
+cut_under "the report" GIT_ABBREV_TEST_PAUSE_MS --format=json "$R"
+# verify's own maps: the walker has finished (its maps are gone) when
+# objread maps the packs and pauses
+cut_under "verify" GIT_ABBREV_TEST_READ_PAUSE_MS -C "$R" verify "$tmp/patch"
 finish
