@@ -132,12 +132,18 @@ static int sets_load(cmd_sets *cs, const cli_repo_opts *o, progress *p, int comm
 			rc = walk_pack_objects(walk_repo_objdir(cs->repos[i]), cs->s, p, err, sizeof(err));
 		if (rc)
 			return walk_status_exit(rc, err);
-		/* what git too warns about and goes on without (a missing alternate) */
+		/*
+		 * What git too warns about and goes on without (a missing
+		 * alternate), and notes ("note: ...": a bitmap passed over)
+		 */
 		for (char *line = err, *next; *line; line = next) {
 			next = line + strcspn(line, "\n");
 			if (*next)
 				*next++ = '\0';
-			cmd_error("warning: %s", line);
+			if (!strncmp(line, "note: ", 6))
+				cmd_error("%s", line);
+			else
+				cmd_error("warning: %s", line);
 		}
 		err[0] = '\0';
 	}

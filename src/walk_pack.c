@@ -21,8 +21,9 @@
  *     built in walk_pack_idx.c, the scan is walk_pack_scan.c.  A pack
  *     with a reachability bitmap made for it (its .bitmap) is not read at
  *     all: the bitmap's four type bitmaps give the types by rank
- *     (walk_bitmap.c); a stale or damaged bitmap leaves the pack to the
- *     scan.
+ *     (walk_bitmap.c); nor are the packs a multi-pack-index with a bitmap
+ *     covers (walk_pack_midx.c).  A stale or damaged bitmap leaves the
+ *     packs to the scan, and a note says why.
  *  3. Merge the sorted name lists of all packs and the sorted loose IDs
  *     (a k-way merge on a small heap), so the ID sets are filled in key
  *     order, each ID once, by idsets' bulk adding (the Judy arrays filled on
@@ -67,15 +68,14 @@ int wp_fail(walker *w, const char *fmt, ...)
 	return WALK_ERR;
 }
 
-int wp_warn(walker *w, const char *fmt, ...)
+/* Append a line, `prefix` then the message, to w->warn; 0 or WALK_NOMEM. */
+static int add_line(walker *w, const char *prefix, const char *fmt, va_list ap)
 {
 	char line[1024];
-	size_t len;
-	va_list ap;
+	size_t len = strlen(prefix);
 
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
+	memcpy(line, prefix, len);
+	vsnprintf(line + len, sizeof(line) - len, fmt, ap);
 	len = strlen(line);
 	if (wp_grow(&w->warn, &w->warn_cap, w->warn_len + len + 2, 1))
 		return WALK_NOMEM;
@@ -84,6 +84,28 @@ int wp_warn(walker *w, const char *fmt, ...)
 	w->warn[w->warn_len++] = '\n';
 	w->warn[w->warn_len] = '\0';
 	return 0;
+}
+
+int wp_warn(walker *w, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = add_line(w, "", fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int wp_note(walker *w, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = add_line(w, "note: ", fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 /* Hand the warnings to the caller's buffer (whole lines that fit, no last newline). */
@@ -315,6 +337,13 @@ void wp_walker_free(walker *w)
 		free(pk->types);
 	}
 	free(w->packs);
+	for (size_t i = 0; i < w->nmidx; i++) {
+		wp_unmap(w->midx[i].map, w->midx[i].size);
+		wp_unmap(w->midx[i].bitmap, w->midx[i].bitmap_size);
+		free(w->midx[i].path);
+		free(w->midx[i].bitmap_path);
+	}
+	free(w->midx);
 	free(w->loose);
 	for (size_t i = 0; i < w->ndirs; i++)
 		free(w->dirs[i]);
@@ -338,6 +367,15 @@ void wp_walker_free(walker *w)
  */
 #define RETRY_WAIT_US(k) ((k) < 7 ? 10000u << (k) : 1000000u)
 
+/* Whether the pack's object directory has a multi-pack-index with a bitmap. */
+static int in_midx_dir(const walker *w, const pack_file *pk)
+{
+	for (size_t i = 0; i < w->nmidx; i++)
+		if (w->midx[i].dir == pk->dir)
+			return 1;
+	return 0;
+}
+
 /*
  * One attempt: list and map everything, read the types, and, if nothing
  * was repacked meanwhile, merge into the sets.  1 means "changed: try
@@ -352,13 +390,19 @@ static int walk_once(walker *w, const char *objdir, idsets *s, int last)
 	rc = wp_add_objdirs(w, objdir);
 	progress_stop(w->p);
 	for (size_t i = 0; !rc && i < w->npacks; i++)
-		if (w->packs[i].bitmap)
+		if (w->packs[i].bitmap || in_midx_dir(w, &w->packs[i]))
 			total += w->packs[i].n;
-	/* the packs with a usable bitmap first: their types cost no pack reading */
+	/*
+	 * The packs with a usable bitmap first, their types cost no pack
+	 * reading: a multi-pack-index's bitmap for the packs it covers, then
+	 * each remaining pack's own.
+	 */
 	if (!rc && total) {
 		progress_start(w->p, "reading pack bitmaps", total);
+		for (size_t i = 0; i < w->nmidx && !rc; i++)
+			rc = wp_midx_types(w, &w->midx[i]);
 		for (size_t i = 0; i < w->npacks && !rc; i++)
-			if ((rc = wp_pack_bitmap(w, &w->packs[i])) == 1)
+			if (!w->packs[i].types && (rc = wp_pack_bitmap(w, &w->packs[i])) == 1)
 				rc = 0;
 		progress_stop(w->p);
 	}

@@ -4,7 +4,9 @@
  *
  * Names come from each pack's .idx (already sorted), types from each pack
  * entry's header (delta chains followed through headers only, never
- * inflated) or from the pack's reachability bitmap when it has one, loose objects from the first bytes of their zlib stream, and
+ * inflated) or from a reachability bitmap (the pack's own, or that of a
+ * multi-pack-index covering it), loose objects from the first bytes of
+ * their zlib stream, and
  * info/alternates is followed.  Everything read is validated: a bad file is
  * an error naming it, never a crash or a silent undercount.  The objects
  * go into the sets in ascending key order, each once.
@@ -26,7 +28,8 @@
  * hash.  Returns WALK_OK, WALK_ERR with a one-line message in err, or
  * WALK_NOMEM (walk.h).  With WALK_OK, err holds the warnings, one a line
  * ("" when none): alternates that are not there or nested too deep,
- * which git too warns about and leaves out.
+ * which git too warns about and leaves out, and notes, lines that start
+ * "note: " (a bitmap that could not be used, and why).
  */
 int walk_pack_objects(const char *objdir, idsets *s, progress *p, char *err, size_t errsz);
 

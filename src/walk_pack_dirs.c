@@ -188,7 +188,7 @@ int wp_add_objdirs(walker *w, const char *objdir)
 	int rc = wp_find_objdirs(w, objdir);
 
 	for (size_t i = 0; i < w->ndirs && !rc; i++) {
-		if ((rc = wp_add_packs(w, w->dirs[i])))
+		if ((rc = wp_add_packs(w, w->dirs[i])) || (rc = wp_midx_find(w, w->dirs[i])))
 			break;
 		/*
 		 * A test hook: wait here, between listing the packs and reading

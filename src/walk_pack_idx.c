@@ -419,7 +419,10 @@ static int list_packs(walker *w, const char *pdir, char ***out, size_t *nout,
 	return 0;
 }
 
-/* Map every pack-*.idx of dir/pack that has its .pack (git skips the others). */
+/*
+ * Map every pack-*.idx of dir/pack that has its .pack (git skips the
+ * others); `dir` is one of w->dirs, which the packs point to.
+ */
 int wp_add_packs(walker *w, const char *dir)
 {
 	char *pdir = wp_join(dir, "pack");
@@ -449,6 +452,7 @@ int wp_add_packs(walker *w, const char *dir)
 		}
 		pk = &w->packs[w->npacks];
 		memset(pk, 0, sizeof(*pk));
+		pk->dir = dir;
 		bl = strlen(base);
 		pk->idx_path = malloc(bl + 6);
 		pk->pack_path = malloc(bl + 6);

@@ -36,6 +36,7 @@ typedef struct {
 } file_id;
 
 typedef struct {
+	const char *dir;          /* its object directory (one of walker.dirs) */
 	char *idx_path, *pack_path, *rev_path, *bitmap_path;
 	file_id idx_id, pack_id;  /* the files as mapped */
 	const unsigned char *idx, *pack, *rev, *bitmap; /* read-only maps */
@@ -46,6 +47,18 @@ typedef struct {
 	size_t name_stride, off_stride;
 	unsigned char *types;     /* type by index position, from the scan */
 } pack_file;
+
+/*
+ * An object directory's multi-pack-index with a reachability bitmap
+ * (pack/multi-pack-index and pack/multi-pack-index-<its checksum>.bitmap),
+ * mapped with the packs, read by walk_pack_midx.c.
+ */
+typedef struct {
+	const char *dir;          /* one of walker.dirs */
+	char *path, *bitmap_path;
+	const unsigned char *map, *bitmap;
+	size_t size, bitmap_size;
+} midx_file;
 
 /* What a noted directory's listing gave, to list it again before the merge. */
 enum {
@@ -87,6 +100,8 @@ typedef struct {
 	size_t errsz;
 	pack_file *packs;
 	size_t npacks, packs_cap;
+	midx_file *midx; /* the multi-pack-indexes that have a bitmap */
+	size_t nmidx, midx_cap;
 	loose_obj *loose;
 	size_t nloose, loose_cap;
 	char **dirs; /* real paths of the object directories seen */
@@ -153,6 +168,12 @@ void wp_walker_free(walker *w);
 int wp_fail(walker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A line for w->warn, the walk going on (git warns and goes on); 0 or WALK_NOMEM. */
 int wp_warn(walker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * The same for a note, a line starting "note: ": something the walk did
+ * otherwise than it could have (a bitmap it could not use), the answer
+ * unchanged.  0 or WALK_NOMEM.
+ */
+int wp_note(walker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Make room for `need` elements of `size` bytes in *arr; 0 or WALK_NOMEM. */
 int wp_grow(void *arr, size_t *cap, size_t need, size_t size);
 /* "a/b", malloc'ed; NULL when out of memory. */
@@ -200,7 +221,10 @@ int wp_add_objdirs(walker *w, const char *objdir);
 
 /* ---- walk_pack_idx.c: the packs, their indexes and offset order ---- */
 
-/* Map every pack-*.idx of dir/pack that has its .pack (git skips the others). */
+/*
+ * Map every pack-*.idx of dir/pack that has its .pack (git skips the
+ * others); `dir` is one of w->dirs, which the packs point to.
+ */
 int wp_add_packs(walker *w, const char *dir);
 /* Whether the packs listed at the start changed: 1, 0, or an error. */
 int wp_packs_changed(walker *w);
@@ -247,6 +271,28 @@ int wp_pack_scan(walker *w, pack_file *pk);
  * then left NULL for the scan), or an error (a bad index or .rev).
  */
 int wp_pack_bitmap(walker *w, pack_file *pk);
+/*
+ * A pack whose pk->types a bitmap gave: count it done, read its tags and
+ * give the pack's pages back, as after a scan.  0 or an error.
+ */
+int wp_pack_typed(walker *w, pack_file *pk);
+
+/* ---- walk_pack_midx.c: step 2 from a multi-pack-index's bitmap ---- */
+
+/*
+ * Map dir/pack/multi-pack-index and the bitmap named after its checksum,
+ * when there are both, into w->midx (an unreadable one is no bitmap).
+ * 0 or WALK_NOMEM.
+ */
+int wp_midx_find(walker *w, const char *dir);
+
+/*
+ * Type every pack a multi-pack-index covers from its bitmap (pk->types of
+ * each), when the index, its reverse index and its bitmap agree with each
+ * other and with the packs.  0 whether or not it could (when not, a note
+ * says why and the packs are left to the scan), or WALK_NOMEM.
+ */
+int wp_midx_types(walker *w, midx_file *mx);
 
 /* ---- walk_pack_tags.c: step 2's tags, for the commit-ish set ---- */
 

@@ -291,8 +291,11 @@ int wp_pack_bitmap(walker *w, pack_file *pk)
 	/* the index ends with the pack's checksum (pack_check compared them) */
 	if (!rc && bitmap_pack_types(pk->bitmap, pk->bitmap_size, w->rawsz,
 				     pk->idx + pk->idx_size - 2 * w->rawsz, pk->n, pos,
-				     pk->types, why, sizeof(why)) != BITMAP_OK)
-		rc = 1;
+				     pk->types, why, sizeof(why)) != BITMAP_OK) {
+		rc = wp_note(w, "%s: not used (%s); the pack is read instead", pk->bitmap_path, why);
+		if (!rc)
+			rc = 1;
+	}
 	free(pos);
 	wp_unmap(pk->bitmap, pk->bitmap_size);
 	pk->bitmap = NULL;
@@ -301,6 +304,13 @@ int wp_pack_bitmap(walker *w, pack_file *pk)
 		pk->types = NULL;
 		return rc;
 	}
+	return wp_pack_typed(w, pk);
+}
+
+int wp_pack_typed(walker *w, pack_file *pk)
+{
+	int rc;
+
 	w->done += pk->n;
 	progress_update(w->p, w->done);
 	if ((rc = wp_pack_tags(w, pk)))

@@ -90,6 +90,9 @@ cp "$bm" "$other.bitmap"
 report stale "$R"
 progress "stale bitmap" 1 1
 same "stale bitmap" mixed stale
+checks=$((checks + 1))
+grep -q "^git-abbrev: note: $other.bitmap: not used (made for another pack (stale)); the pack is read instead\$" "$err" ||
+	{ fail "stale bitmap: no note says why it is not used"; show "$err"; }
 rm -f "$other.bitmap"
 
 say "damaged and truncated bitmaps are passed over, same report"
