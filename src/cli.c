@@ -1107,6 +1107,15 @@ void cli_complete(FILE *out, const cli_command *cmd, const char *option)
 	if (!strcmp(option, "commands")) {
 		for (size_t i = 0; i < cli_ncommands; i++)
 			fprintf(out, "%s%s", i ? " " : "", cli_commands[i]->name);
+	} else if (!strcmp(option, "paths")) {
+		/* the options whose value is a directory: completed as `cd` does */
+		for (const cli_option *opt = cmd->options; !is_end(opt); opt++)
+			if (takes_value(opt) && opt->arg && !strcmp(opt->arg, "<path>")) {
+				if (opt->name)
+					fprintf(out, "%s--%s", k++ ? " " : "", opt->name);
+				else
+					fprintf(out, "%s-%c", k++ ? " " : "", opt->short_name);
+			}
 	} else if (!*option) {
 		for (const cli_option *opt = cmd->options; !is_end(opt); opt++) {
 			if (opt->kind == CLI_OPT_HELP)

@@ -252,7 +252,8 @@ void cli_usage(FILE *out, const cli_command *cmd);
 /*
  * Words for bash completion, one line: with `option` "", every option
  * ("--format= --quiet -C"); with an option's name ("--format"), its
- * values; with "commands", the commands.
+ * values; with "commands", the commands; with "paths", the options whose
+ * value is a directory ("--repo -C").
  */
 void cli_complete(FILE *out, const cli_command *cmd, const char *option);
 

@@ -5,7 +5,9 @@
 # installed), keys typed with send-keys and the screen read back with
 # capture-pane.  `--format=<TAB><TAB>` must list formats, not files (bash
 # splits the word at '='), `git abbrev <TAB><TAB>` the commands only, and
-# `-C <TAB>` directories only (then the commands, as without -C).
+# `-C <TAB>` directories only (then the commands, as without -C); a value
+# given as the next word (`--format json`, `--repo <path>`) is completed as
+# after '=' and never taken for the command.
 . "$(dirname "$0")/setup.sh"
 
 command -v tmux >/dev/null 2>&1 || skip "tmux not found (build.sh installs it)"
@@ -146,6 +148,28 @@ complete_list "git abbrev -C upstream-repo " report check model verify history
 complete_line "git abbrev -C upstream-repo -C . hi" "git abbrev -C upstream-repo -C . history "
 complete_line "git abbrev -Cupstream-repo ch" "git abbrev -Cupstream-repo check "
 complete_line "git-abbrev -C other-repo mo" "git-abbrev -C other-repo model "
+
+say "a value given as the next word: --format json, --repo <path>"
+complete_list "git abbrev --format " text json csv markdown svg classic
+checks=$((checks + 1))
+grep -qw history "$tmp/screen" && fail "'--format <TAB>' offers the commands"
+complete_line "git abbrev --form j" "git abbrev --form json "
+complete_list "git abbrev check 12 --type " commit tree blob tag all
+complete_line "git abbrev -C . check --format json --type b" \
+	"git abbrev -C . check --format json --type blob "
+complete_line "git abbrev verify --repo up" "git abbrev verify --repo upstream-repo/"
+complete_list "git abbrev verify --repo " upstream-repo/ other-repo/
+# the value is no command: after `--title model` the options are report's
+checks=$((checks + 1))
+type_keys "git abbrev --title model --ob" Tab Z
+wait_for '^abbrev> git abbrev --title model --obZ$' ||
+	{ fail "'--title model' taken as the command model"; sed 's/^/    | /' "$tmp/screen"; }
+complete_line "git abbrev --format json --walker l" "git abbrev --format json --walker libgit2 "
+# free text (--title): neither files nor anything else
+checks=$((checks + 1))
+type_keys "git abbrev --title json-n" Tab Z
+wait_for '^abbrev> git abbrev --title json-nZ$' ||
+	{ fail "'--title <TAB>' completes a file"; sed 's/^/    | /' "$tmp/screen"; }
 
 say "the same as git-abbrev"
 complete_line "git-abbrev ch" "git-abbrev check "

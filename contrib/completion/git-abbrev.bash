@@ -22,35 +22,71 @@ if ! declare -F __gitcomp >/dev/null 2>&1; then
 	fi
 fi
 
+# The option of the table of `git abbrev $1` that the word $2 names (the
+# whole name or a unique prefix, as git-abbrev takes it) when it takes a
+# value, else nothing: "--format" for "--form".
+__git_abbrev_valued ()
+{
+	local o found= n=0
+
+	for o in $(__git abbrev "$1" --git-completion-helper); do
+		case "$o" in
+		"$2=") found=${o%=}; n=1; break ;;
+		"$2"*=) found=${o%=}; n=$((n + 1)) ;;
+		esac
+	done
+	[ $n -eq 1 ] && echo "$found"
+}
+
 # `git abbrev ...`: git's completion calls this with words, cword, cur and
 # prev set and __git_cmd_idx at "abbrev" (at "git-abbrev" for git-abbrev).
 _git_abbrev ()
 {
-	local commands command= word= c=$((__git_cmd_idx + 1))
+	local commands command= word= opt= valued= c=$((__git_cmd_idx + 1))
 
 	commands="$(__git abbrev --git-completion-helper=commands)"
-	# the first word that is neither an option nor -C's <path> is the
-	# command, or a repository path (the default command's)
+	# the first word that is neither an option nor an option's value is
+	# the command, or a repository path (the default command's, which an
+	# option before it chooses: `git abbrev --format json <repo>`)
 	while [ $c -lt $cword ]; do
 		case "${words[c]}" in
 		-C) c=$((c + 1)) ;;
-		-*) ;;
+		-C*|--*=*) ;;
+		--*)
+			opt=1
+			# `--format json`: the value is the next word
+			[ -n "$(__git_abbrev_valued report "${words[c]}")" ] && c=$((c + 1))
+			;;
+		-*) opt=1 ;;
 		*) word="${words[c]}"; break ;;
 		esac
 		c=$((c + 1))
 	done
-	if [ -n "$word" ]; then
+	if [ -n "$word" ] && [ -z "$opt" ]; then
 		case " $commands " in *" $word "*) command=$word ;; esac
 	fi
+	# the value of the option before: `--format <TAB>`, `--repo <TAB>`, `-C <TAB>`
 	case "$prev" in
-	-C)
-		# a directory, as `cd` completes: never a file, not even
-		# through the default completion when no directory matches
-		compopt +o default +o bashdefault 2>/dev/null
-		__gitcomp_file_direct "$(compgen -d -- "$cur")"
-		return
-		;;
+	-C) valued=-C ;;
+	--*=*) ;;
+	--*) valued=$(__git_abbrev_valued "${command:-report}" "$prev") ;;
 	esac
+	if [ -n "$valued" ]; then
+		compopt +o default +o bashdefault 2>/dev/null
+		case " $(__git abbrev "${command:-report}" --git-completion-helper=paths) " in
+		*" $valued "*)
+			# a directory, as `cd` completes: never a file, not even
+			# through the default completion when no directory matches
+			__gitcomp_file_direct "$(compgen -d -- "$cur")"
+			;;
+		*)
+			# the values the table lists; none for free text (--title)
+			__gitcomp "$(__git abbrev "${command:-report}" \
+				--git-completion-helper="$valued")"
+			;;
+		esac
+		return
+	fi
 	case "$cur" in
 	--*=*)
 		__gitcomp "$(__git abbrev ${command:-report} --git-completion-helper="${cur%%=*}")" \
@@ -62,7 +98,7 @@ _git_abbrev ()
 		return
 		;;
 	esac
-	if [ -z "$word" ]; then
+	if [ -z "$word" ] && [ -z "$opt" ]; then
 		# the commands, as `git <TAB>` offers them; a word none of them
 		# starts is a repository path, left to readline's file completion
 		__gitcomp "$commands"
