@@ -561,6 +561,8 @@ static const cli_option verify_options[] = {
 	       "exit 1 on any finding (warning, default) or only on errors (error)"),
 	VALUE("repo", offsetof(cli_verify_opts, other), parse_other_repo, "<path>",
 	      "also look IDs up in this repository before calling them unknown (repeatable)"),
+	FLAG("no-cache", 0, offsetof(cli_verify_opts, no_cache), 1,
+	     "neither read nor write the subject cache (read every commit)"),
 	FORMAT(offsetof(cli_verify_opts, r.format), EMIT_VERIFY),
 	REPO_ROWS(cli_verify_opts, r.),
 	END

@@ -162,6 +162,7 @@ typedef struct {
 	int fix;             /* --fix: print the input with its references rewritten */
 	uint64_t max_input;  /* --max-input=<size>: the most bytes read from one input */
 	int fail_on;         /* --fail-on=warning|error: enum cli_fail_on */
+	int no_cache;        /* --no-cache: no subject cache files, read or written */
 	/* --repo=<path> (repeatable): more repositories to look IDs up in */
 	const char *other[CLI_MAX_OTHER_REPOS];
 	size_t nother;

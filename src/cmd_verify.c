@@ -26,6 +26,7 @@
 #include "exitcodes.h"
 #include "hexid.h"
 #include "refs_git2.h"
+#include "subject_cache.h"
 #include "refs_parse.h"
 #include "refs_resolve.h"
 #include "walk.h"
@@ -322,6 +323,18 @@ int cmd_verify(int argc, char **argv)
 		cmd_error("%s: cannot open the object database", cs.paths[0]);
 		ret = ABBREV_EXIT_RUNTIME;
 		goto done;
+	}
+	if (!o.no_cache) {
+		/* the packs' subject tables, kept outside the repository (never written to) */
+		char *dir = subject_cache_dir();
+		int rc = refs_git2_cache(g, dir);
+
+		free(dir);
+		if (rc) {
+			cmd_error("out of memory");
+			ret = ABBREV_EXIT_NOMEM;
+			goto done;
+		}
 	}
 	if (refs_resolver_new(&c.res, cs.s, refs_git2_source(g), o.min_length)) {
 		cmd_error("out of memory");

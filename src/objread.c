@@ -321,3 +321,59 @@ int objread_read(objread *r, const unsigned char *id, int *type, const unsigned 
 		return 0;
 	return objread_read_at(r, pack, off, type, data, len);
 }
+
+uint32_t objread_npacks(const objread *r)
+{
+	return (uint32_t)r->w.npacks;
+}
+
+void objread_pack(const objread *r, uint32_t pack, const unsigned char **sum, uint32_t *n,
+		  const unsigned char **ids, size_t *stride)
+{
+	const pack_file *pk = &r->w.packs[pack];
+
+	/* the .idx ends with the pack's checksum, then its own (checked when mapped) */
+	*sum = pk->idx + pk->idx_size - 2 * r->w.rawsz;
+	*n = pk->n;
+	*ids = pk->names;
+	*stride = pk->name_stride;
+}
+
+uint32_t objread_find_in(const objread *r, uint32_t pack, const unsigned char *id)
+{
+	uint32_t i = wp_index_find(&r->w.packs[pack], id, r->w.rawsz);
+
+	return i == NOT_FOUND ? UINT32_MAX : i;
+}
+
+int objread_loose_commits(objread *r, unsigned char **ids, size_t *n)
+{
+	size_t rawsz = r->w.rawsz, k = 0;
+	unsigned char *v;
+	int rc = 0;
+
+	*ids = NULL;
+	*n = 0;
+	r->w.nloose = 0;
+	for (size_t i = 0; i < r->w.ndirs && !rc; i++)
+		rc = wp_add_loose(&r->w, r->w.dirs[i]);
+	if (rc)
+		return rc == WALK_NOMEM ? -1 : -2;
+	qsort(r->w.loose, r->w.nloose, sizeof(*r->w.loose), wp_loose_cmp);
+	v = malloc(r->w.nloose ? r->w.nloose * rawsz : 1);
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < r->w.nloose; i++) {
+		const loose_obj *o = &r->w.loose[i];
+		uint32_t p;
+		uint64_t off;
+
+		if (o->type != ABBREV_TYPE_COMMIT || (k && !memcmp(v + (k - 1) * rawsz, o->id, rawsz)) ||
+		    objread_locate(r, o->id, &p, &off))
+			continue;
+		memcpy(v + k++ * rawsz, o->id, rawsz);
+	}
+	*ids = v;
+	*n = k;
+	return 0;
+}

@@ -55,6 +55,27 @@ int objread_read_head(objread *r, uint32_t pack, uint64_t off,
 		      int (*enough)(const char *d, size_t n), int *type,
 		      const unsigned char **data, size_t *len);
 
+/* How many packs the reader maps (numbered 0 .. n - 1). */
+uint32_t objread_npacks(const objread *r);
+
+/*
+ * Pack `pack`: its checksum (rawsz bytes, as its .idx and .pack end), its
+ * object count, and its .idx's sorted IDs (ID i at *ids + i * *stride).
+ */
+void objread_pack(const objread *r, uint32_t pack, const unsigned char **sum, uint32_t *n,
+		  const unsigned char **ids, size_t *stride);
+
+/* The .idx position of `id` in pack `pack`, or UINT32_MAX when it has none. */
+uint32_t objread_find_in(const objread *r, uint32_t pack, const unsigned char *id);
+
+/*
+ * The loose commits of the object directories (and alternates) that no
+ * pack holds: *n raw IDs, ascending, each once, into *ids (malloc'ed, the
+ * caller frees it).  0, -1 when out of memory, -2 when a directory cannot
+ * be read.
+ */
+int objread_loose_commits(objread *r, unsigned char **ids, size_t *n);
+
 /* objread_locate(), then objread_read_at(); 0 when no pack holds `id`. */
 int objread_read(objread *r, const unsigned char *id, int *type, const unsigned char **data,
 		 size_t *len);

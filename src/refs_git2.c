@@ -50,6 +50,9 @@ struct refs_git2 {
 	git_oid *pub;         /* without cg: the commits they reach, sorted */
 	size_t npub, cappub;
 	int pub_read;         /* 1 read, -1 could not be */
+	char *cache_dir;      /* where the packs' subject tables are kept, or NULL */
+	unsigned char *loose; /* the loose commits no pack holds, for the subject index */
+	size_t nloose;
 };
 
 typedef struct {
@@ -287,6 +290,247 @@ done:
 	return rc;
 }
 
+/* ---- the subject index ------------------------------------------------------------ */
+
+/*
+ * The commits to read for the subject index: those of the packs that
+ * have no table yet (each at its .idx position in each such pack) and the
+ * loose ones; their subjects and times as each_commit() gives them.
+ */
+typedef struct {
+	unsigned char *ids;   /* ascending */
+	size_t n;
+	size_t *soff;         /* subject of commit i in text, or SIZE_MAX: unreadable */
+	int64_t *time;
+	char *text;
+	size_t tlen, tcap;
+	progress *p;
+	size_t done;
+} to_read;
+
+static int read_one(void *arg, size_t i, const char *subject, int64_t time)
+{
+	to_read *t = arg;
+	size_t n = strlen(subject) + 1;
+
+	if (t->tlen + n > t->tcap) {
+		size_t cap = t->tcap ? 2 * t->tcap : 1 << 20;
+		char *b;
+
+		while (cap < t->tlen + n)
+			cap *= 2;
+		if (!(b = realloc(t->text, cap)))
+			return -1;
+		t->text = b;
+		t->tcap = cap;
+	}
+	memcpy(t->text + t->tlen, subject, n);
+	t->soff[i] = t->tlen;
+	t->tlen += n;
+	t->time[i] = time;
+	progress_update(t->p, ++t->done);
+	return 0;
+}
+
+/*
+ * The table of the commits `which` of rd (positions at[]; commit which[k]
+ * of rd at position at[k]), for the pack `sum` of nobjects (or the loose
+ * commits): 0 or -1 (memory).
+ */
+static int table_of(subject_table **out, const to_read *rd, const size_t *which,
+		    const uint32_t *at, size_t n, const unsigned char *sum, uint32_t nobjects)
+{
+	subject_row *rows = malloc((n ? n : 1) * sizeof(*rows));
+	size_t k = 0;
+	int rc;
+
+	if (!rows)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (rd->soff[which[i]] != SIZE_MAX)
+			rows[k++] = (subject_row){ rd->text + rd->soff[which[i]], at[i],
+						   rd->time[which[i]] };
+	rc = subject_table_build(out, GIT_OID_RAWSZ, sum, nobjects, rows, k);
+	free(rows);
+	return rc;
+}
+
+/* Where the commits to read come from: a pack without a table (p < npacks), or loose. */
+typedef struct {
+	size_t *which;        /* indexes in to_read */
+	uint32_t *at;         /* their .idx positions (loose: in g->loose) */
+	size_t n, cap;
+} origin;
+
+static int origin_add(origin *o, size_t which, uint32_t at)
+{
+	if (o->n == o->cap) {
+		size_t cap = o->cap ? 2 * o->cap : 1024;
+		size_t *w = realloc(o->which, cap * sizeof(*w));
+		uint32_t *a = w ? realloc(o->at, cap * sizeof(*a)) : NULL;
+
+		if (w)
+			o->which = w;
+		if (!a)
+			return -1;
+		o->at = a;
+		o->cap = cap;
+	}
+	o->which[o->n] = which;
+	o->at[o->n++] = at;
+	return 0;
+}
+
+static size_t to_read_add(to_read *t, const unsigned char *id)
+{
+	memcpy(t->ids + t->n * GIT_OID_RAWSZ, id, GIT_OID_RAWSZ);
+	return t->n++;
+}
+
+/*
+ * Pick the commits to read: of all commits (ascending), those in a pack
+ * without a table, merged with the loose ones (ascending too).  0 or -1.
+ */
+static int pick_commits(refs_git2 *g, subject_table **tabs, uint32_t np, const unsigned char *all,
+			size_t nall, to_read *t, origin *o)
+{
+	size_t a = 0, l = 0;
+
+	t->ids = malloc((nall + g->nloose ? nall + g->nloose : 1) * GIT_OID_RAWSZ);
+	if (!t->ids)
+		return -1;
+	while (a < nall || l < g->nloose) {
+		const unsigned char *lid = l < g->nloose ? g->loose + l * GIT_OID_RAWSZ : NULL;
+		const unsigned char *id = a < nall ? all + a * GIT_OID_RAWSZ : NULL;
+		long long added = -1;
+
+		if (lid && (!id || memcmp(lid, id, GIT_OID_RAWSZ) <= 0)) {
+			if (origin_add(&o[np], to_read_add(t, lid), (uint32_t)l))
+				return -1;
+			if (id && !memcmp(lid, id, GIT_OID_RAWSZ))
+				a++;
+			l++;
+			continue;
+		}
+		for (uint32_t p = 0; p < np; p++) {
+			uint32_t pos;
+
+			if (tabs[p] || (pos = objread_find_in(g->rd, p, id)) == UINT32_MAX)
+				continue;
+			if (added < 0)
+				added = (long long)to_read_add(t, id);
+			if (origin_add(&o[p], (size_t)added, pos))
+				return -1;
+		}
+		a++;
+	}
+	return 0;
+}
+
+static int git2_each_commit(void *ctx, const unsigned char *ids, size_t n,
+			    int (*fn)(void *arg, size_t i, const char *subject, int64_t time),
+			    void *arg);
+
+/*
+ * Every pack's table from its cache file when there is one; the commits
+ * of the others read (the commit IDs asked for only then), their tables
+ * made and written to the cache; the loose commits read, into a table of
+ * their own that is not kept (loose objects come and go).
+ */
+static int git2_subject_index(void *ctx,
+			      int (*commits)(void *arg, const unsigned char **ids, size_t *n),
+			      void *arg, progress *p, subject_index **out)
+{
+	refs_git2 *g = ctx;
+	uint32_t np = g->rd ? objread_npacks(g->rd) : 0;
+	subject_table **tabs = NULL, *t;
+	origin *o = NULL;
+	to_read rd = { 0 };
+	const unsigned char *all = NULL;
+	size_t nall = 0, missing = 0;
+	int rc = -1;
+
+	*out = NULL;
+	if (!g->rd)
+		return 1;
+	rc = objread_loose_commits(g->rd, &g->loose, &g->nloose);
+	if (rc)
+		return rc == -1 ? -1 : 1; /* a directory the walk reads with libgit2 then */
+	rc = -1;
+	tabs = calloc(np + 1, sizeof(*tabs));
+	o = calloc(np + 1, sizeof(*o));
+	if (!tabs || !o || subject_index_new(out, GIT_OID_RAWSZ))
+		goto done;
+	for (uint32_t k = 0; k < np; k++) {
+		const unsigned char *sum, *ids;
+		uint32_t n;
+		size_t stride;
+
+		objread_pack(g->rd, k, &sum, &n, &ids, &stride);
+		if (g->cache_dir && subject_table_load(&tabs[k], g->cache_dir, GIT_OID_RAWSZ, sum, n) < 0)
+			goto done;
+		missing += !tabs[k];
+	}
+	if (missing && commits(arg, &all, &nall))
+		goto done;
+	if (pick_commits(g, tabs, np, all, nall, &rd, o))
+		goto done;
+	rd.soff = malloc((rd.n ? rd.n : 1) * sizeof(*rd.soff));
+	rd.time = malloc((rd.n ? rd.n : 1) * sizeof(*rd.time));
+	if (!rd.soff || !rd.time)
+		goto done;
+	for (size_t i = 0; i < rd.n; i++)
+		rd.soff[i] = SIZE_MAX;
+	rd.p = p;
+	progress_start(p, "indexing commit subjects", rd.n);
+	rc = rd.n ? git2_each_commit(g, rd.ids, rd.n, read_one, &rd) : 0;
+	progress_stop(p);
+	if (rc)
+		goto done;
+	rc = -1;
+	for (uint32_t k = 0; k <= np; k++) {
+		const unsigned char *sum = NULL, *ids = g->loose;
+		uint32_t n = (uint32_t)g->nloose;
+		size_t stride = GIT_OID_RAWSZ;
+		static const unsigned char loose_sum[GIT_OID_RAWSZ];
+
+		if (k < np)
+			objread_pack(g->rd, k, &sum, &n, &ids, &stride);
+		if (k < np && !tabs[k]) {
+			if (table_of(&tabs[k], &rd, o[k].which, o[k].at, o[k].n, sum, n))
+				goto done;
+			/* no cache (a read-only home, a full disk) is no error: the next run reads again */
+			if (g->cache_dir)
+				(void)subject_table_save(tabs[k], g->cache_dir);
+		}
+		if (k == np && table_of(&tabs[k], &rd, o[k].which, o[k].at, o[k].n, loose_sum, n))
+			goto done;
+		t = tabs[k];
+		tabs[k] = NULL;
+		if (subject_index_add(*out, t, ids, stride, n))
+			goto done;
+	}
+	rc = 0;
+done:
+	for (uint32_t k = 0; tabs && k <= np; k++)
+		subject_table_free(tabs[k]);
+	for (uint32_t k = 0; o && k <= np; k++) {
+		free(o[k].which);
+		free(o[k].at);
+	}
+	free(tabs);
+	free(o);
+	free(rd.ids);
+	free(rd.soff);
+	free(rd.time);
+	free(rd.text);
+	if (rc) {
+		subject_index_free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
 static int git2_is_ancestor(void *ctx, const unsigned char *anc, const unsigned char *of)
 {
 	refs_git2 *g = ctx;
@@ -438,6 +682,7 @@ int refs_git2_new(refs_git2 **out, struct git_repository *repo, const char *objd
 	g->src.is_ancestor = git2_is_ancestor;
 	g->src.is_public = git2_is_public;
 	g->src.each_commit = git2_each_commit;
+	g->src.subject_index = git2_subject_index;
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 	*out = g;
 	return 0;
@@ -452,6 +697,8 @@ void refs_git2_free(refs_git2 *g)
 	objread_free(g->rd);
 	commit_graph_close(g->cg);
 	commit_buf_free(&g->subject);
+	free(g->cache_dir);
+	free(g->loose);
 	free(g->tips);
 	free(g->pub);
 	free(g);
@@ -460,6 +707,13 @@ void refs_git2_free(refs_git2 *g)
 const refs_source *refs_git2_source(refs_git2 *g)
 {
 	return &g->src;
+}
+
+int refs_git2_cache(refs_git2 *g, const char *dir)
+{
+	free(g->cache_dir);
+	g->cache_dir = NULL;
+	return dir && !(g->cache_dir = strdup(dir)) ? -1 : 0;
 }
 
 /* ---- --range -------------------------------------------------------------------------- */

@@ -29,6 +29,12 @@ int refs_git2_new(refs_git2 **out, struct git_repository *repo, const char *objd
 void refs_git2_free(refs_git2 *g);
 /* The refs_source to give refs_resolver_new() (owned by g). */
 const refs_source *refs_git2_source(refs_git2 *g);
+/*
+ * Keep the subject tables of the packs in `dir` (copied; NULL: none, every
+ * run reads every commit), outside the repository: subject_cache.h.
+ * 0 or -1 (memory).
+ */
+int refs_git2_cache(refs_git2 *g, const char *dir);
 
 /* ---- --range: the commits whose messages to check ------------------------ */
 

@@ -8,9 +8,10 @@
  * refs_git2.c, a table in the unit tests): their subjects (git's %s) and
  * times are kept in a JudyL cache keyed by the ID's first 8 bytes, and
  * ancestry is the source's question.  No libgit2 here.  Searching by subject
- * needs every commit's subject: a JudySL array (subject -> commits) built
- * once, on first need, from the commit set; JudySL keeps keys sorted, so
- * a subject shortened with "..." is a range of keys from its prefix on.
+ * needs every commit's subject: a subject index (subject_cache.h, tables
+ * sorted by subject) made once, on first need, by the source from its
+ * cache files (refs_git2.c) or here by reading every commit; a subject
+ * shortened with "..." is a range of the sorted keys from its prefix on.
  *
  * When several commits carry the subject searched for (cherry-picks,
  * rebased copies, "typos"), the search narrows them in tiers, each kept
@@ -27,6 +28,8 @@
 #include <config.h>
 
 #include "refs_resolve.h"
+
+#include "subject_cache.h"
 
 #include <Judy.h>
 #include <stdarg.h>
@@ -59,16 +62,10 @@ struct refs_resolver {
 	unsigned min_length;
 	Pvoid_t cache;        /* JudyL: first 8 ID bytes -> centry list */
 	int indexed;
-	Pvoid_t subjects;     /* JudySL: subject -> 1 + index of its first commit */
-	unsigned char *ix_ids;
-	uint32_t *ix_next;    /* the next commit of the same subject, or UINT32_MAX */
-	int64_t *ix_time;
-	size_t *ix_soff;      /* where each commit's subject starts in ix_text */
-	char *ix_text;
-	size_t ix_tlen, ix_tcap;
-	size_t ix_n;
-	char *key;            /* JudySL key buffer: the longest subject fits */
-	size_t keycap;
+	int eager;            /* the index answers commit_info() too (built for many references) */
+	subject_index *ix;    /* every commit's subject (subject_cache.h) */
+	unsigned char *ids;   /* the commits' IDs, ascending, once asked for */
+	size_t nids;
 	const char *sbuf;     /* the subject read last (the source's) */
 	progress *p;
 	struct other_repo {   /* --repo: consulted when no commit here has an ID */
@@ -145,19 +142,16 @@ static Word_t key8(const unsigned char *id)
 }
 
 /*
- * A commit the subject index holds (built already): 1 with its subject
- * in r->sbuf and its time, read once for the index; 0 when not there.
+ * A commit the subject index holds, when it was built for many
+ * references: 1 with its subject in r->sbuf and its time, 0 when not
+ * there, -1 (memory).  (For a few, reading the commit costs less than
+ * sorting the index by position.)
  */
 static int indexed_commit(refs_resolver *r, const unsigned char *id, int64_t *time)
 {
-	/* ix_ids ascend: the index took them in ID order */
-	size_t i = hexid_find(r->ix_ids, 0, r->ix_n, r->rawsz, id);
-
-	if (i == SIZE_MAX)
+	if (!r->eager || !r->ix)
 		return 0;
-	r->sbuf = r->ix_text + r->ix_soff[i];
-	*time = r->ix_time[i];
-	return 1;
+	return subject_index_lookup(r->ix, id, &r->sbuf, time);
 }
 
 /* The cached subject and time of a commit (subject NULL if unreadable); NULL: memory. */
@@ -194,27 +188,35 @@ static centry *commit_info(refs_resolver *r, const unsigned char *id)
 
 /* ---- the subject index ---------------------------------------------------------- */
 
-static int key_room(refs_resolver *r, size_t n)
+/* The IDs of every commit, ascending (the source asks when it needs them). */
+static int all_commits(void *arg, const unsigned char **ids, size_t *n)
 {
-	char *k;
+	refs_resolver *r = arg;
+	size_t max = idsets_count(r->s, ABBREV_SET_COMMIT);
+	const unsigned char *id;
+	idset_iter it;
+	int type;
 
-	if (n + 1 <= r->keycap)
-		return 0;
-	k = realloc(r->key, n + 1);
-	if (!k)
-		return -1;
-	r->key = k;
-	r->keycap = n + 1;
+	if (!r->ids) {
+		if (!(r->ids = malloc((max ? max : 1) * r->rawsz)))
+			return -1;
+		idset_iter_init(&it, r->s, ABBREV_SET_COMMIT);
+		while (r->nids < max && r->nids < UINT32_MAX && idset_iter_next(&it, &id, &type))
+			memcpy(r->ids + r->nids++ * r->rawsz, id, r->rawsz);
+	}
+	*ids = r->ids;
+	*n = r->nids;
 	return 0;
 }
 
-/* What the source's each_commit() gives, until the index is built in ID order. */
+/* What the source's each_commit() gives: rows of the table, their subjects in one buffer. */
 typedef struct {
 	refs_resolver *r;
-	int64_t *time;
-	size_t *soff;          /* offset of each subject in text, or SIZE_MAX: not read */
+	subject_row *rows;
+	size_t *soff;          /* offset of each row's subject in text */
+	size_t n;
 	char *text;
-	size_t tlen, tcap, done;
+	size_t tlen, tcap;
 } index_batch;
 
 static int batch_add(void *arg, size_t i, const char *subject, int64_t time)
@@ -234,78 +236,55 @@ static int batch_add(void *arg, size_t i, const char *subject, int64_t time)
 		b->tcap = cap;
 	}
 	memcpy(b->text + b->tlen, subject, n);
-	b->soff[i] = b->tlen;
+	b->soff[b->n] = b->tlen;
+	b->rows[b->n++] = (subject_row){ NULL, (uint32_t)i, time };
 	b->tlen += n;
-	b->time[i] = time;
-	progress_update(b->r->p, ++b->done);
-	return 0;
-}
-
-/* Index commit `id` (its subject and time read): 0 or -1 (memory). */
-static int index_add(refs_resolver *r, const unsigned char *id, const char *subject, int64_t time)
-{
-	size_t i = r->ix_n;
-	JError_t je;
-	PWord_t pv = (PWord_t)JudySLIns(&r->subjects, (const uint8_t *)subject, &je);
-	size_t len = strlen(subject);
-
-	if (pv == PJERR || key_room(r, len))
-		return -1;
-	if (r->ix_tlen + len + 1 > r->ix_tcap) {
-		size_t cap = r->ix_tcap ? 2 * r->ix_tcap : 1 << 20;
-		char *t;
-
-		while (cap < r->ix_tlen + len + 1)
-			cap *= 2;
-		if (!(t = realloc(r->ix_text, cap)))
-			return -1;
-		r->ix_text = t;
-		r->ix_tcap = cap;
-	}
-	memcpy(r->ix_text + r->ix_tlen, subject, len + 1);
-	r->ix_soff[i] = r->ix_tlen;
-	r->ix_tlen += len + 1;
-	memcpy(r->ix_ids + i * r->rawsz, id, r->rawsz);
-	r->ix_time[i] = time;
-	r->ix_next[i] = *pv ? (uint32_t)(*pv - 1) : UINT32_MAX;
-	*pv = (Word_t)i + 1;
-	r->ix_n++;
+	progress_update(b->r->p, b->n);
 	return 0;
 }
 
 /*
- * The source reads the commits in its own order (a pack's): their
- * subjects wait in one buffer and go into the index in ID order, as
- * read_commit() one by one would put them.
+ * The index the resolver makes itself, when the source has none: every
+ * commit read (each_commit() in the order that reads them fastest, else
+ * one by one) into one table whose positions are those of r->ids.
  */
-static int build_index_batch(refs_resolver *r, size_t n)
+static int build_table(refs_resolver *r)
 {
-	index_batch b = { r, NULL, NULL, NULL, 0, 0, 0 };
-	unsigned char *ids = malloc(n * r->rawsz);
-	const unsigned char *id;
-	idset_iter it;
-	size_t k = 0;
-	int type, rc = -1;
+	static const unsigned char no_pack[ABBREV_MAX_RAWSZ];
+	index_batch b = { r, NULL, NULL, 0, NULL, 0, 0 };
+	const unsigned char *ids;
+	subject_table *t;
+	size_t n;
+	int rc = -1;
 
-	b.time = malloc(n * sizeof(*b.time));
-	b.soff = malloc(n * sizeof(*b.soff));
-	if (!ids || !b.time || !b.soff)
+	if (all_commits(r, &ids, &n))
+		return -1;
+	progress_start(r->p, "indexing commit subjects", n);
+	b.rows = malloc((n ? n : 1) * sizeof(*b.rows));
+	b.soff = malloc((n ? n : 1) * sizeof(*b.soff));
+	if (!b.rows || !b.soff)
 		goto done;
-	idset_iter_init(&it, r->s, ABBREV_SET_COMMIT);
-	while (k < n && idset_iter_next(&it, &id, &type))
-		memcpy(ids + k++ * r->rawsz, id, r->rawsz);
-	for (size_t i = 0; i < k; i++)
-		b.soff[i] = SIZE_MAX;
-	if (r->src->each_commit(r->src->ctx, ids, k, batch_add, &b))
-		goto done;
-	for (size_t i = 0; i < k && r->ix_n < UINT32_MAX; i++)
-		if (b.soff[i] != SIZE_MAX &&
-		    index_add(r, ids + i * r->rawsz, b.text + b.soff[i], b.time[i]))
+	if (r->src->each_commit) {
+		if (r->src->each_commit(r->src->ctx, ids, n, batch_add, &b))
 			goto done;
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			int64_t time;
+			int c = read_commit(r, ids + i * r->rawsz, &time);
+
+			if (c < 0 || (c && batch_add(&b, i, r->sbuf, time)))
+				goto done;
+		}
+	}
+	for (size_t i = 0; i < b.n; i++)
+		b.rows[i].subject = b.text + b.soff[i];
+	if (subject_table_build(&t, r->rawsz, no_pack, (uint32_t)n, b.rows, b.n) ||
+	    subject_index_add(r->ix, t, ids, r->rawsz, (uint32_t)n))
+		goto done;
 	rc = 0;
 done:
-	free(ids);
-	free(b.time);
+	progress_stop(r->p);
+	free(b.rows);
 	free(b.soff);
 	free(b.text);
 	return rc;
@@ -313,38 +292,14 @@ done:
 
 static int build_index(refs_resolver *r)
 {
-	size_t n = idsets_count(r->s, ABBREV_SET_COMMIT);
-	const unsigned char *id;
-	idset_iter it;
-	int type, rc;
+	int rc = 1;
 
 	r->indexed = 1;
-	if (!n)
-		return 0;
-	progress_start(r->p, "indexing commit subjects", n);
-	r->ix_ids = malloc(n * r->rawsz);
-	r->ix_next = malloc(n * sizeof(*r->ix_next));
-	r->ix_time = malloc(n * sizeof(*r->ix_time));
-	r->ix_soff = malloc(n * sizeof(*r->ix_soff));
-	if (!r->ix_ids || !r->ix_next || !r->ix_time || !r->ix_soff)
-		return -1;
-	if (r->src->each_commit) {
-		rc = build_index_batch(r, n);
-		progress_stop(r->p);
-		return rc;
-	}
-	idset_iter_init(&it, r->s, ABBREV_SET_COMMIT);
-	while (idset_iter_next(&it, &id, &type) && r->ix_n < n && r->ix_n < UINT32_MAX) {
-		int64_t time;
-
-		rc = read_commit(r, id, &time);
-		if (rc < 0 || (rc && index_add(r, id, r->sbuf, time)))
-			return -1;
-		if (rc)
-			progress_update(r->p, r->ix_n);
-	}
-	progress_stop(r->p);
-	return 0;
+	if (r->src->subject_index)
+		rc = r->src->subject_index(r->src->ctx, all_commits, r, r->p, &r->ix);
+	if (rc > 0)
+		rc = subject_index_new(&r->ix, r->rawsz) || build_table(r) ? -1 : 0;
+	return rc;
 }
 
 void refs_resolver_progress(refs_resolver *r, progress *p)
@@ -359,46 +314,23 @@ int refs_resolver_indexed(const refs_resolver *r)
 
 typedef struct {
 	size_t n;             /* how many matched (may exceed MAX_CANDS) */
-	uint32_t ix[MAX_CANDS];
+	subject_hit h[MAX_CANDS];
 } subject_hits;
 
-static void hits_add_list(const refs_resolver *r, subject_hits *h, Word_t head)
-{
-	for (uint32_t i = (uint32_t)(head - 1); i != UINT32_MAX; i = r->ix_next[i]) {
-		if (h->n < MAX_CANDS)
-			h->ix[h->n] = i;
-		h->n++;
-	}
-}
-
 /*
- * The commits whose subject is s[0..n), or with `prefix` begins with it.
- * 0 or -1 (memory).
+ * The commits whose subject is s[0..n), or with `prefix` begins with it
+ * (runs of blanks folded on both sides).  0 or -1 (memory).
  */
 static int search_subject(refs_resolver *r, const char *s, size_t n, int prefix, subject_hits *h)
 {
-	PWord_t pv;
-
 	h->n = 0;
 	if (memchr(s, '\0', n) || (prefix && !n))
 		return 0;
 	if (!r->indexed && build_index(r))
 		return -1;
-	if (key_room(r, n))
+	if (!r->ix)
 		return -1;
-	memcpy(r->key, s, n);
-	r->key[n] = '\0';
-	if (!prefix) {
-		pv = (PWord_t)JudySLGet(r->subjects, (const uint8_t *)r->key, PJE0);
-		if (pv)
-			hits_add_list(r, h, *pv);
-		return 0;
-	}
-	for (pv = (PWord_t)JudySLFirst(r->subjects, (uint8_t *)r->key, PJE0);
-	     pv && !strncmp(r->key, s, n) && h->n < MAX_CANDS;
-	     pv = (PWord_t)JudySLNext(r->subjects, (uint8_t *)r->key, PJE0))
-		hits_add_list(r, h, *pv);
-	return 0;
+	return subject_index_search(r->ix, s, n, prefix, h->h, MAX_CANDS, &h->n);
 }
 
 /* ---- IDs ------------------------------------------------------------------------ */
@@ -557,13 +489,8 @@ void refs_resolver_free(refs_resolver *r)
 		}
 	}
 	JudyLFreeArray(&r->cache, PJE0);
-	JudySLFreeArray(&r->subjects, PJE0);
-	free(r->ix_ids);
-	free(r->ix_next);
-	free(r->ix_time);
-	free(r->ix_soff);
-	free(r->ix_text);
-	free(r->key);
+	subject_index_free(r->ix);
+	free(r->ids);
 	for (size_t i = 0; i < r->nothers; i++)
 		free(r->others[i].name);
 	free(r->others);
@@ -795,8 +722,8 @@ static int64_t distance(const near_ctx *c, int64_t t)
 	return t > c->around ? t - c->around : c->around - t;
 }
 
-/* Nearest first, then the lower ID: a deterministic order of candidates. */
-static void sort_nearest(const near_ctx *c, uint32_t *v, size_t n)
+/* Nearest first, then the lower ID: a deterministic order of the hits v[] of h. */
+static void sort_nearest(const near_ctx *c, const subject_hit *h, uint32_t *v, size_t n)
 {
 	const refs_resolver *r = c->r;
 
@@ -806,10 +733,9 @@ static void sort_nearest(const near_ctx *c, uint32_t *v, size_t n)
 
 		for (; k > 0; k--) {
 			uint32_t y = v[k - 1];
-			int64_t dx = distance(c, r->ix_time[x]), dy = distance(c, r->ix_time[y]);
+			int64_t dx = distance(c, h[x].time), dy = distance(c, h[y].time);
 
-			if (dy < dx || (dy == dx && memcmp(r->ix_ids + (size_t)y * r->rawsz,
-							   r->ix_ids + (size_t)x * r->rawsz, r->rawsz) < 0))
+			if (dy < dx || (dy == dx && memcmp(h[y].id, h[x].id, r->rawsz) < 0))
 				break;
 			v[k] = y;
 		}
@@ -837,8 +763,8 @@ static int find_by_subject(job *j, const char *subject, size_t len, int prefix,
 	if (search_subject(r, subject, len, prefix, &h))
 		return -1;
 	for (size_t i = 0; i < h.n && i < MAX_CANDS; i++)
-		if (!not || memcmp(r->ix_ids + (size_t)h.ix[i] * r->rawsz, not, r->rawsz))
-			v[n++] = h.ix[i];
+		if (!not || memcmp(h.h[i].id, not, r->rawsz))
+			v[n++] = (uint32_t)i;
 	pk->total = h.n - ((h.n < MAX_CANDS ? h.n : MAX_CANDS) - n);
 	if (!n)
 		return 0;
@@ -846,17 +772,17 @@ static int find_by_subject(job *j, const char *subject, size_t len, int prefix,
 	if (h.n <= MAX_CANDS && n > 1) {
 		if (src->is_public) {
 			for (size_t i = 0; i < n; i++)
-				keep[i] = (signed char)(src->is_public(src->ctx, r->ix_ids + (size_t)v[i] * r->rawsz) == 1);
+				keep[i] = (signed char)(src->is_public(src->ctx, h.h[v[i]].id) == 1);
 			narrow(v, &n, keep);
 		}
 		if (j->ctx && n > 1) {
 			for (size_t i = 0; i < n; i++)
-				keep[i] = (signed char)is_ancestor(r, r->ix_ids + (size_t)v[i] * r->rawsz, j->ctx);
+				keep[i] = (signed char)is_ancestor(r, h.h[v[i]].id, j->ctx);
 			narrow(v, &n, keep);
 		}
 		if (n > 1) {
 			for (size_t i = 0; i < n; i++)
-				keep[i] = lcp_given(j, r->ix_ids + (size_t)v[i] * r->rawsz) >= TYPO_HEX;
+				keep[i] = lcp_given(j, h.h[v[i]].id) >= TYPO_HEX;
 			narrow(v, &n, keep);
 		}
 	}
@@ -867,10 +793,10 @@ static int find_by_subject(job *j, const char *subject, size_t len, int prefix,
 			return -1;
 		nc.around = e->time;
 	}
-	sort_nearest(&nc, v, n);
+	sort_nearest(&nc, h.h, v, n);
 	pk->n = n;
 	for (size_t i = 0; i < n && i < MAX_LISTED; i++)
-		memcpy(pk->ids[i], r->ix_ids + (size_t)v[i] * r->rawsz, r->rawsz);
+		memcpy(pk->ids[i], h.h[v[i]].id, r->rawsz);
 	return n == 1 ? 1 : 2;
 }
 
@@ -1006,7 +932,7 @@ static void ancestry(job *j, const unsigned char *t)
 	/* a commit with the same subject may be the one meant (a rebase) */
 	if (e->subject && search_subject(r, e->subject, strlen(e->subject), 0, &h) == 0) {
 		for (size_t i = 0; i < h.n && i < MAX_CANDS; i++) {
-			const unsigned char *o = r->ix_ids + h.ix[i] * r->rawsz;
+			const unsigned char *o = h.h[i].id;
 
 			if (!memcmp(o, t, r->rawsz))
 				continue;
@@ -1381,9 +1307,12 @@ int refs_resolve(refs_resolver *r, refs_results *out, const char *buf, const ref
 	 * first bytes, for about the same work, and then answers every
 	 * reference and any subject search from the index.
 	 */
-	if (!r->indexed && r->src->each_commit && refs->n >= EAGER_INDEX_MIN &&
-	    refs->n >= idsets_count(r->s, ABBREV_SET_COMMIT) / 4 && build_index(r))
-		return -1;
+	if (!r->indexed && (r->src->each_commit || r->src->subject_index) &&
+	    refs->n >= EAGER_INDEX_MIN && refs->n >= idsets_count(r->s, ABBREV_SET_COMMIT) / 4) {
+		r->eager = 1;
+		if (build_index(r))
+			return -1;
+	}
 	for (size_t i = 0; i < refs->n; i++) {
 		job j = { r, buf, &refs->v[i], commit, NULL, 0, 0, 0 };
 		refs_result x = { 0 };

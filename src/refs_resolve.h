@@ -4,9 +4,10 @@
  * A reference's ID is looked up as a prefix in the Judy set of all
  * objects (never a git process per reference).  Subjects are read from
  * a refs_source (refs_git2.h: a repository) when a reference needs one, and the index of every
- * commit's subject is built once, lazily, the first time a subject has
- * to be searched for (an unknown or ambiguous ID, a subject that names
- * another commit).  With a commit to check against (--range), the target
+ * commit's subject (subject_cache.h: the source's cache files, or read
+ * here) is made once, lazily, the first time a subject has to be
+ * searched for (an unknown or ambiguous ID, a subject that names another
+ * commit).  With a commit to check against (--range), the target
  * of a Fixes: tag or a revert must be one of its ancestors.
  *
  * Suggested IDs are max(min_length, the length at which the commit's ID
@@ -30,6 +31,7 @@
 #include "idset.h"
 #include "progress.h"
 #include "refs_parse.h"
+#include "subject_cache.h"
 
 /* What can be wrong with a reference; each has a fixed severity. */
 enum refs_problem {
@@ -131,6 +133,18 @@ typedef struct {
 	int (*each_commit)(void *ctx, const unsigned char *ids, size_t n,
 			   int (*fn)(void *arg, size_t i, const char *subject, int64_t time),
 			   void *arg);
+	/*
+	 * Optional (NULL, or 1 returned: the resolver reads every commit
+	 * itself, with each_commit() or commit()): the subject index of every
+	 * commit, made by the source (from the cache files of its packs,
+	 * subject_cache.h), into *out (the caller's to free).  It calls
+	 * commits(arg, &ids, &n) for the IDs of all commits (ascending, valid
+	 * as long as the resolver) only when it has to read commits of its
+	 * packs; progress on p.  0, 1, or -1 (memory).
+	 */
+	int (*subject_index)(void *ctx,
+			     int (*commits)(void *arg, const unsigned char **ids, size_t *n),
+			     void *arg, progress *p, subject_index **out);
 } refs_source;
 
 typedef struct refs_resolver refs_resolver;

@@ -1,0 +1,677 @@
+/*
+ * subject_cache.c - sorted subject tables, their cache files, and the
+ * index that searches them together (subject_cache.h).
+ *
+ * The file (all numbers little-endian):
+ *
+ *   0   "GABSUBJ\n"            magic
+ *   8   u32 version            FORMAT_VERSION
+ *   12  u32 rawsz              20 (SHA-1) or 32 (SHA-256)
+ *   16  u8[32] pack checksum   rawsz bytes, zero after
+ *   48  u32 objects            in the pack (its .idx says)
+ *   52  u32 n                  commits
+ *   56  u64 text length
+ *   64  n entries of 24 bytes  u32 key, u32 subject (offsets in the text),
+ *                              u32 .idx position, u32 zero, i64 time;
+ *                              sorted by key, then position
+ *   ..  text                   NUL-ended strings: each folded key, then the
+ *                              subject when it is not the key
+ *   ..  u32 CRC-32 of everything before it
+ *
+ * The text is a build's only large part: about 60 bytes a commit, 90 MB
+ * for 1.3M commits, and the CRC of that costs 40 ms, so a cached search
+ * stays far below the cost of reading the commits again (seconds).
+ */
+#include <config.h>
+
+#include "subject_cache.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define MAGIC "GABSUBJ\n"
+#define FORMAT_VERSION 1u
+#define HEADER 64u
+#define ENTRY 24u
+#define TRAILER 4u
+
+struct subject_table {
+	size_t rawsz;
+	unsigned char sum[ABBREV_MAX_RAWSZ];
+	uint32_t nobjects;
+	const unsigned char *img;  /* the file's bytes */
+	size_t len;
+	unsigned char *own;        /* built here (img), or NULL */
+	void *map;                 /* mapped from a file (img), or NULL */
+	uint32_t n;
+	const unsigned char *ent;
+	const char *text;
+	uint64_t tlen;
+};
+
+static uint32_t get32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t get64(const unsigned char *p)
+{
+	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
+}
+
+/* CRC-32 of n bytes (zlib takes an unsigned int length: in steps) */
+static uint32_t crc_all(const unsigned char *p, size_t n)
+{
+	uLong c = crc32(0, NULL, 0);
+
+	while (n) {
+		uInt step = n > (1u << 30) ? 1u << 30 : (uInt)n;
+
+		c = crc32(c, p, step);
+		p += step;
+		n -= step;
+	}
+	return (uint32_t)c;
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static void put64(unsigned char *p, uint64_t v)
+{
+	put32(p, (uint32_t)v);
+	put32(p + 4, (uint32_t)(v >> 32));
+}
+
+static int blank(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+size_t subject_fold(char *out, const char *s, size_t n)
+{
+	size_t k = 0;
+	int gap = 0;
+
+	for (size_t i = 0; i < n && s[i]; i++) {
+		if (blank((unsigned char)s[i])) {
+			gap = k > 0;
+			continue;
+		}
+		if (gap)
+			out[k++] = ' ';
+		gap = 0;
+		out[k++] = s[i];
+	}
+	out[k] = '\0';
+	return k;
+}
+
+/* ---- one table -------------------------------------------------------------- */
+
+/* Entry i: 0, or -2 when its offsets or position lie outside the table. */
+static int entry(const subject_table *t, size_t i, const char **key, const char **subject,
+		 uint32_t *pos, int64_t *time)
+{
+	const unsigned char *e;
+	uint32_t k, s;
+
+	if (i >= t->n)
+		return -2;
+	e = t->ent + i * ENTRY;
+	k = get32(e);
+	s = get32(e + 4);
+	if (k >= t->tlen || s >= t->tlen || get32(e + 8) >= t->nobjects)
+		return -2;
+	*key = t->text + k;
+	if (subject)
+		*subject = t->text + s;
+	*pos = get32(e + 8);
+	*time = (int64_t)get64(e + 16);
+	return 0;
+}
+
+int subject_table_parse(subject_table **out, const unsigned char *buf, size_t len, size_t rawsz,
+			const unsigned char *sum, uint32_t nobjects)
+{
+	subject_table *t;
+	uint64_t n, tlen;
+
+	*out = NULL;
+	if (len < HEADER + TRAILER || memcmp(buf, MAGIC, 8) || get32(buf + 8) != FORMAT_VERSION ||
+	    get32(buf + 12) != rawsz || rawsz > ABBREV_MAX_RAWSZ || memcmp(buf + 16, sum, rawsz) ||
+	    get32(buf + 48) != nobjects)
+		return -2;
+	for (size_t i = rawsz; i < ABBREV_MAX_RAWSZ; i++)
+		if (buf[16 + i])
+			return -2;
+	n = get32(buf + 52);
+	tlen = get64(buf + 56);
+	if (n > (len - HEADER - TRAILER) / ENTRY || tlen != len - HEADER - TRAILER - n * ENTRY ||
+	    (tlen ? buf[HEADER + n * ENTRY + tlen - 1] != '\0' : n != 0) ||
+	    crc_all(buf, len - TRAILER) != get32(buf + len - TRAILER))
+		return -2;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -1;
+	t->rawsz = rawsz;
+	memcpy(t->sum, sum, rawsz);
+	t->nobjects = nobjects;
+	t->img = buf;
+	t->len = len;
+	t->n = (uint32_t)n;
+	t->ent = buf + HEADER;
+	t->text = (const char *)buf + HEADER + n * ENTRY;
+	t->tlen = tlen;
+	for (size_t i = 0; i < n; i++) {
+		const char *k;
+		uint32_t pos;
+		int64_t time;
+
+		if (entry(t, i, &k, NULL, &pos, &time)) {
+			free(t);
+			return -2;
+		}
+	}
+	*out = t;
+	return 0;
+}
+
+typedef struct {
+	uint64_t head;        /* the key's first 8 bytes, big-endian: most comparisons */
+	const char *key;
+	uint32_t row;
+	uint32_t pos;
+} sort_item;
+
+static int cmp_item(const void *pa, const void *pb)
+{
+	const sort_item *a = pa, *b = pb;
+	int c;
+
+	if (a->head != b->head)
+		return a->head < b->head ? -1 : 1;
+	c = strcmp(a->key, b->key);
+	if (c)
+		return c;
+	return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+static uint64_t head8(const char *s)
+{
+	uint64_t h = 0;
+	int ended = 0;
+
+	for (size_t i = 0; i < 8; i++) {
+		ended = ended || !s[i];
+		h = h << 8 | (ended ? 0 : (unsigned char)s[i]);
+	}
+	return h;
+}
+
+int subject_table_build(subject_table **out, size_t rawsz, const unsigned char *sum,
+			uint32_t nobjects, const subject_row *rows, size_t n)
+{
+	sort_item *v = NULL;
+	char *keys = NULL;
+	size_t klen = 0, tlen = 0, len;
+	subject_table *t = NULL;
+	unsigned char *img = NULL, *p;
+	int rc = -1;
+
+	*out = NULL;
+	if (rawsz > ABBREV_MAX_RAWSZ || n > UINT32_MAX)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		klen += strlen(rows[i].subject) + 1;
+	v = malloc((n ? n : 1) * sizeof(*v));
+	keys = malloc(klen ? klen : 1);
+	if (!v || !keys)
+		goto done;
+	klen = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t sl = strlen(rows[i].subject), kl = subject_fold(keys + klen, rows[i].subject, sl);
+
+		v[i] = (sort_item){ head8(keys + klen), keys + klen, (uint32_t)i, rows[i].pos };
+		tlen += kl + 1 + (kl == sl && !memcmp(keys + klen, rows[i].subject, sl) ? 0 : sl + 1);
+		klen += kl + 1;
+	}
+	qsort(v, n, sizeof(*v), cmp_item);
+	if (tlen > UINT32_MAX)
+		goto done;
+	len = HEADER + n * ENTRY + tlen + TRAILER;
+	img = calloc(1, len);
+	t = calloc(1, sizeof(*t));
+	if (!img || !t)
+		goto done;
+	memcpy(img, MAGIC, 8);
+	put32(img + 8, FORMAT_VERSION);
+	put32(img + 12, (uint32_t)rawsz);
+	memcpy(img + 16, sum, rawsz);
+	put32(img + 48, nobjects);
+	put32(img + 52, (uint32_t)n);
+	put64(img + 56, tlen);
+	p = img + HEADER + n * ENTRY;
+	tlen = 0;
+	for (size_t i = 0; i < n; i++) {
+		const subject_row *r = &rows[v[i].row];
+		unsigned char *e = img + HEADER + i * ENTRY;
+		size_t kl = strlen(v[i].key), sl = strlen(r->subject);
+
+		put32(e, (uint32_t)tlen);
+		memcpy(p + tlen, v[i].key, kl + 1);
+		tlen += kl + 1;
+		if (kl == sl && !memcmp(v[i].key, r->subject, sl)) {
+			put32(e + 4, get32(e));
+		} else {
+			put32(e + 4, (uint32_t)tlen);
+			memcpy(p + tlen, r->subject, sl + 1);
+			tlen += sl + 1;
+		}
+		put32(e + 8, r->pos);
+		put64(e + 16, (uint64_t)r->time);
+	}
+	put32(img + len - TRAILER, crc_all(img, len - TRAILER));
+	t->rawsz = rawsz;
+	memcpy(t->sum, sum, rawsz);
+	t->nobjects = nobjects;
+	t->img = t->own = img;
+	t->len = len;
+	t->n = (uint32_t)n;
+	t->ent = img + HEADER;
+	t->text = (const char *)p;
+	t->tlen = tlen;
+	*out = t;
+	img = NULL;
+	t = NULL;
+	rc = 0;
+done:
+	free(v);
+	free(keys);
+	free(img);
+	free(t);
+	return rc;
+}
+
+size_t subject_table_count(const subject_table *t)
+{
+	return t->n;
+}
+
+void subject_table_free(subject_table *t)
+{
+	if (!t)
+		return;
+	free(t->own);
+	if (t->map)
+		munmap(t->map, t->len);
+	free(t);
+}
+
+/* ---- the files -------------------------------------------------------------- */
+
+char *subject_cache_dir(void)
+{
+	const char *d = getenv("GIT_ABBREV_CACHE_DIR"), *x = getenv("XDG_CACHE_HOME"),
+		   *h = getenv("HOME");
+	char *out = NULL;
+
+	if (d && *d)
+		return strdup(d);
+	if (x && *x == '/') /* the XDG rule: a relative path is to be ignored */
+		return asprintf(&out, "%s/git-abbrev", x) < 0 ? NULL : out;
+	if (h && *h)
+		return asprintf(&out, "%s/.cache/git-abbrev", h) < 0 ? NULL : out;
+	return NULL;
+}
+
+/* dir/pack-<hex>.subjects, malloc'ed */
+static char *file_name(const char *dir, const unsigned char *sum, size_t rawsz)
+{
+	char hex[ABBREV_MAX_HEXSZ + 1];
+	char *out;
+
+	hexid_fmt(hex, sum, rawsz);
+	return asprintf(&out, "%s/pack-%s.subjects", dir, hex) < 0 ? NULL : out;
+}
+
+int subject_table_load(subject_table **out, const char *dir, size_t rawsz,
+		       const unsigned char *sum, uint32_t nobjects)
+{
+	char *path = file_name(dir, sum, rawsz);
+	struct stat st;
+	void *m;
+	int fd, rc;
+
+	*out = NULL;
+	if (!path)
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	free(path);
+	if (fd < 0)
+		return 1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)(HEADER + TRAILER)) {
+		close(fd);
+		return 1;
+	}
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return 1;
+	rc = subject_table_parse(out, m, (size_t)st.st_size, rawsz, sum, nobjects);
+	if (rc) {
+		munmap(m, (size_t)st.st_size);
+		return rc == -1 ? -1 : 1;
+	}
+	(*out)->map = m;
+	return 0;
+}
+
+/* mkdir, and its parent first when that is missing: 0, or -1 (errno) */
+static int make_dir(const char *dir)
+{
+	char *parent, *slash;
+	int rc;
+
+	if (!mkdir(dir, 0700) || errno == EEXIST)
+		return 0;
+	if (errno != ENOENT || !(parent = strdup(dir)))
+		return -1;
+	slash = strrchr(parent, '/');
+	rc = -1;
+	if (slash && slash != parent) {
+		*slash = '\0';
+		rc = mkdir(parent, 0700) && errno != EEXIST ? -1 : 0;
+	}
+	free(parent);
+	return rc || (mkdir(dir, 0700) && errno != EEXIST) ? -1 : 0;
+}
+
+int subject_table_save(const subject_table *t, const char *dir)
+{
+	char *path = file_name(dir, t->sum, t->rawsz), *tmp = NULL;
+	size_t done = 0;
+	int fd = -1, rc = -1, e;
+
+	if (!path || make_dir(dir) || asprintf(&tmp, "%s.XXXXXX", path) < 0) {
+		tmp = NULL;
+		goto out;
+	}
+	/* a crash before the rename leaves a temporary file, never a partial table */
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		done = SIZE_MAX; /* nothing made: nothing to remove */
+		goto out;
+	}
+	while (done < t->len) {
+		ssize_t w = write(fd, t->img + done, t->len - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			goto out;
+		done += (size_t)w;
+	}
+	if (close(fd)) {
+		fd = -1;
+		goto out;
+	}
+	fd = -1;
+	/* another writer of the same pack wrote the same bytes: either file is it */
+	rc = rename(tmp, path);
+out:
+	e = errno;
+	if (fd >= 0)
+		close(fd);
+	if (rc && tmp && done != SIZE_MAX)
+		unlink(tmp);
+	free(tmp);
+	free(path);
+	errno = e;
+	return rc ? -1 : 0;
+}
+
+/* ---- the index ---------------------------------------------------------------- */
+
+typedef struct {
+	subject_table *t;
+	const unsigned char *ids;
+	size_t stride;
+	uint32_t nids;
+	uint64_t *bypos;      /* lookup: position << 32 | entry, sorted */
+} view;
+
+struct subject_index {
+	size_t rawsz;
+	view *v;
+	size_t n;
+};
+
+int subject_index_new(subject_index **out, size_t rawsz)
+{
+	*out = calloc(1, sizeof(**out));
+	if (!*out)
+		return -1;
+	(*out)->rawsz = rawsz;
+	return 0;
+}
+
+void subject_index_free(subject_index *x)
+{
+	if (!x)
+		return;
+	for (size_t i = 0; i < x->n; i++) {
+		subject_table_free(x->v[i].t);
+		free(x->v[i].bypos);
+	}
+	free(x->v);
+	free(x);
+}
+
+int subject_index_add(subject_index *x, subject_table *t, const unsigned char *ids,
+		      size_t stride, uint32_t nids)
+{
+	view *v = realloc(x->v, (x->n + 1) * sizeof(*v));
+
+	if (!v) {
+		subject_table_free(t);
+		return -1;
+	}
+	x->v = v;
+	v[x->n++] = (view){ t, ids, stride, nids, NULL };
+	return 0;
+}
+
+/* Compare entry i's key with k (prefix: its first kn bytes); -2 in *bad when unreadable. */
+static int cmp_at(const subject_table *t, size_t i, const char *k, size_t kn, int prefix, int *bad)
+{
+	const char *key;
+	uint32_t pos;
+	int64_t time;
+
+	if (entry(t, i, &key, NULL, &pos, &time)) {
+		*bad = 1;
+		return 0;
+	}
+	return prefix ? strncmp(key, k, kn) : strcmp(key, k);
+}
+
+/* The entries [*lo, *hi) of t whose key is k (or begins with it). */
+static void table_range(const subject_table *t, const char *k, size_t kn, int prefix, size_t *lo,
+			size_t *hi)
+{
+	size_t a = 0, b = t->n;
+	int bad = 0;
+
+	while (a < b) { /* first >= k */
+		size_t m = a + (b - a) / 2;
+
+		if (cmp_at(t, m, k, kn, prefix, &bad) < 0)
+			a = m + 1;
+		else
+			b = m;
+	}
+	*lo = a;
+	b = t->n;
+	while (a < b) { /* first > k */
+		size_t m = a + (b - a) / 2;
+
+		if (cmp_at(t, m, k, kn, prefix, &bad) <= 0)
+			a = m + 1;
+		else
+			b = m;
+	}
+	*hi = bad ? *lo : a;
+}
+
+typedef struct {
+	const char *key;
+	const unsigned char *id;
+	int64_t time;
+} cand;
+
+static size_t cmp_rawsz; /* for qsort, set just before it (one search at a time) */
+
+static int cmp_cand(const void *pa, const void *pb)
+{
+	const cand *a = pa, *b = pb;
+	int c = strcmp(a->key, b->key);
+
+	return c ? c : -memcmp(a->id, b->id, cmp_rawsz); /* highest ID first */
+}
+
+int subject_index_search(subject_index *x, const char *s, size_t n, int prefix,
+			 subject_hit *hits, size_t max, size_t *total)
+{
+	char *k = malloc(n + 1);
+	cand *c = NULL;
+	size_t nc = 0, cap = 0, kn, count = 0;
+	int rc = -1;
+
+	*total = 0;
+	if (!k)
+		return -1;
+	kn = subject_fold(k, s, n);
+	if (prefix && !kn) {
+		rc = 0;
+		goto done;
+	}
+	for (size_t v = 0; v < x->n; v++) {
+		const view *w = &x->v[v];
+		size_t lo, hi;
+
+		table_range(w->t, k, kn, prefix, &lo, &hi);
+		for (size_t i = lo; i < hi; i++) {
+			const char *key;
+			uint32_t pos;
+			int64_t time;
+
+			if (entry(w->t, i, &key, NULL, &pos, &time) || pos >= w->nids)
+				continue;
+			if (nc == cap) {
+				size_t ncap = cap ? 2 * cap : 64;
+				cand *nv = realloc(c, ncap * sizeof(*nv));
+
+				if (!nv)
+					goto done;
+				c = nv;
+				cap = ncap;
+			}
+			c[nc++] = (cand){ key, w->ids + (size_t)pos * w->stride, time };
+		}
+	}
+	cmp_rawsz = x->rawsz;
+	qsort(c, nc, sizeof(*c), cmp_cand);
+	for (size_t i = 0; i < nc; i++) {
+		/* a new subject once `max` are counted: the prefix search has enough */
+		if (prefix && count >= max && strcmp(c[i].key, c[i - 1].key))
+			break;
+		if (i && !strcmp(c[i].key, c[i - 1].key) && !memcmp(c[i].id, c[i - 1].id, x->rawsz))
+			continue; /* in two packs */
+		if (count < max) {
+			memcpy(hits[count].id, c[i].id, x->rawsz);
+			hits[count].time = c[i].time;
+		}
+		count++;
+	}
+	*total = count;
+	rc = 0;
+done:
+	free(k);
+	free(c);
+	return rc;
+}
+
+static int cmp_u64(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Index position of id in w's IDs, or UINT32_MAX. */
+static uint32_t find_id(const view *w, const unsigned char *id, size_t rawsz)
+{
+	size_t lo = 0, hi = w->nids;
+
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+		int c = memcmp(w->ids + m * w->stride, id, rawsz);
+
+		if (!c)
+			return (uint32_t)m;
+		if (c < 0)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return UINT32_MAX;
+}
+
+int subject_index_lookup(subject_index *x, const unsigned char *id, const char **subject,
+			 int64_t *time)
+{
+	for (size_t v = 0; v < x->n; v++) {
+		view *w = &x->v[v];
+		uint32_t pos = find_id(w, id, x->rawsz), n = w->t->n;
+		size_t lo = 0, hi = n;
+
+		if (pos == UINT32_MAX)
+			continue;
+		if (!w->bypos) {
+			if (!(w->bypos = malloc((n ? n : 1) * sizeof(*w->bypos))))
+				return -1;
+			for (uint32_t i = 0; i < n; i++)
+				w->bypos[i] = (uint64_t)get32(w->t->ent + (size_t)i * ENTRY + 8) << 32 | i;
+			qsort(w->bypos, n, sizeof(*w->bypos), cmp_u64);
+		}
+		while (lo < hi) {
+			size_t m = lo + (hi - lo) / 2;
+			uint32_t p = (uint32_t)(w->bypos[m] >> 32);
+
+			if (p == pos) {
+				const char *key;
+				uint32_t ep;
+
+				if (entry(w->t, (uint32_t)w->bypos[m], &key, subject, &ep, time))
+					break;
+				return 1;
+			}
+			if (p < pos)
+				lo = m + 1;
+			else
+				hi = m;
+		}
+	}
+	return 0;
+}

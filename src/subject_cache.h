@@ -1,0 +1,136 @@
+/*
+ * subject_cache.h - the subject index of verify: every commit's subject,
+ * sorted, so that "which commits have this subject" (or a subject cut
+ * short with "...": which begin with it) is a binary search.
+ *
+ * A subject table holds the commits of one pack (or of the loose objects):
+ * for each, its subject folded (runs of blanks one space, none at either
+ * end: what line wrapping changes), the subject as git's %s prints it, its
+ * position in the pack's .idx and its committer time, sorted by the folded
+ * subject.  A pack never changes, so its table is kept in a file named by
+ * the pack's checksum in a cache directory outside the repository
+ * (subject_cache_dir()) and never goes stale; reading it is a map, not a
+ * read of every commit.  The file is checked before it is used (magic,
+ * version, hash size, the pack's checksum and object count, a CRC-32 of the
+ * whole file, every offset and position): a damaged, cut or foreign file
+ * is never trusted, only rebuilt.  It is written to a temporary file then
+ * renamed, so a reader sees a whole file or none, and two writers of the
+ * same pack write the same bytes.
+ *
+ * A subject index is a set of tables, each with the IDs its positions
+ * name (the pack's .idx, or an array), searched together: the answer does
+ * not depend on which tables came from files.
+ *
+ * Pure: no libgit2, no pack reading (refs_git2.c finds the commits).
+ *
+ * Ownership: subject_table_build(), _parse() and _load() return a table
+ * freed with subject_table_free(); subject_index_add() takes the table
+ * over.  A parsed table borrows its bytes; the IDs given to
+ * subject_index_add() are borrowed and must outlive the index.
+ */
+#ifndef ABBREV_SUBJECT_CACHE_H
+#define ABBREV_SUBJECT_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hexid.h"
+
+typedef struct subject_table subject_table;
+
+/* What the table of a pack is built from: one commit. */
+typedef struct {
+	const char *subject;  /* git's %s (to its first NUL) */
+	uint32_t pos;         /* its position in the pack's .idx (or the ID array) */
+	int64_t time;         /* committer time */
+} subject_row;
+
+/*
+ * Fold s[0..n) into out (room for n + 1 bytes): each run of blanks one
+ * space, none at either end, NUL-ended.  Returns the folded length.
+ */
+size_t subject_fold(char *out, const char *s, size_t n);
+
+/*
+ * The table of the n rows (copied) of the pack whose checksum is `sum`
+ * (rawsz bytes) and which has `nobjects` objects.  0 or -1 (memory).
+ */
+int subject_table_build(subject_table **out, size_t rawsz, const unsigned char *sum,
+			uint32_t nobjects, const subject_row *rows, size_t n);
+
+/*
+ * A table from the bytes of a cache file (borrowed, len bytes), checked
+ * for the pack `sum` with `nobjects` objects: 0, -2 when the bytes are not
+ * such a table (damaged, cut, another pack's or another program's), -1
+ * (memory).
+ */
+int subject_table_parse(subject_table **out, const unsigned char *buf, size_t len, size_t rawsz,
+			const unsigned char *sum, uint32_t nobjects);
+
+/* How many commits the table holds. */
+size_t subject_table_count(const subject_table *t);
+
+/*
+ * The path of the cache directory, malloc'ed: $GIT_ABBREV_CACHE_DIR, else
+ * $XDG_CACHE_HOME/git-abbrev, else $HOME/.cache/git-abbrev; NULL when none
+ * can be named (or out of memory).
+ */
+char *subject_cache_dir(void);
+
+/*
+ * The table of the pack `sum` from its file in `dir`: 0 with *out, 1 when
+ * there is no usable file (none, unreadable, or not a whole table of this
+ * pack), -1 (memory).
+ */
+int subject_table_load(subject_table **out, const char *dir, size_t rawsz,
+		       const unsigned char *sum, uint32_t nobjects);
+
+/*
+ * Write the table to its file in `dir` (created if missing, with its
+ * parent), atomically.  0, or -1 when it cannot be written (errno set);
+ * nothing is left behind then.
+ */
+int subject_table_save(const subject_table *t, const char *dir);
+
+void subject_table_free(subject_table *t);
+
+/* ---- the index: tables searched together ---------------------------------- */
+
+typedef struct subject_index subject_index;
+
+int subject_index_new(subject_index **out, size_t rawsz);
+void subject_index_free(subject_index *x);
+
+/*
+ * Add the table t (taken over, freed even on failure): its position i
+ * names the ID at ids + i * stride, for i < nids, ascending (a pack's
+ * .idx, or an array).  0 or -1 (memory).
+ */
+int subject_index_add(subject_index *x, subject_table *t, const unsigned char *ids,
+		      size_t stride, uint32_t nids);
+
+typedef struct {
+	unsigned char id[ABBREV_MAX_RAWSZ];
+	int64_t time;
+} subject_hit;
+
+/*
+ * The commits whose folded subject is the folded s[0..n), highest ID
+ * first (an ID in several tables counts once); with `prefix`, those whose
+ * folded subject begins with it, in subject order (then highest ID
+ * first), whole subjects at a time until at least `max` are counted.
+ * The first `max` go to hits[]; *total is how many were counted.
+ * 0 or -1 (memory).
+ */
+int subject_index_search(subject_index *x, const char *s, size_t n, int prefix,
+			 subject_hit *hits, size_t max, size_t *total);
+
+/*
+ * The commit `id` if a table holds it: 1 with its subject (%s, valid as
+ * long as the index) and time, 0 when none does, -1 (memory).  The first
+ * call sorts each table by position (for many lookups, not one).
+ */
+int subject_index_lookup(subject_index *x, const unsigned char *id, const char **subject,
+			 int64_t *time);
+
+#endif
