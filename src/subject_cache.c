@@ -308,6 +308,12 @@ size_t subject_table_count(const subject_table *t)
 	return t->n;
 }
 
+const unsigned char *subject_table_bytes(const subject_table *t, size_t *len)
+{
+	*len = t->len;
+	return t->img;
+}
+
 void subject_table_free(subject_table *t)
 {
 	if (!t)

@@ -69,6 +69,8 @@ int subject_table_parse(subject_table **out, const unsigned char *buf, size_t le
 
 /* How many commits the table holds. */
 size_t subject_table_count(const subject_table *t);
+/* The table as its file holds it: *len bytes (the table's). */
+const unsigned char *subject_table_bytes(const subject_table *t, size_t *len);
 
 /*
  * The path of the cache directory, malloc'ed: $GIT_ABBREV_CACHE_DIR, else

@@ -1,0 +1,250 @@
+/*
+ * check_subject_cache.c - unit tests of the subject tables and their
+ * files (subject_cache.h): folding, the search over several tables, and
+ * that a damaged, cut or foreign file is refused.
+ *
+ * The commits are hand-made rows over hand-made IDs; every expected
+ * answer follows from the rows written here.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check_suites.h"
+#include "subject_cache.h"
+
+#define RAW 20
+
+/* Two "packs": IDs 10.., 20.. (one byte each, the rest zero), A's ID 12 also in B. */
+static unsigned char ids_a[4][RAW], ids_b[3][RAW];
+static const unsigned char sum_a[RAW] = { 0xaa }, sum_b[RAW] = { 0xbb };
+
+static void setup(void)
+{
+	memset(ids_a, 0, sizeof(ids_a));
+	memset(ids_b, 0, sizeof(ids_b));
+	for (int i = 0; i < 4; i++)
+		ids_a[i][0] = (unsigned char)(0x10 + i);
+	ids_b[0][0] = 0x12; /* the same commit in both packs */
+	ids_b[1][0] = 0x20;
+	ids_b[2][0] = 0x21;
+}
+
+static void teardown(void)
+{
+}
+
+static subject_table *table_a(void)
+{
+	static const subject_row rows[] = {
+		{ "fix  the\tparser", 0, 100 },
+		{ "typos", 1, 200 },
+		{ "typos", 2, 300 },
+		{ "parser: speed up", 3, 400 },
+	};
+	subject_table *t;
+
+	ck_assert_int_eq(subject_table_build(&t, RAW, sum_a, 4, rows, 4), 0);
+	return t;
+}
+
+static subject_table *table_b(void)
+{
+	static const subject_row rows[] = {
+		{ "typos", 0, 300 },
+		{ "typos", 1, 500 },
+		{ "parser: speed it up", 2, 600 },
+	};
+	subject_table *t;
+
+	ck_assert_int_eq(subject_table_build(&t, RAW, sum_b, 3, rows, 3), 0);
+	return t;
+}
+
+static subject_index *index_ab(void)
+{
+	subject_index *x;
+
+	ck_assert_int_eq(subject_index_new(&x, RAW), 0);
+	ck_assert_int_eq(subject_index_add(x, table_a(), ids_a[0], RAW, 4), 0);
+	ck_assert_int_eq(subject_index_add(x, table_b(), ids_b[0], RAW, 3), 0);
+	return x;
+}
+
+START_TEST(test_fold)
+{
+	char out[64];
+	const char *s = "  a \t b\n\n c  ";
+
+	ck_assert_uint_eq(subject_fold(out, s, strlen(s)), 5);
+	ck_assert_str_eq(out, "a b c");
+	ck_assert_uint_eq(subject_fold(out, " \t ", 3), 0);
+	ck_assert_str_eq(out, "");
+}
+END_TEST
+
+START_TEST(test_search_exact)
+{
+	subject_index *x = index_ab();
+	subject_hit h[8];
+	size_t total;
+
+	/* typos: 11, 12 (in both packs: once), 20; highest ID first */
+	ck_assert_int_eq(subject_index_search(x, "typos", 5, 0, h, 8, &total), 0);
+	ck_assert_uint_eq(total, 3);
+	ck_assert_uint_eq(h[0].id[0], 0x20);
+	ck_assert_int_eq(h[0].time, 500);
+	ck_assert_uint_eq(h[1].id[0], 0x12);
+	ck_assert_uint_eq(h[2].id[0], 0x11);
+	ck_assert_int_eq(h[2].time, 200);
+	/* only the first max stored, all counted */
+	ck_assert_int_eq(subject_index_search(x, "typos", 5, 0, h, 2, &total), 0);
+	ck_assert_uint_eq(total, 3);
+	ck_assert_uint_eq(h[1].id[0], 0x12);
+	/* blanks folded on both sides */
+	ck_assert_int_eq(subject_index_search(x, "fix the \n parser", 16, 0, h, 8, &total), 0);
+	ck_assert_uint_eq(total, 1);
+	ck_assert_uint_eq(h[0].id[0], 0x10);
+	ck_assert_int_eq(subject_index_search(x, "fix the", 7, 0, h, 8, &total), 0);
+	ck_assert_uint_eq(total, 0);
+	subject_index_free(x);
+}
+END_TEST
+
+START_TEST(test_search_prefix)
+{
+	subject_index *x = index_ab();
+	subject_hit h[8];
+	size_t total;
+
+	/* subject order: "parser: speed it up" (21) before "parser: speed up" (13) */
+	ck_assert_int_eq(subject_index_search(x, "parser: speed", 13, 1, h, 8, &total), 0);
+	ck_assert_uint_eq(total, 2);
+	ck_assert_uint_eq(h[0].id[0], 0x21);
+	ck_assert_uint_eq(h[1].id[0], 0x13);
+	/* whole subjects until max are counted: the first one only */
+	ck_assert_int_eq(subject_index_search(x, "parser: speed", 13, 1, h, 1, &total), 0);
+	ck_assert_uint_eq(total, 1);
+	ck_assert_int_eq(subject_index_search(x, "typ", 3, 1, h, 1, &total), 0);
+	ck_assert_uint_eq(total, 3);
+	ck_assert_int_eq(subject_index_search(x, "", 0, 1, h, 8, &total), 0);
+	ck_assert_uint_eq(total, 0);
+	subject_index_free(x);
+}
+END_TEST
+
+START_TEST(test_lookup)
+{
+	subject_index *x = index_ab();
+	unsigned char id[RAW] = { 0x10 };
+	const char *s;
+	int64_t t;
+
+	ck_assert_int_eq(subject_index_lookup(x, id, &s, &t), 1);
+	ck_assert_str_eq(s, "fix  the\tparser"); /* as git prints it, not folded */
+	ck_assert_int_eq(t, 100);
+	id[0] = 0x21;
+	ck_assert_int_eq(subject_index_lookup(x, id, &s, &t), 1);
+	ck_assert_str_eq(s, "parser: speed it up");
+	id[0] = 0x30;
+	ck_assert_int_eq(subject_index_lookup(x, id, &s, &t), 0);
+	subject_index_free(x);
+}
+END_TEST
+
+/* ---- errors: every damaged byte, every cut, another pack's file ---- */
+
+START_TEST(test_parse_damage)
+{
+	subject_table *t = table_a(), *p;
+	size_t len;
+	const unsigned char *b = subject_table_bytes(t, &len);
+	unsigned char *c = malloc(len);
+
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(subject_table_parse(&p, b, len, RAW, sum_a, 4), 0);
+	ck_assert_uint_eq(subject_table_count(p), 4);
+	subject_table_free(p);
+	for (size_t i = 0; i < len; i++) {
+		memcpy(c, b, len);
+		c[i] ^= 0x20;
+		ck_assert_int_eq(subject_table_parse(&p, c, len, RAW, sum_a, 4), -2);
+		ck_assert_ptr_null(p);
+	}
+	for (size_t n = 0; n < len; n++)
+		ck_assert_int_eq(subject_table_parse(&p, b, n, RAW, sum_a, 4), -2);
+	/* another pack's, another object count, another hash */
+	ck_assert_int_eq(subject_table_parse(&p, b, len, RAW, sum_b, 4), -2);
+	ck_assert_int_eq(subject_table_parse(&p, b, len, RAW, sum_a, 5), -2);
+	ck_assert_int_eq(subject_table_parse(&p, b, len, 32, sum_a, 4), -2);
+	free(c);
+	subject_table_free(t);
+}
+END_TEST
+
+START_TEST(test_files)
+{
+	char dir[] = "/tmp/check-subject-cache.XXXXXX", path[512], sub[300];
+	subject_table *t = table_a(), *l;
+	size_t len;
+	const unsigned char *b = subject_table_bytes(t, &len);
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(sub, sizeof(sub), "%s/new/git-abbrev", dir); /* made with its parent */
+	ck_assert_int_eq(subject_table_load(&l, sub, RAW, sum_a, 4), 1);
+	ck_assert_int_eq(subject_table_save(t, sub), 0);
+	ck_assert_int_eq(subject_table_load(&l, sub, RAW, sum_a, 4), 0);
+	ck_assert_uint_eq(subject_table_count(l), 4);
+	subject_table_free(l);
+	ck_assert_int_eq(subject_table_load(&l, sub, RAW, sum_b, 3), 1); /* no file of B */
+	/* the file cut short: refused */
+	snprintf(path, sizeof(path), "%s/pack-aa%038d.subjects", sub, 0);
+	ck_assert_int_eq(truncate(path, (off_t)len - 1), 0);
+	ck_assert_int_eq(subject_table_load(&l, sub, RAW, sum_a, 4), 1);
+	/* a cache directory that cannot be made: no file, an error for the caller to ignore */
+	snprintf(sub, sizeof(sub), "%s/new/git-abbrev/pack-aa%038d.subjects/x", dir, 0);
+	ck_assert_int_eq(subject_table_save(t, sub), -1);
+	/* the whole file rewritten, and nothing else left in the directory */
+	snprintf(sub, sizeof(sub), "%s/new/git-abbrev", dir);
+	ck_assert_int_eq(subject_table_save(t, sub), 0);
+	f = fopen(path, "rb");
+	ck_assert_ptr_nonnull(f);
+	{
+		unsigned char *c = malloc(len + 1);
+
+		ck_assert_uint_eq(fread(c, 1, len + 1, f), len);
+		ck_assert_int_eq(memcmp(c, b, len), 0);
+		free(c);
+	}
+	fclose(f);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(rmdir(sub), 0); /* empty: no temporary file left */
+	snprintf(sub, sizeof(sub), "%s/new", dir);
+	ck_assert_int_eq(rmdir(sub), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+	subject_table_free(t);
+}
+END_TEST
+
+Suite *make_subject_cache_suite(void)
+{
+	Suite *s = suite_create("subject_cache");
+	TCase *core = tcase_create("core"), *errors = tcase_create("errors");
+
+	tcase_add_checked_fixture(core, setup, teardown);
+	tcase_add_test(core, test_fold);
+	tcase_add_test(core, test_search_exact);
+	tcase_add_test(core, test_search_prefix);
+	tcase_add_test(core, test_lookup);
+	suite_add_tcase(s, core);
+	tcase_add_checked_fixture(errors, setup, teardown);
+	tcase_add_test(errors, test_parse_damage);
+	tcase_add_test(errors, test_files);
+	suite_add_tcase(s, errors);
+	return s;
+}
