@@ -62,7 +62,8 @@ struct refs_resolver {
 	unsigned min_length;
 	Pvoid_t cache;        /* JudyL: first 8 ID bytes -> centry list */
 	int indexed;
-	int eager;            /* the index answers commit_info() too (built for many references) */
+	int eager;            /* the index answers commit_info() too (built for many references, */
+	int own;              /* or here, from every commit read: sorting it by ID is cheap then) */
 	subject_index *ix;    /* every commit's subject (subject_cache.h) */
 	unsigned char *ids;   /* the commits' IDs, ascending, once asked for */
 	size_t nids;
@@ -143,13 +144,13 @@ static Word_t key8(const unsigned char *id)
 
 /*
  * A commit the subject index holds, when it was built for many
- * references: 1 with its subject in r->sbuf and its time, 0 when not
- * there, -1 (memory).  (For a few, reading the commit costs less than
- * sorting the index by position.)
+ * references or here: 1 with its subject in r->sbuf and its time, 0 when
+ * not there, -1 (memory).  (For a few references and the source's
+ * tables, reading the commit costs less than sorting them by position.)
  */
 static int indexed_commit(refs_resolver *r, const unsigned char *id, int64_t *time)
 {
-	if (!r->eager || !r->ix)
+	if (!(r->eager || r->own) || !r->ix)
 		return 0;
 	return subject_index_lookup(r->ix, id, &r->sbuf, time);
 }
@@ -297,8 +298,10 @@ static int build_index(refs_resolver *r)
 	r->indexed = 1;
 	if (r->src->subject_index)
 		rc = r->src->subject_index(r->src->ctx, all_commits, r, r->p, &r->ix);
-	if (rc > 0)
+	if (rc > 0) {
+		r->own = 1;
 		rc = subject_index_new(&r->ix, r->rawsz) || build_table(r) ? -1 : 0;
+	}
 	return rc;
 }
 
