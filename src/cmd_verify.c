@@ -193,7 +193,7 @@ static int check_file(verify_ctx *c, const char *path)
 	return rc;
 }
 
-static int check_range(verify_ctx *c, struct git_repository *repo)
+static int check_range(verify_ctx *c, refs_git2 *g)
 {
 	refs_range *rg;
 	unsigned char id[ABBREV_MAX_RAWSZ];
@@ -202,14 +202,14 @@ static int check_range(verify_ctx *c, struct git_repository *repo)
 	size_t len;
 	int rc;
 
-	rc = refs_range_new(&rg, repo, c->o->range, err, sizeof(err));
+	rc = refs_range_new(&rg, g, c->o->range, err, sizeof(err));
 	if (rc == -1) {
 		cmd_error("out of memory");
 		return ABBREV_EXIT_NOMEM;
 	}
 	if (rc) {
 		cmd_error("%s", err);
-		return ABBREV_EXIT_USAGE;
+		return rc == -2 ? ABBREV_EXIT_USAGE : ABBREV_EXIT_RUNTIME;
 	}
 	while ((rc = refs_range_next(rg, id, &msg, &len, err, sizeof(err))) == 1) {
 		unsigned L = refs_unique_length(c->s, ABBREV_SET_ALL, id);
@@ -225,7 +225,10 @@ static int check_range(verify_ctx *c, struct git_repository *repo)
 		if (rc)
 			break;
 	}
-	if (rc < 0) {
+	if (rc == -1) {
+		cmd_error("out of memory");
+		rc = ABBREV_EXIT_NOMEM;
+	} else if (rc < 0) {
 		cmd_error("%s", err);
 		rc = ABBREV_EXIT_RUNTIME;
 	}
@@ -359,7 +362,7 @@ int cmd_verify(int argc, char **argv)
 		goto done;
 	}
 	if (o.range) {
-		ret = check_range(&c, repo);
+		ret = check_range(&c, g);
 	} else if (!o.nfiles) {
 		ret = check_file(&c, "-");
 	} else {

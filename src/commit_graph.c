@@ -506,6 +506,25 @@ int commit_graph_is_ancestor(commit_graph *g, const unsigned char *anc, const un
 	return 0;
 }
 
+int commit_graph_parents(const commit_graph *g, const unsigned char *id, int64_t *time,
+			 unsigned char *out, size_t max)
+{
+	uint32_t i = g->mem ? UINT32_MAX : position(g, id), k = 0, p;
+	int n = 0, bad = 0;
+
+	if (i == UINT32_MAX)
+		return -1;
+	*time = (int64_t)(be64(cdat(g, i) + 8) & ((UINT64_C(1) << 34) - 1));
+	while ((p = parent(g, i, &k, &bad)) != UINT32_MAX) {
+		if (n == INT32_MAX)
+			return -1;
+		if ((size_t)n < max)
+			memcpy(out + (size_t)n * g->rawsz, g->oidl + (size_t)p * g->rawsz, g->rawsz);
+		n++;
+	}
+	return bad ? -1 : n;
+}
+
 int commit_graph_mark(commit_graph *g, const unsigned char *tip)
 {
 	uint32_t t = position(g, tip), sp = 0;

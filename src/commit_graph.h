@@ -59,6 +59,15 @@ int commit_graph_build(commit_graph **out, size_t rawsz, const unsigned char *id
 int commit_graph_is_ancestor(commit_graph *g, const unsigned char *anc, const unsigned char *of);
 
 /*
+ * The committer time and the parents of commit `id`, from the file (a
+ * graph built from parents has no times): how many parents it has, their
+ * raw IDs into out (at most max of them), or -1 when the graph is built,
+ * lacks `id` or is damaged there (read the commit instead).
+ */
+int commit_graph_parents(const commit_graph *g, const unsigned char *id, int64_t *time,
+			 unsigned char *out, size_t max);
+
+/*
  * Mark every commit reachable from the commit `tip` (itself too), for
  * commit_graph_marked().  0, 1 when the graph lacks `tip` or is damaged
  * (the marks are then incomplete: ask someone else), -1 out of memory.

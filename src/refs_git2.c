@@ -35,6 +35,7 @@
 #include "commit_graph.h"
 #include "hexid.h"
 #include "objread.h"
+#include "range_walk.h"
 
 struct refs_git2 {
 	refs_source src;
@@ -718,11 +719,54 @@ int refs_git2_cache(refs_git2 *g, const char *dir)
 
 /* ---- --range -------------------------------------------------------------------------- */
 
+/* Message bytes the walk keeps for later (the rest are read again): git.git's take 42 MB. */
+#define RANGE_KEEP_MAX ((size_t)256 << 20)
+#define NOTE_NONE UINT64_MAX
+
 struct refs_range {
-	git_revwalk *walk;
-	git_repository *repo;
-	git_commit *cur;
+	refs_git2 *g;
+	range_list list;      /* the commits, in the order they are checked */
+	size_t next;
+	unsigned char *parents; /* the source's answer: the last commit's parents */
+	size_t pcap;
+	char *kept;           /* messages read by the walk, each NUL-ended; notes point here */
+	size_t klen, kcap;
+	char *msg;            /* a message read again, a copy: reads for the resolver follow */
+	size_t msgcap;
 };
+
+/* git_commit_message(): after the headers, less leading newlines, up to a NUL. */
+static const char *commit_msg(const char *d, size_t n, size_t *len)
+{
+	const char *end = d + n, *m = d + commit_message_offset(d, n);
+
+	while (m < end && *m == '\n')
+		m++;
+	*len = strnlen(m, (size_t)(end - m));
+	return m;
+}
+
+/* Keep the message m[0..n) for later: its note, or NOTE_NONE when out of memory. */
+static uint64_t keep_msg(refs_range *rg, const char *m, size_t n)
+{
+	uint64_t at = rg->klen;
+
+	if (rg->klen + n + 1 > rg->kcap) {
+		size_t cap = rg->kcap ? 2 * rg->kcap : (size_t)1 << 20;
+		char *k;
+
+		while (cap < rg->klen + n + 1)
+			cap *= 2;
+		if (!(k = realloc(rg->kept, cap)))
+			return NOTE_NONE;
+		rg->kept = k;
+		rg->kcap = cap;
+	}
+	memcpy(rg->kept + rg->klen, m, n);
+	rg->kept[rg->klen + n] = '\0';
+	rg->klen += n + 1;
+	return at;
+}
 
 static const char *git2_msg(void)
 {
@@ -731,47 +775,219 @@ static const char *git2_msg(void)
 	return e && e->message ? e->message : "unknown libgit2 error";
 }
 
-int refs_range_new(refs_range **out, struct git_repository *repo, const char *range,
-		   char *err, size_t errsz)
+/* Room for n parents in rg->parents; 0 or -1. */
+static int parents_room(refs_range *rg, size_t n)
+{
+	unsigned char *p;
+
+	if (n <= rg->pcap)
+		return 0;
+	if (!(p = realloc(rg->parents, n * GIT_OID_RAWSZ)))
+		return -1;
+	rg->parents = p;
+	rg->pcap = n;
+	return 0;
+}
+
+/*
+ * The walk's source: parents and committer time from the commit-graph
+ * file, else from the commit read from the mapped packs (or libgit2, for
+ * a loose one): then whole, its message kept for refs_range_next() (the
+ * walk reads the commits newest first, as the packs hold them, and each
+ * is inflated once), or its first bytes only once RANGE_KEEP_MAX is kept.
+ */
+static int range_commit(void *ctx, const unsigned char *id, int64_t *time,
+			const unsigned char **parents, size_t *np, uint64_t *note, char *err,
+			size_t errsz)
+{
+	refs_range *rg = ctx;
+	refs_git2 *g = rg->g;
+	char hex[GIT_OID_HEXSZ + 1];
+	git_odb_object *o = NULL;
+	located at, *pat = NULL;
+	const char *d, *m;
+	size_t len, mlen;
+	int n, rc = 1, keep = rg->klen < RANGE_KEEP_MAX;
+
+	*note = NOTE_NONE;
+	n = g->cg ? commit_graph_parents(g->cg, id, time, rg->parents, rg->pcap) : -1;
+	if (n >= 0 && (size_t)n > rg->pcap) {
+		if (parents_room(rg, (size_t)n))
+			return -1;
+		n = commit_graph_parents(g->cg, id, time, rg->parents, rg->pcap);
+	}
+	if (n < 0) {
+		if (!keep && g->rd && objread_locate(g->rd, id, &at.pack, &at.off))
+			pat = &at;
+		rc = raw_commit(g, id, pat, &d, &len, &o);
+		if (rc < 0)
+			return -1;
+		n = rc ? commit_parents(d, len, GIT_OID_RAWSZ, rg->parents, rg->pcap) : -1;
+		if (n > 0 && (size_t)n > rg->pcap) {
+			if (parents_room(rg, (size_t)n)) {
+				git_odb_object_free(o);
+				return -1;
+			}
+			n = commit_parents(d, len, GIT_OID_RAWSZ, rg->parents, rg->pcap);
+		}
+		if (n >= 0) {
+			*time = commit_time(d, len);
+			if (keep) {
+				m = commit_msg(d, len, &mlen);
+				if ((*note = keep_msg(rg, m, mlen)) == NOTE_NONE)
+					n = -2;
+			}
+		}
+		git_odb_object_free(o);
+	}
+	if (n == -2)
+		return -1;
+	if (n < 0) {
+		hexid_fmt(hex, id, GIT_OID_RAWSZ);
+		snprintf(err, errsz, "cannot walk history: %s: %s", hex,
+			 rc ? "not a well-formed commit" : "no such commit in the repository");
+		return -2;
+	}
+	*parents = rg->parents;
+	*np = (size_t)n;
+	return 0;
+}
+
+/* The walk's tips: where it starts, and what it leaves out (^). */
+typedef struct {
+	git_oid *ids;
+	int *hide;
+	size_t n, cap;
+} tips;
+
+static int tip_add(tips *t, const git_oid *id, int hide)
+{
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 8;
+		git_oid *v = realloc(t->ids, cap * sizeof(*v));
+		int *h;
+
+		if (!v)
+			return -1;
+		t->ids = v;
+		if (!(h = realloc(t->hide, cap * sizeof(*h))))
+			return -1;
+		t->hide = h;
+		t->cap = cap;
+	}
+	git_oid_cpy(&t->ids[t->n], id);
+	t->hide[t->n++] = hide;
+	return 0;
+}
+
+/* obj peeled to its commit as a tip; 0, -1 (memory) or -2 (no commit: libgit2's message). */
+static int tip_add_peeled(tips *t, git_object *obj, int hide)
+{
+	git_object *c = NULL;
+	int rc = git_object_peel(&c, obj, GIT_OBJECT_COMMIT) < 0 ? -2 : tip_add(t, git_object_id(c), hide);
+
+	git_object_free(c);
+	return rc;
+}
+
+/*
+ * One revision ("B", "^A") or range ("A..B", "A...B": both sides, less
+ * their merge bases, as git rev-list reads it), as libgit2 parses them;
+ * a side left out is HEAD.  0, -1 or -2 (libgit2's message).
+ */
+static int tips_parse(tips *t, git_repository *repo, const char *spec)
+{
+	git_revspec rs = { 0 };
+	git_oidarray bases = { 0 };
+	git_object *from = NULL;
+	int rc;
+
+	if (spec[0] == '^') {
+		if (git_revparse_single(&from, repo, spec + 1) < 0)
+			return -2;
+		rc = tip_add_peeled(t, from, 1);
+		git_object_free(from);
+		return rc;
+	}
+	if (git_revparse(&rs, repo, spec) < 0)
+		return -2;
+	if (rs.flags & GIT_REVSPEC_SINGLE) {
+		rc = tip_add_peeled(t, rs.from, 0);
+	} else if (rs.flags & GIT_REVSPEC_MERGE_BASE) {
+		rc = tip_add_peeled(t, rs.from, 0);
+		if (!rc)
+			rc = tip_add_peeled(t, rs.to, 0);
+		/* no merge base (GIT_ENOTFOUND): both sides whole */
+		if (!rc && (rc = git_merge_bases(&bases, repo, &t->ids[t->n - 2], &t->ids[t->n - 1])))
+			rc = rc == GIT_ENOTFOUND ? 0 : -2;
+		for (size_t i = 0; !rc && i < bases.count; i++)
+			rc = tip_add(t, &bases.ids[i], 1);
+		git_oidarray_dispose(&bases);
+	} else {
+		/* git_revwalk_push_range(): the left side hidden first */
+		rc = tip_add_peeled(t, rs.from, 1);
+		if (!rc)
+			rc = tip_add_peeled(t, rs.to, 0);
+	}
+	git_object_free(rs.from);
+	git_object_free(rs.to);
+	return rc;
+}
+
+/*
+ * The range as one revision or range, as it always was read; failing
+ * that, words separated by blanks, each one of those (git rev-list's
+ * "^A B" given in one argument).  0, -1 or -2 (libgit2's message).
+ */
+static int tips_read(tips *t, git_repository *repo, const char *range)
+{
+	char *copy, *word, *save = NULL;
+	int rc = tips_parse(t, repo, range);
+
+	if (rc != -2 || !strpbrk(range, " \t\n"))
+		return rc;
+	t->n = 0;
+	if (!(copy = strdup(range)))
+		return -1;
+	rc = 0;
+	for (word = strtok_r(copy, " \t\n", &save); word && !rc; word = strtok_r(NULL, " \t\n", &save))
+		rc = tips_parse(t, repo, word);
+	free(copy);
+	return rc;
+}
+
+int refs_range_new(refs_range **out, refs_git2 *g, const char *range, char *err, size_t errsz)
 {
 	refs_range *rg = calloc(1, sizeof(*rg));
-	git_object *obj = NULL;
-	int rc;
+	range_source src = { rg, range_commit };
+	range_tip *rt = NULL;
+	tips t = { 0 };
+	int rc = -1;
 
 	*out = NULL;
 	if (!rg)
 		return -1;
-	rg->repo = repo;
+	rg->g = g;
 	git_error_clear();
-	if (git_revwalk_new(&rg->walk, repo) < 0) {
-		snprintf(err, errsz, "cannot walk history: %s", git2_msg());
-		refs_range_free(rg);
-		return -2;
-	}
-	git_revwalk_sorting(rg->walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME);
-	if (strstr(range, "...")) {
-		snprintf(err, errsz, "symmetric ranges are not supported: '%s'", range);
-		refs_range_free(rg);
-		return -2;
-	}
-	if (strstr(range, "..")) {
-		rc = git_revwalk_push_range(rg->walk, range);
-	} else {
-		rc = git_revparse_single(&obj, repo, range);
-		if (rc == 0) {
-			git_object *c = NULL;
-
-			rc = git_object_peel(&c, obj, GIT_OBJECT_COMMIT);
-			if (rc == 0)
-				rc = git_revwalk_push(rg->walk, git_object_id(c));
-			git_object_free(c);
-		}
-		git_object_free(obj);
-	}
-	if (rc < 0) {
+	rc = tips_read(&t, g->repo, range);
+	if (rc == -2) {
 		snprintf(err, errsz, "bad revision range '%s': %s", range, git2_msg());
+		goto done;
+	}
+	if (rc || !(rt = malloc((t.n ? t.n : 1) * sizeof(*rt))))
+		goto done;
+	for (size_t i = 0; i < t.n; i++)
+		rt[i] = (range_tip){ t.ids[i].id, t.hide[i] };
+	rc = range_walk(&rg->list, &src, GIT_OID_RAWSZ, rt, t.n, err, errsz);
+	if (rc == -2)
+		rc = -3;
+done:
+	free(rt);
+	free(t.ids);
+	free(t.hide);
+	if (rc) {
 		refs_range_free(rg);
-		return -2;
+		return rc;
 	}
 	*out = rg;
 	return 0;
@@ -780,24 +996,48 @@ int refs_range_new(refs_range **out, struct git_repository *repo, const char *ra
 int refs_range_next(refs_range *rg, unsigned char *id, const char **msg, size_t *len,
 		    char *err, size_t errsz)
 {
-	git_oid oid;
+	char hex[GIT_OID_HEXSZ + 1];
+	const unsigned char *cid;
+	git_odb_object *o;
+	const char *d, *m;
+	size_t n;
+	uint64_t note;
 	int rc;
 
-	git_commit_free(rg->cur);
-	rg->cur = NULL;
-	git_error_clear();
-	rc = git_revwalk_next(&oid, rg->walk);
-	if (rc == GIT_ITEROVER)
+	if (rg->next >= rg->list.n)
 		return 0;
-	if (rc < 0 || git_commit_lookup(&rg->cur, rg->repo, &oid) < 0) {
-		snprintf(err, errsz, "cannot walk history: %s", git2_msg());
+	note = rg->list.notes[rg->next];
+	cid = rg->list.ids + rg->next++ * GIT_OID_RAWSZ;
+	memcpy(id, cid, GIT_OID_RAWSZ);
+	if (note != NOTE_NONE) {
+		*msg = rg->kept + note;
+		*len = strlen(*msg);
+		return 1;
+	}
+	rc = raw_commit(rg->g, cid, NULL, &d, &n, &o);
+	if (rc < 0)
+		return -1;
+	if (!rc) {
+		hexid_fmt(hex, cid, GIT_OID_RAWSZ);
+		snprintf(err, errsz, "cannot read commit %s", hex);
 		return -2;
 	}
-	memcpy(id, oid.id, GIT_OID_RAWSZ);
-	*msg = git_commit_message(rg->cur);
-	if (!*msg)
-		*msg = "";
-	*len = strlen(*msg);
+	m = commit_msg(d, n, &n);
+	if (n + 1 > rg->msgcap) {
+		char *b = realloc(rg->msg, n + 1);
+
+		if (!b) {
+			git_odb_object_free(o);
+			return -1;
+		}
+		rg->msg = b;
+		rg->msgcap = n + 1;
+	}
+	memcpy(rg->msg, m, n);
+	rg->msg[n] = '\0';
+	git_odb_object_free(o);
+	*msg = rg->msg;
+	*len = n;
 	return 1;
 }
 
@@ -805,7 +1045,9 @@ void refs_range_free(refs_range *rg)
 {
 	if (!rg)
 		return;
-	git_commit_free(rg->cur);
-	git_revwalk_free(rg->walk);
+	range_list_free(&rg->list);
+	free(rg->parents);
+	free(rg->kept);
+	free(rg->msg);
 	free(rg);
 }

@@ -7,7 +7,7 @@
  *
  * Ownership: refs_git2_new() returns a source freed with refs_git2_free();
  * it borrows the repository, which must outlive it.  refs_range_new()
- * returns a walk freed with refs_range_free().
+ * returns a walk freed with refs_range_free(), which borrows the source g.
  */
 #ifndef ABBREV_REFS_GIT2_H
 #define ABBREV_REFS_GIT2_H
@@ -41,15 +41,18 @@ int refs_git2_cache(refs_git2 *g, const char *dir);
 typedef struct refs_range refs_range;
 
 /*
- * The commits of a revision range as `git rev-list` takes one: "A..B",
- * "B" (all its ancestors), "A.." (to HEAD).  0, -1 (memory) or -2 with a
- * message in err (unknown revision, bad range).
+ * The commits of a revision range as `git rev-list` takes one: "B" (it
+ * and its ancestors), "A..B", "A..", "A...B" (either side but not both),
+ * or several of "B" and "^A" separated by blanks; walked here, in the
+ * order verify always checked them (range_walk.h).  0, -1 (memory), -2
+ * with a message in err (unknown revision, bad range: a usage error) or
+ * -3 with a message in err (a commit of the history cannot be read).
  */
-int refs_range_new(refs_range **out, struct git_repository *repo, const char *range,
-		   char *err, size_t errsz);
+int refs_range_new(refs_range **out, refs_git2 *g, const char *range, char *err, size_t errsz);
 /*
  * The next commit: its raw ID and its message (valid until the next
- * call).  1, 0 at the end, -2 on a read error (message in err).
+ * call).  1, 0 at the end, -1 when out of memory, -2 when it cannot be
+ * read (a message in err).
  */
 int refs_range_next(refs_range *rg, unsigned char *id, const char **msg, size_t *len,
 		    char *err, size_t errsz);

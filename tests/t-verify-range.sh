@@ -1,0 +1,139 @@
+#!/bin/sh
+# t-verify-range.sh - `verify --range` lists the commits `git rev-list`
+# lists for the same range, in the order libgit2's revwalk gave them
+# (tests/revwalk_dump: TOPOLOGICAL | TIME), with and without a
+# commit-graph file: a history of merges (an octopus, an unrelated root
+# merged in), committer times that tie and that run backwards, annotated
+# tags; the range forms "B", "A..B", "A..", "A...B", "^A B"; and a clear
+# one-line error for a bad revision (exit 2) or a missing commit (exit 3).
+# Every message names an unknown commit, so each commit checked gives one
+# finding and the findings' order is the walk's.
+. "$(dirname "$0")/setup.sh"
+
+if [ -z "${REVWALK_DUMP:-}" ]; then
+	for c in "$PWD/tests/revwalk_dump" "$PWD/../tests/revwalk_dump"; do
+		[ -x "$c" ] && REVWALK_DUMP=$c && break
+	done
+fi
+[ -x "${REVWALK_DUMP:-}" ] || die "no tests/revwalk_dump: run make check (or set REVWALK_DUMP)"
+
+r=$tmp/r
+git init -q -b main "$r"
+G() { git -C "$r" "$@"; }
+n=0
+mk() { # TIME SUBJECT: a commit on the branch checked out, committed at TIME (seconds after a base)
+	n=$((n + 1))
+	echo "$2" >"$r/f$n"
+	G add "f$n"
+	GIT_COMMITTER_DATE="$((1112900000 + $1)) +0000" G commit -q -m "$2" -m 'Fixes: 0123456789ab ("no such commit")'
+}
+merge() { # TIME BRANCH...: a merge commit at TIME
+	t=$1
+	shift
+	GIT_COMMITTER_DATE="$((1112900000 + t)) +0000" G merge -q --no-ff --allow-unrelated-histories \
+		-m "merge $*" -m 'Fixes: 0123456789ab ("no such commit")' "$@" >/dev/null
+}
+mk 1000 root
+mk 2000 a1
+G tag -a -m v0 v0
+mk 2000 a2
+G checkout -q -b side1 HEAD~1
+mk 2000 s1
+mk 1500 "s2 older than its parent"
+G checkout -q -b side2 main~1
+for i in 1 2 3 4 5 6; do mk 2000 "tie $i"; done
+G checkout -q main
+mk 2000 a3
+G tag -a -m v1 v1
+merge 2000 side1
+G checkout -q -b side3 main~2
+mk 2500 c1
+G checkout -q main
+merge 2000 side2 side3
+G tag oct
+G checkout -q --orphan other
+G rm -rfq .
+mk 1800 "o1, a second root"
+mk 2000 o2
+G checkout -q main
+merge 4000 other
+mk 2000 "a4 older than the merge"
+G tag lw
+for i in 1 2 3; do mk 3000 "late $i"; done
+
+# the commits verify checked, in order: one finding each
+checked() {
+	"$PYTHON3" -c '
+import json, sys
+seen = []
+for f in json.load(open(sys.argv[1]))["findings"]:
+    if not seen or seen[-1] != f["commit"]:
+        seen.append(f["commit"])
+sys.stdout.write("".join(c + "\n" for c in seen))' "$1"
+}
+
+# RANGE [REPO]: verify's commits are git rev-list's, in libgit2's order when it reads the form
+check_range() {
+	repo=${2:-$r}
+	checks=$((checks + 1))
+	# shellcheck disable=SC2086 # the words of "^A B" are rev-list's arguments
+	git -C "$repo" rev-list $1 >"$tmp/want" || { fail "git rev-list $1"; return; }
+	code=1
+	[ -s "$tmp/want" ] || code=0
+	expect_exit $code "$GIT_ABBREV" verify -C "$repo" --format=json --range="$1"
+	[ "$rc" = $code ] || return 0
+	checked "$out" >"$tmp/got"
+	sort "$tmp/want" >"$tmp/want.sorted"
+	sort "$tmp/got" >"$tmp/got.sorted"
+	if ! cmp -s "$tmp/want.sorted" "$tmp/got.sorted"; then
+		fail "--range='$1': not the commits of git rev-list ($(wc -l <"$tmp/got") for $(wc -l <"$tmp/want"))"
+		return
+	fi
+	case $1 in
+	*...* | *" "* | ^*) return ;; # libgit2's revwalk reads neither
+	esac
+	"$REVWALK_DUMP" "$repo" "$1" >"$tmp/libgit2" || { fail "revwalk_dump $1"; return; }
+	cmp -s "$tmp/libgit2" "$tmp/got" ||
+		{ fail "--range='$1': not in libgit2's order"; diff "$tmp/libgit2" "$tmp/got" | show /dev/stdin; }
+}
+
+ranges="HEAD main v1 lw side1 other v0..main side1..main main..side1 other..main
+HEAD~3..HEAD v1.. ..v1 oct^2..oct^3 oct^3..oct v1..v1"
+words="^side1@main|main@^side1@^other|side1@other|v1...side2|other...side1|^main@main|main@^main"
+for_all() { # REPO
+	for x in $ranges; do check_range "$x" "$1"; done
+	old=$IFS
+	IFS='|'
+	for x in $words; do
+		IFS=$old
+		check_range "$(echo "$x" | tr @ ' ')" "$1"
+	done
+	IFS=$old
+}
+for_all "$r"
+# the same with parents and times from a commit-graph file
+cg=$tmp/cg
+git clone -q --no-local --bare "$r" "$cg"
+git -C "$cg" commit-graph write --reachable
+[ -f "$cg/objects/info/commit-graph" ] || die "no commit-graph written"
+for_all "$cg"
+
+# ---- errors --------------------------------------------------------------------
+for bad in no-such-rev "no-such-rev..main" "main ^no-such-rev" "HEAD^{tree}"; do
+	expect_exit 2 "$GIT_ABBREV" verify -C "$r" --range="$bad"
+	one_line "$err" || { fail "--range='$bad': not one line on stderr"; show "$err"; }
+	grep -q "^git-abbrev: bad revision range '$bad'" "$err" ||
+		{ fail "--range='$bad': message"; show "$err"; }
+done
+# a commit of the history missing: a runtime error naming it
+broken=$tmp/broken
+cp -a "$r" "$broken"
+a1=$(G rev-parse v0^{commit})
+rm "$broken/.git/objects/$(echo "$a1" | cut -c1-2)/$(echo "$a1" | cut -c3-)"
+expect_exit 3 "$GIT_ABBREV" verify -C "$broken" --range=HEAD
+one_line "$err" || { fail "missing commit: not one line on stderr"; show "$err"; }
+grep -q "^git-abbrev: cannot walk history: $a1: no such commit" "$err" ||
+	{ fail "missing commit: message"; show "$err"; }
+[ -s "$out" ] && fail "missing commit: findings printed before the error"
+
+finish
