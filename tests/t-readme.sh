@@ -3,8 +3,9 @@
 # indented "$ git abbrev ..." line and the lines under it) is what that
 # command prints, run in the repository the README says it ran in
 # (tests/gen_repo.py's planted scenario, at /home/me/demo); a sample that
-# ends in "..." is the start of the output.  And the build's ar flags make
-# no warning (automake's default "cru": "ar: `u' modifier ignored").
+# ends in "..." is the start of the output.  Every command is in its list.
+# And the build's ar flags make no warning (automake's default "cru":
+# "ar: `u' modifier ignored").
 . "$(dirname "$0")/setup.sh"
 
 readme=$srcdir/README
@@ -43,6 +44,12 @@ for s in "$@"; do
 		fail "README's sample of 'git abbrev $args' is not what it prints"
 		sed -n '1,25s/^/    | /p' "$s.diff"
 	}
+done
+
+say "every command git abbrev -h lists is in the README's list"
+for cmd in $("$GIT_ABBREV" --git-completion-helper=commands); do
+	checks=$((checks + 1))
+	grep -q "^    git abbrev \[*$cmd[] ]" "$readme" || fail "command $cmd is not in the README"
 done
 
 say "the build's ar flags make no warning"
