@@ -114,20 +114,62 @@ size_t svg_ticks(double *t, size_t max, const svg_scale *s)
 	return n;
 }
 
+/* The superscript of each digit, then of the minus sign, in UTF-8. */
+static const char *const superscript[] = { "\u2070", "\u00b9", "\u00b2", "\u00b3", "\u2074",
+					   "\u2075", "\u2076", "\u2077", "\u2078", "\u2079" };
+#define SUPERSCRIPT_MINUS "\u207b"
+
+/*
+ * v as m x 10^e the way a chart's reader reads it: "10⁹", "2.5×10⁹",
+ * "10⁻⁵" (a power of ten alone), into buf (at least 64 bytes).
+ */
+static void fmt_power(char *buf, size_t n, double v)
+{
+	int e = (int)floor(log10(fabs(v)) + 1e-9);
+	double m = v / pow(10, e);
+	char digits[16];
+	size_t o;
+
+	if (fabs(m) >= 9.995) { /* %.3g would round it to 10 */
+		m /= 10;
+		e++;
+	}
+	if (fabs(fabs(m) - 1) < 5e-4)
+		o = (size_t)snprintf(buf, n, "%s10", m < 0 ? "-" : "");
+	else
+		o = (size_t)snprintf(buf, n, "%.3g\u00d710", m);
+	snprintf(digits, sizeof(digits), "%d", e < 0 ? -e : e);
+	if (e < 0 && o < n)
+		o += (size_t)snprintf(buf + o, n - o, "%s", SUPERSCRIPT_MINUS);
+	for (const char *d = digits; *d && o < n; d++)
+		o += (size_t)snprintf(buf + o, n - o, "%s", superscript[*d - '0']);
+}
+
 void svg_fmt_number(char *buf, size_t n, double v)
 {
 	double a = fabs(v);
+	char b[64];
+	size_t len;
 
 	if (!n)
 		return;
 	if (v == 0 || !isfinite(v))
-		snprintf(buf, n, v == 0 ? "0" : "%g", v);
-	else if (a >= 1e9)
-		snprintf(buf, n, "%.0e", v);
+		snprintf(b, sizeof(b), v == 0 ? "0" : "%g", v);
+	else if (a >= 1e9 || a < 1e-4)
+		fmt_power(b, sizeof(b), v); /* where %g would print 1e+09 and 1e-05 */
 	else if (a >= 1 && fabs(v - round(v)) <= 1e-9 * a)
-		fmt_count(buf, n, round(v));
+		fmt_count(b, sizeof(b), round(v));
 	else
-		snprintf(buf, n, "%.3g", v);
+		snprintf(b, sizeof(b), "%.3g", v);
+	/* cut to fit, never inside a UTF-8 sequence */
+	len = strlen(b);
+	if (len >= n) {
+		len = n - 1;
+		while (len && ((unsigned char)b[len] & 0xc0) == 0x80)
+			len--;
+	}
+	memcpy(buf, b, len);
+	buf[len] = '\0';
 }
 
 /* The length of the UTF-8 sequence at s that XML can hold, or 0. */

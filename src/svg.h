@@ -54,7 +54,9 @@ size_t svg_ticks(double *t, size_t max, const svg_scale *s);
 
 /*
  * A tick label: "0.001", "0.5", "7", "1,000", "65,536", "1,000,000";
- * from 10^9 on "1e+09".  Always NUL-terminated.
+ * from 10^9 on, and below 10^-4, a power of ten as it is read, with a
+ * superscript: "10⁹", "2.5×10⁹", "10⁻⁵" (never
+ * "1e+09").  Always NUL-terminated, never cut inside a UTF-8 sequence.
  */
 void svg_fmt_number(char *buf, size_t n, double v);
 

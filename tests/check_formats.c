@@ -183,7 +183,11 @@ static const struct {
 } numbers[] = {
 	{ 0, "0" }, { 0.001, "0.001" }, { 0.01, "0.01" }, { 0.5, "0.5" }, { 7, "7" },
 	{ 10, "10" }, { 1000, "1,000" }, { 65536, "65,536" }, { 1e6, "1,000,000" },
-	{ 13021585, "13,021,585" }, { 999999999, "999,999,999" }, { 1e9, "1e+09" },
+	{ 13021585, "13,021,585" }, { 999999999, "999,999,999" },
+	/* past 10^9 and below 10^-4 as people read them, not C's 1e+09 */
+	{ 1e9, "10\u2079" }, { 2.5e9, "2.5\u00d710\u2079" }, { 1e12, "10\u00b9\u00b2" },
+	{ -3e12, "-3\u00d710\u00b9\u00b2" }, { 9.9996e9, "10\u00b9\u2070" },
+	{ 1e-5, "10\u207b\u2075" }, { 1e-13, "10\u207b\u00b9\u00b3" }, { 0.0001, "0.0001" },
 	{ -2500, "-2,500" }, { 2.5, "2.5" },
 };
 
@@ -202,6 +206,9 @@ START_TEST(test_fmt_number_small_buffer)
 
 	svg_fmt_number(buf, sizeof(buf), 1234567);
 	ck_assert_uint_lt(strlen(buf), sizeof(buf));
+	/* "10⁹" does not fit: cut before the superscript, not inside it */
+	svg_fmt_number(buf, sizeof(buf), 1e9);
+	ck_assert_str_eq(buf, "10");
 }
 END_TEST
 

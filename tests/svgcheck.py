@@ -7,6 +7,7 @@ reports them all at the end.  Used by t-formats.sh (report, model, history)
 and t-policy.sh.
 """
 import math
+import re
 
 bad = []
 
@@ -32,6 +33,24 @@ def centre(e):
             float(e.get("y")) + float(e.get("height")) / 2)
 
 
+SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻",
+                            "0123456789-")
+
+
+def tick_value(text):
+    """The number a tick label reads as: "1,000", "0.001", "10⁹", "2.5×10⁹", "10⁻⁵".
+
+    A label in C's exponent form ("1e+09", "1e-05") is not how people read
+    numbers: it is reported, and still read."""
+    t = text.replace(",", "")
+    m = re.fullmatch("(?:(-?[0-9.]+)×|(-?))10([⁰¹²³⁴-⁹⁻]+)", t)
+    if m:
+        mant = float(m.group(1)) if m.group(1) else (-1.0 if m.group(2) else 1.0)
+        return mant * 10 ** int(m.group(3).translate(SUPERSCRIPT))
+    expect("e" not in t, "svg: tick label %r in C's exponent form" % text)
+    return float(t)
+
+
 def y_ticks(root):
     """[(log10 value, y)] of the y axis's ticks, in the chart's order."""
     ticks = []
@@ -39,7 +58,7 @@ def y_ticks(root):
         if {"axis", "y"} <= set(classes(g)):
             for t in g.iter(NS + "g"):
                 if "tick" in classes(t):
-                    v = float(t.find(NS + "text").text.replace(",", ""))
+                    v = tick_value(t.find(NS + "text").text)
                     ticks.append((math.log10(v), float(t.find(NS + "line").get("y1"))))
     return ticks
 

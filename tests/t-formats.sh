@@ -224,7 +224,7 @@ def check_markdown(rep, path):
             expect(int(m.group(4)) == rep["git_auto_abbrev"], "markdown: auto abbrev")
 
 
-from svgcheck import NS, classes, centre, y_ticks, x_ticks, check_12_16  # noqa: E402
+from svgcheck import NS, classes, centre, y_ticks, x_ticks, check_12_16, tick_value  # noqa: E402
 
 
 def check_svg(rep, path):
@@ -557,7 +557,7 @@ def check_history(kind, js, path):
             if {"axis", "y"} <= set(classes(ax)):
                 for t in ax.iter(NS + "g"):
                     if "tick" in classes(t):
-                        v = float(t.find(NS + "text").text.replace(",", ""))
+                        v = tick_value(t.find(NS + "text").text)
                         ticks.append((math.log10(v), float(t.find(NS + "line").get("y1"))))
         if expect(len(ticks) >= 2, "history svg: y ticks"):
             (l0, y0), (l1, y1) = ticks[0], ticks[-1]

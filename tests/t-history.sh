@@ -339,9 +339,10 @@ say "svg: the projection, both fits ending at the numbers the text prints"
 expect_exit 0 "$GIT_ABBREV" history --format=svg "$repo"
 cp "$out" "$tmp/h.svg"
 checks=$((checks + 1))
-"$PYTHON3" - "$tmp/h.txt" "$tmp/h.svg" <<'EOF' || fail "svg: the projection is not the text's"
+"$PYTHON3" - "$tmp/h.txt" "$tmp/h.svg" "$tests_dir" <<'EOF' || fail "svg: the projection is not the text's"
 import math, re, sys, xml.etree.ElementTree as ET
-NS = "{http://www.w3.org/2000/svg}"
+sys.path.insert(0, sys.argv[3])
+from svgcheck import NS, tick_value  # noqa: E402
 text = open(sys.argv[1]).read()
 m = re.search(r"^commits in (\d+): ([\d,]+) by the (\w+) fit, ([\d,]+) by the (\w+) fit$", text, re.M)
 assert m, "no 'commits in YEAR' line in the text"
@@ -353,7 +354,7 @@ ticks = []
 for ax in panel[0].iter(NS + "g"):
     if ax.get("class") == "axis y":
         for t in ax.findall(NS + "g"):
-            ticks.append((math.log10(float(t.find(NS + "text").text.replace(",", ""))),
+            ticks.append((math.log10(tick_value(t.find(NS + "text").text)),
                           float(t.find(NS + "line").get("y1"))))
 (l0, y0), (l1, y1) = ticks[0], ticks[-1]
 fits = {e.get("data-fit"): e for e in panel[0].iter(NS + "path") if "fit" in e.get("class").split()}
