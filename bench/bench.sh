@@ -11,7 +11,10 @@
 #                  reachability bitmap (git repack -adb), made once into
 #                  BENCH_DATA/<label>-bitmap (the repository itself is only
 #                  read); a partial clone's copy keeps only its branches and
-#                  tags, which have every object a bitmap needs
+#                  tags, which have every object a bitmap needs.  Also a copy
+#                  of that with a multi-pack-index bitmap instead of the
+#                  pack's (git multi-pack-index write --bitmap), made once
+#                  into BENCH_DATA/<label>-midx
 #   BENCH_SIZES    object counts of the synthetic repositories (default
 #                  2000000); each is generated once by gen_synth.py into
 #                  BENCH_DATA/synth-<size> and reused by later runs
@@ -81,6 +84,18 @@ bitmap_copy() {
 	mv "$2.tmp" "$2"
 }
 
+# midx_copy SRC DEST: DEST is a copy of the bitmap copy SRC whose bitmap is
+# a multi-pack-index's instead of the pack's (the pack files are the same)
+midx_copy() {
+	rm -rf "$2.tmp"
+	cp -a "$1" "$2.tmp"
+	rm -f "$2.tmp"/objects/pack/pack-*.bitmap
+	git -C "$2.tmp" multi-pack-index write --bitmap --no-progress
+	ls "$2.tmp"/objects/pack/multi-pack-index-*.bitmap >/dev/null 2>&1 ||
+		{ echo "bench.sh: git multi-pack-index write --bitmap made no bitmap in $2.tmp" >&2; exit 1; }
+	mv "$2.tmp" "$2"
+}
+
 labels=
 if [ -n "${BENCH_REPO:-}" ]; then
 	name=${BENCH_LABEL:-$(basename "$(cd "$BENCH_REPO" && pwd)")}
@@ -88,8 +103,9 @@ if [ -n "${BENCH_REPO:-}" ]; then
 	if [ -n "${BENCH_BITMAP:-}" ]; then
 		bm=$data/$name-bitmap
 		[ -d "$bm" ] || bitmap_copy "$BENCH_REPO" "$bm"
-		set -- "$@" "$bm"
-		labels="$labels --label $name-bitmap"
+		[ -d "$data/$name-midx" ] || midx_copy "$bm" "$data/$name-midx"
+		set -- "$@" "$bm" "$data/$name-midx"
+		labels="$labels --label $name-bitmap --label $name-midx"
 	fi
 fi
 # shellcheck disable=SC2086 # the labels are words

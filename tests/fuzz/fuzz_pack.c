@@ -1,6 +1,6 @@
 /*
  * fuzz_pack.c - libFuzzer target for the pack, index, .rev, bitmap,
- * loose-object and alternates reader (src/walk_pack*.c).
+ * multi-pack-index, loose-object and alternates reader (src/walk_pack*.c).
  *
  * The input becomes object directories in one private temp dir, made
  * once per process and removed at exit; each input's files are removed
@@ -19,6 +19,11 @@
  *                rest is the file
  *      7         info/alternates
  *      9         GIT_ALTERNATE_OBJECT_DIRECTORIES (for this input only)
+ *      10 11 12  pack/multi-pack-index, and its .bitmap and .rev, named
+ *                after the last multi-pack-index's checksum (its last
+ *                hash-width bytes) in that directory so far (zeros
+ *                before one); its PNAM chunk names packs A and B as
+ *                pack-1111....idx and pack-2222....idx
  *    In alternates text, each '%' stands for the temp dir's path, so that
  *    a seed can hold absolute entries.  Bit 2 of the first byte asks for
  *    SHA-256 IDs instead of SHA-1.
@@ -252,9 +257,22 @@ static const char *const pack_name[2] = {
 	"pack-2222222222222222222222222222222222222222",
 };
 
+/* pack/multi-pack-index-<hex of sum>.<ext> of object directory d into path. */
+static void midx_sibling(char *path, size_t n, int d, const uint8_t *sum, size_t rawsz,
+			 const char *ext)
+{
+	char hex[2 * 32 + 1];
+
+	for (size_t i = 0; i < rawsz; i++)
+		sprintf(hex + 2 * i, "%02x", sum ? sum[i] : 0);
+	if ((size_t)snprintf(path, n, "%s/pack/multi-pack-index-%s.%s", objdir[d], hex, ext) >= n)
+		abort();
+}
+
 /* Build the object directories from the records. */
 static void build(const uint8_t *data, size_t size, size_t rawsz, char **env)
 {
+	const uint8_t *midx_sum[NDIRS] = { 0 };
 	size_t at = 1;
 
 	while (at + 3 <= size) {
@@ -292,6 +310,19 @@ static void build(const uint8_t *data, size_t size, size_t rawsz, char **env)
 		case 9:
 			free(*env);
 			*env = alternates_text(p, n, &len);
+			break;
+		case 10:
+			snprintf(path, sizeof(path), "%s/pack/multi-pack-index", objdir[d]);
+			add_file(path, p, n);
+			if (n >= rawsz)
+				midx_sum[d] = p + n - rawsz;
+			dirty[d] |= 2;
+			break;
+		case 11: case 12:
+			midx_sibling(path, sizeof(path), d, midx_sum[d], rawsz,
+				     kind == 11 ? "bitmap" : "rev");
+			add_file(path, p, n);
+			dirty[d] |= 2;
 			break;
 		default:
 			break;

@@ -18,6 +18,9 @@ import tempfile
 D0, D1, D2, D3, D4, D5, D6 = range(7)
 IDX_A, PACK_A, REV_A, IDX_B, PACK_B, REV_B, LOOSE, ALTERNATES, BITMAP_A, ENV = \
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9
+MIDX, MIDX_BITMAP, MIDX_REV = 10, 11, 12
+# the names fuzz_pack.c gives packs A and B
+PACK_NAMES = (b'pack-' + b'1' * 40, b'pack-' + b'2' * 40)
 
 ENVIRON = dict(os.environ, GIT_AUTHOR_NAME='A U Thor', GIT_AUTHOR_EMAIL='a@example.com',
                GIT_COMMITTER_NAME='A U Thor', GIT_COMMITTER_EMAIL='a@example.com',
@@ -145,6 +148,35 @@ def main(out):
         assert bitmap
         seeds['recs-bitmap'] = seed(2, rec(D0, IDX_A, idx), rec(D0, PACK_A, pack),
                                     rec(D0, REV_A, rev), rec(D0, BITMAP_A, bitmap))
+
+        # a multi-pack-index with a bitmap over two packs, the pack names
+        # in its PNAM chunk those fuzz_pack.c writes (as long as git's)
+        m = os.path.join(tmp, 'm')
+        make_repo(m, 3)
+        git(m, 'repack', '-q', '-a', '-d')
+        for i in range(2):
+            with open(os.path.join(m, 'h'), 'a') as f:
+                f.write('later %d\n' % i)
+            git(m, 'add', '.')
+            git(m, 'commit', '-q', '-m', 'later %d' % i)
+        git(m, 'repack', '-q', '-d')
+        git(m, 'multi-pack-index', 'write', '--bitmap')
+        pdir = os.path.join(m, '.git/objects/pack')
+        names = sorted(f[:-4] for f in os.listdir(pdir) if f.endswith('.idx'))
+        assert len(names) == 2, names
+        midx = open(os.path.join(pdir, 'multi-pack-index'), 'rb').read()
+        for real, fake in zip(names, PACK_NAMES):
+            assert midx.count(real.encode()) == 1
+            midx = midx.replace(real.encode(), fake)
+        mbitmap = [f for f in os.listdir(pdir) if f.startswith('multi-pack-index-')
+                   and f.endswith('.bitmap')]
+        assert len(mbitmap) == 1, mbitmap
+        recs = [rec(D0, MIDX, midx),
+                rec(D0, MIDX_BITMAP, open(os.path.join(pdir, mbitmap[0]), 'rb').read())]
+        for name, (ki, kp) in zip(names, ((IDX_A, PACK_A), (IDX_B, PACK_B))):
+            recs.append(rec(D0, ki, open(os.path.join(pdir, name + '.idx'), 'rb').read()))
+            recs.append(rec(D0, kp, open(os.path.join(pdir, name + '.pack'), 'rb').read()))
+        seeds['recs-midx'] = seed(2, *recs)
 
         s = os.path.join(tmp, 's')
         make_repo(s, 3, 'sha256')
