@@ -310,71 +310,80 @@ static uint32_t midx_find(const midx *m, const unsigned char *id, size_t rawsz)
 }
 
 /*
- * A covered pack's entry that the index takes from another pack (an
- * object in two packs): its type from the index's copy; 0 or 1.
- */
-static int type_elsewhere(walker *w, midx *m, pack_file *pk, uint32_t k)
-{
-	uint32_t i = midx_find(m, wp_pack_name(pk, k), w->rawsz);
-
-	if (i == NOT_FOUND)
-		return refuse(m, "does not list entry %u of %s", k, pk->idx_path);
-	pk->types[k] = m->types[i];
-	return 0;
-}
-
-/*
- * Give each covered pack's entries their types, walking the index in ID
- * order: the entries the index takes from a pack come in that pack's
- * index order, so one cursor a pack pairs each with its index position,
- * checked to name the same ID at the same offset.  0, 1, or an error.
+ * Give each covered pack's entries their types.  The entries the index
+ * takes from a pack come in ID order, so in that pack's index order: one
+ * cursor a pack pairs each with the pack's next entry at the same offset
+ * (one object, whatever the index's ID list says: the bitmap's type is
+ * that of the object at this pack and offset).  The entries passed over
+ * are objects the index takes from another pack: each is looked up by ID
+ * in the index, and must be, at the entry the index takes it from, that
+ * pack's entry of the same name.  0, 1, or an error.
  */
 static int spread_types(walker *w, midx *m)
 {
-	uint32_t *cursor = calloc(m->npacks, sizeof(*cursor));
+	uint32_t *cursor = calloc(m->npacks, sizeof(*cursor)), *entry = NULL;
+	uint64_t total = 0, skipped = 0;
 	int rc = 0;
 
-	if (!cursor)
-		return WALK_NOMEM;
 	for (uint32_t p = 0; p < m->npacks; p++)
-		if (!(m->packs[p]->types = malloc(m->packs[p]->n ? m->packs[p]->n : 1))) {
+		total += m->packs[p]->n;
+	/* with no object in two packs, no entry is passed over, none looked up */
+	if (!cursor || (total > m->n && !(entry = malloc((size_t)m->n * sizeof(*entry))))) {
+		rc = WALK_NOMEM;
+		goto done;
+	}
+	for (uint32_t p = 0; p < m->npacks; p++)
+		if (!(m->packs[p]->types = calloc(m->packs[p]->n ? m->packs[p]->n : 1, 1))) {
 			rc = WALK_NOMEM;
 			goto done;
 		}
 	for (uint32_t i = 0; i < m->n && !rc; i++) {
-		const unsigned char *id = m->oidl.p + (size_t)i * w->rawsz;
-		uint32_t p, b = id[0];
-		uint64_t off, at;
+		uint32_t p;
+		uint64_t off, at = 0;
 		pack_file *pk;
-		int c = -1;
 
-		if ((i && memcmp(id - w->rawsz, id, w->rawsz) >= 0) ||
-		    (b && i < wp_be32(m->oidf.p + 4 * (b - 1))) || i >= wp_be32(m->oidf.p + 4 * b)) {
-			rc = refuse(m, "IDs not sorted at %u", i);
-			break;
-		}
 		if ((rc = object_at(m, i, &p, &off)))
 			break;
 		pk = m->packs[p];
-		while (cursor[p] < pk->n &&
-		       (c = memcmp(wp_pack_name(pk, cursor[p]), id, w->rawsz)) < 0)
-			if ((rc = type_elsewhere(w, m, pk, cursor[p]++)))
-				goto done;
-		if (c || cursor[p] >= pk->n) {
-			rc = refuse(m, "object %u is not in %s", i, pk->idx_path);
-			break;
+		while (cursor[p] < pk->n && !(rc = wp_entry_offset(w, pk, cursor[p], &at)) && at != off) {
+			cursor[p]++;
+			skipped++;
 		}
-		if ((rc = wp_entry_offset(w, pk, cursor[p], &at)))
-			break;
-		if (at != off) {
-			rc = refuse(m, "object %u is at another offset in %s", i, pk->idx_path);
-			break;
+		if (!rc && cursor[p] >= pk->n)
+			rc = refuse(m, "object %u is not at offset %llu of %s", i,
+				    (unsigned long long)off, pk->idx_path);
+		if (!rc) {
+			if (entry)
+				entry[i] = cursor[p];
+			pk->types[cursor[p]++] = m->types[i];
 		}
-		pk->types[cursor[p]++] = m->types[i];
 	}
 	for (uint32_t p = 0; p < m->npacks && !rc; p++)
-		while (cursor[p] < m->packs[p]->n && !rc)
-			rc = type_elsewhere(w, m, m->packs[p], cursor[p]++);
+		skipped += m->packs[p]->n - cursor[p];
+	if (!rc && skipped && !entry)
+		rc = refuse(m, "lists %u objects, its packs hold %llu", m->n, (unsigned long long)total);
+	/* the objects in two packs, from the copy the index lists */
+	for (uint32_t p = 0; p < m->npacks && skipped && !rc; p++) {
+		pack_file *pk = m->packs[p];
+
+		for (uint32_t k = 0; k < pk->n && !rc; k++) {
+			const unsigned char *id = wp_pack_name(pk, k);
+			uint32_t i, q;
+			uint64_t off;
+
+			if (pk->types[k])
+				continue;
+			i = midx_find(m, id, w->rawsz);
+			if (i == NOT_FOUND)
+				rc = refuse(m, "does not list entry %u of %s", k, pk->idx_path);
+			else if (!(rc = object_at(m, i, &q, &off)) &&
+				 memcmp(wp_pack_name(m->packs[q], entry[i]), id, w->rawsz))
+				rc = refuse(m, "lists object %u at an entry of another name", i);
+			if (!rc)
+				pk->types[k] = m->types[i];
+			skipped--;
+		}
+	}
 done:
 	if (rc)
 		for (uint32_t p = 0; p < m->npacks; p++) {
@@ -382,6 +391,7 @@ done:
 			m->packs[p]->types = NULL;
 		}
 	free(cursor);
+	free(entry);
 	return rc;
 }
 
