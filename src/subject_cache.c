@@ -597,10 +597,11 @@ int subject_index_search(subject_index *x, const char *s, size_t n, int prefix,
 		}
 	}
 	cmp_rawsz = x->rawsz;
-	qsort(c, nc, sizeof(*c), cmp_cand);
+	if (nc > 1)
+		qsort(c, nc, sizeof(*c), cmp_cand);
 	for (size_t i = 0; i < nc; i++) {
 		/* a new subject once `max` are counted: the prefix search has enough */
-		if (prefix && count >= max && strcmp(c[i].key, c[i - 1].key))
+		if (prefix && count >= max && (!i || strcmp(c[i].key, c[i - 1].key)))
 			break;
 		if (i && !strcmp(c[i].key, c[i - 1].key) && !memcmp(c[i].id, c[i - 1].id, x->rawsz))
 			continue; /* in two packs */
