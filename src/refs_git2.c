@@ -301,10 +301,9 @@ done:
 typedef struct {
 	unsigned char *ids;   /* ascending */
 	size_t n;
-	size_t *soff;         /* subject of commit i in text, or SIZE_MAX: unreadable */
+	size_t *soff;         /* subject of commit i in text, or SIZE_MAX: not read */
 	int64_t *time;
-	char *text;
-	size_t tlen, tcap;
+	subject_text text;
 	progress *p;
 	size_t done;
 } to_read;
@@ -312,22 +311,9 @@ typedef struct {
 static int read_one(void *arg, size_t i, const char *subject, int64_t time)
 {
 	to_read *t = arg;
-	size_t n = strlen(subject) + 1;
 
-	if (t->tlen + n > t->tcap) {
-		size_t cap = t->tcap ? 2 * t->tcap : 1 << 20;
-		char *b;
-
-		while (cap < t->tlen + n)
-			cap *= 2;
-		if (!(b = realloc(t->text, cap)))
-			return -1;
-		t->text = b;
-		t->tcap = cap;
-	}
-	memcpy(t->text + t->tlen, subject, n);
-	t->soff[i] = t->tlen;
-	t->tlen += n;
+	if ((t->soff[i] = subject_text_add(&t->text, subject)) == SIZE_MAX)
+		return -1;
 	t->time[i] = time;
 	progress_update(t->p, ++t->done);
 	return 0;
@@ -349,7 +335,7 @@ static int table_of(subject_table **out, const to_read *rd, const size_t *which,
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		if (rd->soff[which[i]] != SIZE_MAX)
-			rows[k++] = (subject_row){ rd->text + rd->soff[which[i]], at[i],
+			rows[k++] = (subject_row){ rd->text.s + rd->soff[which[i]], at[i],
 						   rd->time[which[i]] };
 	rc = subject_table_build(out, GIT_OID_RAWSZ, sum, nobjects, rows, k);
 	free(rows);
@@ -524,7 +510,7 @@ done:
 	free(rd.ids);
 	free(rd.soff);
 	free(rd.time);
-	free(rd.text);
+	free(rd.text.s);
 	if (rc) {
 		subject_index_free(*out);
 		*out = NULL;

@@ -216,30 +216,16 @@ typedef struct {
 	subject_row *rows;
 	size_t *soff;          /* offset of each row's subject in text */
 	size_t n;
-	char *text;
-	size_t tlen, tcap;
+	subject_text text;
 } index_batch;
 
 static int batch_add(void *arg, size_t i, const char *subject, int64_t time)
 {
 	index_batch *b = arg;
-	size_t n = strlen(subject) + 1;
 
-	if (b->tlen + n > b->tcap) {
-		size_t cap = b->tcap ? 2 * b->tcap : 1 << 20;
-		char *t;
-
-		while (cap < b->tlen + n)
-			cap *= 2;
-		if (!(t = realloc(b->text, cap)))
-			return -1;
-		b->text = t;
-		b->tcap = cap;
-	}
-	memcpy(b->text + b->tlen, subject, n);
-	b->soff[b->n] = b->tlen;
+	if ((b->soff[b->n] = subject_text_add(&b->text, subject)) == SIZE_MAX)
+		return -1;
 	b->rows[b->n++] = (subject_row){ NULL, (uint32_t)i, time };
-	b->tlen += n;
 	progress_update(b->r->p, b->n);
 	return 0;
 }
@@ -252,7 +238,7 @@ static int batch_add(void *arg, size_t i, const char *subject, int64_t time)
 static int build_table(refs_resolver *r)
 {
 	static const unsigned char no_pack[ABBREV_MAX_RAWSZ];
-	index_batch b = { r, NULL, NULL, 0, NULL, 0, 0 };
+	index_batch b = { r, NULL, NULL, 0, { NULL, 0, 0 } };
 	const unsigned char *ids;
 	subject_table *t;
 	size_t n;
@@ -278,7 +264,7 @@ static int build_table(refs_resolver *r)
 		}
 	}
 	for (size_t i = 0; i < b.n; i++)
-		b.rows[i].subject = b.text + b.soff[i];
+		b.rows[i].subject = b.text.s + b.soff[i];
 	if (subject_table_build(&t, r->rawsz, no_pack, (uint32_t)n, b.rows, b.n) ||
 	    subject_index_add(r->ix, t, ids, r->rawsz, (uint32_t)n))
 		goto done;
@@ -287,7 +273,7 @@ done:
 	progress_stop(r->p);
 	free(b.rows);
 	free(b.soff);
-	free(b.text);
+	free(b.text.s);
 	return rc;
 }
 

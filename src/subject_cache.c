@@ -119,6 +119,26 @@ size_t subject_fold(char *out, const char *s, size_t n)
 
 /* ---- one table -------------------------------------------------------------- */
 
+size_t subject_text_add(subject_text *t, const char *subject)
+{
+	size_t n = strlen(subject) + 1, at = t->len;
+
+	if (t->len + n > t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 1 << 20;
+		char *b;
+
+		while (cap < t->len + n)
+			cap *= 2;
+		if (!(b = realloc(t->s, cap)))
+			return SIZE_MAX;
+		t->s = b;
+		t->cap = cap;
+	}
+	memcpy(t->s + at, subject, n);
+	t->len += n;
+	return at;
+}
+
 /* Entry i: 0, or -2 when its offsets or position lie outside the table. */
 static int entry(const subject_table *t, size_t i, const char **key, const char **subject,
 		 uint32_t *pos, int64_t *time)

@@ -51,6 +51,15 @@ typedef struct {
  */
 size_t subject_fold(char *out, const char *s, size_t n);
 
+/* Subjects gathered before a table is built: NUL-ended, one after another. */
+typedef struct {
+	char *s;
+	size_t len, cap;
+} subject_text;
+
+/* Append `subject` with its NUL: its offset in t->s, or SIZE_MAX (memory). */
+size_t subject_text_add(subject_text *t, const char *subject);
+
 /*
  * The table of the n rows (copied) of the pack whose checksum is `sum`
  * (rawsz bytes) and which has `nobjects` objects.  0 or -1 (memory).
