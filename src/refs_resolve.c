@@ -62,8 +62,6 @@ struct refs_resolver {
 	unsigned min_length;
 	Pvoid_t cache;        /* JudyL: first 8 ID bytes -> centry list */
 	int indexed;
-	int eager;            /* the index answers commit_info() too (built for many references, */
-	int own;              /* or here, from every commit read: sorting it by ID is cheap then) */
 	subject_index *ix;    /* every commit's subject (subject_cache.h) */
 	unsigned char *ids;   /* the commits' IDs, ascending, once asked for */
 	size_t nids;
@@ -143,14 +141,13 @@ static Word_t key8(const unsigned char *id)
 }
 
 /*
- * A commit the subject index holds, when it was built for many
- * references or here: 1 with its subject in r->sbuf and its time, 0 when
- * not there, -1 (memory).  (For a few references and the source's
- * tables, reading the commit costs less than sorting them by position.)
+ * A commit the subject index holds (built already): 1 with its subject
+ * in r->sbuf and its time, read once for the index; 0 when not there, -1
+ * (memory).
  */
 static int indexed_commit(refs_resolver *r, const unsigned char *id, int64_t *time)
 {
-	if (!(r->eager || r->own) || !r->ix)
+	if (!r->ix)
 		return 0;
 	return subject_index_lookup(r->ix, id, &r->sbuf, time);
 }
@@ -284,10 +281,8 @@ static int build_index(refs_resolver *r)
 	r->indexed = 1;
 	if (r->src->subject_index)
 		rc = r->src->subject_index(r->src->ctx, all_commits, r, r->p, &r->ix);
-	if (rc > 0) {
-		r->own = 1;
+	if (rc > 0)
 		rc = subject_index_new(&r->ix, r->rawsz) || build_table(r) ? -1 : 0;
-	}
 	return rc;
 }
 
@@ -1297,11 +1292,9 @@ int refs_resolve(refs_resolver *r, refs_results *out, const char *buf, const ref
 	 * reference and any subject search from the index.
 	 */
 	if (!r->indexed && (r->src->each_commit || r->src->subject_index) &&
-	    refs->n >= EAGER_INDEX_MIN && refs->n >= idsets_count(r->s, ABBREV_SET_COMMIT) / 4) {
-		r->eager = 1;
-		if (build_index(r))
-			return -1;
-	}
+	    refs->n >= EAGER_INDEX_MIN && refs->n >= idsets_count(r->s, ABBREV_SET_COMMIT) / 4 &&
+	    build_index(r))
+		return -1;
 	for (size_t i = 0; i < refs->n; i++) {
 		job j = { r, buf, &refs->v[i], commit, NULL, 0, 0, 0 };
 		refs_result x = { 0 };

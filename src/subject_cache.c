@@ -14,6 +14,8 @@
  *   64  n entries of 24 bytes  u32 key, u32 subject (offsets in the text),
  *                              u32 .idx position, u32 zero, i64 time;
  *                              sorted by key, then position
+ *   ..  n u32                  the entries in .idx position order (their
+ *                              indexes): a commit looked up by its ID
  *   ..  text                   NUL-ended strings: each folded key, then the
  *                              subject when it is not the key
  *   ..  u32 CRC-32 of everything before it
@@ -37,9 +39,10 @@
 #include <zlib.h>
 
 #define MAGIC "GABSUBJ\n"
-#define FORMAT_VERSION 1u
+#define FORMAT_VERSION 2u
 #define HEADER 64u
 #define ENTRY 24u
+#define ROW (ENTRY + 4u)  /* an entry and its place in position order */
 #define TRAILER 4u
 
 struct subject_table {
@@ -52,6 +55,7 @@ struct subject_table {
 	void *map;                 /* mapped from a file (img), or NULL */
 	uint32_t n;
 	const unsigned char *ent;
+	const unsigned char *bypos;
 	const char *text;
 	uint64_t tlen;
 };
@@ -177,8 +181,8 @@ int subject_table_parse(subject_table **out, const unsigned char *buf, size_t le
 			return -2;
 	n = get32(buf + 52);
 	tlen = get64(buf + 56);
-	if (n > (len - HEADER - TRAILER) / ENTRY || tlen != len - HEADER - TRAILER - n * ENTRY ||
-	    (tlen ? buf[HEADER + n * ENTRY + tlen - 1] != '\0' : n != 0) ||
+	if (n > (len - HEADER - TRAILER) / ROW || tlen != len - HEADER - TRAILER - n * ROW ||
+	    (tlen ? buf[HEADER + n * ROW + tlen - 1] != '\0' : n != 0) ||
 	    crc_all(buf, len - TRAILER) != get32(buf + len - TRAILER))
 		return -2;
 	t = calloc(1, sizeof(*t));
@@ -191,14 +195,15 @@ int subject_table_parse(subject_table **out, const unsigned char *buf, size_t le
 	t->len = len;
 	t->n = (uint32_t)n;
 	t->ent = buf + HEADER;
-	t->text = (const char *)buf + HEADER + n * ENTRY;
+	t->bypos = buf + HEADER + n * ENTRY;
+	t->text = (const char *)buf + HEADER + n * ROW;
 	t->tlen = tlen;
 	for (size_t i = 0; i < n; i++) {
 		const char *k;
 		uint32_t pos;
 		int64_t time;
 
-		if (entry(t, i, &k, NULL, &pos, &time)) {
+		if (entry(t, i, &k, NULL, &pos, &time) || get32(t->bypos + 4 * i) >= n) {
 			free(t);
 			return -2;
 		}
@@ -221,10 +226,18 @@ static int cmp_item(const void *pa, const void *pb)
 
 	if (a->head != b->head)
 		return a->head < b->head ? -1 : 1;
-	c = strcmp(a->key, b->key);
+	/* the same first 8 bytes: both end within them (equal), or the rest decides */
+	c = (a->head & 0xff) ? strcmp(a->key + 8, b->key + 8) : 0;
 	if (c)
 		return c;
 	return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+static int cmp_head(const void *pa, const void *pb)
+{
+	const sort_item *a = pa, *b = pb;
+
+	return a->head < b->head ? -1 : a->head > b->head;
 }
 
 static uint64_t head8(const char *s)
@@ -269,7 +282,7 @@ int subject_table_build(subject_table **out, size_t rawsz, const unsigned char *
 	qsort(v, n, sizeof(*v), cmp_item);
 	if (tlen > UINT32_MAX)
 		goto done;
-	len = HEADER + n * ENTRY + tlen + TRAILER;
+	len = HEADER + n * ROW + tlen + TRAILER;
 	img = calloc(1, len);
 	t = calloc(1, sizeof(*t));
 	if (!img || !t)
@@ -281,7 +294,7 @@ int subject_table_build(subject_table **out, size_t rawsz, const unsigned char *
 	put32(img + 48, nobjects);
 	put32(img + 52, (uint32_t)n);
 	put64(img + 56, tlen);
-	p = img + HEADER + n * ENTRY;
+	p = img + HEADER + n * ROW;
 	tlen = 0;
 	for (size_t i = 0; i < n; i++) {
 		const subject_row *r = &rows[v[i].row];
@@ -300,7 +313,11 @@ int subject_table_build(subject_table **out, size_t rawsz, const unsigned char *
 		}
 		put32(e + 8, r->pos);
 		put64(e + 16, (uint64_t)r->time);
+		v[i].head = (uint64_t)r->pos << 32 | i; /* v is done with: position order next */
 	}
+	qsort(v, n, sizeof(*v), cmp_head);
+	for (size_t i = 0; i < n; i++)
+		put32(img + HEADER + n * ENTRY + 4 * i, (uint32_t)v[i].head);
 	put32(img + len - TRAILER, crc_all(img, len - TRAILER));
 	t->rawsz = rawsz;
 	memcpy(t->sum, sum, rawsz);
@@ -309,6 +326,7 @@ int subject_table_build(subject_table **out, size_t rawsz, const unsigned char *
 	t->len = len;
 	t->n = (uint32_t)n;
 	t->ent = img + HEADER;
+	t->bypos = img + HEADER + n * ENTRY;
 	t->text = (const char *)p;
 	t->tlen = tlen;
 	*out = t;
@@ -474,7 +492,6 @@ typedef struct {
 	const unsigned char *ids;
 	size_t stride;
 	uint32_t nids;
-	uint64_t *bypos;      /* lookup: position << 32 | entry, sorted */
 } view;
 
 struct subject_index {
@@ -496,10 +513,8 @@ void subject_index_free(subject_index *x)
 {
 	if (!x)
 		return;
-	for (size_t i = 0; i < x->n; i++) {
+	for (size_t i = 0; i < x->n; i++)
 		subject_table_free(x->v[i].t);
-		free(x->v[i].bypos);
-	}
 	free(x->v);
 	free(x);
 }
@@ -514,7 +529,7 @@ int subject_index_add(subject_index *x, subject_table *t, const unsigned char *i
 		return -1;
 	}
 	x->v = v;
-	v[x->n++] = (view){ t, ids, stride, nids, NULL };
+	v[x->n++] = (view){ t, ids, stride, nids };
 	return 0;
 }
 
@@ -639,13 +654,6 @@ done:
 	return rc;
 }
 
-static int cmp_u64(const void *pa, const void *pb)
-{
-	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-
-	return a < b ? -1 : a > b;
-}
-
 /* Index position of id in w's IDs, or UINT32_MAX. */
 static uint32_t find_id(const view *w, const unsigned char *id, size_t rawsz)
 {
@@ -669,31 +677,21 @@ int subject_index_lookup(subject_index *x, const unsigned char *id, const char *
 			 int64_t *time)
 {
 	for (size_t v = 0; v < x->n; v++) {
-		view *w = &x->v[v];
-		uint32_t pos = find_id(w, id, x->rawsz), n = w->t->n;
-		size_t lo = 0, hi = n;
+		const view *w = &x->v[v];
+		const subject_table *t = w->t;
+		uint32_t pos = find_id(w, id, x->rawsz);
+		size_t lo = 0, hi = t->n;
 
-		if (pos == UINT32_MAX)
-			continue;
-		if (!w->bypos) {
-			if (!(w->bypos = malloc((n ? n : 1) * sizeof(*w->bypos))))
-				return -1;
-			for (uint32_t i = 0; i < n; i++)
-				w->bypos[i] = (uint64_t)get32(w->t->ent + (size_t)i * ENTRY + 8) << 32 | i;
-			qsort(w->bypos, n, sizeof(*w->bypos), cmp_u64);
-		}
-		while (lo < hi) {
+		/* the entries in position order: a binary search for pos */
+		while (pos != UINT32_MAX && lo < hi) {
 			size_t m = lo + (hi - lo) / 2;
-			uint32_t p = (uint32_t)(w->bypos[m] >> 32);
+			const char *key;
+			uint32_t p;
 
-			if (p == pos) {
-				const char *key;
-				uint32_t ep;
-
-				if (entry(w->t, (uint32_t)w->bypos[m], &key, subject, &ep, time))
-					break;
+			if (entry(t, get32(t->bypos + 4 * m), &key, subject, &p, time))
+				break;
+			if (p == pos)
 				return 1;
-			}
 			if (p < pos)
 				lo = m + 1;
 			else

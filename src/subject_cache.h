@@ -138,8 +138,7 @@ int subject_index_search(subject_index *x, const char *s, size_t n, int prefix,
 
 /*
  * The commit `id` if a table holds it: 1 with its subject (%s, valid as
- * long as the index) and time, 0 when none does, -1 (memory).  The first
- * call sorts each table by position (for many lookups, not one).
+ * long as the index) and time, 0 when none does, -1 (memory).
  */
 int subject_index_lookup(subject_index *x, const unsigned char *id, const char **subject,
 			 int64_t *time);

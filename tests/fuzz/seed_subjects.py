@@ -8,7 +8,8 @@ import zlib
 
 
 def table(rawsz, rows, nobjects):
-    """rows: (subject, pos, time); keys are folded, sorted by key then pos."""
+    """rows: (subject, pos, time); keys are folded, sorted by key then pos,
+    then the entries' indexes in position order."""
     ents = sorted(((" ".join(s.split()), s, p, t) for s, p, t in rows),
                   key=lambda r: (r[0].encode(), r[2]))
     text = b""
@@ -21,7 +22,9 @@ def table(rawsz, rows, nobjects):
             soff = len(text)
             text += subj.encode() + b"\0"
         entries += struct.pack("<IIIIq", koff, soff, pos, 0, time)
-    head = b"GABSUBJ\n" + struct.pack("<II", 1, rawsz) + bytes([0xab] * rawsz).ljust(32, b"\0")
+    order = sorted(range(len(ents)), key=lambda i: ents[i][2])
+    entries += b"".join(struct.pack("<I", i) for i in order)
+    head = b"GABSUBJ\n" + struct.pack("<II", 2, rawsz) + bytes([0xab] * rawsz).ljust(32, b"\0")
     head += struct.pack("<IIQ", nobjects, len(ents), len(text))
     body = head + entries + text
     return body + struct.pack("<I", zlib.crc32(body))
