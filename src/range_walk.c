@@ -441,8 +441,93 @@ done:
 	return rc;
 }
 
-int range_walk(range_list *out, const range_source *src, size_t rawsz, const range_tip *tips,
-	       size_t ntips, char *err, size_t errsz)
+static int cmp_node_id(const void *a, const void *b, void *arg)
+{
+	const walk *w = arg;
+
+	return memcmp(w->ids + (size_t)*(const uint32_t *)a * w->rawsz,
+		      w->ids + (size_t)*(const uint32_t *)b * w->rawsz, w->rawsz);
+}
+
+/* All that commit c reaches, read; 0, -1 or -2. */
+static int read_history(walk *w, uint32_t c)
+{
+	int rc;
+
+	w->stack.n = 0;
+	if (vec_push(&w->stack, c))
+		return -1;
+	while (w->stack.n) {
+		uint32_t v = w->stack.v[--w->stack.n];
+
+		if (w->nodes[v].flags & F_PARSED)
+			continue;
+		if ((rc = parse(w, v)))
+			return rc;
+		for (uint32_t k = 0; k < w->nodes[v].np; k++)
+			if (!(w->nodes[parent(w, v, k)].flags & F_PARSED) &&
+			    vec_push(&w->stack, parent(w, v, k)))
+				return -1;
+	}
+	return 0;
+}
+
+/*
+ * Every commit met, when all were read, and what the RANGE_READ tips
+ * reach, in ID order with their parents; 0 or -1.
+ */
+static int make_graph(walk *w, range_graph *g, const range_tip *tips, size_t ntips)
+{
+	uint32_t *order, *pos, k, np = 0;
+	int rc;
+
+	for (size_t i = 0; i < w->n; i++)
+		if (!(w->nodes[i].flags & F_PARSED))
+			return 0; /* its parents unknown: no whole history */
+	for (size_t i = 0; i < ntips; i++) {
+		uint32_t c;
+
+		if (tips[i].kind != RANGE_READ)
+			continue;
+		if ((c = lookup(w, tips[i].id)) == NIL)
+			return -1;
+		if ((rc = read_history(w, c)))
+			return rc == -2 ? 0 : -1; /* a tip that cannot be read: no graph */
+	}
+	rc = -1;
+	order = malloc((w->n ? w->n : 1) * sizeof(*order));
+	pos = malloc((w->n ? w->n : 1) * sizeof(*pos));
+	g->ids = malloc((w->n ? w->n : 1) * w->rawsz);
+	g->pstart = malloc((w->n + 1) * sizeof(*g->pstart));
+	g->plist = malloc((w->plist.n ? w->plist.n : 1) * sizeof(*g->plist));
+	if (!order || !pos || !g->ids || !g->pstart || !g->plist)
+		goto done;
+	for (k = 0; k < w->n; k++)
+		order[k] = k;
+	qsort_r(order, w->n, sizeof(*order), cmp_node_id, w);
+	for (k = 0; k < w->n; k++)
+		pos[order[k]] = k;
+	for (k = 0; k < w->n; k++) {
+		const node *c = &w->nodes[order[k]];
+
+		memcpy(g->ids + (size_t)k * w->rawsz, w->ids + (size_t)order[k] * w->rawsz, w->rawsz);
+		g->pstart[k] = np;
+		for (uint32_t j = 0; j < c->np; j++)
+			g->plist[np++] = pos[w->plist.v[c->pstart + j]];
+	}
+	g->pstart[w->n] = np;
+	g->n = (uint32_t)w->n;
+	rc = 0;
+done:
+	free(order);
+	free(pos);
+	if (rc)
+		range_graph_free(g);
+	return rc;
+}
+
+int range_walk(range_list *out, range_graph *graph, const range_source *src, size_t rawsz,
+	       const range_tip *tips, size_t ntips, char *err, size_t errsz)
 {
 	walk w = { .src = src, .rawsz = rawsz, .cfree = NIL, .err = err, .errsz = errsz };
 	u32vec input = { 0 }, visited = { 0 };
@@ -450,15 +535,19 @@ int range_walk(range_list *out, const range_source *src, size_t rawsz, const ran
 	int pushed = 0, rc = -1;
 
 	memset(out, 0, sizeof(*out));
+	if (graph)
+		memset(graph, 0, sizeof(*graph));
 	/* the pushes (git_revwalk__push_commit): a commit already hidden is not pushed */
 	for (size_t i = 0; i < ntips; i++) {
-		uint32_t c = lookup(&w, tips[i].id);
+		uint32_t c;
 
-		if (c == NIL)
+		if (tips[i].kind == RANGE_READ)
+			continue; /* after the walk, for the graph */
+		if ((c = lookup(&w, tips[i].id)) == NIL)
 			goto done;
 		if (w.nodes[c].flags & F_HIDDEN)
 			continue;
-		if (tips[i].hide)
+		if (tips[i].kind == RANGE_HIDE)
 			w.nodes[c].flags |= F_HIDDEN;
 		else
 			pushed = 1;
@@ -487,6 +576,8 @@ int range_walk(range_list *out, const range_source *src, size_t rawsz, const ran
 	if ((rc = limit_list(&w, commits, &visited)))
 		goto done;
 	rc = topo_sort(&w, &visited, out);
+	if (!rc && graph)
+		rc = make_graph(&w, graph, tips, ntips);
 done:
 	if (rc)
 		range_list_free(out);
@@ -500,6 +591,14 @@ done:
 	free(w.cnext);
 	free(w.stack.v);
 	return rc;
+}
+
+void range_graph_free(range_graph *g)
+{
+	free(g->ids);
+	free(g->pstart);
+	free(g->plist);
+	memset(g, 0, sizeof(*g));
 }
 
 void range_list_free(range_list *l)

@@ -16,8 +16,9 @@
  * The commits listed are those of `git rev-list` with the same tips.
  *
  * Pure: no libgit2, no I/O; the unit tests give hand-made commits.
- * Ownership: range_walk() fills a range_list the caller frees with
- * range_list_free(); the source's parent IDs are copied before its next call.
+ * Ownership: range_walk() fills a range_list and a range_graph the caller
+ * frees with range_list_free() and range_graph_free(); the source's parent
+ * IDs are copied before its next call.
  */
 #ifndef ABBREV_RANGE_WALK_H
 #define ABBREV_RANGE_WALK_H
@@ -40,10 +41,16 @@ typedef struct {
 		      size_t errsz);
 } range_source;
 
-/* A commit to start from, or (hide) whose ancestors and itself are left out: ^id. */
+/*
+ * A commit to start from (RANGE_PUSH), one whose ancestors and itself
+ * are left out (RANGE_HIDE: ^id), or one whose history the graph should
+ * hold too, listing nothing (RANGE_READ: the tips of the branches and
+ * tags, so the graph also tells what they reach).
+ */
+enum { RANGE_PUSH, RANGE_HIDE, RANGE_READ };
 typedef struct {
 	const unsigned char *id;
-	int hide;
+	int kind;
 } range_tip;
 
 typedef struct {
@@ -53,12 +60,28 @@ typedef struct {
 } range_list;
 
 /*
- * The commits reachable from the tips not hidden and from none hidden,
- * in libgit2's order (see above).  0, -1 when out of memory, -2 when a
- * commit cannot be read (the source's message in err).
+ * Every commit the walk read with its parents, when that is the whole
+ * history behind the range (no tip hidden, so each commit reachable was
+ * read) and the RANGE_READ tips (theirs read on top): the arguments of
+ * commit_graph_build(), IDs ascending, the parents of commit i at
+ * plist[pstart[i] .. pstart[i + 1]).  n is 0 when the walk stopped short
+ * of the roots or a RANGE_READ tip's history cannot be read.
  */
-int range_walk(range_list *out, const range_source *src, size_t rawsz, const range_tip *tips,
-	       size_t ntips, char *err, size_t errsz);
+typedef struct {
+	unsigned char *ids;
+	uint32_t *pstart, *plist;
+	uint32_t n;
+} range_graph;
+
+/*
+ * The commits reachable from the tips not hidden and from none hidden,
+ * in libgit2's order (see above); with `graph`, the history read too.
+ * 0, -1 when out of memory, -2 when a commit cannot be read (the
+ * source's message in err).
+ */
+int range_walk(range_list *out, range_graph *graph, const range_source *src, size_t rawsz,
+	       const range_tip *tips, size_t ntips, char *err, size_t errsz);
 void range_list_free(range_list *l);
+void range_graph_free(range_graph *g);
 
 #endif

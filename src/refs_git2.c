@@ -11,15 +11,19 @@
  * again on reading (libgit2's strict verification) is turned off while a
  * source exists, as the report's history does.  Ancestry comes from git's
  * commit-graph file when the repository has one that holds both commits
- * (commit_graph.h), else from git_graph_descendant_of(), which libgit2
- * 1.5 answers by parsing commit after commit.  "Public" (reachable from
- * HEAD, a branch or a tag) is one walk from those tips on the first
- * question (the subject search asks only when several commits share a
- * subject): over the graph of the commits when there is one (the file,
- * or the one built for the subject index), marking what they reach, else
- * through libgit2, kept as a sorted array of IDs: asking
- * git_graph_reachable_from_any() each time walked most of git.git's
- * history per question, 150 ms each.
+ * (commit_graph.h), else from a graph built of the parents read for the
+ * subject index or by the --range walk, else from git_graph_descendant_of(),
+ * which libgit2 1.5 answers by parsing commit after commit.  "Public"
+ * (reachable from HEAD, a branch or a tag) is one walk from those tips on
+ * the first question (the subject search asks only when several commits
+ * share a subject): over the graph of the commits when there is one (the
+ * file, the subject index's, or the --range walk's, which reads the tips'
+ * history too), marking what they reach, else through libgit2, kept as a
+ * sorted array of IDs: asking git_graph_reachable_from_any() each time
+ * walked most of git.git's history per question, 150 ms each.
+ *
+ * --range: the walk is range_walk.c's, its commits' parents and times
+ * from the commit-graph file or the packs; libgit2 parses the revisions.
  */
 #include <config.h>
 
@@ -43,11 +47,13 @@ struct refs_git2 {
 	git_odb *odb;
 	objread *rd;          /* NULL: every read through libgit2 */
 	commit_graph *cg;     /* the commit-graph file's, or one built from the commits */
+	commit_graph *rcg;    /* the whole history behind a --range, built from its walk */
 	commit_buf subject;
 	git_oid *tips;        /* HEAD, branches, tags, peeled to commits */
 	size_t ntips, captips;
 	int tips_read;        /* 1 read, -1 could not be */
-	int tips_marked;      /* 1 marked in cg (all they reach), -1 cg cannot tell */
+	int tips_marked;      /* 1 marked in pubg (all they reach), -1 pubg cannot tell */
+	commit_graph *pubg;   /* the graph marked: cg, else rcg */
 	git_oid *pub;         /* without cg: the commits they reach, sorted */
 	size_t npub, cappub;
 	int pub_read;         /* 1 read, -1 could not be */
@@ -524,6 +530,10 @@ static int git2_is_ancestor(void *ctx, const unsigned char *anc, const unsigned 
 	git_oid a, o;
 	int rc = g->cg ? commit_graph_is_ancestor(g->cg, anc, of) : -1;
 
+	/* the history behind --range, whole: what it lacks is no ancestor of what it has */
+	if (rc < 0 && g->rcg && (rc = commit_graph_is_ancestor(g->rcg, anc, of)) < 0 &&
+	    commit_graph_marked(g->rcg, of) >= 0 && commit_graph_marked(g->rcg, anc) < 0)
+		rc = 0;
 	if (rc >= 0)
 		return rc;
 	memcpy(a.id, anc, GIT_OID_RAWSZ);
@@ -622,18 +632,24 @@ static int git2_is_public(void *ctx, const unsigned char *id)
 		g->tips_read = read_tips(g) ? -1 : 1;
 	if (g->tips_read < 0)
 		return 0;
-	/* with a graph of the commits (the file, or built by each_commit): one marking walk */
-	if (g->cg && !g->tips_marked) {
+	/*
+	 * With a graph of the commits (the file, built by each_commit, or
+	 * from the --range walk with the tips' history): one marking walk.
+	 * The walk's graph holds all the tips reach: what it lacks is not public.
+	 */
+	if (!g->tips_marked && (g->pubg = g->cg ? g->cg : g->rcg)) {
 		int rc = 0;
 
 		for (size_t i = 0; i < g->ntips && !rc; i++)
-			rc = commit_graph_mark(g->cg, g->tips[i].id);
+			rc = commit_graph_mark(g->pubg, g->tips[i].id);
 		if (rc < 0)
 			return 0;
 		g->tips_marked = rc ? -1 : 1;
 	}
-	if (g->cg && g->tips_marked > 0 && (m = commit_graph_marked(g->cg, id)) >= 0)
+	if (g->pubg && g->tips_marked > 0 && (m = commit_graph_marked(g->pubg, id)) >= 0)
 		return m;
+	if (g->pubg && g->pubg == g->rcg && g->tips_marked > 0)
+		return 0;
 	/* else one walk through libgit2, kept as a sorted array */
 	if (!g->pub_read)
 		g->pub_read = walk_public(g) ? -1 : 1;
@@ -683,6 +699,7 @@ void refs_git2_free(refs_git2 *g)
 	git_odb_free(g->odb);
 	objread_free(g->rd);
 	commit_graph_close(g->cg);
+	commit_graph_close(g->rcg);
 	commit_buf_free(&g->subject);
 	free(g->cache_dir);
 	free(g->loose);
@@ -946,9 +963,11 @@ int refs_range_new(refs_range **out, refs_git2 *g, const char *range, char *err,
 {
 	refs_range *rg = calloc(1, sizeof(*rg));
 	range_source src = { rg, range_commit };
+	range_graph graph = { 0 };
 	range_tip *rt = NULL;
 	tips t = { 0 };
-	int rc = -1;
+	size_t nread;
+	int rc = -1, want_graph;
 
 	*out = NULL;
 	if (!rg)
@@ -960,13 +979,34 @@ int refs_range_new(refs_range **out, refs_git2 *g, const char *range, char *err,
 		snprintf(err, errsz, "bad revision range '%s': %s", range, git2_msg());
 		goto done;
 	}
-	if (rc || !(rt = malloc((t.n ? t.n : 1) * sizeof(*rt))))
+	if (rc)
+		goto done;
+	/*
+	 * No commit-graph file: the parents the walk reads make the graph of
+	 * ancestry questions (libgit2 walks commit by commit for each), and
+	 * with the history of HEAD, the branches and the tags read on top,
+	 * of "public" for the subject search.  A graph made later for the
+	 * subject index, of every commit, comes first.
+	 */
+	want_graph = !g->cg && !g->rcg;
+	if (want_graph && !g->tips_read)
+		g->tips_read = read_tips(g) ? -1 : 1;
+	nread = want_graph && g->tips_read > 0 ? g->ntips : 0;
+	rc = -1;
+	if (!(rt = malloc((t.n + nread + 1) * sizeof(*rt))))
 		goto done;
 	for (size_t i = 0; i < t.n; i++)
-		rt[i] = (range_tip){ t.ids[i].id, t.hide[i] };
-	rc = range_walk(&rg->list, &src, GIT_OID_RAWSZ, rt, t.n, err, errsz);
+		rt[i] = (range_tip){ t.ids[i].id, t.hide[i] ? RANGE_HIDE : RANGE_PUSH };
+	for (size_t i = 0; i < nread; i++)
+		rt[t.n + i] = (range_tip){ g->tips[i].id, RANGE_READ };
+	rc = range_walk(&rg->list, want_graph ? &graph : NULL, &src, GIT_OID_RAWSZ, rt,
+			t.n + nread, err, errsz);
 	if (rc == -2)
 		rc = -3;
+	if (!rc && graph.n)
+		rc = commit_graph_build(&g->rcg, GIT_OID_RAWSZ, graph.ids, graph.n, graph.pstart,
+					graph.plist);
+	range_graph_free(&graph);
 done:
 	free(rt);
 	free(t.ids);

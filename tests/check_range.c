@@ -4,7 +4,9 @@
  * range_source.  The orders expected are libgit2 1.5's revwalk with
  * GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME, worked out by hand and seen in
  * libgit2 itself (an octopus of three commits of one time comes out
- * first, third, second: its binary heap, not arrival order).
+ * first, third, second: its binary heap, not arrival order); and the
+ * graph of the history the walk read, which verify's ancestry and
+ * "public" questions are answered from when there is no commit-graph file.
  */
 #include <check.h>
 #include <stdio.h>
@@ -72,9 +74,9 @@ static int walk_is(const hand_commit *table, size_t n, const int *tips, size_t n
 
 	for (size_t k = 0; k < ntips; k++) {
 		id_of(ids[k], (unsigned)(tips[k] < 0 ? -tips[k] : tips[k]));
-		t[k] = (range_tip){ ids[k], tips[k] < 0 };
+		t[k] = (range_tip){ ids[k], tips[k] < 0 ? RANGE_HIDE : RANGE_PUSH };
 	}
-	rc = range_walk(&l, &src, RAWSZ, t, ntips, err, sizeof(err));
+	rc = range_walk(&l, NULL, &src, RAWSZ, t, ntips, err, sizeof(err));
 	if (rc)
 		return rc;
 	for (; want[i]; i++) {
@@ -159,21 +161,21 @@ START_TEST(test_range_unreadable)
 	hand_history h = { broken, NHIST, { 0 }, 0 };
 	range_source src = { &h, hand_commit_read };
 	unsigned char id[RAWSZ];
-	range_tip t = { id, 0 };
+	range_tip t = { id, RANGE_PUSH };
 	range_list l = { 0 };
 	char err[64] = "";
 
 	memcpy(broken, history, sizeof(broken));
 	broken[1].time = 0;
 	id_of(id, 5);
-	ck_assert_int_eq(range_walk(&l, &src, RAWSZ, &t, 1, err, sizeof(err)), -2);
+	ck_assert_int_eq(range_walk(&l, NULL, &src, RAWSZ, &t, 1, err, sizeof(err)), -2);
 	ck_assert_str_eq(err, "no commit 1");
 	ck_assert_ptr_null(l.ids);
 	ck_assert_uint_eq(l.n, 0);
 	/* a hidden tip alone: nothing to list, and nothing is read */
 	id_of(id, 1);
-	t.hide = 1;
-	ck_assert_int_eq(range_walk(&l, &src, RAWSZ, &t, 1, err, sizeof(err)), 0);
+	t.kind = RANGE_HIDE;
+	ck_assert_int_eq(range_walk(&l, NULL, &src, RAWSZ, &t, 1, err, sizeof(err)), 0);
 	ck_assert_uint_eq(l.n, 0);
 }
 END_TEST
@@ -184,14 +186,95 @@ START_TEST(test_range_reads_once)
 	hand_history h = { history, NHIST, { 0 }, 0 };
 	range_source src = { &h, hand_commit_read };
 	unsigned char id[RAWSZ];
-	range_tip t = { id, 0 };
+	range_tip t = { id, RANGE_PUSH };
 	range_list l;
 	char err[64];
 
 	id_of(id, 12);
-	ck_assert_int_eq(range_walk(&l, &src, RAWSZ, &t, 1, err, sizeof(err)), 0);
+	ck_assert_int_eq(range_walk(&l, NULL, &src, RAWSZ, &t, 1, err, sizeof(err)), 0);
 	ck_assert_uint_eq(l.n, 12);
 	ck_assert_int_eq(h.reads, 12);
+	range_list_free(&l);
+}
+END_TEST
+
+/* Position of commit k among the graph's IDs, or -1. */
+static int graph_pos(const range_graph *g, unsigned k)
+{
+	for (uint32_t i = 0; i < g->n; i++)
+		if (g->ids[(size_t)i * RAWSZ] == k)
+			return (int)i;
+	return -1;
+}
+
+START_TEST(test_range_graph)
+{
+	hand_history h = { history, NHIST, { 0 }, 0 };
+	range_source src = { &h, hand_commit_read };
+	unsigned char id9[RAWSZ], id12[RAWSZ], id5[RAWSZ], id13[RAWSZ];
+	range_tip t[2] = { { id9, RANGE_PUSH }, { id12, RANGE_READ } };
+	range_graph g;
+	range_list l;
+	char err[64];
+	int p12;
+
+	id_of(id9, 9);
+	id_of(id12, 12);
+	id_of(id5, 5);
+	id_of(id13, 13);
+	/* from 9, and 12's history read on top: all twelve commits, 12 not listed */
+	ck_assert_int_eq(range_walk(&l, &g, &src, RAWSZ, t, 2, err, sizeof(err)), 0);
+	ck_assert_uint_eq(l.n, 9);
+	ck_assert_uint_eq(g.n, 12);
+	for (uint32_t i = 0; i < g.n; i++) {
+		ck_assert_uint_eq(g.ids[(size_t)i * RAWSZ], i + 1); /* ascending */
+		ck_assert_uint_eq(g.pstart[i + 1] - g.pstart[i], (unsigned)history[i + 1].np);
+	}
+	p12 = graph_pos(&g, 12);
+	ck_assert_int_eq((int)g.plist[g.pstart[p12]], graph_pos(&g, 10));
+	ck_assert_int_eq((int)g.plist[g.pstart[p12] + 1], graph_pos(&g, 11));
+	range_list_free(&l);
+	range_graph_free(&g);
+	/* 5..9: the hidden side read down to the root here, so the graph is whole */
+	t[0] = (range_tip){ id5, RANGE_HIDE };
+	t[1] = (range_tip){ id9, RANGE_PUSH };
+	ck_assert_int_eq(range_walk(&l, &g, &src, RAWSZ, t, 2, err, sizeof(err)), 0);
+	ck_assert_uint_eq(l.n, 4);
+	ck_assert_uint_eq(g.n, 9);
+	range_list_free(&l);
+	range_graph_free(&g);
+	/* a tip to read that cannot be: the list stands, no graph */
+	t[0] = (range_tip){ id9, RANGE_PUSH };
+	t[1] = (range_tip){ id13, RANGE_READ };
+	ck_assert_int_eq(range_walk(&l, &g, &src, RAWSZ, t, 2, err, sizeof(err)), 0);
+	ck_assert_uint_eq(l.n, 9);
+	ck_assert_uint_eq(g.n, 0);
+	range_list_free(&l);
+}
+END_TEST
+
+START_TEST(test_range_graph_short)
+{
+	/* a line of 30 commits: 20..30 stops SLOP commits below 20, no graph */
+	hand_commit line[31];
+	hand_history h = { line, 31, { 0 }, 0 };
+	range_source src = { &h, hand_commit_read };
+	unsigned char id20[RAWSZ], id30[RAWSZ];
+	range_tip t[2] = { { id20, RANGE_HIDE }, { id30, RANGE_PUSH } };
+	range_graph g;
+	range_list l;
+	char err[64];
+
+	memset(line, 0, sizeof(line));
+	for (unsigned k = 1; k <= 30; k++)
+		line[k] = (hand_commit){ 10 * k, k > 1, { (unsigned char)(k - 1) } };
+	id_of(id20, 20);
+	id_of(id30, 30);
+	ck_assert_int_eq(range_walk(&l, &g, &src, RAWSZ, t, 2, err, sizeof(err)), 0);
+	ck_assert_uint_eq(l.n, 10);
+	ck_assert_uint_eq(g.n, 0);
+	ck_assert_ptr_null(g.ids);
+	ck_assert_int_lt(h.reads, 30); /* and the walk did not read down to the root */
 	range_list_free(&l);
 }
 END_TEST
@@ -205,6 +288,8 @@ Suite *make_range_suite(void)
 	tcase_add_test(tc, test_range_hidden);
 	tcase_add_test(tc, test_range_two_tips);
 	tcase_add_test(tc, test_range_reads_once);
+	tcase_add_test(tc, test_range_graph);
+	tcase_add_test(tc, test_range_graph_short);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("errors");
 	tcase_add_test(tc, test_range_unreadable);

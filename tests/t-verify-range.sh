@@ -118,6 +118,38 @@ git -C "$cg" commit-graph write --reachable
 [ -f "$cg/objects/info/commit-graph" ] || die "no commit-graph written"
 for_all "$cg"
 
+# ---- the subject search over the walk's graph ------------------------------------
+# No commit-graph file and the subject cache warm (the second run): ancestry
+# and "public" come from the graph of what the walk read, with the history
+# of the branches and tags on top.  Of two commits with the subject, the
+# one on main is public, the one only a pull request's ref reaches is not.
+p=$tmp/pub
+git init -q -b main "$p"
+P() { git -C "$p" "$@"; }
+pc() { # FILE SUBJECT [BODY]
+	echo "$2" >"$p/$1"
+	P add "$1"
+	if [ $# -gt 2 ]; then P commit -q -m "$2" -m "$3"; else P commit -q -m "$2"; fi
+}
+pc base.txt base
+P checkout -q -b pr
+pc x.txt "fix: the thing"
+P update-ref refs/pull/1/head HEAD
+P checkout -q main
+pc y.txt "fix: the thing"
+P checkout -q -b side main~1
+P branch -q -D pr
+pc z.txt "side: use it" 'Fixes: 0123456789ab ("fix: the thing")'
+P repack -adq
+y=$(P rev-parse --short=12 main)
+for run in cold warm; do
+	expect_exit 1 "$GIT_ABBREV" verify -C "$p" --range=side
+	checks=$((checks + 1))
+	grep -q "^    suggestion: Fixes: $y (\"fix: the thing\")\$" "$out" ||
+		{ fail "subject search, $run cache: want main's commit $y"; show "$out"; }
+done
+ls "$GIT_ABBREV_CACHE_DIR"/*.subjects >/dev/null 2>&1 || fail "no subject cache written: the second run was not warm"
+
 # ---- errors --------------------------------------------------------------------
 for bad in no-such-rev "no-such-rev..main" "main ^no-such-rev" "HEAD^{tree}"; do
 	expect_exit 2 "$GIT_ABBREV" verify -C "$r" --range="$bad"
