@@ -8,6 +8,8 @@
 . "$(dirname "$0")/setup.sh"
 
 command -v script >/dev/null 2>&1 || skip "script(1) not found"
+# a container or chroot without /dev/pts has no terminal to give
+script -qec true /dev/null </dev/null >/dev/null 2>&1 || skip "script(1) cannot make a pseudo-terminal"
 gen_repo "$tmp/repo" small
 unset GIT_PROGRESS_DELAY || :
 
