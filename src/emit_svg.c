@@ -937,15 +937,19 @@ static int policy_svg(FILE *out, const policy_report *p)
 		for (size_t i = 0; i < r->nlengths; i++) {
 			const policy_row *row = &s->rows[i];
 			double e = row->expected_pairs;
+			char es[48], pc[32];
 
 			if (!(e >= lo && e <= hi))
 				continue;
+			/* spelled as the text's rows spell them (fmt.h) */
+			fmt_expected(es, sizeof(es), e);
+			emit_fmt_p_collision(pc, sizeof(pc), row->p_now, s->n, row->length, 2);
 			fprintf(out, "<circle class=\"point model\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" "
 				     "fill=\"#fff\" stroke=\"%s\" stroke-width=\"1.5\" data-length=\"%u\" "
-				     "data-pairs=\"%.6g\"><title>%s, %u chars: %.3g pairs expected now, "
-				     "P = %.2g</title></circle>\n",
+				     "data-pairs=\"%.6g\"><title>%s, %u chars: %s pairs expected now, "
+				     "P = %s</title></circle>\n",
 				svg_scale_map(&f.x, row->length), svg_scale_map(&f.y, e), colour,
-				row->length, e, emit_set_title(s->name), row->length, e, row->p_now);
+				row->length, e, emit_set_title(s->name), row->length, es, pc);
 		}
 		for (size_t i = 0; i < r->nlengths; i++) {
 			const policy_row *row = &s->rows[i];

@@ -51,7 +51,9 @@ void fmt_expected(char *buf, size_t n, double e)
 	else if (e == 0)
 		snprintf(buf, n, "0");
 	else
-		snprintf(buf, n, e >= 0.01 ? "%.2f" : "%.1e", e);
+		/* below 0.01 as a probability is written, so that E and P = 1 - exp(-E),
+		   side by side in a row, read alike ("0.003", "0.003"), never "3.0e-03" */
+		snprintf(buf, n, e >= 0.01 ? "%.2f" : "%.2g", e);
 }
 
 void fmt_percent(char *buf, size_t n, double p)

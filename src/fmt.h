@@ -6,7 +6,7 @@
  *  - counts: digits grouped by thousands ("13,021,585") below 10^15, "%.3g"
  *    from there on (no one counts those digits), rounded to a whole number;
  *  - the model's expected values: a count from 100 on, "0.63" from 0.01,
- *    "3.1e-05" below, "0" for 0;
+ *    below that as probabilities ("0.0031", "3.1e-05"), "0" for 0;
  *  - probabilities: two significant digits, "%.2g";
  *  - dates: UTC, "2005-04-07 22:13:13", the day alone, or ISO 8601;
  *  - projected dates (unix seconds as doubles, HUGE_VAL for never): the
@@ -25,7 +25,7 @@
 /* 13021585 -> "13,021,585"; -1234 -> "-1,234"; 2e15 -> "2e+15". */
 void fmt_count(char *buf, size_t n, double v);
 
-/* A model's expected value: "1,234", "83.12", "0.63", "3.1e-05", "0". */
+/* A model's expected value: "1,234", "83.12", "0.63", "0.0031", "3.1e-05", "0". */
 void fmt_expected(char *buf, size_t n, double e);
 
 /* A percentage of a probability: "1%", "0.1%", "50%", "3.4e-05%". */

@@ -366,7 +366,18 @@ START_TEST(test_fmt_others)
 	fmt_expected(buf, sizeof(buf), 83.123);
 	ck_assert_str_eq(buf, "83.12");
 	fmt_expected(buf, sizeof(buf), 0.0031);
-	ck_assert_str_eq(buf, "3.1e-03");
+	ck_assert_str_eq(buf, "0.0031");
+	fmt_expected(buf, sizeof(buf), 8.0e-5);
+	ck_assert_str_eq(buf, "8e-05");
+	/* E and P = 1 - exp(-E) side by side in the policy's rows read alike */
+	{
+		char p[48];
+
+		fmt_expected(buf, sizeof(buf), 3.0e-3);
+		emit_fmt_p(p, sizeof(p), -expm1(-3.0e-3), 2);
+		ck_assert_str_eq(buf, "0.003");
+		ck_assert_str_eq(p, buf);
+	}
 	fmt_expected(buf, sizeof(buf), 0);
 	ck_assert_str_eq(buf, "0");
 	fmt_iso_date(buf, sizeof(buf), 1112911993);
