@@ -171,6 +171,7 @@ typedef struct {
 	double x, y, left, right, row;
 } legend_pos;
 
+/* with_line: 0 none, 1 a line, 2 a wide pale line (a set drawn under another) */
 static void legend_item(FILE *out, legend_pos *p, const char *set, const char *colour,
 			const char *shape, int with_line, const char *label)
 {
@@ -186,7 +187,8 @@ static void legend_item(FILE *out, legend_pos *p, const char *set, const char *c
 	fputc('>', out);
 	if (with_line)
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-			     "stroke-width=\"1.6\"/>", p->x + 2, p->y, p->x + 30, p->y, colour);
+			     "stroke-width=\"%s\"/>", p->x + 2, p->y, p->x + 30, p->y, colour,
+			with_line > 1 ? "6\" stroke-opacity=\"0.45" : "1.6");
 	if (shape) {
 		marker_open(out, shape, p->x + 16, p->y, colour);
 		fputs("/>", out);
@@ -790,6 +792,9 @@ static const char *policy_colour(const char *name, const char **marker)
 }
 
 /* The expected pairs of row i of s now (y = 0) or after years[y - 1]. */
+/* How close (px) a set's line may run to one drawn over it before it is drawn wide. */
+#define CASED_PX 3.0
+
 static double policy_pairs(const policy_row *row, int y)
 {
 	return y ? row->pairs_at[y - 1] : row->expected_pairs;
@@ -821,6 +826,7 @@ static int policy_svg(FILE *out, const policy_report *p)
 	int ny = r->growth.kind == POLICY_GROWTH_NONE ? 1 : 1 + POLICY_NYEARS;
 	double ymin = HUGE_VAL, ymax = 1, lo, hi, y;
 	char title[320], names[160], num[48], line[512];
+	int cased[POLICY_MAX_SETS];
 	size_t o = 0;
 	legend_pos lp;
 
@@ -904,7 +910,27 @@ static int policy_svg(FILE *out, const policy_report *p)
 		text_at(out, f.right - 6, yp - 5, "note", "end", line);
 		fputs("</g>\n", out);
 	}
-	/* the commits last, on top: commit-ish often differs from them by a few tags only */
+	/*
+	 * The commits last, on top: commit-ish often differs from them by a
+	 * few tags only, and its lines would be hidden exactly under theirs.
+	 * A set whose line now runs within CASED_PX of a set drawn over it at
+	 * every length is drawn wide and pale ("cased"), so both show.
+	 */
+	for (size_t k = 0; k < r->nsets; k++) {
+		cased[k] = 0;
+		for (size_t j = 0; j < k && !cased[k]; j++) {
+			int near = 1;
+
+			for (size_t i = 0; i < r->nlengths && near; i++) {
+				double a = r->sets[k].rows[i].expected_pairs;
+				double b = r->sets[j].rows[i].expected_pairs;
+
+				near = a > 0 && b > 0 &&
+				       fabs(svg_scale_map(&f.y, a) - svg_scale_map(&f.y, b)) < CASED_PX;
+			}
+			cased[k] = near;
+		}
+	}
 	for (size_t k = r->nsets; k-- > 0;) {
 		const policy_set *s = &r->sets[k];
 		const char *marker, *colour = policy_colour(s->name, &marker);
@@ -917,9 +943,11 @@ static int policy_svg(FILE *out, const policy_report *p)
 			int any = 0;
 
 			fprintf(out, "<polyline class=\"%s\" data-years=\"%g\" clip-path=\"url(#plot)\" "
-				     "fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s%s%s points=\"",
+				     "fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s%s%s%s points=\"",
 				yy ? "model projection" : "model", yy ? r->years[yy - 1] : 0.0, colour,
-				yy ? "1.4" : "2", policy_dash[yy] ? " stroke-dasharray=\"" : "",
+				cased[k] ? (yy ? "4.4" : "6") : (yy ? "1.4" : "2"),
+				cased[k] ? " stroke-opacity=\"0.45\"" : "",
+				policy_dash[yy] ? " stroke-dasharray=\"" : "",
 				policy_dash[yy] ? policy_dash[yy] : "", policy_dash[yy] ? "\"" : "");
 			for (size_t i = 0; i < r->nlengths; i++) {
 				double e = policy_pairs(&s->rows[i], yy), yp;
@@ -944,12 +972,14 @@ static int policy_svg(FILE *out, const policy_report *p)
 			/* spelled as the text's rows spell them (fmt.h) */
 			fmt_expected(es, sizeof(es), e);
 			emit_fmt_p_collision(pc, sizeof(pc), row->p_now, s->n, row->length, 2);
-			fprintf(out, "<circle class=\"point model\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" "
+			/* a cased set's circle rings the one drawn over it */
+			fprintf(out, "<circle class=\"point model\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" "
 				     "fill=\"#fff\" stroke=\"%s\" stroke-width=\"1.5\" data-length=\"%u\" "
 				     "data-pairs=\"%.6g\"><title>%s, %u chars: %s pairs expected now, "
 				     "P = %s</title></circle>\n",
-				svg_scale_map(&f.x, row->length), svg_scale_map(&f.y, e), colour,
-				row->length, e, emit_set_title(s->name), row->length, es, pc);
+				svg_scale_map(&f.x, row->length), svg_scale_map(&f.y, e),
+				cased[k] ? "6" : "3.5", colour, row->length, e, emit_set_title(s->name),
+				row->length, es, pc);
 		}
 		for (size_t i = 0; i < r->nlengths; i++) {
 			const policy_row *row = &s->rows[i];
@@ -975,8 +1005,10 @@ static int policy_svg(FILE *out, const policy_report *p)
 		int measured = r->sets[k].rows[0].measured;
 
 		fmt_count(num, sizeof(num), (double)r->sets[k].n);
-		snprintf(line, sizeof(line), "%s: %s", emit_set_title(r->sets[k].name), num);
-		legend_item(out, &lp, r->sets[k].name, colour, measured ? marker : NULL, 1, line);
+		snprintf(line, sizeof(line), "%s: %s%s", emit_set_title(r->sets[k].name), num,
+			 cased[k] ? " (wide, under)" : "");
+		legend_item(out, &lp, r->sets[k].name, colour, measured ? marker : NULL,
+			    cased[k] ? 2 : 1, line);
 	}
 	lp.x = lp.left;
 	lp.y += lp.row;

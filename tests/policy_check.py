@@ -325,6 +325,26 @@ def check_formats(a):
         for e in g[0].iter():
             if "measured" in classes(e) and "point" in classes(e):
                 expect("model" not in classes(e), "svg: a point both measured and model")
+    # two sets whose lines coincide (commit-ish beside commits differ by a
+    # few tags): the one drawn first, under the other, must show around it
+    drawn = [g for g in root.iter(NS + "g") if (g.get("id") or "").startswith("series-")]
+    now = {}
+    for g in drawn:
+        line = [e for e in g.iter(NS + "polyline") if classes(e) == ["model"]]
+        circles = {e.get("data-length"): float(e.get("r")) for e in g.iter(NS + "circle")
+                   if {"point", "model"} <= set(classes(e))}
+        if line:
+            pts = [tuple(map(float, xy.split(","))) for xy in line[0].get("points").split()]
+            now[g.get("id")] = (pts, float(line[0].get("stroke-width")), circles)
+    ids = [g.get("id") for g in drawn if g.get("id") in now]
+    for i, under in enumerate(ids):
+        for over in ids[i + 1:]:
+            (pu, wu, cu), (po, wo, co) = now[under], now[over]
+            if len(pu) == len(po) and all(abs(a[1] - b[1]) < 3 for a, b in zip(pu, po)):
+                expect(wu >= wo + 2, "svg: %s (%.1f px wide) is hidden under %s (%.1f px)"
+                       % (under, wu, over, wo))
+                expect(all(cu[L] >= co[L] + 1.5 for L in cu if L in co),
+                       "svg: %s's circles are hidden under %s's" % (under, over))
 
 
 def main(a):
