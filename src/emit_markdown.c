@@ -242,6 +242,13 @@ static int history_markdown(FILE *out, const history_report *r)
 	}
 	if (md_table(out, &t, emit_history_first_table(&t, h, 1)))
 		return -1;
+	/* the pairs under the table, a line each, so that its rows fit a mail */
+	if (h->longest >= ABBREV_MIN_LEN)
+		fputs("\nThe first two commits to share L chars:\n\n", out);
+	for (unsigned L = ABBREV_MIN_LEN; L <= h->longest; L++) {
+		emit_history_pair(line, sizeof(line), h, L, 1);
+		fprintf(out, "- %u: %s\n", L, line);
+	}
 	fputc('\n', out);
 	paragraph(out, "*collided*: the day two commits first shared L chars, commits replayed in "
 		       "committer-time order; *commits*: how many there were then; *expected*: random "

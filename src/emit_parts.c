@@ -423,6 +423,21 @@ void emit_history_counts(char *buf, size_t n, const history_results *h)
 	}
 }
 
+void emit_history_pair(char *buf, size_t n, const history_results *h, unsigned L, int markdown)
+{
+	const history_first *f = &h->first[L];
+	char a[ABBREV_MAX_HEXSZ + 1], b[ABBREV_MAX_HEXSZ + 1];
+	const char *q = markdown ? "`" : "";
+	/* one char past the shared ones, and no fewer than 10 */
+	int width = (int)(f->shared + 1 > 10 ? f->shared + 1 : 10);
+
+	if (width > (int)(2 * h->rawsz))
+		width = (int)(2 * h->rawsz);
+	hexid_fmt(a, f->pair[0], h->rawsz);
+	hexid_fmt(b, f->pair[1], h->rawsz);
+	snprintf(buf, n, "%s%.*s%s %s%.*s%s", q, width, a, q, q, width, b, q);
+}
+
 unsigned emit_history_not_yet_to(const history_results *h)
 {
 	unsigned maxL = (unsigned)(2 * h->rawsz), L = h->longest + 1;
@@ -442,22 +457,18 @@ int emit_history_first_table(emit_table *t, const history_results *h, int markdo
 		"len", "collided", "commits", "expected (date)", "P then", "pair"
 	};
 	unsigned maxL = (unsigned)(2 * h->rawsz);
-	char a[ABBREV_MAX_HEXSZ + 1], b[ABBREV_MAX_HEXSZ + 1], day[16];
-	const char *q = markdown ? "`" : "";
+	char day[16];
 
-	emit_table_init(t, 6, heads, "rlrrrl");
+	/* Markdown: the pairs under the table, whose rows then fit a mail */
+	emit_table_init(t, markdown ? 5 : 6, heads, "rlrrrl");
 	for (unsigned L = ABBREV_MIN_LEN; L <= h->longest; L++) {
 		const history_first *f = &h->first[L];
 		const history_model *m = &h->model[L];
 		char (*row)[EMIT_TABLE_CELL] = emit_table_row(t);
-		/* one char past the shared ones, and no fewer than 10 */
-		int width = (int)(f->shared + 1 > 10 ? f->shared + 1 : 10);
 		size_t o;
 
 		if (!row)
 			return -1;
-		if (width > (int)maxL)
-			width = (int)maxL;
 		snprintf(row[0], EMIT_TABLE_CELL, "%u", L);
 		fmt_day(row[1], EMIT_TABLE_CELL, f->time);
 		fmt_count(row[2], EMIT_TABLE_CELL, (double)f->commits_then);
@@ -468,9 +479,8 @@ int emit_history_first_table(emit_table *t, const history_results *h, int markdo
 			snprintf(row[3] + o, EMIT_TABLE_CELL - o, " (%s)", day);
 		}
 		emit_fmt_p_collision(row[4], EMIT_TABLE_CELL, m->p, f->commits_then, L, 2);
-		hexid_fmt(a, f->pair[0], h->rawsz);
-		hexid_fmt(b, f->pair[1], h->rawsz);
-		snprintf(row[5], EMIT_TABLE_CELL, "%s%.*s%s %s%.*s%s", q, width, a, q, q, width, b, q);
+		if (!markdown)
+			emit_history_pair(row[5], EMIT_TABLE_CELL, h, L, 0);
 	}
 	if (h->longest >= maxL)
 		return 0;

@@ -165,10 +165,18 @@ unsigned emit_history_not_yet_to(const history_results *h);
 /*
  * The history's tables: when each length first collided (with the
  * lengths not yet collided after it), and the years the projection gives
- * each length.  Markdown puts the IDs in code spans and escapes the star
- * of a year already passed.  0, or -1 when out of memory.
+ * each length.  Markdown leaves the pair out of the first table (its
+ * rows fit 80 columns; emit_history_pair() writes the pairs under it)
+ * and escapes the star of a year already passed.  0, or -1 when out of
+ * memory.
  */
 int emit_history_first_table(emit_table *t, const history_results *h, int markdown);
+/*
+ * The first two commits to share L chars (L <= h->longest), each shown
+ * one char past the shared ones and at least 10: "2e6e3e829f 2e6e3e82ee",
+ * in Markdown as two code spans.
+ */
+void emit_history_pair(char *buf, size_t n, const history_results *h, unsigned L, int markdown);
 int emit_history_years_table(emit_table *t, const projection_results *p, int markdown);
 
 /*

@@ -1,7 +1,9 @@
 #!/bin/sh
 # t-width.sh - the text a person pastes into a mail fits in 80 columns:
-# report, check, model and history, on generated repositories (planted
-# collisions, tags beside commits, 17000 blobs, a SHA-256 repository)
+# report, check, model and history, and the Markdown of report and
+# history (but for its heading, which holds the path), on generated
+# repositories (planted collisions, tags beside commits, 17000 blobs, a
+# SHA-256 repository)
 # and on git.git when a copy is at hand ($GIT_ABBREV_BIG_REPO, default
 # the mirror this project's machines keep; only read).  Widths are
 # measured as a person sees them: awk's length, in characters.
@@ -36,10 +38,17 @@ print(max(4, (json.load(sys.stdin)["types"][sys.argv[1]]["min_unique_length"] or
 		expect_exit 0+ "$GIT_ABBREV" check "$len" --type=$t "$a_repo"
 		width "$a_label: check $len --type=$t"
 	done
+	# Markdown pastes into a mail too; its heading holds the path (left out)
+	expect_exit 0 "$GIT_ABBREV" report --format=markdown "$a_repo"
+	sed -i 1d "$out"
+	width "$a_label: report --format=markdown"
 	# history reads commit dates through libgit2, which reads no SHA-256 repository
 	[ "$a_label" = sha256 ] && return 0
 	expect_exit 0 "$GIT_ABBREV" history "$a_repo"
 	width "$a_label: history"
+	expect_exit 0 "$GIT_ABBREV" history --format=markdown "$a_repo"
+	sed -i 1d "$out"
+	width "$a_label: history --format=markdown"
 }
 
 gen_repo "$tmp/planted" planted
