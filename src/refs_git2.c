@@ -328,7 +328,8 @@ static int read_one(void *arg, size_t i, const char *subject, int64_t time)
 /*
  * The table of the commits `which` of rd (positions at[]; commit which[k]
  * of rd at position at[k]), for the pack `sum` of nobjects (or the loose
- * commits): 0 or -1 (memory).
+ * commits): 0, 1 when some of them could not be read (a table to use, not
+ * to keep: the next run tries again), or -1 (memory).
  */
 static int table_of(subject_table **out, const to_read *rd, const size_t *which,
 		    const uint32_t *at, size_t n, const unsigned char *sum, uint32_t nobjects)
@@ -345,7 +346,7 @@ static int table_of(subject_table **out, const to_read *rd, const size_t *which,
 						   rd->time[which[i]] };
 	rc = subject_table_build(out, GIT_OID_RAWSZ, sum, nobjects, rows, k);
 	free(rows);
-	return rc;
+	return rc ? rc : k < n;
 }
 
 /* Where the commits to read come from: a pack without a table (p < npacks), or loose. */
@@ -490,13 +491,15 @@ static int git2_subject_index(void *ctx,
 		if (k < np)
 			objread_pack(g->rd, k, &sum, &n, &ids, &stride);
 		if (k < np && !tabs[k]) {
-			if (table_of(&tabs[k], &rd, o[k].which, o[k].at, o[k].n, sum, n))
+			int whole = table_of(&tabs[k], &rd, o[k].which, o[k].at, o[k].n, sum, n);
+
+			if (whole < 0)
 				goto done;
 			/* no cache (a read-only home, a full disk) is no error: the next run reads again */
-			if (g->cache_dir)
+			if (g->cache_dir && !whole)
 				(void)subject_table_save(tabs[k], g->cache_dir);
 		}
-		if (k == np && table_of(&tabs[k], &rd, o[k].which, o[k].at, o[k].n, loose_sum, n))
+		if (k == np && table_of(&tabs[k], &rd, o[k].which, o[k].at, o[k].n, loose_sum, n) < 0)
 			goto done;
 		t = tabs[k];
 		tabs[k] = NULL;

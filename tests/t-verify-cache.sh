@@ -7,7 +7,8 @@
 # cache, with an empty one (which it fills) and with a full one (which
 # reads only the loose commits); a damaged, cut or another pack's file is
 # rebuilt, never believed; a cache that cannot be written is no error; a
-# repack makes a new file and leaves the old ones alone; and the
+# repack makes a new file and leaves the old ones alone; a pack with a
+# commit that cannot be read gets no file; and the
 # repository's files are byte for byte what they were.  IDs and subjects
 # come from git.
 
@@ -168,5 +169,21 @@ cmp -s "$cache/pack-$first.subjects" "$tmp/good/pack-$first.subjects" &&
 
 verify 1
 unchanged "after the repack"
+
+# ---- a commit that cannot be read: its pack's table used, not kept -------------
+# (a damaged entry now, a pack replaced under the reader: the next run tries again)
+bad=$tmp/bad
+git clone -q --bare "$repo" "$bad"
+git -C "$bad" repack -q -a -d
+idx=$(ls "$bad"/objects/pack/*.idx)
+off=$(git verify-pack -v "$idx" | awk -v c="$CONF" '$1 == c { print $5 }')
+[ -n "$off" ] || die "no offset for $CONF"
+chmod u+w "$bad"/objects/pack/*.pack
+printf '\377\377\377\377' | dd of="$(ls "$bad"/objects/pack/*.pack)" bs=1 seek=$((off + 6)) \
+	conv=notrunc 2>/dev/null
+rm -rf "$cache"
+expect_exit 1 -C "$bad" "$GIT_ABBREV" verify "$tmp/refs.txt"
+checks=$((checks + 1))
+[ -z "$(ls "$cache" 2>/dev/null)" ] || { fail "a table missing a commit was kept"; ls -la "$cache"; }
 
 finish
