@@ -13,8 +13,8 @@
  * names, each NUL-terminated), OIDF (fan-out), OIDL (the IDs), OOFF (for
  * each ID the pack it is taken from and its offset there; an offset with
  * the high bit set indexes LOFF, the 64-bit offsets, when there is one),
- * and RIDX (the reverse index, which git before 2.41 writes as
- * multi-pack-index-<checksum>.rev instead).
+ * and RIDX (the reverse index, which git 2.31-2.34 wrote beside the index
+ * as multi-pack-index-<checksum>.rev instead).
  *
  * Its bitmap, multi-pack-index-<checksum>.bitmap, is a pack bitmap whose
  * "pack" is the pseudo-pack: every object of the index in the order of

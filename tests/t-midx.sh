@@ -5,9 +5,11 @@
 # (src/walk_pack_midx.c).  The report's JSON must be byte-identical with no
 # bitmap, with a bitmap per pack and with a multi-pack-index bitmap, loose
 # objects and a pack outside the multi-pack-index beside it, and equal to
-# git's own listing; a stale, damaged or truncated multi-pack-index or
-# bitmap, a pack it names that is not there, must be passed over (its
-# packs read instead, the same report) with a note that says why.
+# git's own listing, with the reverse index in the index (git >= 2.35) or
+# in its own file (2.31-2.34); a stale, damaged or truncated
+# multi-pack-index, bitmap or reverse index, a pack it names that is not
+# there, must be passed over (its packs read instead, the same report)
+# with a note that says why.
 # Whether a bitmap was used shows in the progress lines (--progress).
 
 # shellcheck source-path=SCRIPTDIR source=setup.sh
@@ -159,6 +161,29 @@ restore
 report restored "$R"
 phases "restored" 1 0
 same "restored" no-bitmap restored
+
+say "the reverse index in its own file, as git 2.31-2.34 wrote it"
+"$PYTHON3" "$tests_dir/midx_rev.py" "$P" || die "midx_rev.py failed"
+set -- "$P"/multi-pack-index-*.rev
+rev=$1
+[ -f "$rev" ] || die "no .rev written"
+report rev-file "$R"
+phases "midx .rev file" 1 0
+quiet "midx .rev file"
+same "midx .rev file" no-bitmap rev-file
+cp "$rev" "$tmp/saved.rev"
+# two entries of the reverse index swapped: not the pack order
+"$PYTHON3" "$tests_dir/midx_rev.py" --swap "$rev" || die "midx_rev.py --swap failed"
+report rev-swapped "$R"
+phases "swapped .rev entries" 0 1
+noted "swapped .rev entries" "reverse index not in pack order"
+same "swapped .rev entries" no-bitmap rev-swapped
+rm -f "$rev"
+report rev-gone "$R"
+noted "no reverse index" "no reverse index"
+same "no reverse index" no-bitmap rev-gone
+cp "$tmp/saved.rev" "$rev"
+restore
 
 say "a pack the multi-pack-index names is not there: the rest is read, a note"
 commit seventh
