@@ -200,4 +200,21 @@ rm -f "$P"/multi-pack-index*
 report missing-plain "$R"
 same "a pack the midx names missing" missing-plain missing
 
+say "SHA-256: 32-byte IDs and checksums in the multi-pack-index and its bitmap"
+if "$PYTHON3" "$tests_dir/gen_repo.py" "$tmp/s" --scenario sha256 >/dev/null 2>&1 &&
+   git -C "$tmp/s" repack -adq 2>/dev/null &&
+   git -C "$tmp/s" multi-pack-index write --bitmap 2>/dev/null &&
+   ls "$tmp/s"/.git/objects/pack/multi-pack-index-*.bitmap >/dev/null 2>&1
+then
+	report s-midx "$tmp/s"
+	phases "sha256 midx bitmap" 1 0
+	quiet "sha256 midx bitmap"
+	oracle_compare "sha256 midx bitmap" "$out" "$tmp/s"
+	rm -f "$tmp/s"/.git/objects/pack/multi-pack-index*
+	report s-plain "$tmp/s"
+	same "sha256 with and without the midx bitmap" s-plain s-midx
+else
+	say "(this git cannot make SHA-256 multi-pack-index bitmaps: skipped)"
+fi
+
 finish
