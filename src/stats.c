@@ -118,13 +118,15 @@ static void pass_init(set_pass *ps, stats_set *st, const idsets *s, int set)
 	st->count = idsets_count(s, set);
 }
 
-/* The next ID of the set: 0, or -1 when out of memory. */
-static int pass_feed(set_pass *ps, const unsigned char *cur, int type)
+/*
+ * The next ID of the set, whose LCP with the one before is c (anything
+ * for the first): 0, or -1 when out of memory.
+ */
+static inline int pass_feed_lcp(set_pass *ps, const unsigned char *cur, int type, unsigned c)
 {
 	stats_set *st = ps->st;
 
 	if (ps->prev) {
-		unsigned c = hexid_lcp(ps->prev, cur, ps->rawsz);
 		unsigned m = c > ps->prev_lcp ? c : ps->prev_lcp;
 
 		/* prev is settled: its left and right neighbours are known */
@@ -153,6 +155,12 @@ static int pass_feed(set_pass *ps, const unsigned char *cur, int type)
 	ps->prev = cur;
 	ps->prev_type = type;
 	return 0;
+}
+
+/* The next ID of the set: 0, or -1 when out of memory. */
+static int pass_feed(set_pass *ps, const unsigned char *cur, int type)
+{
+	return pass_feed_lcp(ps, cur, type, ps->prev ? hexid_lcp(ps->prev, cur, ps->rawsz) : 0);
 }
 
 static void pass_finish(set_pass *ps)
@@ -261,83 +269,109 @@ void stats_set_clear(stats_set *st)
 	st->ngroups = st->nmembers = 0;
 }
 
+/*
+ * Commit-vs-other over all objects in order, fed each ID's type and its
+ * LCP with the ID before.  Commits since the last non-commit wait in
+ * left/plcp until the next non-commit gives their right-hand value: for
+ * each, the longest prefix shared with an earlier non-commit and the LCP
+ * with the element before it.
+ */
+typedef struct {
+	unsigned hexsz;
+	size_t hist[ABBREV_MAX_HEXSZ + 1];
+	unsigned char *left, *plcp;
+	size_t npend, cap;
+	unsigned run, maxv; /* min LCP over the pairs since the last non-commit */
+} cvo_pass;
+
+static void cvo_init(cvo_pass *cp, size_t rawsz)
+{
+	memset(cp, 0, sizeof(*cp));
+	cp->hexsz = (unsigned)(2 * rawsz);
+}
+
+/* The next object, of this type, LCP c with the one before (0 for the first). */
+static int cvo_feed(cvo_pass *cp, int type, unsigned c)
+{
+	if (c < cp->run)
+		cp->run = c;
+	if (type == ABBREV_TYPE_COMMIT) {
+		if (cp->npend == cp->cap) {
+			size_t n = cp->cap ? 2 * cp->cap : 64;
+			unsigned char *l = realloc(cp->left, n), *p;
+
+			if (!l)
+				return -1;
+			cp->left = l;
+			p = realloc(cp->plcp, n);
+			if (!p)
+				return -1;
+			cp->plcp = p;
+			cp->cap = n;
+		}
+		cp->left[cp->npend] = (unsigned char)cp->run;
+		cp->plcp[cp->npend] = (unsigned char)c;
+		cp->npend++;
+	} else {
+		unsigned m = c;
+
+		/* the nearest non-commit on the right decides for every pending commit */
+		while (cp->npend > 0) {
+			cp->npend--;
+			unsigned v = cp->left[cp->npend] > m ? cp->left[cp->npend] : m;
+			cp->hist[v]++;
+			if (v > cp->maxv)
+				cp->maxv = v;
+			if (cp->plcp[cp->npend] < m)
+				m = cp->plcp[cp->npend];
+		}
+		cp->run = cp->hexsz;
+	}
+	return 0;
+}
+
+static void cvo_free(cvo_pass *cp)
+{
+	free(cp->left);
+	free(cp->plcp);
+	cp->left = cp->plcp = NULL;
+}
+
+static void cvo_finish(cvo_pass *cp, size_t cvo[ABBREV_MAX_HEXSZ + 1], unsigned *last_len)
+{
+	while (cp->npend > 0) {
+		cp->npend--;
+		cp->hist[cp->left[cp->npend]]++;
+		if (cp->left[cp->npend] > cp->maxv)
+			cp->maxv = cp->left[cp->npend];
+	}
+	cvo_free(cp);
+	cumulate(cvo, cp->hist, cp->hexsz);
+	for (unsigned L = 0; L < ABBREV_MIN_LEN; L++)
+		cvo[L] = 0;
+	*last_len = cp->maxv + 1 > ABBREV_MIN_LEN ? cp->maxv + 1 : ABBREV_MIN_LEN;
+}
+
 int stats_commit_vs_other(size_t cvo[ABBREV_MAX_HEXSZ + 1], unsigned *last_len,
 			  const idsets *s)
 {
 	size_t rawsz = idsets_rawsz(s);
-	unsigned hexsz = (unsigned)(2 * rawsz);
-	size_t hist[ABBREV_MAX_HEXSZ + 1] = { 0 };
-	/*
-	 * Commits since the last non-commit wait here until the next
-	 * non-commit gives their right-hand value: for each, the longest
-	 * prefix shared with an earlier non-commit and the LCP with the
-	 * element before it.
-	 */
-	unsigned char *left = NULL, *plcp = NULL;
-	size_t npend = 0, cap = 0;
-	/* min LCP over the pairs since the last non-commit (0: none seen) */
-	unsigned run = 0, maxv = 0;
 	const unsigned char *prev = NULL, *cur;
-	int type;
+	cvo_pass cp;
 	idset_iter it;
+	int type;
 
+	cvo_init(&cp, rawsz);
 	idset_iter_init(&it, s, ABBREV_SET_ALL);
 	while (idset_iter_next(&it, &cur, &type)) {
-		unsigned c = prev ? hexid_lcp(prev, cur, rawsz) : 0;
-
-		if (c < run)
-			run = c;
-		if (type == ABBREV_TYPE_COMMIT) {
-			if (npend == cap) {
-				size_t n = cap ? 2 * cap : 64;
-				unsigned char *l = realloc(left, n), *p;
-
-				if (!l)
-					goto oom;
-				left = l;
-				p = realloc(plcp, n);
-				if (!p)
-					goto oom;
-				plcp = p;
-				cap = n;
-			}
-			left[npend] = (unsigned char)run;
-			plcp[npend] = (unsigned char)c;
-			npend++;
-		} else {
-			unsigned m = c;
-
-			/* the nearest non-commit on the right decides for every pending commit */
-			while (npend > 0) {
-				npend--;
-				unsigned v = left[npend] > m ? left[npend] : m;
-				hist[v]++;
-				if (v > maxv)
-					maxv = v;
-				if (plcp[npend] < m)
-					m = plcp[npend];
-			}
-			run = hexsz;
+		if (cvo_feed(&cp, type, prev ? hexid_lcp(prev, cur, rawsz) : 0)) {
+			cvo_free(&cp);
+			return -1;
 		}
 		prev = cur;
 	}
-	while (npend > 0) {
-		npend--;
-		hist[left[npend]]++;
-		if (left[npend] > maxv)
-			maxv = left[npend];
-	}
-	free(left);
-	free(plcp);
-	cumulate(cvo, hist, hexsz);
-	for (unsigned L = 0; L < ABBREV_MIN_LEN; L++)
-		cvo[L] = 0;
-	*last_len = maxv + 1 > ABBREV_MIN_LEN ? maxv + 1 : ABBREV_MIN_LEN;
+	cvo_finish(&cp, cvo, last_len);
 	return 0;
-oom:
-	free(left);
-	free(plcp);
-	return -1;
 }
 
 unsigned stats_git_auto_abbrev(size_t count)
@@ -388,6 +422,37 @@ static void *typed_passes(void *arg)
 	return NULL;
 }
 
+/*
+ * The set of all objects and commit-vs-other from one iteration, each
+ * pair's LCP computed once for both.  0, or -1 when out of memory.
+ */
+static int all_and_cvo(stats_report *r, const idsets *s)
+{
+	size_t rawsz = idsets_rawsz(s);
+	const unsigned char *prev = NULL, *cur;
+	set_pass ps;
+	cvo_pass cp;
+	idset_iter it;
+	int type;
+
+	pass_init(&ps, &r->sets[ABBREV_SET_ALL], s, ABBREV_SET_ALL);
+	cvo_init(&cp, rawsz);
+	idset_iter_init(&it, s, ABBREV_SET_ALL);
+	while (idset_iter_next(&it, &cur, &type)) {
+		unsigned c = prev ? hexid_lcp(prev, cur, rawsz) : 0;
+
+		if (pass_feed_lcp(&ps, cur, type, c) || cvo_feed(&cp, type, c)) {
+			cvo_free(&cp);
+			stats_set_clear(&r->sets[ABBREV_SET_ALL]);
+			return -1;
+		}
+		prev = cur;
+	}
+	pass_finish(&ps);
+	cvo_finish(&cp, r->cvo, &r->cvo_last_len);
+	return 0;
+}
+
 int stats_report_compute(stats_report *r, const idsets *s)
 {
 	typed_passes_job job = { r, s, 0 };
@@ -413,8 +478,7 @@ int stats_report_compute(stats_report *r, const idsets *s)
 			   !pthread_create(&thread, &attr, typed_passes, &job);
 		pthread_attr_destroy(&attr);
 	}
-	rc = stats_set_compute(&r->sets[ABBREV_SET_ALL], s, ABBREV_SET_ALL) ||
-	     stats_commit_vs_other(r->cvo, &r->cvo_last_len, s);
+	rc = all_and_cvo(r, s);
 	if (threaded)
 		pthread_join(thread, NULL);
 	else
