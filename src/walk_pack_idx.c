@@ -165,6 +165,8 @@ static int rev_check_header(walker *w, const pack_file *pk)
 	return 0;
 }
 
+#define REV_AHEAD 16 /* index offsets prefetched ahead of the .rev reading */
+
 /* Read the .rev file: index positions in pack order, checked as it goes. */
 static int order_from_rev(walker *w, const pack_file *pk, pack_order *o)
 {
@@ -176,6 +178,19 @@ static int order_from_rev(walker *w, const pack_file *pk, pack_order *o)
 	for (uint32_t r = 0; r < n; r++) {
 		uint32_t i = wp_be32(pk->rev + 12 + (size_t)r * 4);
 
+#ifdef __GNUC__
+		/*
+		 * The offsets are read in pack order, so all over the index:
+		 * a cache miss each at millions of objects unless asked for
+		 * ahead (the .rev entries themselves are read in order).
+		 */
+		if (r + REV_AHEAD < n) {
+			uint32_t ahead = wp_be32(pk->rev + 12 + (size_t)(r + REV_AHEAD) * 4);
+
+			if (ahead < n)
+				__builtin_prefetch(pk->off32 + (size_t)ahead * pk->off_stride);
+		}
+#endif
 		if (i >= n)
 			return wp_fail(w, "%s: index position %u out of range", pk->rev_path, i);
 		if ((rc = wp_entry_offset(w, pk, i, &o->off[r])))
@@ -329,6 +344,32 @@ int wp_order_positions(walker *w, const pack_file *pk, uint32_t **out)
 	}
 	wp_order_free(&o);
 	return rc;
+}
+
+/*
+ * How far back the rank of an OFS_DELTA's base is looked for before the
+ * buckets: in git.git's pack more than half the bases lie within 64
+ * entries, whose offsets the scan has just read (in cache); the bucket
+ * and the offset it leads to are a cache miss each.
+ */
+#define NEAR_RANKS 64
+
+uint32_t wp_rank_before(const pack_order *o, uint64_t off, uint32_t r)
+{
+	uint32_t lo = r > NEAR_RANKS ? r - NEAR_RANKS : 0, hi = r;
+
+	if (lo >= r || o->off[lo] > off)
+		return wp_rank_of(o, off);
+	/* sorted offsets: if any entry starts at `off`, it is one of [lo, r) */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (o->off[mid] < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < r && o->off[lo] == off ? lo : NOT_FOUND;
 }
 
 /* Rank of the entry starting at offset `off`, or NOT_FOUND. */

@@ -243,6 +243,8 @@ void wp_order_free(pack_order *o);
 int wp_order_positions(walker *w, const pack_file *pk, uint32_t **out);
 /* Rank of the entry starting at offset `off`, or NOT_FOUND. */
 uint32_t wp_rank_of(const pack_order *o, uint64_t off);
+/* The same for an offset below that of rank r (an OFS_DELTA's base), near r first. */
+uint32_t wp_rank_before(const pack_order *o, uint64_t off, uint32_t r);
 
 /* ---- walk_pack_loose.c ---- */
 

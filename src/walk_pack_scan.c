@@ -62,7 +62,7 @@ static int entry_header(walker *w, const pack_file *pk, const pack_order *o, uin
 		}
 		if (!rel || rel > off)
 			goto bad_delta;
-		*base = wp_rank_of(o, off - rel);
+		*base = wp_rank_before(o, off - rel, r);
 		if (*base == NOT_FOUND)
 			goto bad_delta;
 	} else if (t == OBJ_REF_DELTA) {
