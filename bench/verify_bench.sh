@@ -68,6 +68,8 @@ git -C "$BENCH_GIT" log -n 133334 --format='%H%x09%s' --all |
 		"$tool" verify -C "$BENCH_GIT" --no-progress --format=json "$tmp/400k.txt"
 	row "--range=HEAD~1000..HEAD, $(basename "$BENCH_SYNTH"), warm cache" "< 1 s" \
 		"$tool" verify -C "$BENCH_SYNTH" --no-progress --range=HEAD~1000..HEAD
+	row "--range=HEAD~1000..HEAD, git.git, warm cache" "< 1 s" \
+		"$tool" verify -C "$BENCH_GIT" --no-progress --range=HEAD~1000..HEAD
 	row "--range=HEAD, git.git, warm cache" "<= 2x git log" \
 		"$tool" verify -C "$BENCH_GIT" --no-progress --range=HEAD
 	row "git log --format=%B HEAD, git.git" "(baseline)" \

@@ -359,7 +359,8 @@ int objread_loose_commits(objread *r, unsigned char **ids, size_t *n)
 		rc = wp_add_loose(&r->w, r->w.dirs[i]);
 	if (rc)
 		return rc == WALK_NOMEM ? -1 : -2;
-	qsort(r->w.loose, r->w.nloose, sizeof(*r->w.loose), wp_loose_cmp);
+	if (r->w.nloose) /* none: no array at all, and qsort() wants one */
+		qsort(r->w.loose, r->w.nloose, sizeof(*r->w.loose), wp_loose_cmp);
 	v = malloc(r->w.nloose ? r->w.nloose * rawsz : 1);
 	if (!v)
 		return -1;
