@@ -339,7 +339,7 @@ static const cli_choice fits[] = {
 	      "flag groups less likely than P for random IDs (default 1e-4)")
 #define SHARD(T, R) \
 	VALUE("shard", offsetof(T, R shard), parse_shard_opt, "<K>/<N>", \
-	      "count only shard K of N (N divides 256): the IDs whose first byte is in K*256/N ..")
+	      "count only shard K of N (N divides 256): IDs whose first byte is K*256/N to (K+1)*256/N-1")
 #define TITLE(T, R) \
 	STRING("title", offsetof(T, R title), "<text>", \
 	       "the chart's title (default: the repositories' names and counts)")

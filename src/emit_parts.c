@@ -415,7 +415,8 @@ void emit_history_counts(char *buf, size_t n, const history_results *h)
 	int o;
 
 	fmt_count(num, sizeof(num), (double)h->commits);
-	o = snprintf(buf, n, "%s commits (%s)", num, hash ? hash : "unknown");
+	o = snprintf(buf, n, "%s %s (%s)", num, emit_noun(h->commits, "commit", "commits"),
+		     hash ? hash : "unknown");
 	if (h->commits && o >= 0 && (size_t)o < n) {
 		fmt_day(first, sizeof(first), h->first_time);
 		fmt_day(last, sizeof(last), h->last_time);

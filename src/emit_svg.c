@@ -701,11 +701,12 @@ static int history_svg(FILE *out, const history_report *r)
 
 	repos_title(repos, sizeof(repos), r->repos, r->nrepos);
 	fmt_count(num, sizeof(num), (double)h->commits);
-	snprintf(title, sizeof(title), "%s%s%s commits: when each length first collided",
-		 repos, r->nrepos ? ": " : "", num);
+	snprintf(title, sizeof(title), "%s%s%s %s: when each length first collided",
+		 repos, r->nrepos ? ": " : "", num, emit_noun(h->commits, "commit", "commits"));
 	svg_begin(out, WIDTH, MODEL_HEIGHT + (projected ? PROJECTION_PANEL : 0),
 		  r->title ? r->title : title);
-	snprintf(line, sizeof(line), "%s%s%s commits (%s)", repos, r->nrepos ? ": " : "", num,
+	snprintf(line, sizeof(line), "%s%s%s %s (%s)", repos, r->nrepos ? ": " : "", num,
+		 emit_noun(h->commits, "commit", "commits"),
 		 hexid_hash_name(h->rawsz) ? hexid_hash_name(h->rawsz) : "unknown");
 	text_at(out, f.left, 26, "title", NULL, r->title ? r->title : line);
 	text_at(out, f.left, 48, "subtitle", NULL,

@@ -10,12 +10,14 @@
 #include "walk_repo_int.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <git2.h>
 #include <strings.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /*
@@ -44,6 +46,25 @@ static int find_objdir(char **out, git_repository *repo, int from_env)
 	while (n > 1 && (*out)[n - 1] == '/')
 		(*out)[--n] = '\0';
 	return WALK_OK;
+}
+
+/*
+ * No repository at `path` (NULL: the current directory): git's words, with
+ * the directory spelled out ("the current directory" tells nothing after
+ * -C), or the path's own error when it cannot be read at all.
+ */
+static void not_a_repository(char *err, size_t errsz, const char *path)
+{
+	char cwd[4096];
+	struct stat st;
+
+	if (path && stat(path, &st) < 0) {
+		set_err(err, errsz, "%s: %s", path, strerror(errno));
+		return;
+	}
+	if (!path)
+		path = getcwd(cwd, sizeof(cwd)) ? cwd : ".";
+	set_err(err, errsz, "not a git repository (or any of the parent directories): %s", path);
 }
 
 /* "/x/repo/" -> "/x/repo" */
@@ -156,18 +177,19 @@ static int open_without_libgit2(walk_repo *r, const char *path, char *err, size_
 	git_buf gitdir = GIT_BUF_INIT;
 	git_config *cfg = NULL;
 	const char *env = path ? NULL : getenv("GIT_DIR"), *fmt = NULL, *what;
+	char cwd[4096];
 	char *cfgpath = NULL, *common = NULL;
 	FILE *f;
 	int rc = WALK_ERR;
 
-	what = path ? path : "the current directory";
+	what = path ? path : getcwd(cwd, sizeof(cwd)) ? cwd : ".";
 	git_error_clear();
 	if (env && *env) {
 		if (git_buf_set(&gitdir, env, strlen(env)) < 0)
 			return WALK_NOMEM;
 	} else if (git_repository_discover(&gitdir, path ? path : ".", 0,
 					   getenv("GIT_CEILING_DIRECTORIES")) < 0) {
-		set_err(err, errsz, "not a git repository (or any parent): %s", what);
+		not_a_repository(err, errsz, path);
 		return WALK_ERR;
 	}
 	strip_slash(gitdir.ptr);
@@ -220,11 +242,22 @@ static int open_without_libgit2(walk_repo *r, const char *path, char *err, size_
 		r->objdir = strdup(env);
 	else if (asprintf(&r->objdir, "%s/objects", common) < 0)
 		r->objdir = NULL;
-	/* show the work tree for "<dir>/.git", else the git dir itself */
-	size_t n = strlen(gitdir.ptr);
-	if (n > 5 && !strcmp(gitdir.ptr + n - 5, "/.git"))
-		gitdir.ptr[n - 5] = '\0';
-	r->path = strdup(gitdir.ptr);
+	/* show the work tree for "<dir>/.git", else the git dir itself, as an
+	   absolute path, as libgit2 names the others (GIT_DIR=.git names nothing) */
+	const char *g = gitdir.ptr;
+	char here[4096];
+
+	while (g[0] == '.' && g[1] == '/')
+		g += 2;
+	if (g[0] != '/' && getcwd(here, sizeof(here))) {
+		if (asprintf(&r->path, strcmp(g, ".") ? "%s/%s" : "%s", here, g) < 0)
+			r->path = NULL;
+	} else {
+		r->path = strdup(g);
+	}
+	size_t n = r->path ? strlen(r->path) : 0;
+	if (n > 5 && !strcmp(r->path + n - 5, "/.git"))
+		r->path[n - 5] = '\0';
 	if (!r->objdir || !r->path) {
 		rc = WALK_NOMEM;
 		goto done;
@@ -321,11 +354,12 @@ int walk_repo_open(walk_repo **out, const char *path, char *err, size_t errsz)
 	else
 		rc = git_repository_open_ext(&r->repo, NULL, GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
 	if (rc < 0) {
-		const char *what = path ? path : "the current directory";
+		char cwd[4096];
+		const char *what = path ? path : getcwd(cwd, sizeof(cwd)) ? cwd : ".";
 		const git_error *e = git_error_last();
 
 		if (rc == GIT_ENOTFOUND) {
-			set_err(err, errsz, "not a git repository (or any parent): %s", what);
+			not_a_repository(err, errsz, path);
 			rc = WALK_ERR;
 		} else if (e && e->message && strstr(e->message, "objectformat")) {
 			r->repo = NULL;

@@ -23,6 +23,11 @@ then
 	S=$tmp/s256
 	expect_exit 0 "$GIT_ABBREV" --format=json "$S"
 	oracle_compare "sha256 loose+packed" "$out" "$S"
+	# named by a relative GIT_DIR: still the repository's absolute path
+	expect_exit 0 -C "$S" env GIT_DIR=.git "$GIT_ABBREV"
+	checks=$((checks + 1))
+	head -n 1 "$out" | grep -q "^$(cd "$S" && pwd): " ||
+		fail "sha256 with GIT_DIR=.git: named $(head -n 1 "$out")"
 	git -C "$S" cat-file --batch-all-objects --batch-check='%(objectname)' >"$tmp/s256.ids"
 	# git's shortest abbreviation, 4, is the shortest length check takes
 	if [ -n "$(cut -c1-4 "$tmp/s256.ids" | sort | uniq -d)" ]; then s4=1; else s4=0; fi

@@ -58,6 +58,15 @@ expect_runtime 3 "a repository and a path that does not exist" \
 	"$GIT_ABBREV" --format=json "$tmp/repo" "$tmp/no/such/dir"
 expect_runtime 3 "GIT_DIR that is not a repository" -C "$tmp/repo" \
 	env GIT_DIR="$tmp/notrepo" "$GIT_ABBREV" --format=json
+# the message names the directory as git's does, never "the current directory"
+expect_exit 3 -C "$tmp/notrepo" "$GIT_ABBREV" check 12
+checks=$((checks + 1))
+grep -qx "git-abbrev: not a git repository (or any of the parent directories): $(cd "$tmp/notrepo" && pwd)" "$err" ||
+	{ fail "not a repository: the directory is not named"; show "$err"; }
+expect_exit 3 "$GIT_ABBREV" "$tmp/no/such/dir"
+checks=$((checks + 1))
+grep -qx "git-abbrev: $tmp/no/such/dir: No such file or directory" "$err" ||
+	{ fail "a path that does not exist: not said so"; show "$err"; }
 
 say "corrupt object database: exit >= 3, one line on stderr, empty stdout"
 cp -R "$tmp/repo" "$tmp/bad-loose"

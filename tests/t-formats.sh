@@ -501,7 +501,8 @@ def check_history(kind, js, path):
         lines = open(path, encoding="utf-8").read().split("\n")
         expect(lines[0].startswith("### When each length stopped being unique: "),
                "history md: heading %r" % lines[0])
-        expect(paragraphs(lines)[0].startswith("%s commits (%s)" % (grouped(d["commits"]), d["hash"])),
+        expect(paragraphs(lines)[0].startswith("%s commit%s (%s)" % (
+            grouped(d["commits"]), "" if d["commits"] == 1 else "s", d["hash"])),
                "history md: counts %r" % paragraphs(lines)[:1])
         # a mail's 80 columns, but for the heading (it holds the path)
         width = max(len(l) for l in lines[1:])

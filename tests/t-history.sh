@@ -409,6 +409,13 @@ d = load(sys.argv[1])
 assert d['commits'] == 1 and d['lengths'] == {} and d['unique_from'] == 4, d
 assert d['projection'] is None, d['projection']
 " "$out"
+# one commit is "1 commit", in text, Markdown and the chart's title
+for f in text markdown svg; do
+	expect_exit 0 "$GIT_ABBREV" history --format=$f "$tmp/small"
+	checks=$((checks + 1))
+	grep -q '\(^\|[^0-9,]\)1 commit (sha1)' "$out" && ! grep -q '\(^\|[^0-9,]\)1 commits' "$out" ||
+		{ fail "one commit, $f: not '1 commit'"; show "$out"; }
+done
 
 say "SHA-256: commit dates need libgit2, which cannot read them: one line, exit 3"
 if git init -q --object-format=sha256 "$tmp/probe256" 2>/dev/null; then
