@@ -149,38 +149,39 @@ nomem:
 void cmd_input_notes(const stats_report *r)
 {
 	const stats_input *in = r->input;
-	char buf[64];
+	char buf[64], kinds[256];
+	size_t o = 0;
 
+	/* "git-abbrev: note: ...", as the notes on repositories (cmd.c) */
 	if (!shard_is_all(r->shard))
-		fprintf(stderr, "note: shard %s: the tables count these IDs only; "
-				"`git abbrev merge` adds up the shards' --format=partial results\n",
-			shard_describe(buf, sizeof(buf), r->shard));
+		cmd_error("note: shard %s: the tables count these IDs only; "
+			  "`git abbrev merge` adds up the shards' --format=partial results",
+			  shard_describe(buf, sizeof(buf), r->shard));
 	if (!in)
 		return;
 	if (r->sets[ABBREV_SET_TAG].count)
-		fprintf(stderr, "note: commit-ish counts the commits only: an ID list does not "
-				"say which tags peel to a commit\n");
+		cmd_error("note: commit-ish counts the commits only: an ID list does not "
+			  "say which tags peel to a commit");
 	uint64_t other = 0;
 
+	kinds[0] = '\0';
 	for (int k = 0; k < STATS_NOTHER; k++)
-		other += in->other[k];
-	if (other) {
-		fprintf(stderr, "note: %llu SWHIDs of kinds without a git object skipped:",
-			(unsigned long long)other);
-		for (int k = 0, first = 1; k < STATS_NOTHER; k++)
-			if (in->other[k]) {
-				fprintf(stderr, "%s %llu %s", first ? "" : ",",
-					(unsigned long long)in->other[k], idline_other_name(k));
-				first = 0;
-			}
-		fputc('\n', stderr);
-	}
+		if (in->other[k]) {
+			other += in->other[k];
+			if (o < sizeof(kinds))
+				o += (size_t)snprintf(kinds + o, sizeof(kinds) - o, "%s %llu %s",
+						      o ? "," : "", (unsigned long long)in->other[k],
+						      idline_other_name(k));
+		}
+	if (other)
+		cmd_error("note: %llu SWHIDs of kinds without a git object skipped:%s",
+			  (unsigned long long)other, kinds);
 	if (in->bad)
-		fprintf(stderr, "note: %llu bad line%s skipped (--skip-bad)\n",
-			(unsigned long long)in->bad, in->bad == 1 ? "" : "s");
+		cmd_error("note: %llu bad line%s skipped (--skip-bad)", (unsigned long long)in->bad,
+			  in->bad == 1 ? "" : "s");
 	if (in->duplicates)
-		fprintf(stderr, "note: %llu line%s repeated an ID listed before: counted once\n",
-			(unsigned long long)in->duplicates, in->duplicates == 1 ? "" : "s");
+		cmd_error("note: %llu line%s repeated an ID listed before: counted once",
+			  (unsigned long long)in->duplicates, in->duplicates == 1 ? "" : "s");
 }
 
 int cmd_print_report(const stats_report *r, int format)

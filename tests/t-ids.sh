@@ -45,7 +45,7 @@ print(json.dumps(r, sort_keys=True))' "$1"
 say "ids --format=json against the oracle and the repository report"
 expect_exit 0 "$GIT_ABBREV" ids --format=json "$tmp/objs"
 cp "$out" "$tmp/ids.json"
-grep -q "^note: commit-ish counts the commits only" "$err" || fail "no note on commit-ish"
+grep -q "^git-abbrev: note: commit-ish counts the commits only" "$err" || fail "no note on commit-ish"
 expect_exit 0 "$GIT_ABBREV" report --format=json "$repo"
 cp "$out" "$tmp/report.json"
 # an ID list does not say which tags peel to a commit: its commit-ish set
@@ -140,7 +140,7 @@ i = json.load(open(sys.argv[1]))["input"]
 sys.exit(0 if i["skipped"] == {"snp": 2, "ori": 1, "emd": 0, "raw": 0} else 1)' "$out" ||
 	fail "SWHID kinds not counted: $(grep -A6 skipped "$out")"
 expect_exit 0 "$GIT_ABBREV" ids "$tmp/swhids"
-grep -q "^note: 3 SWHIDs of kinds without a git object skipped: 2 snp, 1 ori" "$err" ||
+grep -q "^git-abbrev: note: 3 SWHIDs of kinds without a git object skipped: 2 snp, 1 ori" "$err" ||
 	fail "no note on the skipped SWHIDs: $(head -5 "$err")"
 
 say "duplicates count once"
@@ -162,7 +162,7 @@ expect_exit 0 "$GIT_ABBREV" ids --skip-bad --format=json "$tmp/bad"
 same_tables "bad line skipped"
 grep -q '"bad_lines": 1' "$out" || fail "the skipped line is not counted"
 expect_exit 0 "$GIT_ABBREV" ids --skip-bad "$tmp/bad"
-grep -q "^note: 1 bad line skipped" "$err" || fail "no note on the skipped line"
+grep -q "^git-abbrev: note: 1 bad line skipped" "$err" || fail "no note on the skipped line"
 printf '%s\n' "$(head -1 "$tmp/objs" | cut -d' ' -f1) tree" >"$tmp/conflict"
 head -1 "$tmp/objs" >>"$tmp/conflict"
 expect_exit 3 "$GIT_ABBREV" ids "$tmp/conflict"
@@ -194,7 +194,7 @@ for n in 2 16 256; do
 done
 # one shard alone says so
 expect_exit 0 "$GIT_ABBREV" ids --shard=3/16 "$tmp/objs"
-grep -q "^note: shard 3/16 (IDs 3...)" "$err" || fail "a shard's report does not say so"
+grep -q "^git-abbrev: note: shard 3/16 (IDs 3...)" "$err" || fail "a shard's report does not say so"
 expect_exit 2 "$GIT_ABBREV" ids --shard=3/12 "$tmp/objs"
 grep -q "N must divide 256" "$err" || fail "--shard=3/12: $(cat "$err")"
 
