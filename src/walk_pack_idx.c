@@ -111,14 +111,14 @@ int wp_entry_offset(walker *w, const pack_file *pk, uint32_t i, uint64_t *out)
 	return 0;
 }
 
-/* Index position of `id` in the pack, or NOT_FOUND. */
-uint32_t wp_index_find(const pack_file *pk, const unsigned char *id, size_t rawsz)
+uint32_t wp_fanout_find(const unsigned char *fanout, const unsigned char *names, size_t stride,
+			const unsigned char *id, size_t rawsz)
 {
-	uint32_t lo = wp_fanout(pk, id[0] - 1), hi = wp_fanout(pk, id[0]);
+	uint32_t lo = id[0] ? wp_be32(fanout + 4 * (id[0] - 1)) : 0, hi = wp_be32(fanout + 4 * id[0]);
 
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		int c = memcmp(wp_pack_name(pk, mid), id, rawsz);
+		int c = memcmp(names + (size_t)mid * stride, id, rawsz);
 
 		if (!c)
 			return mid;
@@ -128,6 +128,12 @@ uint32_t wp_index_find(const pack_file *pk, const unsigned char *id, size_t raws
 			hi = mid;
 	}
 	return NOT_FOUND;
+}
+
+/* Index position of `id` in the pack, or NOT_FOUND. */
+uint32_t wp_index_find(const pack_file *pk, const unsigned char *id, size_t rawsz)
+{
+	return wp_fanout_find(pk->fanout, pk->names, pk->name_stride, id, rawsz);
 }
 
 /* ---- offset order ---------------------------------------------------------- */
@@ -354,34 +360,11 @@ int wp_order_positions(walker *w, const pack_file *pk, uint32_t **out)
  */
 #define NEAR_RANKS 64
 
-uint32_t wp_rank_before(const pack_order *o, uint64_t off, uint32_t r)
+/* The rank in [lo, hi) of the entry starting at `off`, or NOT_FOUND. */
+static uint32_t rank_in(const pack_order *o, uint64_t off, uint32_t lo, uint32_t hi)
 {
-	uint32_t lo = r > NEAR_RANKS ? r - NEAR_RANKS : 0, hi = r;
+	uint32_t end = hi;
 
-	if (lo >= r || o->off[lo] > off)
-		return wp_rank_of(o, off);
-	/* sorted offsets: if any entry starts at `off`, it is one of [lo, r) */
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (o->off[mid] < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < r && o->off[lo] == off ? lo : NOT_FOUND;
-}
-
-/* Rank of the entry starting at offset `off`, or NOT_FOUND. */
-uint32_t wp_rank_of(const pack_order *o, uint64_t off)
-{
-	uint64_t b = off >> o->shift;
-	uint32_t lo, hi, end;
-
-	if (b >= o->nb)
-		return NOT_FOUND;
-	lo = o->bucket[b];
-	hi = end = o->bucket[b + 1];
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
@@ -391,6 +374,26 @@ uint32_t wp_rank_of(const pack_order *o, uint64_t off)
 			hi = mid;
 	}
 	return lo < end && o->off[lo] == off ? lo : NOT_FOUND;
+}
+
+uint32_t wp_rank_before(const pack_order *o, uint64_t off, uint32_t r)
+{
+	uint32_t lo = r > NEAR_RANKS ? r - NEAR_RANKS : 0;
+
+	if (lo >= r || o->off[lo] > off)
+		return wp_rank_of(o, off);
+	/* sorted offsets: if any entry starts at `off`, it is one of [lo, r) */
+	return rank_in(o, off, lo, r);
+}
+
+/* Rank of the entry starting at offset `off`, or NOT_FOUND. */
+uint32_t wp_rank_of(const pack_order *o, uint64_t off)
+{
+	uint64_t b = off >> o->shift;
+
+	if (b >= o->nb)
+		return NOT_FOUND;
+	return rank_in(o, off, o->bucket[b], o->bucket[b + 1]);
 }
 
 /* ---- the packs of a directory ---------------------------------------------- */

@@ -232,6 +232,12 @@ int wp_packs_changed(walker *w);
 int wp_entry_offset(walker *w, const pack_file *pk, uint32_t i, uint64_t *out);
 /* Index position of `id` in the pack, or NOT_FOUND. */
 uint32_t wp_index_find(const pack_file *pk, const unsigned char *id, size_t rawsz);
+/*
+ * The same in any sorted list of IDs `stride` bytes apart with a git
+ * fan-out table (256 big-endian counts) whose entries are within it.
+ */
+uint32_t wp_fanout_find(const unsigned char *fanout, const unsigned char *names, size_t stride,
+			const unsigned char *id, size_t rawsz);
 /* The pack's entries in offset order (the .rev file, or sorted offsets). */
 int wp_order_build(walker *w, const pack_file *pk, pack_order *o);
 void wp_order_free(pack_order *o);

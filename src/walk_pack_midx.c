@@ -289,26 +289,6 @@ static int read_order(walker *w, const midx_file *mx, midx *m)
 	return 0;
 }
 
-/* Index position of `id` in the multi-pack-index, or NOT_FOUND. */
-static uint32_t midx_find(const midx *m, const unsigned char *id, size_t rawsz)
-{
-	uint32_t lo = id[0] ? wp_be32(m->oidf.p + 4 * (id[0] - 1)) : 0;
-	uint32_t hi = wp_be32(m->oidf.p + 4 * id[0]);
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		int c = memcmp(m->oidl.p + (size_t)mid * rawsz, id, rawsz);
-
-		if (!c)
-			return mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NOT_FOUND;
-}
-
 /*
  * Give each covered pack's entries their types.  The entries the index
  * takes from a pack come in ID order, so in that pack's index order: one
@@ -373,7 +353,7 @@ static int spread_types(walker *w, midx *m)
 
 			if (pk->types[k])
 				continue;
-			i = midx_find(m, id, w->rawsz);
+			i = wp_fanout_find(m->oidf.p, m->oidl.p, w->rawsz, id, w->rawsz);
 			if (i == NOT_FOUND)
 				rc = refuse(m, "does not list entry %u of %s", k, pk->idx_path);
 			else if (!(rc = object_at(m, i, &q, &off)) &&

@@ -10,35 +10,8 @@
 
 # shellcheck source-path=SCRIPTDIR source=setup.sh
 . "$(dirname "$0")/setup.sh"
-
-# every phase's meter at once, not after git's 2 s delay
-GIT_PROGRESS_DELAY=0
-export GIT_PROGRESS_DELAY
-
-# report LABEL REPO: the JSON report into $tmp/LABEL.json, progress into $err
-report() {
-	expect_exit 0 "$GIT_ABBREV" --progress --format=json "$2"
-	cp "$out" "$tmp/$1.json"
-}
-
-# same LABEL A B: the two reports are byte-identical
-same() {
-	checks=$((checks + 1))
-	cmp -s "$tmp/$2.json" "$tmp/$3.json" || {
-		fail "$1: the reports differ"
-		diff "$tmp/$2.json" "$tmp/$3.json" | sed -n '1,10s/^/    /p'
-	}
-}
-
-# progress LABEL WANT_BITMAP WANT_HEADERS: which phases ran (1 yes, 0 no)
-progress() {
-	checks=$((checks + 1))
-	b=0
-	h=0
-	grep -q 'reading pack bitmaps' "$err" && b=1
-	grep -q 'reading pack headers' "$err" && h=1
-	[ "$b$h" = "$2$3" ] || { fail "$1: bitmap phase $b, header phase $h; want $2, $3"; show "$err"; }
-}
+# shellcheck source-path=SCRIPTDIR source=bitmap_setup.sh
+. "$tests_dir/bitmap_setup.sh"
 
 say "one pack with a bitmap, no .rev: the bitmap gives every type"
 gen_repo "$tmp/r" planted
@@ -49,13 +22,13 @@ set -- "$R"/.git/objects/pack/pack-*.bitmap
 bm=$1
 pack=${bm%.bitmap}
 report with "$R"
-progress "bitmap, no .rev" 1 0
+phases "bitmap, no .rev" 1 0
 oracle_compare "bitmap, no .rev" "$out" "$R"
 
 say "the same repository without the bitmap: the same report, from the pack"
 mv "$bm" "$tmp/saved.bitmap"
 report without "$R"
-progress "no bitmap" 0 1
+phases "no bitmap" 0 1
 same "with and without the bitmap" with without
 
 say "with a .rev file, with and without the bitmap"
@@ -64,7 +37,7 @@ git index-pack --rev-index "$pack.pack" >/dev/null || die "index-pack --rev-inde
 report rev-without "$R"
 cp "$tmp/saved.bitmap" "$bm"
 report rev-with "$R"
-progress "bitmap and .rev" 1 0
+phases "bitmap and .rev" 1 0
 same "bitmap and .rev" with rev-with
 same ".rev without the bitmap" with rev-without
 
@@ -75,7 +48,7 @@ git -C "$R" repack -dq || die "repack -d failed"
 echo loose >"$R/loose.txt"
 git -C "$R" add loose.txt && git -C "$R" commit -qm loose || die "commit failed"
 report mixed "$R"
-progress "bitmap for one of two packs" 1 1
+phases "bitmap for one of two packs" 1 1
 oracle_compare "bitmap for one of two packs, loose objects" "$out" "$R"
 mv "$bm" "$tmp/saved.bitmap"
 report mixed-without "$R"
@@ -88,7 +61,7 @@ for p in "$R"/.git/objects/pack/pack-*.pack; do
 done
 cp "$bm" "$other.bitmap"
 report stale "$R"
-progress "stale bitmap" 1 1
+phases "stale bitmap" 1 1
 same "stale bitmap" mixed stale
 checks=$((checks + 1))
 grep -q "^git-abbrev: note: $other.bitmap: not used (made for another pack (stale)); the pack is read instead\$" "$err" ||
@@ -103,11 +76,11 @@ printf '\377\377\377\377\377\377\377\377' |
 	dd of="$bm" bs=1 seek=40 conv=notrunc 2>/dev/null || die "dd failed"
 report damaged "$R"
 # (a bitmap passed over counted nothing: its phase, empty, is not shown)
-progress "damaged bitmap" 0 1
+phases "damaged bitmap" 0 1
 same "damaged bitmap" mixed damaged
 head -c 45 "$tmp/saved.bitmap" >"$bm"
 report truncated "$R"
-progress "truncated bitmap" 0 1
+phases "truncated bitmap" 0 1
 same "truncated bitmap" mixed truncated
 : >"$bm"
 report empty "$R"
@@ -126,7 +99,7 @@ if "$PYTHON3" "$tests_dir/gen_repo.py" "$tmp/s" --scenario sha256 >/dev/null 2>&
    ls "$tmp/s"/.git/objects/pack/pack-*.bitmap >/dev/null 2>&1
 then
 	report s-with "$tmp/s"
-	progress "sha256 bitmap" 1 0
+	phases "sha256 bitmap" 1 0
 	oracle_compare "sha256 bitmap" "$out" "$tmp/s"
 	rm -f "$tmp/s"/.git/objects/pack/pack-*.bitmap
 	report s-without "$tmp/s"

@@ -14,34 +14,8 @@
 
 # shellcheck source-path=SCRIPTDIR source=setup.sh
 . "$(dirname "$0")/setup.sh"
-
-GIT_PROGRESS_DELAY=0
-export GIT_PROGRESS_DELAY
-
-# report LABEL REPO: the JSON report into $tmp/LABEL.json, stderr into $err
-report() {
-	expect_exit 0 "$GIT_ABBREV" --progress --format=json "$2"
-	cp "$out" "$tmp/$1.json"
-}
-
-# same LABEL A B: the two reports are byte-identical
-same() {
-	checks=$((checks + 1))
-	cmp -s "$tmp/$2.json" "$tmp/$3.json" || {
-		fail "$1: the reports differ"
-		diff "$tmp/$2.json" "$tmp/$3.json" | sed -n '1,10s/^/    /p'
-	}
-}
-
-# phases LABEL WANT_BITMAP WANT_HEADERS: which phases ran (1 yes, 0 no)
-phases() {
-	checks=$((checks + 1))
-	b=0
-	h=0
-	grep -q 'reading pack bitmaps' "$err" && b=1
-	grep -q 'reading pack headers' "$err" && h=1
-	[ "$b$h" = "$2$3" ] || { fail "$1: bitmap phase $b, header phase $h; want $2, $3"; show "$err"; }
-}
+# shellcheck source-path=SCRIPTDIR source=bitmap_setup.sh
+. "$tests_dir/bitmap_setup.sh"
 
 # noted LABEL TEXT: stderr has a note naming the multi-pack-index and TEXT
 noted() {
