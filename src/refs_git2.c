@@ -40,6 +40,7 @@
 #include "hexid.h"
 #include "objread.h"
 #include "range_walk.h"
+#include "test_hooks.h"
 
 struct refs_git2 {
 	refs_source src;
@@ -813,7 +814,7 @@ static int range_commit(void *ctx, const unsigned char *id, int64_t *time,
 	located at, *pat = NULL;
 	const char *d, *m;
 	size_t len, mlen;
-	int n, rc = 1, keep = rg->klen < RANGE_KEEP_MAX;
+	int n, rc = 1, keep = rg->klen < test_hook_range_keep(RANGE_KEEP_MAX);
 
 	*note = NOTE_NONE;
 	n = g->cg ? commit_graph_parents(g->cg, id, time, rg->parents, rg->pcap) : -1;

@@ -56,4 +56,20 @@ static inline void test_hook_wait(const char *name, int *done)
  */
 #define test_hook_read_pause(done) test_hook_wait("GIT_ABBREV_TEST_READ_PAUSE_MS", done)
 
+/*
+ * GIT_ABBREV_TEST_RANGE_KEEP: the bytes of messages the --range walk keeps
+ * for the check, instead of `dflt` (refs_git2.c), so a small history also
+ * takes the path of a large one: messages read again one by one.
+ */
+#ifdef ABBREV_TEST_HOOKS
+static inline size_t test_hook_range_keep(size_t dflt)
+{
+	const char *v = getenv("GIT_ABBREV_TEST_RANGE_KEEP");
+
+	return v ? (size_t)strtoull(v, NULL, 10) : dflt;
+}
+#else
+#define test_hook_range_keep(dflt) (dflt)
+#endif
+
 #endif

@@ -118,6 +118,21 @@ git -C "$cg" commit-graph write --reachable
 [ -f "$cg/objects/info/commit-graph" ] || die "no commit-graph written"
 for_all "$cg"
 
+# ---- messages read again: the walk keeps at most 256 MB of them ------------------
+# (the hooks build lowers the cap: none kept, then a few)
+hooks=${GIT_ABBREV_HOOKS:-$(dirname "$GIT_ABBREV")/../tests/git-abbrev-hooks}
+[ -x "$hooks" ] || die "no tests/git-abbrev-hooks: run make check (or set GIT_ABBREV_HOOKS)"
+expect_exit 1 "$GIT_ABBREV" verify -C "$r" --format=json --range=HEAD
+cp "$out" "$tmp/kept.json"
+for keep in 0 300; do
+	GIT_ABBREV_TEST_RANGE_KEEP=$keep
+	export GIT_ABBREV_TEST_RANGE_KEEP
+	expect_exit 1 "$hooks" verify -C "$r" --format=json --range=HEAD
+	unset GIT_ABBREV_TEST_RANGE_KEEP
+	checks=$((checks + 1))
+	cmp -s "$out" "$tmp/kept.json" || { fail "--range with $keep bytes of messages kept: other findings"; show "$out"; }
+done
+
 # ---- the subject search over the walk's graph ------------------------------------
 # No commit-graph file and the subject cache warm (the second run): ancestry
 # and "public" come from the graph of what the walk read, with the history
