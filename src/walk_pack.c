@@ -456,11 +456,20 @@ void wp_bus_guard(sigjmp_buf *to)
 	bus_jump = to;
 }
 
-static void on_sigbus(int sig)
+/* What handled SIGBUS before walk_pack_objects() (the program's mapguard.h). */
+static struct sigaction bus_before;
+
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
 {
 	if (bus_jump)
 		siglongjmp(*bus_jump, 1);
-	/* not a guarded read: the default action, when the access runs again */
+	/*
+	 * Not a guarded read (an .idx cut short, read by the merge): what
+	 * handled it before the walk, which names the file and exits
+	 * (mapguard.h); else the default action, when the access runs again.
+	 */
+	if ((bus_before.sa_flags & SA_SIGINFO) && bus_before.sa_sigaction != on_sigbus)
+		bus_before.sa_sigaction(sig, si, uc);
 	signal(sig, SIG_DFL);
 }
 
@@ -477,9 +486,12 @@ int walk_pack_objects(const char *objdir, idsets *s, progress *p, char *err, siz
 	 * fails with a message (wp_bus_guard) instead of dying.
 	 */
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_sigbus;
+	sa.sa_sigaction = on_sigbus;
+	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGBUS, &sa, &old);
+	if (!(old.sa_flags & SA_SIGINFO) || old.sa_sigaction != on_sigbus)
+		bus_before = old;
 	for (int attempt = 0; rc == 1 && attempt < MAX_ATTEMPTS; attempt++) {
 		walker w = { 0 };
 
