@@ -81,7 +81,7 @@ static int load_reachable(cmd_sets *cs, const cli_repo_opts *o, progress *p)
 	return ABBREV_EXIT_OK;
 }
 
-static int sets_load(cmd_sets *cs, const cli_repo_opts *o, progress *p, int commits_only)
+int cmd_sets_open(cmd_sets *cs, const cli_repo_opts *o)
 {
 	size_t n = o->nrepos, nopen = n ? n : 1;
 	char *const *repos = o->repos;
@@ -105,6 +105,17 @@ static int sets_load(cmd_sets *cs, const cli_repo_opts *o, progress *p, int comm
 			goto nomem;
 		}
 	}
+	return ABBREV_EXIT_OK;
+nomem:
+	cmd_error("out of memory");
+	return ABBREV_EXIT_NOMEM;
+}
+
+static int sets_fill(cmd_sets *cs, const cli_repo_opts *o, progress *p, int commits_only)
+{
+	char err[1024] = "";
+	int rc;
+
 	cs->s = idsets_new(walk_repo_rawsz(cs->repos[0]));
 	if (!cs->s)
 		goto nomem;
@@ -177,14 +188,23 @@ nomem:
 	return ABBREV_EXIT_NOMEM;
 }
 
+int cmd_sets_walk(cmd_sets *cs, const cli_repo_opts *o, progress *p, int commits_only)
+{
+	return sets_fill(cs, o, p, commits_only);
+}
+
 int cmd_sets_load(cmd_sets *cs, const cli_repo_opts *o, progress *p)
 {
-	return sets_load(cs, o, p, 0);
+	int rc = cmd_sets_open(cs, o);
+
+	return rc ? rc : sets_fill(cs, o, p, 0);
 }
 
 int cmd_sets_load_commits(cmd_sets *cs, const cli_repo_opts *o, progress *p)
 {
-	return sets_load(cs, o, p, 1);
+	int rc = cmd_sets_open(cs, o);
+
+	return rc ? rc : sets_fill(cs, o, p, 1);
 }
 
 void cmd_sets_free(cmd_sets *cs)

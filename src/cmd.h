@@ -81,6 +81,15 @@ typedef struct {
  */
 int cmd_sets_load(cmd_sets *cs, const cli_repo_opts *o, progress *p);
 /*
+ * cmd_sets_load() in two steps, for a command that may never need the
+ * sets (verify asks the packs' indexes first): open the repositories
+ * (cs->s stays NULL), then, if need be, walk them into the sets (with
+ * commits_only, as cmd_sets_load_commits()).  Each returns an exit
+ * status; errors are printed.
+ */
+int cmd_sets_open(cmd_sets *cs, const cli_repo_opts *o);
+int cmd_sets_walk(cmd_sets *cs, const cli_repo_opts *o, progress *p, int commits_only);
+/*
  * As cmd_sets_load(), for a command that needs only the commits and the
  * number of objects (history): one repository read by the pack walker
  * keeps only its commits in the sets and counts the rest

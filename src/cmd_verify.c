@@ -2,13 +2,18 @@
  * cmd_verify.c - `git abbrev verify`: check the commit references of
  * patches, mailboxes and commit messages against a repository.
  *
- * The IDs of the repository go into the Judy sets once (as for report);
- * each input is read whole, its references found (refs_parse), judged
+ * A reference's ID is looked up in the packs' .idx files and the loose
+ * fan-out directory it falls in (objidx.h), as git does for `git
+ * rev-parse <prefix>`: nothing is loaded per object up front.  Only what
+ * needs every commit (the subject index) walks the repository into the
+ * Judy sets, once, when first needed; --reachable and --walker=libgit2
+ * load them first, as report does, since they answer from them.  Each
+ * input is read whole, its references found (refs_parse), judged
  * (refs_resolve) and printed by one emitter.  With --range the inputs are
  * the messages of a range of commits, and a Fixes: tag or a revert must
  * name an ancestor of its commit.  --fix prints the input with every
  * reference whose commit is known rewritten; files are never edited.
- * Each --repo is loaded the same way (its own ID sets and commits) and
+ * Each --repo is opened the same way (its own objects and commits) and
  * consulted when no commit here has an ID.
  */
 #include <config.h>
@@ -25,6 +30,7 @@
 #include "emit_verify.h"
 #include "exitcodes.h"
 #include "hexid.h"
+#include "objidx.h"
 #include "refs_git2.h"
 #include "subject_cache.h"
 #include "refs_parse.h"
@@ -32,11 +38,25 @@
 #include "walk.h"
 #include "walk_repo.h"
 
+/*
+ * The objects of one repository (this one or a --repo) as the resolver
+ * asks about them: from its .idx files, or from its sets once walked.
+ */
+typedef struct {
+	refs_ids ids;
+	cmd_sets cs;          /* open; cs.s walked on first need (or at once) */
+	cli_repo_opts ro;
+	objidx *x;            /* NULL: the sets answer (--reachable, --walker=libgit2) */
+	progress *p;
+	int walk_rc;          /* -1 not walked yet, else the walk's exit status */
+	refs_git2 *g;
+} verify_repo;
+
 typedef struct {
 	const cli_verify_opts *o;
 	refs_resolver *res;
 	verify_emitter *em;
-	const idsets *s;
+	const refs_ids *ids;
 	size_t rawsz;
 	verify_totals t;
 	int ret;              /* the worst runtime status so far */
@@ -135,7 +155,8 @@ static int check_text(verify_ctx *c, const char *name, const char *commit_hex,
 		rc = ABBREV_EXIT_NOMEM;
 		goto done;
 	default:
-		cmd_error("%s", err);
+		if (*err) /* empty: the walk said why already */
+			cmd_error("%s", err);
 		rc = ABBREV_EXIT_RUNTIME;
 		goto done;
 	}
@@ -212,8 +233,10 @@ static int check_range(verify_ctx *c, refs_git2 *g)
 		return rc == -2 ? ABBREV_EXIT_USAGE : ABBREV_EXIT_RUNTIME;
 	}
 	while ((rc = refs_range_next(rg, id, &msg, &len, err, sizeof(err))) == 1) {
-		unsigned L = refs_unique_length(c->s, ABBREV_SET_ALL, id);
+		unsigned L;
 
+		if ((rc = c->ids->unique_length(c->ids->ctx, id, &L, err, sizeof(err))))
+			break; /* -1 or -2: said below */
 		if (L < c->o->min_length)
 			L = c->o->min_length;
 		if (L > 2 * c->rawsz)
@@ -236,44 +259,133 @@ static int check_range(verify_ctx *c, refs_git2 *g)
 	return rc;
 }
 
-/* The repositories of --repo, each with its own ID sets and commits. */
-typedef struct {
-	cmd_sets cs;
-	refs_git2 *g;
-} other_repo;
+static int vr_prefix(void *ctx, const char *hex, size_t n, refs_id_fn fn, void *arg, char *err,
+		     size_t errsz)
+{
+	return objidx_prefix(((verify_repo *)ctx)->x, hex, n, fn, arg, err, errsz);
+}
 
-/* Load the --repo repositories and give them to the resolver; an exit status. */
-static int load_others(verify_ctx *c, other_repo *v, size_t n, progress *p)
+static int vr_unique_length(void *ctx, const unsigned char *id, unsigned *len, char *err,
+			    size_t errsz)
+{
+	return objidx_unique_length(((verify_repo *)ctx)->x, id, len, err, errsz);
+}
+
+/*
+ * Walk the repository into its sets (once); an exit status, errors
+ * printed.  With the .idx files answering every ID question, the sets
+ * need only the commits (what the subject index lists): the pack walker
+ * then stores no other ID, which spares most of the time and memory of
+ * 10M objects.
+ */
+static int vr_walk(verify_repo *vr)
+{
+	if (vr->walk_rc < 0)
+		vr->walk_rc = cmd_sets_walk(&vr->cs, &vr->ro, vr->p, vr->x != NULL);
+	return vr->walk_rc;
+}
+
+static int vr_sets(void *ctx, const idsets **out, char *err, size_t errsz)
+{
+	verify_repo *vr = ctx;
+	int rc = vr_walk(vr);
+
+	if (err && errsz)
+		err[0] = '\0'; /* vr_walk() printed why */
+	if (rc)
+		return rc == ABBREV_EXIT_NOMEM ? -1 : -2;
+	*out = vr->cs.s;
+	return 0;
+}
+
+/*
+ * Open the repository of ro (ro->repos: one, or none: the one here) and
+ * its commits, and set vr->ids.  An exit status; errors are printed.
+ */
+static int vr_open(verify_repo *vr, const cli_repo_opts *ro, progress *p)
+{
+	char err[512] = "";
+	struct git_repository *repo;
+	const char *objdir;
+	int rc;
+
+	vr->ro = *ro;
+	vr->p = p;
+	vr->walk_rc = -1;
+	if ((rc = cmd_sets_open(&vr->cs, ro)))
+		return rc;
+	repo = walk_repo_git2(vr->cs.repos[0]);
+	if (!repo) {
+		cmd_error("%s: verify reads commits with libgit2, which cannot open this repository",
+			  vr->cs.paths[0]);
+		return ABBREV_EXIT_RUNTIME;
+	}
+	objdir = walk_repo_objdir(vr->cs.repos[0]);
+	if (ro->reachable || ro->walker == CLI_WALKER_LIBGIT2) {
+		/* the sets are the answer: what is reachable, or what libgit2 lists */
+		if ((rc = vr_walk(vr)))
+			return rc;
+		refs_ids_over_sets(&vr->ids, vr->cs.s);
+	} else {
+		rc = objidx_new(&vr->x, objdir, walk_repo_rawsz(vr->cs.repos[0]), err, sizeof(err));
+		if (rc == -1)
+			goto nomem;
+		if (rc) {
+			cmd_error("%s", err);
+			return ABBREV_EXIT_RUNTIME;
+		}
+		/* what git too warns about and goes on without (a missing alternate) */
+		for (const char *line = objidx_warnings(vr->x); *line;) {
+			int len = (int)strcspn(line, "\n");
+
+			cmd_error("warning: %.*s", len, line);
+			line += len + (line[len] == '\n');
+		}
+		vr->ids = (refs_ids){ vr, walk_repo_rawsz(vr->cs.repos[0]), vr_prefix,
+				      vr_unique_length, vr_sets };
+	}
+	switch (refs_git2_new(&vr->g, repo, objdir)) {
+	case 0:
+		return ABBREV_EXIT_OK;
+	case -1:
+		goto nomem;
+	default:
+		cmd_error("%s: cannot open the object database", vr->cs.paths[0]);
+		return ABBREV_EXIT_RUNTIME;
+	}
+nomem:
+	cmd_error("out of memory");
+	return ABBREV_EXIT_NOMEM;
+}
+
+static void vr_close(verify_repo *vr)
+{
+	refs_git2_free(vr->g);
+	objidx_free(vr->x);
+	cmd_sets_free(&vr->cs);
+}
+
+/* Open the --repo repositories and give them to the resolver; an exit status. */
+static int load_others(verify_ctx *c, verify_repo *v, size_t n, progress *p)
 {
 	for (size_t i = 0; i < n; i++) {
 		cli_repo_opts ro = c->o->r;
 		char *path = (char *)c->o->other[i];
-		struct git_repository *repo;
 		int rc;
 
 		ro.repos = &path;
 		ro.nrepos = 1;
-		rc = cmd_sets_load(&v[i].cs, &ro, p);
-		if (rc)
+		if ((rc = vr_open(&v[i], &ro, p)))
 			return rc;
-		repo = walk_repo_git2(v[i].cs.repos[0]);
-		if (!repo) {
-			cmd_error("%s: verify reads commits with libgit2, which cannot open this "
-				  "repository", v[i].cs.paths[0]);
-			return ABBREV_EXIT_RUNTIME;
-		}
-		rc = refs_git2_new(&v[i].g, repo, walk_repo_objdir(v[i].cs.repos[0]));
-		if (rc == 0)
-			rc = refs_resolver_add_repo(c->res, v[i].cs.s, refs_git2_source(v[i].g),
-						    v[i].cs.paths[0]);
+		rc = refs_resolver_add_repo(c->res, &v[i].ids, refs_git2_source(v[i].g),
+					    v[i].cs.paths[0]);
 		if (rc == -1) {
 			cmd_error("out of memory");
 			return ABBREV_EXIT_NOMEM;
 		}
 		if (rc == -2) {
-			cmd_error("%s: %s", v[i].cs.paths[0], v[i].g ?
-				  "its IDs are of another hash than this repository's" :
-				  "cannot open the object database");
+			cmd_error("%s: its IDs are of another hash than this repository's",
+				  v[i].cs.paths[0]);
 			return ABBREV_EXIT_RUNTIME;
 		}
 	}
@@ -284,12 +396,10 @@ int cmd_verify(int argc, char **argv)
 {
 	cli_verify_opts o;
 	cli_repo_opts ro;
-	cmd_sets cs = { 0 };
+	verify_repo here = { 0 };
 	verify_ctx c = { 0 };
-	refs_git2 *g = NULL;
-	other_repo *others = NULL;
+	verify_repo *others = NULL;
 	progress *p = NULL;
-	struct git_repository *repo;
 	int ret = cmd_begin(&cli_cmd_verify, &o, argc, argv);
 
 	if (ret >= 0)
@@ -303,34 +413,19 @@ int cmd_verify(int argc, char **argv)
 		cmd_error("out of memory");
 		return ABBREV_EXIT_NOMEM;
 	}
-	ret = cmd_sets_load(&cs, &ro, p);
-	if (ret)
-		goto done;
-	repo = walk_repo_git2(cs.repos[0]);
-	if (!repo) {
-		cmd_error("%s: verify reads commits with libgit2, which cannot open this repository",
-			  cs.paths[0]);
-		ret = ABBREV_EXIT_RUNTIME;
-		goto done;
-	}
-	c.s = cs.s;
-	c.rawsz = idsets_rawsz(cs.s);
-	switch (refs_git2_new(&g, repo, walk_repo_objdir(cs.repos[0]))) {
-	case 0:
-		break;
-	case -1:
+	others = calloc(o.nother ? o.nother : 1, sizeof(*others));
+	if (!others) {
 		cmd_error("out of memory");
 		ret = ABBREV_EXIT_NOMEM;
 		goto done;
-	default:
-		cmd_error("%s: cannot open the object database", cs.paths[0]);
-		ret = ABBREV_EXIT_RUNTIME;
-		goto done;
 	}
+	ret = vr_open(&here, &ro, p);
+	if (ret)
+		goto done;
 	if (!o.no_cache) {
 		/* the packs' subject tables, kept outside the repository (never written to) */
 		char *dir = subject_cache_dir();
-		int rc = refs_git2_cache(g, dir);
+		int rc = refs_git2_cache(here.g, dir);
 
 		free(dir);
 		if (rc) {
@@ -339,13 +434,9 @@ int cmd_verify(int argc, char **argv)
 			goto done;
 		}
 	}
-	if (refs_resolver_new(&c.res, cs.s, refs_git2_source(g), o.min_length)) {
-		cmd_error("out of memory");
-		ret = ABBREV_EXIT_NOMEM;
-		goto done;
-	}
-	others = calloc(o.nother ? o.nother : 1, sizeof(*others));
-	if (!others) {
+	c.ids = &here.ids;
+	c.rawsz = here.ids.rawsz;
+	if (refs_resolver_new(&c.res, &here.ids, refs_git2_source(here.g), o.min_length)) {
 		cmd_error("out of memory");
 		ret = ABBREV_EXIT_NOMEM;
 		goto done;
@@ -362,7 +453,7 @@ int cmd_verify(int argc, char **argv)
 		goto done;
 	}
 	if (o.range) {
-		ret = check_range(&c, g);
+		ret = check_range(&c, here.g);
 	} else if (!o.nfiles) {
 		ret = check_file(&c, "-");
 	} else {
@@ -382,13 +473,10 @@ int cmd_verify(int argc, char **argv)
 done:
 	emit_verify_free(c.em);
 	refs_resolver_free(c.res);
-	for (size_t i = 0; others && i < o.nother; i++) {
-		refs_git2_free(others[i].g);
-		cmd_sets_free(&others[i].cs);
-	}
+	for (size_t i = 0; others && i < o.nother; i++)
+		vr_close(&others[i]);
 	free(others);
-	refs_git2_free(g);
-	cmd_sets_free(&cs);
+	vr_close(&here);
 	progress_free(p);
 	return ret;
 }

@@ -56,7 +56,8 @@ typedef struct centry {
 } centry;
 
 struct refs_resolver {
-	const idsets *s;
+	const refs_ids *objs; /* where IDs are looked up */
+	const idsets *s;      /* the sets (every commit), asked for when the subject index is built */
 	const refs_source *src;
 	size_t rawsz;
 	unsigned min_length;
@@ -67,8 +68,10 @@ struct refs_resolver {
 	size_t nids;
 	const char *sbuf;     /* the subject read last (the source's) */
 	progress *p;
+	int failed;           /* an ID question failed: -1 (memory), -2 (message in err) */
+	char err[512];
 	struct other_repo {   /* --repo: consulted when no commit here has an ID */
-		const idsets *s;
+		const refs_ids *ids;
 		const refs_source *src;
 		char *name;
 	} *others;
@@ -186,15 +189,40 @@ static centry *commit_info(refs_resolver *r, const unsigned char *id)
 
 /* ---- the subject index ---------------------------------------------------------- */
 
-/* The IDs of every commit, ascending (the source asks when it needs them). */
+/* An ID question's status: a failure is kept for refs_resolve() (r->failed). */
+static int id_status(refs_resolver *r, int rc)
+{
+	if (rc < 0 && !r->failed)
+		r->failed = rc;
+	return rc;
+}
+
+/*
+ * The sets, at least of every commit, walked on first need (refs_ids.sets):
+ * 0, -1 (memory), -2 (r->failed).
+ */
+static int need_sets(refs_resolver *r)
+{
+	if (r->s)
+		return 0;
+	return id_status(r, r->objs->sets(r->objs->ctx, &r->s, r->err, sizeof(r->err)));
+}
+
+/*
+ * The IDs of every commit, ascending (the source asks when it needs them:
+ * only then are the sets walked).  0, or -1 (memory, or r->failed).
+ */
 static int all_commits(void *arg, const unsigned char **ids, size_t *n)
 {
 	refs_resolver *r = arg;
-	size_t max = idsets_count(r->s, ABBREV_SET_COMMIT);
+	size_t max;
 	const unsigned char *id;
 	idset_iter it;
 	int type;
 
+	if (need_sets(r))
+		return -1;
+	max = idsets_count(r->s, ABBREV_SET_COMMIT);
 	if (!r->ids) {
 		if (!(r->ids = malloc((max ? max : 1) * r->rawsz)))
 			return -1;
@@ -320,51 +348,51 @@ static int search_subject(refs_resolver *r, const char *s, size_t n, int prefix,
 /* ---- IDs ------------------------------------------------------------------------ */
 
 typedef struct {
+	size_t rawsz;
 	size_t ncommits, nothers;
 	size_t ntags_commitish;  /* of the others: annotated tags that peel to a commit */
 	int other_type;
 	unsigned char commits[MAX_CANDS][ABBREV_MAX_RAWSZ];
 } prefix_hits;
 
-/* The objects of `s` whose IDs start with hex[0..n) (n <= 2 * rawsz). */
-static void lookup_prefix_in(const idsets *s, size_t rawsz, const char *hex, size_t n,
-			     prefix_hits *h)
+static int hit_add(void *arg, const unsigned char *id, int type, int commitish)
 {
-	unsigned char from[ABBREV_MAX_RAWSZ];
-	const unsigned char *id;
-	idset_iter it;
-	int type;
+	prefix_hits *h = arg;
 
-	memset(h, 0, sizeof(*h));
-	if (hexid_parse_prefix(from, rawsz, hex, n))
-		return;
-	idset_iter_init(&it, s, ABBREV_SET_ALL);
-	idset_iter_seek(&it, from);
-	while (idset_iter_next(&it, &id, &type) && hexid_lcp(id, from, rawsz) >= n) {
-		if (type == ABBREV_TYPE_COMMIT) {
-			if (h->ncommits < MAX_CANDS)
-				memcpy(h->commits[h->ncommits], id, rawsz);
-			h->ncommits++;
-		} else {
-			if (!h->nothers)
-				h->other_type = type;
-			h->nothers++;
-			if (type == ABBREV_TYPE_TAG && idsets_in_set(s, id, ABBREV_SET_COMMITISH))
-				h->ntags_commitish++;
-		}
+	if (type == ABBREV_TYPE_COMMIT) {
+		if (h->ncommits < MAX_CANDS)
+			memcpy(h->commits[h->ncommits], id, h->rawsz);
+		h->ncommits++;
+		return 0;
 	}
+	if (!h->nothers)
+		h->other_type = type;
+	h->nothers++;
+	if (type == ABBREV_TYPE_TAG && commitish)
+		h->ntags_commitish++;
+	return 0;
 }
 
-static void lookup_prefix(const refs_resolver *r, const char *hex, size_t n, prefix_hits *h)
+/* The objects of `ids` whose IDs start with hex[0..n) (n <= 2 * rawsz): 0, -1, -2. */
+static int lookup_prefix_in(refs_resolver *r, const refs_ids *ids, const char *hex, size_t n,
+			    prefix_hits *h)
 {
-	lookup_prefix_in(r->s, r->rawsz, hex, n, h);
+	memset(h, 0, sizeof(*h));
+	h->rawsz = r->rawsz;
+	return id_status(r, ids->prefix(ids->ctx, hex, n, hit_add, h, r->err, sizeof(r->err)));
 }
 
-/* The first --repo in which commits have the ID: its index (h filled), or -1. */
-static int lookup_elsewhere(const refs_resolver *r, const char *hex, size_t n, prefix_hits *h)
+static int lookup_prefix(refs_resolver *r, const char *hex, size_t n, prefix_hits *h)
+{
+	return lookup_prefix_in(r, r->objs, hex, n, h);
+}
+
+/* The first --repo in which commits have the ID: its index (h filled), or -1 (none, or r->failed). */
+static int lookup_elsewhere(refs_resolver *r, const char *hex, size_t n, prefix_hits *h)
 {
 	for (size_t i = 0; i < r->nothers; i++) {
-		lookup_prefix_in(r->others[i].s, r->rawsz, hex, n, h);
+		if (lookup_prefix_in(r, r->others[i].ids, hex, n, h))
+			return -1;
 		if (h->ncommits)
 			return (int)i;
 	}
@@ -419,9 +447,59 @@ unsigned refs_unique_length(const idsets *s, int set, const unsigned char *id)
 	return L + 1 < ABBREV_MIN_LEN ? ABBREV_MIN_LEN : L + 1;
 }
 
+/* ---- refs_ids over ID sets -------------------------------------------------------- */
+
+static int sets_prefix(void *ctx, const char *hex, size_t n, refs_id_fn fn, void *arg,
+		       char *err, size_t errsz)
+{
+	const idsets *s = ctx;
+	size_t rawsz = idsets_rawsz(s);
+	unsigned char from[ABBREV_MAX_RAWSZ];
+	const unsigned char *id;
+	idset_iter it;
+	int type, rc = 0;
+
+	(void)err;
+	(void)errsz;
+	if (hexid_parse_prefix(from, rawsz, hex, n))
+		return 0;
+	idset_iter_init(&it, s, ABBREV_SET_ALL);
+	idset_iter_seek(&it, from);
+	while (!rc && idset_iter_next(&it, &id, &type) && hexid_lcp(id, from, rawsz) >= n)
+		rc = fn(arg, id, type, type == ABBREV_TYPE_TAG &&
+			idsets_in_set(s, id, ABBREV_SET_COMMITISH));
+	return rc;
+}
+
+static int sets_unique_length(void *ctx, const unsigned char *id, unsigned *len, char *err,
+			      size_t errsz)
+{
+	(void)err;
+	(void)errsz;
+	*len = refs_unique_length(ctx, ABBREV_SET_ALL, id);
+	return 0;
+}
+
+static int sets_sets(void *ctx, const idsets **out, char *err, size_t errsz)
+{
+	(void)err;
+	(void)errsz;
+	*out = ctx;
+	return 0;
+}
+
+void refs_ids_over_sets(refs_ids *out, const idsets *s)
+{
+	out->ctx = (void *)s;
+	out->rawsz = idsets_rawsz(s);
+	out->prefix = sets_prefix;
+	out->unique_length = sets_unique_length;
+	out->sets = sets_sets;
+}
+
 /* ---- resolver ----------------------------------------------------------------------- */
 
-int refs_resolver_new(refs_resolver **out, const idsets *s, const refs_source *src,
+int refs_resolver_new(refs_resolver **out, const refs_ids *ids, const refs_source *src,
 		      unsigned min_length)
 {
 	refs_resolver *r = calloc(1, sizeof(*r));
@@ -429,26 +507,26 @@ int refs_resolver_new(refs_resolver **out, const idsets *s, const refs_source *s
 	*out = NULL;
 	if (!r)
 		return -1;
-	r->s = s;
+	r->objs = ids;
 	r->src = src;
-	r->rawsz = idsets_rawsz(s);
+	r->rawsz = ids->rawsz;
 	r->min_length = min_length;
 	*out = r;
 	return 0;
 }
 
-int refs_resolver_add_repo(refs_resolver *r, const idsets *s, const refs_source *src,
+int refs_resolver_add_repo(refs_resolver *r, const refs_ids *ids, const refs_source *src,
 			   const char *name)
 {
 	struct other_repo *v;
 
-	if (idsets_rawsz(s) != r->rawsz)
+	if (ids->rawsz != r->rawsz)
 		return -2;
 	v = realloc(r->others, (r->nothers + 1) * sizeof(*v));
 	if (!v)
 		return -1;
 	r->others = v;
-	v[r->nothers].s = s;
+	v[r->nothers].ids = ids;
 	v[r->nothers].src = src;
 	v[r->nothers].name = strdup(name);
 	if (!v[r->nothers].name)
@@ -850,9 +928,18 @@ static const char *type_name_a(int type)
 	}
 }
 
+/* The unique length of `id` among all objects (4 on failure: r->failed tells). */
+static unsigned unique_len(refs_resolver *r, const unsigned char *id)
+{
+	unsigned L = ABBREV_MIN_LEN;
+
+	id_status(r, r->objs->unique_length(r->objs->ctx, id, &L, r->err, sizeof(r->err)));
+	return L;
+}
+
 static void short_hex(const job *j, char *out, const unsigned char *id)
 {
-	unsigned L = refs_unique_length(j->r->s, ABBREV_SET_ALL, id);
+	unsigned L = unique_len(j->r, id);
 	size_t hexsz = 2 * j->r->rawsz;
 
 	if (L < j->r->min_length)
@@ -1070,9 +1157,12 @@ static void resolve_one(job *j)
 	oh = ph + 1;
 	if (look > hexsz)
 		look = hexsz;
-	lookup_prefix(r, ref->id, look, ph);
-	if (!ph->ncommits)
+	if (!lookup_prefix(r, ref->id, look, ph) && !ph->ncommits)
 		elsewhere = lookup_elsewhere(r, ref->id, look, oh);
+	if (r->failed) {
+		free(ph);
+		return; /* refs_resolve() says why */
+	}
 	/* a hex word that names no commit (anywhere) is not a reference (refs_parse.h) */
 	if ((ref->flags & REFS_F_MAYBE) && (ref->id_len > hexsz || (!ph->ncommits && elsewhere < 0))) {
 		j->dropped = 1;
@@ -1282,8 +1372,6 @@ void refs_results_clear(refs_results *res)
 int refs_resolve(refs_resolver *r, refs_results *out, const char *buf, const refs_list *refs,
 		 const unsigned char *commit, char *err, size_t errsz)
 {
-	(void)err;
-	(void)errsz;
 	/*
 	 * Many references at once (a mailbox, a whole history's worth): the
 	 * commits they name, read one by one, come in random pack order;
@@ -1292,9 +1380,12 @@ int refs_resolve(refs_resolver *r, refs_results *out, const char *buf, const ref
 	 * reference and any subject search from the index.
 	 */
 	if (!r->indexed && (r->src->each_commit || r->src->subject_index) &&
-	    refs->n >= EAGER_INDEX_MIN && refs->n >= idsets_count(r->s, ABBREV_SET_COMMIT) / 4 &&
-	    build_index(r))
-		return -1;
+	    refs->n >= EAGER_INDEX_MIN) {
+		if (need_sets(r))
+			goto failed;
+		if (refs->n >= idsets_count(r->s, ABBREV_SET_COMMIT) / 4 && build_index(r))
+			goto failed;
+	}
 	for (size_t i = 0; i < refs->n; i++) {
 		job j = { r, buf, &refs->v[i], commit, NULL, 0, 0, 0 };
 		refs_result x = { 0 };
@@ -1304,9 +1395,9 @@ int refs_resolve(refs_resolver *r, refs_results *out, const char *buf, const ref
 		resolve_one(&j);
 		if (!j.dropped)
 			out->nrefs++;
-		if (j.nomem) {
+		if (j.nomem || r->failed) {
 			result_clear(&x);
-			return -1;
+			goto failed;
 		}
 		if (!x.nf) {
 			result_clear(&x);
@@ -1332,4 +1423,11 @@ int refs_resolve(refs_resolver *r, refs_results *out, const char *buf, const ref
 		out->v[out->n++] = x;
 	}
 	return 0;
+failed:
+	/* an ID question that failed leaves no verdict standing: the whole text fails */
+	if (r->failed == -2) {
+		snprintf(err, errsz, "%s", r->err);
+		return -2;
+	}
+	return -1;
 }

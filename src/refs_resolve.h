@@ -1,8 +1,8 @@
 /*
  * refs_resolve.h - commit references -> findings, against one repository.
  *
- * A reference's ID is looked up as a prefix in the Judy set of all
- * objects (never a git process per reference).  Subjects are read from
+ * A reference's ID is looked up as a prefix among all objects (refs_ids:
+ * the packs' .idx files, or ID sets; never a git process per reference).  Subjects are read from
  * a refs_source (refs_git2.h: a repository) when a reference needs one, and the index of every
  * commit's subject (subject_cache.h: the source's cache files, or read
  * here) is made once, lazily, the first time a subject has to be
@@ -17,8 +17,9 @@
  * No libgit2 here: the decisions are unit-tested over hand-made commits.
  *
  * Ownership: refs_resolver_new() returns a resolver freed with
- * refs_resolver_free(); it borrows the ID sets and the sources (its own
- * and those of refs_resolver_add_repo()), which must outlive it.  refs_resolve() fills a refs_results the caller clears
+ * refs_resolver_free(); it borrows the refs_ids and the sources (its own
+ * and those of refs_resolver_add_repo()), which must outlive it.
+ * refs_resolve() fills a refs_results the caller clears
  * with refs_results_clear(); results refer to references by index.
  */
 #ifndef ABBREV_REFS_RESOLVE_H
@@ -147,27 +148,63 @@ typedef struct {
 			     void *arg, progress *p, subject_index **out);
 } refs_source;
 
+/* One object of a prefix (refs_ids.prefix): its raw ID, type, and for a tag whether it peels to a commit. */
+typedef int (*refs_id_fn)(void *arg, const unsigned char *id, int type, int commitish);
+
+/*
+ * Where the resolver looks IDs up: every object of a repository.  Over
+ * the mapped .idx files of the repository (objidx.h, wired in
+ * cmd_verify.c), which answers a reference in microseconds without
+ * loading anything per object, or over ID sets already loaded
+ * (refs_ids_over_sets(): --reachable, the unit tests).  Each question
+ * returns 0, -1 when out of memory or -2 with a one-line message in err
+ * (the repository cannot be read: a pack cut short meanwhile).
+ */
+typedef struct {
+	void *ctx;
+	size_t rawsz;
+	/*
+	 * The objects whose IDs start with hex[0..n) (n <= 2 * rawsz), each
+	 * once, in ID order: fn for each until it returns non-zero (then
+	 * that is returned).
+	 */
+	int (*prefix)(void *ctx, const char *hex, size_t n, refs_id_fn fn, void *arg, char *err,
+		      size_t errsz);
+	/* The smallest length >= 4 at which `id` shares its prefix with no other object. */
+	int (*unique_length)(void *ctx, const unsigned char *id, unsigned *len, char *err,
+			     size_t errsz);
+	/*
+	 * The IDs as sets, at least every commit (loaded on the first call,
+	 * which may take seconds on a large repository): for what needs
+	 * every commit (the subject index).  *out stays owned by ctx.
+	 */
+	int (*sets)(void *ctx, const idsets **out, char *err, size_t errsz);
+} refs_ids;
+
+/* The questions of refs_ids answered from `s` (borrowed: it must outlive *out). */
+void refs_ids_over_sets(refs_ids *out, const idsets *s);
+
 typedef struct refs_resolver refs_resolver;
 
 /*
- * A resolver over the object IDs `s` (at least the commits; all objects
- * to tell "ambiguous only with trees/blobs") and the commits of `src`.
- * min_length: the shortest ID a reference may use.  0 or -1 (memory).
+ * A resolver over the objects `ids` (every object, to tell "ambiguous only
+ * with trees/blobs") and the commits of `src`.  min_length: the shortest
+ * ID a reference may use.  0 or -1 (memory).
  */
-int refs_resolver_new(refs_resolver **out, const idsets *s, const refs_source *src,
+int refs_resolver_new(refs_resolver **out, const refs_ids *ids, const refs_source *src,
 		      unsigned min_length);
 void refs_resolver_free(refs_resolver *r);
 
 /*
  * Consult another repository (--repo: mainline beside stable, a project's
- * upstream) before an ID is called unknown: its object IDs `s` (the same
+ * upstream) before an ID is called unknown: its objects `ids` (the same
  * hash as the resolver's) and its commits `src`, both borrowed; `name`
  * is copied, for messages.  A reference whose ID names no commit here but
  * one there is judged there (its subject, ambiguity, length) and named
  * "not in this repository"; one that names no commit in any is "in none
  * of the given repositories".  0, -1 (memory), -2 (another hash).
  */
-int refs_resolver_add_repo(refs_resolver *r, const idsets *s, const refs_source *src,
+int refs_resolver_add_repo(refs_resolver *r, const refs_ids *ids, const refs_source *src,
 			   const char *name);
 
 /* Show the building of the subject index on `p` (borrowed; NULL: none). */

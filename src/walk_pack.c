@@ -473,9 +473,27 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc)
 	signal(sig, SIG_DFL);
 }
 
+void wp_bus_catch(struct sigaction *old)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_sigbus;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, old);
+	if (!(old->sa_flags & SA_SIGINFO) || old->sa_sigaction != on_sigbus)
+		bus_before = *old;
+}
+
+void wp_bus_restore(const struct sigaction *old)
+{
+	sigaction(SIGBUS, old, NULL);
+}
+
 int walk_pack_objects(const char *objdir, idsets *s, progress *p, char *err, size_t errsz)
 {
-	struct sigaction sa, old;
+	struct sigaction old;
 	int rc = 1;
 
 	if (errsz)
@@ -485,13 +503,7 @@ int walk_pack_objects(const char *objdir, idsets *s, progress *p, char *err, siz
 	 * (SIGBUS) when read past its new end: the scan catches that and
 	 * fails with a message (wp_bus_guard) instead of dying.
 	 */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_sigbus;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGBUS, &sa, &old);
-	if (!(old.sa_flags & SA_SIGINFO) || old.sa_sigaction != on_sigbus)
-		bus_before = old;
+	wp_bus_catch(&old);
 	for (int attempt = 0; rc == 1 && attempt < MAX_ATTEMPTS; attempt++) {
 		walker w = { 0 };
 
@@ -512,7 +524,7 @@ int walk_pack_objects(const char *objdir, idsets *s, progress *p, char *err, siz
 			 "(a repack or gc?); try again", objdir);
 		rc = WALK_ERR;
 	}
-	sigaction(SIGBUS, &old, NULL);
+	wp_bus_restore(&old);
 	return rc;
 }
 

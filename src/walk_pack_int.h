@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
@@ -207,6 +208,13 @@ int wp_dirs_changed(const walker *w);
  * runs.
  */
 void wp_bus_guard(sigjmp_buf *to);
+/*
+ * Catch SIGBUS for wp_bus_guard() (the previous action saved in *old)
+ * until wp_bus_restore(old): walk_pack_objects() does it for a walk,
+ * objidx.c for the life of a lookup.
+ */
+void wp_bus_catch(struct sigaction *old);
+void wp_bus_restore(const struct sigaction *old);
 
 /* ---- walk_pack_dirs.c: step 1, the object directories ---- */
 
@@ -259,6 +267,12 @@ uint32_t wp_rank_before(const pack_order *o, uint64_t off, uint32_t r);
  * (the whole list is sorted by the merge).
  */
 int wp_add_loose(walker *w, const char *dir);
+/*
+ * Read the loose objects of the one fan-out directory dir/<b> (with the
+ * tags' records), appended to w->loose and sorted there: for a lookup of
+ * one prefix (objidx.c), where wp_add_loose() reads them all.
+ */
+int wp_read_fanout(walker *w, const char *dir, int b);
 /* Loose objects in ID order (for qsort and bsearch). */
 int wp_loose_cmp(const void *a, const void *b);
 /*
@@ -306,6 +320,8 @@ int wp_midx_types(walker *w, midx_file *mx);
 
 /* Read what each tag of a pack (types known, pack mapped) points at. */
 int wp_pack_tags(walker *w, const pack_file *pk);
+/* The same for the one tag at index position i (no record if unreadable). */
+int wp_pack_tag(walker *w, const pack_file *pk, uint32_t i);
 /* The same for the loose tag at `path`. */
 int wp_loose_tag(walker *w, const char *path, const unsigned char *id);
 /* Hand the tags read to the sets (idsets_tag_target), after the merge. */

@@ -202,15 +202,29 @@ static int read_fanout(walker *w, char *path, size_t dl, int b)
  * says which fan-out directories there are, and each state is noted
  * before it is read (wp_loose_changed lists them again).
  */
-int wp_add_loose(walker *w, const char *dir)
+int wp_read_fanout(walker *w, const char *dir, int b)
 {
-	size_t dl = strlen(dir), hexsz = 2 * w->rawsz;
-	char *path = malloc(dl + hexsz + 3);
-	unsigned char fanouts[32];
+	size_t dl = strlen(dir);
+	char *path = malloc(dl + 2 * w->rawsz + 3);
 	int rc;
 
 	if (!path)
 		return WALK_NOMEM;
+	snprintf(path, dl + 5, "%s/%02x/", dir, b);
+	if (!(rc = wp_note_dir(w, path))) {
+		w->states[w->nstates - 1].kind = DIR_FANOUT;
+		w->states[w->nstates - 1].fanout = b;
+		rc = read_fanout(w, path, dl, b);
+	}
+	free(path);
+	return rc;
+}
+
+int wp_add_loose(walker *w, const char *dir)
+{
+	unsigned char fanouts[32];
+	int rc;
+
 	if (!(rc = wp_note_dir(w, dir)))
 		rc = list_fanouts(w, dir, fanouts);
 	if (!rc) {
@@ -223,14 +237,8 @@ int wp_add_loose(walker *w, const char *dir)
 		/* tests/t-gc-race.sh prunes here, to see the walk start again */
 		if (b >= 0x80)
 			test_hook_loose_pause(&w->paused_loose);
-		snprintf(path, dl + 5, "%s/%02x/", dir, b);
-		if ((rc = wp_note_dir(w, path)))
-			break;
-		w->states[w->nstates - 1].kind = DIR_FANOUT;
-		w->states[w->nstates - 1].fanout = b;
-		rc = read_fanout(w, path, dl, b);
+		rc = wp_read_fanout(w, dir, b);
 	}
-	free(path);
 	return rc;
 }
 

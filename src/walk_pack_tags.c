@@ -149,25 +149,32 @@ static int obj_read(walker *w, const pack_file *pk, uint64_t off, size_t want, i
 	return rc;
 }
 
+int wp_pack_tag(walker *w, const pack_file *pk, uint32_t i)
+{
+	unsigned char *obj = NULL;
+	size_t n = 0;
+	uint64_t off;
+	int rc;
+
+	if (entry_off(w, pk, i, &off))
+		return 0;
+	rc = obj_read(w, pk, off, TAGOBJ_HEAD_MAX, 0, &obj, &n);
+	if (rc == WALK_NOMEM)
+		return rc;
+	if (rc)
+		return 0;
+	rc = record(w, wp_pack_name(pk, i), obj, n);
+	free(obj);
+	return rc;
+}
+
 int wp_pack_tags(walker *w, const pack_file *pk)
 {
 	for (uint32_t i = 0; i < pk->n; i++) {
-		unsigned char *obj = NULL;
-		size_t n = 0;
-		uint64_t off;
 		int rc;
 
-		if (pk->types[i] != ABBREV_TYPE_TAG || entry_off(w, pk, i, &off))
-			continue;
-		rc = obj_read(w, pk, off, TAGOBJ_HEAD_MAX, 0, &obj, &n);
-		if (rc == WALK_NOMEM)
+		if (pk->types[i] == ABBREV_TYPE_TAG && (rc = wp_pack_tag(w, pk, i)))
 			return rc;
-		if (!rc) {
-			rc = record(w, wp_pack_name(pk, i), obj, n);
-			free(obj);
-			if (rc)
-				return rc;
-		}
 	}
 	return 0;
 }

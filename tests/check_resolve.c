@@ -243,6 +243,7 @@ static int fake_each_commit(void *ctx, const unsigned char *ids, size_t n,
 static fake_repo F;
 static refs_source SRC = { &F, fake_commit, fake_is_ancestor, fake_is_public, NULL, NULL };
 static idsets *S;
+static refs_ids IDS;
 static refs_resolver *R;
 static refs_list RL;
 static refs_results RES;
@@ -259,7 +260,8 @@ static void setup(void)
 		test_id(F.raw[i], 20, hist[i].hex);
 		ck_assert_int_eq(idsets_add(S, F.raw[i], hist[i].type), 1);
 	}
-	ck_assert_int_eq(refs_resolver_new(&R, S, &SRC, 12), 0);
+	refs_ids_over_sets(&IDS, S);
+	ck_assert_int_eq(refs_resolver_new(&R, &IDS, &SRC, 12), 0);
 }
 
 /* The same tests with the subject index read through each_commit(). */

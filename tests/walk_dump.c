@@ -5,6 +5,10 @@
  *	walk_dump [-q] [--rawsz=N] <objdir>      the pack walker on an object dir
  *	walk_dump [-q] --repo <repo>             the pack walker, objdir from libgit2
  *	walk_dump [-q] --libgit2 <repo>          the libgit2 walker
+ *	walk_dump --objidx [--rawsz=N] <objdir> <prefix>...
+ *	                                         verify's lookup (objidx.h): for each
+ *	                                         object of each prefix, "<prefix> <hex>
+ *	                                         <type> <unique length>[ commit-ish]"
  *
  * -q prints only the set sizes and the walk's wall time (to stderr).
  * --commit-ish lists the commit-ish set instead, peeled from what the
@@ -21,6 +25,7 @@
 #include <time.h>
 
 #include "idset.h"
+#include "objidx.h"
 #include "walk.h"
 #include "walk_pack.h"
 
@@ -51,10 +56,58 @@ static const char *anon_memory(void)
 	return buf;
 }
 
+/* One object of a prefix, as --objidx prints it. */
+typedef struct {
+	objidx *x;
+	const char *prefix;
+	size_t rawsz;
+	int rc;
+} dump_ctx;
+
+static int dump_one(void *arg, const unsigned char *id, int type, int commitish)
+{
+	dump_ctx *d = arg;
+	char hex[ABBREV_MAX_HEXSZ + 1], err[512];
+	unsigned len;
+
+	d->rc = objidx_unique_length(d->x, id, &len, err, sizeof(err));
+	if (d->rc) {
+		fprintf(stderr, "walk_dump: %s\n", d->rc == -1 ? "out of memory" : err);
+		return 1;
+	}
+	hexid_fmt(hex, id, d->rawsz);
+	printf("%s %s %s %u%s\n", d->prefix, hex, hexid_type_name(type), len,
+	       commitish ? " commit-ish" : "");
+	return 0;
+}
+
+/* --objidx: the objects of each prefix; an exit status. */
+static int dump_prefixes(const char *objdir, size_t rawsz, char **prefixes, int n)
+{
+	char err[512];
+	dump_ctx d = { NULL, NULL, rawsz, 0 };
+	int rc = objidx_new(&d.x, objdir, rawsz, err, sizeof(err));
+
+	if (rc) {
+		fprintf(stderr, "walk_dump: %s\n", rc == -1 ? "out of memory" : err);
+		return rc == -1 ? 4 : 3;
+	}
+	for (int i = 0; i < n && !rc && !d.rc; i++) {
+		d.prefix = prefixes[i];
+		rc = objidx_prefix(d.x, prefixes[i], strlen(prefixes[i]), dump_one, &d, err,
+				   sizeof(err));
+		if (rc < 0)
+			fprintf(stderr, "walk_dump: %s\n", rc == -1 ? "out of memory" : err);
+	}
+	objidx_free(d.x);
+	return rc == -1 || d.rc == -1 ? 4 : rc || d.rc ? 3 : 0;
+}
+
 static int usage(void)
 {
 	fputs("usage: walk_dump [-q] [--commit-ish] [--rawsz=N] <objdir>\n"
-	      "       walk_dump [-q] [--commit-ish] (--repo | --libgit2) <repo>\n", stderr);
+	      "       walk_dump [-q] [--commit-ish] (--repo | --libgit2) <repo>\n"
+	      "       walk_dump --objidx [--rawsz=N] <objdir> <prefix>...\n", stderr);
 	return 2;
 }
 
@@ -79,9 +132,13 @@ int main(int argc, char **argv)
 			commitish = 1;
 		else if (!strncmp(argv[i], "--rawsz=", 8))
 			rawsz = strtoul(argv[i] + 8, NULL, 10);
+		else if (!strcmp(argv[i], "--objidx"))
+			mode = 3;
 		else
 			return usage();
 	}
+	if (mode == 3)
+		return i < argc ? dump_prefixes(argv[i], rawsz, argv + i + 1, argc - i - 1) : usage();
 	if (i != argc - 1)
 		return usage();
 	if (git_libgit2_init() < 0) {

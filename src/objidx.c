@@ -1,0 +1,396 @@
+/*
+ * objidx.c - object IDs by prefix from the .idx files and the loose
+ * fan-out directories (objidx.h), as git's object-name.c does it
+ * (find_short_packed_object, find_short_object_filename,
+ * find_abbrev_len_packed).
+ *
+ * The object directories and packs are found and mapped by the pack
+ * walker's own code (walk_pack_dirs.c, walk_pack_idx.c); a prefix is a
+ * lower-bound search in each index's fan-out bucket.  A packed object's
+ * type is its entry header's, or for a delta its base's, found by
+ * following the chain of headers down (no inflation).  The loose objects
+ * are listed once, at the start, with each one's type (walk_pack_loose.c),
+ * as the walker lists them: the packs mapped and the loose objects listed
+ * are then one state of the object directory, so a repack or gc that
+ * moves objects from one to the other while verify runs cannot hide an
+ * object from it (git's own lazy listing can).  Tags are read one at a
+ * time, when a prefix names one, by the walker's tag reader
+ * (walk_pack_tags.c).
+ */
+#include <config.h>
+
+#include "objidx.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pack_obj.h"
+#include "test_hooks.h"
+#include "walk_pack_int.h"
+
+#define MAX_ATTEMPTS 3    /* a pack renamed away between listing and opening */
+#define MAX_PEEL 1000     /* tags of tags followed before giving up */
+
+typedef struct {
+	unsigned char id[ABBREV_MAX_RAWSZ];
+	int type;
+} cand;
+
+struct objidx {
+	walker w;
+	char err[512];         /* the walker's messages */
+	struct sigaction old_bus;
+	int bus_caught;
+	size_t lo[257];        /* fan-out byte b's loose objects: w.loose[lo[b]..lo[b + 1]) */
+	cand *c;               /* the objects of the prefix asked about */
+	size_t nc, capc;
+	const char *reading;   /* the mapped file being read, for a SIGBUS's message */
+};
+
+int objidx_new(objidx **out, const char *objdir, size_t rawsz, char *err, size_t errsz)
+{
+	objidx *x = NULL;
+	int rc = WALK_ERR;
+
+	*out = NULL;
+	for (int attempt = 0; attempt < MAX_ATTEMPTS && rc == WALK_ERR; attempt++) {
+		objidx_free(x);
+		if (!(x = calloc(1, sizeof(*x))))
+			return -1;
+		x->w.rawsz = rawsz;
+		x->w.err = x->err;
+		x->w.errsz = sizeof(x->err);
+		rc = wp_find_objdirs(&x->w, objdir);
+		for (size_t i = 0; i < x->w.ndirs && !rc; i++)
+			if (!(rc = wp_add_packs(&x->w, x->w.dirs[i])))
+				rc = wp_add_loose(&x->w, x->w.dirs[i]);
+		if (!rc && x->w.vanished)
+			rc = wp_fail(&x->w, "%s: the object directory kept changing while it was "
+				     "read (a repack or gc?); try again", objdir);
+		else if (rc == WALK_ERR && !x->w.vanished)
+			break; /* damage, not a repack: trying again will not help */
+	}
+	if (rc) {
+		snprintf(err, errsz, "%s", x->err);
+		objidx_free(x);
+		return rc == WALK_NOMEM ? -1 : -2;
+	}
+	/* a pack cut short under the maps faults: wp_bus_guard() turns that into an error */
+	qsort(x->w.loose, x->w.nloose, sizeof(*x->w.loose), wp_loose_cmp);
+	for (int b = 0, i = 0; b <= 256; b++) {
+		while ((size_t)i < x->w.nloose && x->w.loose[i].id[0] < b)
+			i++;
+		x->lo[b] = (size_t)i;
+	}
+	wp_bus_catch(&x->old_bus);
+	x->bus_caught = 1;
+	x->w.vanished = 0;
+	/* the suite's build waits here: tests/t-truncate.sh cuts a pack meanwhile */
+	test_hook_pause(&x->w.paused);
+	*out = x;
+	return 0;
+}
+
+void objidx_free(objidx *x)
+{
+	if (!x)
+		return;
+	if (x->bus_caught)
+		wp_bus_restore(&x->old_bus);
+	wp_walker_free(&x->w);
+	free(x->c);
+	free(x);
+}
+
+const char *objidx_warnings(const objidx *x)
+{
+	return x->w.warn ? x->w.warn : "";
+}
+
+/* ---- packs ------------------------------------------------------------------ */
+
+/* The first index position in [lo, hi) whose name is >= id. */
+static uint32_t lower_bound(const pack_file *pk, const unsigned char *id, size_t rawsz,
+			    uint32_t lo, uint32_t hi)
+{
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (memcmp(wp_pack_name(pk, mid), id, rawsz) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The type of index entry i: its header's, or down a delta chain its
+ * base's.  0, or WALK_ERR with a message.
+ */
+static int packed_type(objidx *x, const pack_file *pk, uint32_t i, int *type)
+{
+	walker *w = &x->w;
+	uint64_t end = pk->pack_size - w->rawsz, off;
+	pack_entry e;
+	int rc = wp_entry_offset(w, pk, i, &off);
+
+	x->reading = pk->pack_path;
+	for (int depth = 0; !rc && depth < MAX_DELTA_DEPTH; depth++) {
+		if (pack_entry_parse(pk->pack, end, off, w->rawsz, &e))
+			break;
+		if (e.type >= ABBREV_TYPE_COMMIT && e.type <= ABBREV_TYPE_TAG) {
+			*type = e.type;
+			return 0;
+		}
+		if (e.type == PACK_OFS_DELTA && e.base_off < off) {
+			off = e.base_off;
+		} else if (e.type == PACK_REF_DELTA) {
+			/* git requires a REF_DELTA's base in the same pack */
+			uint32_t b = wp_index_find(pk, e.base_id, w->rawsz);
+
+			if (b == NOT_FOUND)
+				break;
+			rc = wp_entry_offset(w, pk, b, &off);
+		} else {
+			break;
+		}
+	}
+	return rc ? rc : wp_fail(w, "%s: cannot read the type of object %u", pk->pack_path, i);
+}
+
+/* ---- loose objects ------------------------------------------------------------- */
+
+/* The type of `id`: 1 with *type, 0 when no object has it, or an error. */
+static int type_of(objidx *x, const unsigned char *id, int *type)
+{
+	walker *w = &x->w;
+	loose_obj key;
+	const loose_obj *l;
+	int rc;
+
+	for (size_t p = 0; p < w->npacks; p++) {
+		uint32_t i = (x->reading = w->packs[p].idx_path, wp_index_find(&w->packs[p], id, w->rawsz));
+
+		if (i != NOT_FOUND)
+			return (rc = packed_type(x, &w->packs[p], i, type)) ? rc : 1;
+	}
+	memset(&key, 0, sizeof(key));
+	memcpy(key.id, id, w->rawsz);
+	l = bsearch(&key, w->loose + x->lo[id[0]], x->lo[id[0] + 1] - x->lo[id[0]], sizeof(key),
+		    wp_loose_cmp);
+	if (!l)
+		return 0;
+	*type = l->type;
+	return 1;
+}
+
+/* ---- tags -------------------------------------------------------------------------- */
+
+/* What the tag `id` says, read now if need be: 1 with *out, 0 (unreadable), or an error. */
+static int tag_record(objidx *x, const unsigned char *id, wp_tag *out)
+{
+	walker *w = &x->w;
+	int rc;
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t k = w->ntags; k-- > 0;)
+			if (!memcmp(w->tags[k].id, id, w->rawsz)) {
+				*out = w->tags[k];
+				return 1;
+			}
+		if (pass)
+			break;
+		/* a loose tag was read with the listing; a packed one is read now */
+		for (size_t p = 0; p < w->npacks; p++) {
+			uint32_t i = (x->reading = w->packs[p].idx_path,
+				      wp_index_find(&w->packs[p], id, w->rawsz));
+
+			if (i != NOT_FOUND && (x->reading = w->packs[p].pack_path,
+					       rc = wp_pack_tag(w, &w->packs[p], i)))
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Whether the tag `id` peels to a commit, as idsets_peel() decides it: a
+ * target that is there must have the type the tag names; one that is not
+ * (a partial clone) is taken at the tag's word when that is "commit".
+ */
+static int peels_to_commit(objidx *x, const unsigned char *id, int *commitish)
+{
+	unsigned char cur[ABBREV_MAX_RAWSZ];
+	wp_tag t;
+	int rc, type;
+
+	*commitish = 0;
+	memcpy(cur, id, x->w.rawsz);
+	for (int depth = 0; depth < MAX_PEEL; depth++) {
+		if ((rc = tag_record(x, cur, &t)) <= 0)
+			return rc;
+		if ((rc = type_of(x, t.target, &type)) < 0)
+			return rc;
+		if (!rc) {
+			*commitish = t.type == ABBREV_TYPE_COMMIT;
+			return 0;
+		}
+		if (type != t.type || type != ABBREV_TYPE_TAG) {
+			*commitish = type == t.type && type == ABBREV_TYPE_COMMIT;
+			return 0;
+		}
+		memcpy(cur, t.target, x->w.rawsz);
+	}
+	return 0;
+}
+
+/* ---- questions ---------------------------------------------------------------------- */
+
+static int cand_add(objidx *x, const unsigned char *id, int type)
+{
+	if (wp_grow(&x->c, &x->capc, x->nc + 1, sizeof(*x->c)))
+		return WALK_NOMEM;
+	memset(&x->c[x->nc], 0, sizeof(*x->c));
+	memcpy(x->c[x->nc].id, id, x->w.rawsz);
+	x->c[x->nc++].type = type;
+	return 0;
+}
+
+static int cand_cmp(const void *a, const void *b)
+{
+	return memcmp(((const cand *)a)->id, ((const cand *)b)->id, ABBREV_MAX_RAWSZ);
+}
+
+/* Every object starting with the n hex chars of `from` into x->c, sorted, each once. */
+static int collect(objidx *x, const unsigned char *from, size_t n)
+{
+	walker *w = &x->w;
+	/* the fan-out bytes the prefix spans: one, 16 (one hex char), or all */
+	int b0 = from[0], b1 = n >= 2 ? b0 : n == 1 ? b0 | 0x0f : 0xff;
+	size_t k = 0;
+	int rc;
+
+	x->nc = 0;
+	for (size_t p = 0; p < w->npacks; p++) {
+		const pack_file *pk = &w->packs[p];
+		uint32_t hi = (x->reading = pk->idx_path, wp_fanout(pk, b1));
+
+		for (uint32_t i = lower_bound(pk, from, w->rawsz, wp_fanout(pk, b0 - 1), hi);
+		     i < hi && hexid_lcp(wp_pack_name(pk, i), from, w->rawsz) >= n; i++) {
+			int type;
+
+			if ((rc = packed_type(x, pk, i, &type)) ||
+			    (rc = cand_add(x, wp_pack_name(pk, i), type)))
+				return rc;
+		}
+	}
+	for (size_t i = x->lo[b0]; i < x->lo[b1 + 1]; i++)
+		if (hexid_lcp(w->loose[i].id, from, w->rawsz) >= n &&
+		    (rc = cand_add(x, w->loose[i].id, w->loose[i].type)))
+			return rc;
+	qsort(x->c, x->nc, sizeof(*x->c), cand_cmp);
+	for (size_t i = 0; i < x->nc; i++)
+		if (!k || memcmp(x->c[k - 1].id, x->c[i].id, w->rawsz))
+			x->c[k++] = x->c[i];
+	x->nc = k;
+	return 0;
+}
+
+/* 0, -1 (memory) or -2 (message copied to err) from a walker status. */
+static int status(objidx *x, int rc, char *err, size_t errsz)
+{
+	if (rc == WALK_NOMEM)
+		return -1;
+	if (rc) {
+		snprintf(err, errsz, "%s", x->err);
+		return -2;
+	}
+	return 0;
+}
+
+/* A pack cut short under the maps (SIGBUS): what the question says. */
+static int cut_short(objidx *x, char *err, size_t errsz)
+{
+	wp_bus_guard(NULL);
+	snprintf(err, errsz, "%s: cut short while it was read (a repack or gc?); try again",
+		 x->reading ? x->reading : "a pack");
+	return -2;
+}
+
+/* objidx_prefix() under the guard: a walker status, fn's return in *stop. */
+static int prefix_guarded(objidx *x, const unsigned char *from, size_t n, objidx_fn fn,
+			  void *arg, int *stop)
+{
+	int rc = collect(x, from, n);
+
+	for (size_t i = 0; i < x->nc && !rc && !*stop; i++) {
+		int commitish = 0;
+
+		if (x->c[i].type != ABBREV_TYPE_TAG || !(rc = peels_to_commit(x, x->c[i].id, &commitish)))
+			*stop = fn(arg, x->c[i].id, x->c[i].type, commitish);
+	}
+	return rc;
+}
+
+int objidx_prefix(objidx *x, const char *hex, size_t n, objidx_fn fn, void *arg, char *err,
+		  size_t errsz)
+{
+	unsigned char from[ABBREV_MAX_RAWSZ];
+	sigjmp_buf cut;
+	int rc, stop = 0;
+
+	if (hexid_parse_prefix(from, x->w.rawsz, hex, n))
+		return 0; /* not hex, or longer than an ID: no object has it */
+	if (sigsetjmp(cut, 0))
+		return cut_short(x, err, errsz);
+	wp_bus_guard(&cut);
+	rc = prefix_guarded(x, from, n, fn, arg, &stop);
+	wp_bus_guard(NULL);
+	return rc ? status(x, rc, err, errsz) : stop;
+}
+
+/*
+ * objidx_unique_length() under the guard: one more than the most hex
+ * chars id shares with another object; in each sorted index that other
+ * is a neighbour of id's place.  IDs in other fan-out buckets share at
+ * most one hex char, below git's 4.
+ */
+static void unique_guarded(objidx *x, const unsigned char *id, unsigned *len)
+{
+	walker *w = &x->w;
+	unsigned most = 0, l;
+
+	for (size_t p = 0; p < w->npacks; p++) {
+		const pack_file *pk = &w->packs[p];
+		uint32_t lo = (x->reading = pk->idx_path, wp_fanout(pk, id[0] - 1));
+		uint32_t hi = wp_fanout(pk, id[0]), i = lower_bound(pk, id, w->rawsz, lo, hi);
+
+		if (i > lo && (l = hexid_lcp(wp_pack_name(pk, i - 1), id, w->rawsz)) > most)
+			most = l;
+		if (i < hi && !memcmp(wp_pack_name(pk, i), id, w->rawsz))
+			i++;
+		if (i < hi && (l = hexid_lcp(wp_pack_name(pk, i), id, w->rawsz)) > most)
+			most = l;
+	}
+	for (size_t i = x->lo[id[0]]; i < x->lo[id[0] + 1]; i++)
+		if (memcmp(w->loose[i].id, id, w->rawsz) &&
+		    (l = hexid_lcp(w->loose[i].id, id, w->rawsz)) > most)
+			most = l;
+	*len = most + 1 < ABBREV_MIN_LEN ? ABBREV_MIN_LEN : most + 1;
+}
+
+int objidx_unique_length(objidx *x, const unsigned char *id, unsigned *len, char *err,
+			 size_t errsz)
+{
+	sigjmp_buf cut;
+
+	if (sigsetjmp(cut, 0))
+		return cut_short(x, err, errsz);
+	wp_bus_guard(&cut);
+	unique_guarded(x, id, len);
+	wp_bus_guard(NULL);
+	return 0;
+}

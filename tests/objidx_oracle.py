@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""objidx_oracle.py - verify's ID lookup (objidx.h) against git's own answers.
+
+    python3 objidx_oracle.py <walk_dump> <repo> <gitdir-objects> [<prefix>...]
+
+Asks `walk_dump --objidx` about prefixes of every object of the repository
+(4, 5, 7 hex chars and the whole ID; more given on the command line) and
+compares each answer with git's: the objects of a prefix and their types
+with `git cat-file --batch-all-objects --batch-check` (and `git rev-parse
+--disambiguate=<prefix>`), each one's unique length by git's rule over that
+listing (checked with `git rev-parse --short=4` on a sample), and whether
+a tag is commit-ish with `git rev-parse --verify <tag>^{commit}`.  Prints the
+differences (none: exit 0) and, last, how many answers were compared.
+"""
+import bisect
+import subprocess
+import sys
+
+
+def git(repo, *args, stdin=None):
+    return subprocess.run(["git", "-C", repo, *args], input=stdin, capture_output=True,
+                          text=True, check=False)
+
+
+def main():
+    dump, repo, objdir = sys.argv[1:4]
+    extra = sys.argv[4:]
+    listing = git(repo, "cat-file", "--batch-all-objects", "--batch-check=%(objectname) %(objecttype)")
+    if listing.returncode:
+        sys.exit("cat-file: " + listing.stderr)
+    types = dict(line.split() for line in listing.stdout.splitlines())
+    hexsz = len(next(iter(types)))
+    rawsz = hexsz // 2
+    prefixes = sorted({h[:n] for h in types for n in (4, 5, 7, hexsz)} | set(extra))
+    got = subprocess.run([dump, "--objidx", "--rawsz=%d" % rawsz, objdir, *prefixes],
+                         capture_output=True, text=True, check=False)
+    if got.returncode:
+        sys.exit("walk_dump: exit %d: %s" % (got.returncode, got.stderr))
+    answers = {}
+    for line in got.stdout.splitlines():
+        f = line.split()
+        answers.setdefault(f[0], []).append((f[1], f[2], int(f[3]), len(f) > 4))
+    # git's rule over git's listing: one more than the most hex chars an ID
+    # shares with a neighbour in sorted order, at least 4; `git rev-parse
+    # --short=4` itself (a process each) checks it on the IDs of the prefixes
+    # given and on every 16th
+    ids = sorted(types)
+    lcp = [0] * len(ids)
+    for i in range(1, len(ids)):
+        a, b = ids[i - 1], ids[i]
+        n = next((k for k in range(hexsz) if a[k] != b[k]), hexsz)
+        lcp[i - 1] = max(lcp[i - 1], n)
+        lcp[i] = max(lcp[i], n)
+    unique = {h: max(4, lcp[i] + 1) for i, h in enumerate(ids)}
+    sample = ids[::16] + [h for h in ids if any(h.startswith(e) for e in extra)]
+    for h in sample:
+        s = git(repo, "rev-parse", "--short=4", h).stdout.strip()
+        if len(s) != unique[h]:
+            print("git rev-parse --short=4 %s: %s, the neighbours say %d" % (h, s, unique[h]))
+            sys.exit(1)
+    tags = [h for h, t in types.items() if t == "tag"]
+    commitish = {h for h in tags
+                 if git(repo, "rev-parse", "-q", "--verify", h + "^{commit}").returncode == 0}
+    bad = 0
+    for k, p in enumerate(prefixes):
+        lo = bisect.bisect_left(ids, p)
+        hi = bisect.bisect_left(ids, p + "g")  # past every hex continuation
+        want = ids[lo:hi]
+        # git's own listing beside the catalogue's (a process each: where two
+        # or more objects share the prefix, the ones given, and every 32nd)
+        if len(p) >= 4 and (len(want) > 1 or p in extra or k % 32 == 0):
+            dis = git(repo, "rev-parse", "--disambiguate=" + p).stdout.split()
+            if sorted(dis) != want:
+                print("git itself disagrees for %s: %s / %s" % (p, dis, want))
+                bad += 1
+        have = answers.get(p, [])
+        if [a[0] for a in have] != want:
+            print("%s: objidx %s, git %s" % (p, [a[0] for a in have], want))
+            bad += 1
+            continue
+        for h, t, L, ci in have:
+            if t != types[h] or L != unique[h] or ci != (h in commitish):
+                print("%s %s: objidx %s %d%s, git %s %d%s" % (
+                    p, h, t, L, " commit-ish" if ci else "", types[h], unique[h],
+                    " commit-ish" if h in commitish else ""))
+                bad += 1
+    print("%d prefixes, %d objects, %d tags (%d commit-ish) compared" % (
+        len(prefixes), len(types), len(tags), len(commitish)))
+    sys.exit(1 if bad else 0)
+
+
+main()
