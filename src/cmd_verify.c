@@ -271,6 +271,11 @@ static int vr_unique_length(void *ctx, const unsigned char *id, unsigned *len, c
 	return objidx_unique_length(((verify_repo *)ctx)->x, id, len, err, errsz);
 }
 
+static size_t vr_objects(void *ctx)
+{
+	return objidx_count(((verify_repo *)ctx)->x);
+}
+
 /*
  * Walk the repository into its sets (once); an exit status, errors
  * printed.  With the .idx files answering every ID question, the sets
@@ -342,7 +347,7 @@ static int vr_open(verify_repo *vr, const cli_repo_opts *ro, progress *p)
 			line += len + (line[len] == '\n');
 		}
 		vr->ids = (refs_ids){ vr, walk_repo_rawsz(vr->cs.repos[0]), vr_prefix,
-				      vr_unique_length, vr_sets };
+				      vr_unique_length, vr_sets, vr_objects };
 	}
 	switch (refs_git2_new(&vr->g, repo, objdir)) {
 	case 0:

@@ -104,6 +104,15 @@ void objidx_free(objidx *x)
 	free(x);
 }
 
+size_t objidx_count(const objidx *x)
+{
+	size_t n = x->w.nloose;
+
+	for (size_t p = 0; p < x->w.npacks; p++)
+		n += x->w.packs[p].n;
+	return n;
+}
+
 const char *objidx_warnings(const objidx *x)
 {
 	return x->w.warn ? x->w.warn : "";

@@ -37,6 +37,9 @@ typedef struct objidx objidx;
 int objidx_new(objidx **out, const char *objdir, size_t rawsz, char *err, size_t errsz);
 void objidx_free(objidx *x);
 
+/* The objects the .idx files and the loose listing hold, each copy counted. */
+size_t objidx_count(const objidx *x);
+
 /* What git warned about and goes on without (a missing alternate), one a line, or "". */
 const char *objidx_warnings(const objidx *x);
 

@@ -2,9 +2,11 @@
  * refs_resolve.c - decide what is wrong with each commit reference, and
  * which commit was meant.
  *
- * IDs: a prefix seek in the Judy set of all objects lists the commits and
- * the other objects that start with it, in key order, without a git
- * process.  Commits are read through a refs_source (a repository in
+ * IDs: a prefix question to a refs_ids (the packs' .idx files and the
+ * loose objects, objidx.h, or ID sets already loaded) lists the commits
+ * and the other objects that start with it, in key order, without a git
+ * process; the sets of every commit are asked for only by what needs
+ * them all (the subject index, when the source has to read commits).  Commits are read through a refs_source (a repository in
  * refs_git2.c, a table in the unit tests): their subjects (git's %s) and
  * times are kept in a JudyL cache keyed by the ID's first 8 bytes, and
  * ancestry is the source's question.  No libgit2 here.  Searching by subject
@@ -488,6 +490,11 @@ static int sets_sets(void *ctx, const idsets **out, char *err, size_t errsz)
 	return 0;
 }
 
+static size_t sets_objects(void *ctx)
+{
+	return idsets_count(ctx, ABBREV_SET_ALL);
+}
+
 void refs_ids_over_sets(refs_ids *out, const idsets *s)
 {
 	out->ctx = (void *)s;
@@ -495,6 +502,7 @@ void refs_ids_over_sets(refs_ids *out, const idsets *s)
 	out->prefix = sets_prefix;
 	out->unique_length = sets_unique_length;
 	out->sets = sets_sets;
+	out->objects_max = sets_objects;
 }
 
 /* ---- resolver ----------------------------------------------------------------------- */
@@ -1381,9 +1389,16 @@ int refs_resolve(refs_resolver *r, refs_results *out, const char *buf, const ref
 	 */
 	if (!r->indexed && (r->src->each_commit || r->src->subject_index) &&
 	    refs->n >= EAGER_INDEX_MIN) {
-		if (need_sets(r))
+		/*
+		 * A quarter of the commits or more; the objects bound them, and
+		 * only when that bound does not decide are the sets walked to
+		 * count them (the index itself may need no walk: subject_cache.h)
+		 */
+		int many = refs->n >= r->objs->objects_max(r->objs->ctx) / 4;
+
+		if (!many && need_sets(r))
 			goto failed;
-		if (refs->n >= idsets_count(r->s, ABBREV_SET_COMMIT) / 4 && build_index(r))
+		if ((many || refs->n >= idsets_count(r->s, ABBREV_SET_COMMIT) / 4) && build_index(r))
 			goto failed;
 	}
 	for (size_t i = 0; i < refs->n; i++) {

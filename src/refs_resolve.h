@@ -179,6 +179,11 @@ typedef struct {
 	 * every commit (the subject index).  *out stays owned by ctx.
 	 */
 	int (*sets)(void *ctx, const idsets **out, char *err, size_t errsz);
+	/*
+	 * At least as many as there are objects (a copy in two packs may
+	 * count twice), without loading anything: a bound on the commits.
+	 */
+	size_t (*objects_max)(void *ctx);
 } refs_ids;
 
 /* The questions of refs_ids answered from `s` (borrowed: it must outlive *out). */
