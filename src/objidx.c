@@ -77,13 +77,14 @@ int objidx_new(objidx **out, const char *objdir, size_t rawsz, char *err, size_t
 		objidx_free(x);
 		return rc == WALK_NOMEM ? -1 : -2;
 	}
-	/* a pack cut short under the maps faults: wp_bus_guard() turns that into an error */
-	qsort(x->w.loose, x->w.nloose, sizeof(*x->w.loose), wp_loose_cmp);
+	if (x->w.nloose > 1)
+		qsort(x->w.loose, x->w.nloose, sizeof(*x->w.loose), wp_loose_cmp);
 	for (int b = 0, i = 0; b <= 256; b++) {
 		while ((size_t)i < x->w.nloose && x->w.loose[i].id[0] < b)
 			i++;
 		x->lo[b] = (size_t)i;
 	}
+	/* a pack cut short under the maps faults: wp_bus_guard() turns that into an error */
 	wp_bus_catch(&x->old_bus);
 	x->bus_caught = 1;
 	x->w.vanished = 0;
@@ -186,6 +187,8 @@ static int type_of(objidx *x, const unsigned char *id, int *type)
 		if (i != NOT_FOUND)
 			return (rc = packed_type(x, &w->packs[p], i, type)) ? rc : 1;
 	}
+	if (x->lo[id[0] + 1] == x->lo[id[0]])
+		return 0; /* no loose object in its fan-out (w->loose may be NULL) */
 	memset(&key, 0, sizeof(key));
 	memcpy(key.id, id, w->rawsz);
 	l = bsearch(&key, w->loose + x->lo[id[0]], x->lo[id[0] + 1] - x->lo[id[0]], sizeof(key),
@@ -300,7 +303,8 @@ static int collect(objidx *x, const unsigned char *from, size_t n)
 		if (hexid_lcp(w->loose[i].id, from, w->rawsz) >= n &&
 		    (rc = cand_add(x, w->loose[i].id, w->loose[i].type)))
 			return rc;
-	qsort(x->c, x->nc, sizeof(*x->c), cand_cmp);
+	if (x->nc > 1)
+		qsort(x->c, x->nc, sizeof(*x->c), cand_cmp);
 	for (size_t i = 0; i < x->nc; i++)
 		if (!k || memcmp(x->c[k - 1].id, x->c[i].id, w->rawsz))
 			x->c[k++] = x->c[i];
