@@ -15,6 +15,9 @@
 #                           aborts; sets $rc
 #   one_line FILE           true if FILE is exactly one non-empty line
 #   gen_repo DIR SCENARIO   tests/gen_repo.py, its JSON to DIR.json
+#   wait_paused PID MARK WHAT
+#                           wait for the background tool PID to reach its
+#                           test hook's pause (the file MARK exists)
 #   oracle_compare LABEL JSON REPO...
 #                           compare the tool's JSON with tests/oracle.py
 #
@@ -150,6 +153,19 @@ one_line() {
 	[ "$(wc -l <"$1" | tr -d ' ')" -eq 1 ] || return 1
 	[ -z "$(tail -c 1 "$1")" ] || return 1
 	[ "$(wc -c <"$1" | tr -d ' ')" -gt 1 ]
+}
+
+# Wait until the tool running in the background as PID has reached its
+# test hook's pause (src/test_hooks.h: the file MARK, from
+# GIT_ABBREV_TEST_PAUSED, exists), not for a fixed time: on a loaded
+# machine it may take long to get there.  Dies if it never does.
+wait_paused() { # PID MARK WHAT
+	n=0
+	while [ ! -e "$2" ] && kill -0 "$1" 2>/dev/null && [ "$n" -lt 1200 ]; do
+		sleep 0.05
+		n=$((n + 1))
+	done
+	[ -e "$2" ] || die "$3 never reached its pause"
 }
 
 gen_repo() {

@@ -34,14 +34,8 @@ cut_under() {
 	env GIT_ABBREV_TEST_PAUSED="$tmp/paused" "$var=3000" "$hooks" "$@" \
 		>"$tmp/out" 2>"$tmp/err" &
 	tool=$!
-	# cut the pack once the tool has mapped it and paused (not after a
-	# fixed sleep: on a loaded machine it may not have mapped it yet)
-	n=0
-	while [ ! -e "$tmp/paused" ] && kill -0 "$tool" 2>/dev/null && [ "$n" -lt 1200 ]; do
-		sleep 0.05
-		n=$((n + 1))
-	done
-	[ -e "$tmp/paused" ] || die "$what never reached its pause"
+	# cut the pack once the tool has mapped it and paused
+	wait_paused "$tool" "$tmp/paused" "$what"
 	# in place, as a failing disk or a careless script would: the same inode
 	"$PYTHON3" -c 'import os, sys; os.truncate(sys.argv[1], 4096)' "$cut"
 	if wait "$tool"; then rc=0; else rc=$?; fi

@@ -125,12 +125,7 @@ run_paused() { # ACTION: verify pauses after mapping the packs; ACTION runs mean
 	GIT_ABBREV_TEST_PAUSED=$tmp/paused GIT_ABBREV_TEST_PAUSE_MS=3000 \
 		"$hooks" verify -C "$T" --format=json "$tmp/all.patch" >"$tmp/out" 2>"$tmp/err" &
 	verifier=$!
-	n=0
-	while [ ! -e "$tmp/paused" ] && kill -0 "$verifier" 2>/dev/null && [ "$n" -lt 1200 ]; do
-		sleep 0.05
-		n=$((n + 1))
-	done
-	[ -e "$tmp/paused" ] || die "verify never reached its pause"
+	wait_paused "$verifier" "$tmp/paused" verify
 	"$@"
 	if wait "$verifier"; then rc=0; else rc=$?; fi
 }
