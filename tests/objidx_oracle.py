@@ -2,6 +2,7 @@
 """objidx_oracle.py - verify's ID lookup (objidx.h) against git's own answers.
 
     python3 objidx_oracle.py <walk_dump> <repo> <gitdir-objects> [<prefix>...]
+    python3 objidx_oracle.py --tag-beside <commit> <n>
 
 Asks `walk_dump --objidx` about prefixes of every object of the repository
 (4, 5, 7 hex chars and the whole ID; more given on the command line) and
@@ -11,8 +12,13 @@ with `git cat-file --batch-all-objects --batch-check` (and `git rev-parse
 listing (checked with `git rev-parse --short=4` on a sample), and whether
 a tag is commit-ish with `git rev-parse --verify <tag>^{commit}`.  Prints the
 differences (none: exit 0) and, last, how many answers were compared.
+
+--tag-beside writes an annotated tag of <commit> (a SHA-1 ID) whose own ID
+shares the commit's first <n> hex chars, found by brute force over a nonce
+in its message (16^n tries on average), for `git hash-object -w -t tag`.
 """
 import bisect
+import hashlib
 import subprocess
 import sys
 
@@ -22,7 +28,21 @@ def git(repo, *args, stdin=None):
                           text=True, check=False)
 
 
+def tag_beside(commit, n):
+    for nonce in range(1 << 32):
+        body = ("object %s\ntype commit\ntag beside\n"
+                "tagger T <t@example.org> 1700000000 +0000\n\n"
+                "a tag sharing its commit's first %d hex chars, nonce %08d\n"
+                % (commit, n, nonce)).encode()
+        if hashlib.sha1(b"tag %d\0" % len(body) + body).hexdigest()[:n] == commit[:n]:
+            sys.stdout.buffer.write(body)
+            return
+
+
 def main():
+    if sys.argv[1] == "--tag-beside":
+        tag_beside(sys.argv[2], int(sys.argv[3]))
+        return
     dump, repo, objdir = sys.argv[1:4]
     extra = sys.argv[4:]
     listing = git(repo, "cat-file", "--batch-all-objects", "--batch-check=%(objectname) %(objecttype)")

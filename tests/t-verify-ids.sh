@@ -92,6 +92,27 @@ for where in pack loose alternate; do
 done
 say "the pair across two packs, packed and loose, here and in an alternate: ambiguous as git says"
 
+# a commit and an annotated tag of it sharing 5 hex chars (loose beside packed):
+# both commit-ish, so `git log <prefix>` is ambiguous, and verify must say so
+R=$tmp/pair-pack
+Z=$(git -C "$R" rev-parse main)
+Z5=$(echo "$Z" | cut -c1-5)
+"$PYTHON3" "$tests_dir/objidx_oracle.py" --tag-beside "$Z" 5 >"$tmp/tag"
+ZT=$(git -C "$R" hash-object -w -t tag --stdin <"$tmp/tag")
+[ "$(echo "$ZT" | cut -c1-5)" = "$Z5" ] || die "the tag $ZT does not share 5 hex chars with $Z"
+! git -C "$R" rev-parse -q --verify "$Z5^{commit}" >/dev/null 2>&1 ||
+	die "git finds $Z5^{commit} unambiguous"
+oracle "a commit and a tag of it" "$R" "$R/objects" "$Z5"
+printf 'Fixes: %s ("%s")\n' "$Z5" "$(git -C "$R" log -1 --format=%s "$Z")" >"$tmp/tag.patch"
+expect_exit 1 "$GIT_ABBREV" verify -C "$R" --format=json "$tmp/tag.patch"
+cp "$out" "$tmp/tag.json"
+checks=$((checks + 1))
+grep -q '"kind":"ambiguous".*also names a tag that peels to a commit' "$out" ||
+	{ fail "$Z5: not ambiguous with the tag $ZT"; show "$out"; }
+expect_exit 1 "$GIT_ABBREV" verify -C "$R" --format=json --walker=libgit2 "$tmp/tag.patch"
+checks=$((checks + 1))
+cmp -s "$out" "$tmp/tag.json" || fail "commit and tag: the .idx lookup and the ID sets disagree"
+
 # ---- 3. the same findings as from the ID sets ---------------------------------------
 refs_to_all() { # REPO -> a patch citing every object at 4, 7 and 12 hex chars
 	git -C "$1" cat-file --batch-all-objects --batch-check='%(objectname) %(objecttype)' |
