@@ -72,9 +72,15 @@ int hexid_parse_prefix(unsigned char *raw, size_t rawsz, const char *hex, size_t
 size_t hexid_find(const unsigned char *ids, size_t lo, size_t hi, size_t rawsz,
 		  const unsigned char *id)
 {
+	return hexid_find_stride(ids, rawsz, lo, hi, rawsz, id);
+}
+
+size_t hexid_find_stride(const unsigned char *ids, size_t stride, size_t lo, size_t hi,
+			 size_t rawsz, const unsigned char *id)
+{
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = memcmp(ids + mid * rawsz, id, rawsz);
+		int c = memcmp(ids + mid * stride, id, rawsz);
 
 		if (!c)
 			return mid;

@@ -42,11 +42,18 @@ void hexid_fmt(char *out, const unsigned char *raw, size_t rawsz);
 int hexid_parse_prefix(unsigned char *raw, size_t rawsz, const char *hex, size_t len);
 
 /*
- * The position of `id` in ids[lo..hi), n raw IDs of rawsz bytes in
+ * The position of `id` in ids[lo..hi), raw IDs of rawsz bytes in
  * ascending order, or SIZE_MAX when it is not there.
  */
 size_t hexid_find(const unsigned char *ids, size_t lo, size_t hi, size_t rawsz,
 		  const unsigned char *id);
+
+/*
+ * The same over IDs `stride` bytes apart (a pack index's names, a table
+ * of larger records that start with an ID).
+ */
+size_t hexid_find_stride(const unsigned char *ids, size_t stride, size_t lo, size_t hi,
+			 size_t rawsz, const unsigned char *id);
 
 /* Number of leading hex chars a and b share (0 .. 2*rawsz). */
 unsigned hexid_lcp(const unsigned char *a, const unsigned char *b, size_t rawsz);

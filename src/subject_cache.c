@@ -657,20 +657,9 @@ done:
 /* Index position of id in w's IDs, or UINT32_MAX. */
 static uint32_t find_id(const view *w, const unsigned char *id, size_t rawsz)
 {
-	size_t lo = 0, hi = w->nids;
+	size_t i = hexid_find_stride(w->ids, w->stride, 0, w->nids, rawsz, id);
 
-	while (lo < hi) {
-		size_t m = lo + (hi - lo) / 2;
-		int c = memcmp(w->ids + m * w->stride, id, rawsz);
-
-		if (!c)
-			return (uint32_t)m;
-		if (c < 0)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	return UINT32_MAX;
+	return i == SIZE_MAX ? UINT32_MAX : (uint32_t)i;
 }
 
 int subject_index_lookup(subject_index *x, const unsigned char *id, const char **subject,

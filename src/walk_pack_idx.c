@@ -115,19 +115,9 @@ uint32_t wp_fanout_find(const unsigned char *fanout, const unsigned char *names,
 			const unsigned char *id, size_t rawsz)
 {
 	uint32_t lo = id[0] ? wp_be32(fanout + 4 * (id[0] - 1)) : 0, hi = wp_be32(fanout + 4 * id[0]);
+	size_t i = hexid_find_stride(names, stride, lo, hi, rawsz, id);
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		int c = memcmp(names + (size_t)mid * stride, id, rawsz);
-
-		if (!c)
-			return mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NOT_FOUND;
+	return i == SIZE_MAX ? NOT_FOUND : (uint32_t)i;
 }
 
 /* Index position of `id` in the pack, or NOT_FOUND. */
