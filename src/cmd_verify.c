@@ -321,8 +321,8 @@ static int vr_open(verify_repo *vr, const cli_repo_opts *ro, progress *p)
 		return rc;
 	repo = walk_repo_git2(vr->cs.repos[0]);
 	if (!repo) {
-		cmd_error("%s: verify reads commits with libgit2, which cannot open this repository",
-			  vr->cs.paths[0]);
+		walk_repo_no_libgit2(vr->cs.repos[0], "verify", err, sizeof(err));
+		cmd_error("%s", err);
 		return ABBREV_EXIT_RUNTIME;
 	}
 	objdir = walk_repo_objdir(vr->cs.repos[0]);

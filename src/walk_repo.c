@@ -453,3 +453,8 @@ struct git_repository *walk_repo_git2(walk_repo *r)
 {
 	return r->repo;
 }
+
+void walk_repo_no_libgit2(const walk_repo *r, const char *what, char *err, size_t errsz)
+{
+	(void)no_libgit2(r, what, err, errsz);
+}

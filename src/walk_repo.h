@@ -48,6 +48,11 @@ int walk_repo_has_libgit2(const walk_repo *r);
  */
 struct git_repository *walk_repo_git2(walk_repo *r);
 /*
+ * Why what (a command or an option) cannot run on r when
+ * walk_repo_git2() is NULL, in err: one line, the same for every caller.
+ */
+void walk_repo_no_libgit2(const walk_repo *r, const char *what, char *err, size_t errsz);
+/*
  * The repository's object directory (the common dir's "objects", or
  * GIT_OBJECT_DIRECTORY when the repository was found from the
  * environment), for walk_pack_objects(); owned by the handle.

@@ -488,6 +488,10 @@ if git init -q --object-format=sha256 "$tmp/s256" 2>/dev/null; then
 	gen_repo "$tmp/sha256" sha256
 	expect_exit 3 "$GIT_ABBREV" verify -C "$tmp/sha256" "$tmp/good.patch"
 	one_line "$err" || fail "SHA-256: not one line on stderr: $(cat "$err")"
+	checks=$((checks + 1))
+	# worded as every other command that needs libgit2 words it
+	grep -q "^git-abbrev: .*/sha256: verify needs libgit2, which cannot read this repository's 32-byte object IDs (SHA-256)\$" "$err" ||
+		fail "SHA-256: message: $(cat "$err")"
 fi
 
 finish
