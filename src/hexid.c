@@ -92,6 +92,68 @@ size_t hexid_find_stride(const unsigned char *ids, size_t stride, size_t lo, siz
 	return SIZE_MAX;
 }
 
+/* The first 8 bytes of an ID as a number: the order of IDs, as far as it goes. */
+static uint64_t head64(const unsigned char *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* Interpolation probes before plain halving takes over (skewed input). */
+#define MAX_GUESSES 6
+
+size_t hexid_lower_bound(const unsigned char *ids, size_t stride, size_t lo, size_t hi,
+			 size_t rawsz, size_t shared, const unsigned char *id)
+{
+	/*
+	 * Every ID of [lo, hi) lies between the keys ka and kb (their first
+	 * 8 bytes); id's key t is guessed at its share of that span.  Each
+	 * probe narrows both the range and the span, as in halving.
+	 */
+	if (rawsz >= 8) {
+		uint64_t t = head64(id), ka = 0, kb = UINT64_MAX;
+
+		if (shared > 7)
+			shared = 7;
+		if (shared) {
+			uint64_t mask = UINT64_MAX >> (8 * shared);
+
+			ka = t & ~mask;
+			kb = ka | mask;
+		}
+		for (int g = 0; g < MAX_GUESSES && hi - lo > 8 && ka <= t && t <= kb; g++) {
+			double f = ((double)(t - ka) + 0.5) / ((double)(kb - ka) + 1.0);
+			size_t mid = lo + (size_t)(f * (double)(hi - lo));
+			const unsigned char *m;
+			uint64_t km;
+
+			if (mid >= hi)
+				mid = hi - 1;
+			m = ids + mid * stride;
+			km = head64(m);
+			if (km < t || (km == t && memcmp(m, id, rawsz) < 0)) {
+				lo = mid + 1;
+				ka = km;
+			} else {
+				hi = mid;
+				kb = km;
+			}
+		}
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (memcmp(ids + mid * stride, id, rawsz) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 unsigned hexid_lcp(const unsigned char *a, const unsigned char *b, size_t rawsz)
 {
 	size_t i = 0;

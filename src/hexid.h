@@ -55,6 +55,18 @@ size_t hexid_find(const unsigned char *ids, size_t lo, size_t hi, size_t rawsz,
 size_t hexid_find_stride(const unsigned char *ids, size_t stride, size_t lo, size_t hi,
 			 size_t rawsz, const unsigned char *id);
 
+/*
+ * The first position in ids[lo..hi) (raw IDs `stride` bytes apart,
+ * ascending) whose ID is >= id, or hi.  `shared`: how many leading bytes
+ * every ID of the range has in common with id, as far as the caller
+ * knows (1 in a pack index's fan-out bucket, else 0); it sharpens the
+ * first guess.  Hash IDs are spread evenly, so the search interpolates
+ * (a few probes, each a cache miss in a large index, where halving takes
+ * about 20); any ascending input is still answered in O(log n).
+ */
+size_t hexid_lower_bound(const unsigned char *ids, size_t stride, size_t lo, size_t hi,
+			 size_t rawsz, size_t shared, const unsigned char *id);
+
 /* Number of leading hex chars a and b share (0 .. 2*rawsz). */
 unsigned hexid_lcp(const unsigned char *a, const unsigned char *b, size_t rawsz);
 

@@ -121,19 +121,17 @@ const char *objidx_warnings(const objidx *x)
 
 /* ---- packs ------------------------------------------------------------------ */
 
-/* The first index position in [lo, hi) whose name is >= id. */
+/*
+ * The first index position in [lo, hi) whose name is >= id; `shared`
+ * leading bytes are id's throughout (1: a fan-out bucket).
+ */
 static uint32_t lower_bound(const pack_file *pk, const unsigned char *id, size_t rawsz,
-			    uint32_t lo, uint32_t hi)
+			    uint32_t lo, uint32_t hi, size_t shared)
 {
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (memcmp(wp_pack_name(pk, mid), id, rawsz) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	if (lo >= hi)
+		return lo;
+	return lo + (uint32_t)hexid_lower_bound(wp_pack_name(pk, lo), pk->name_stride, 0, hi - lo,
+						rawsz, shared, id);
 }
 
 /*
@@ -290,7 +288,7 @@ static int collect(objidx *x, const unsigned char *from, size_t n)
 		const pack_file *pk = &w->packs[p];
 		uint32_t hi = (x->reading = pk->idx_path, wp_fanout(pk, b1));
 
-		for (uint32_t i = lower_bound(pk, from, w->rawsz, wp_fanout(pk, b0 - 1), hi);
+		for (uint32_t i = lower_bound(pk, from, w->rawsz, wp_fanout(pk, b0 - 1), hi, b0 == b1);
 		     i < hi && hexid_lcp(wp_pack_name(pk, i), from, w->rawsz) >= n; i++) {
 			int type;
 
@@ -379,7 +377,7 @@ static void unique_guarded(objidx *x, const unsigned char *id, unsigned *len)
 	for (size_t p = 0; p < w->npacks; p++) {
 		const pack_file *pk = &w->packs[p];
 		uint32_t lo = (x->reading = pk->idx_path, wp_fanout(pk, id[0] - 1));
-		uint32_t hi = wp_fanout(pk, id[0]), i = lower_bound(pk, id, w->rawsz, lo, hi);
+		uint32_t hi = wp_fanout(pk, id[0]), i = lower_bound(pk, id, w->rawsz, lo, hi, 1);
 
 		if (i > lo && (l = hexid_lcp(wp_pack_name(pk, i - 1), id, w->rawsz)) > most)
 			most = l;

@@ -282,6 +282,85 @@ START_TEST(test_find)
 }
 END_TEST
 
+/* The lower bound by walking: what hexid_lower_bound() must answer. */
+static size_t walk_lower_bound(const unsigned char *ids, size_t stride, size_t lo, size_t hi,
+			       size_t rawsz, const unsigned char *id)
+{
+	while (lo < hi && memcmp(ids + lo * stride, id, rawsz) < 0)
+		lo++;
+	return lo;
+}
+
+static int cmp_id24(const void *a, const void *b)
+{
+	return memcmp(a, b, 20);
+}
+
+/* Pseudo-random bytes (xorshift), the same every run. */
+static unsigned char rand_byte(uint64_t *st)
+{
+	*st ^= *st << 13;
+	*st ^= *st >> 7;
+	*st ^= *st << 17;
+	return (unsigned char)(*st >> 24);
+}
+
+START_TEST(test_lower_bound)
+{
+	/* 24-byte records that start with a 20-byte ID: even, clustered, and repeated IDs */
+	enum { N = 3000, STRIDE = 24 };
+	static unsigned char ids[N][STRIDE];
+	unsigned char q[20];
+	uint64_t st = 0x9e3779b97f4a7c15u;
+	size_t fan[257];
+
+	for (int shape = 0; shape < 3; shape++) {
+		for (size_t i = 0; i < N; i++) {
+			for (size_t b = 0; b < STRIDE; b++)
+				ids[i][b] = rand_byte(&st);
+			if (shape == 1) /* all within one corner: interpolation guesses badly */
+				memset(ids[i], i % 7 ? 0x00 : 0xff, 9);
+			if (shape == 2 && i % 3) /* runs of the same ID */
+				memcpy(ids[i], ids[i - i % 3], 20);
+		}
+		qsort(ids, N, STRIDE, cmp_id24);
+		for (size_t b = 0, i = 0; b <= 256; b++) {
+			while (i < N && ids[i][0] < b)
+				i++;
+			fan[b] = i;
+		}
+		for (int k = 0; k < 4000; k++) {
+			size_t lo, hi;
+
+			if (k % 2) { /* one of them, or next to one */
+				memcpy(q, ids[rand_byte(&st) * N / 256], 20);
+				q[19] = (unsigned char)(q[19] + (k % 3) - 1);
+			} else {
+				for (size_t b = 0; b < 20; b++)
+					q[b] = rand_byte(&st);
+				if (shape == 1)
+					memset(q, k % 4 ? 0x00 : 0xff, 8);
+			}
+			ck_assert_uint_eq(hexid_lower_bound(ids[0], STRIDE, 0, N, 20, 0, q),
+					  walk_lower_bound(ids[0], STRIDE, 0, N, 20, q));
+			lo = fan[q[0]];
+			hi = fan[q[0] + 1];
+			ck_assert_uint_eq(hexid_lower_bound(ids[0], STRIDE, lo, hi, 20, 1, q),
+					  walk_lower_bound(ids[0], STRIDE, lo, hi, 20, q));
+			/* any sub-range, and the bound past it */
+			lo = (size_t)rand_byte(&st) * N / 512;
+			hi = lo + (size_t)rand_byte(&st) * N / 512;
+			ck_assert_uint_eq(hexid_lower_bound(ids[0], STRIDE, lo, hi, 20, 0, q),
+					  walk_lower_bound(ids[0], STRIDE, lo, hi, 20, q));
+		}
+	}
+	/* empty ranges, and IDs narrower than the 8 bytes it guesses from */
+	ck_assert_uint_eq(hexid_lower_bound(ids[0], STRIDE, 5, 5, 20, 0, q), 5);
+	ck_assert_uint_eq(hexid_lower_bound(ids[0], STRIDE, 0, N, 4, 0, ids[17]),
+			  walk_lower_bound(ids[0], STRIDE, 0, N, 4, ids[17]));
+}
+END_TEST
+
 START_TEST(test_lcp_sha256)
 {
 	unsigned char other[32];
@@ -483,6 +562,7 @@ Suite *make_hexid_suite(void)
 	tcase_add_test(core, test_lcp_every_length);
 	tcase_add_test(core, test_lcp_sha256);
 	tcase_add_test(core, test_find);
+	tcase_add_test(core, test_lower_bound);
 	tcase_add_test(core, test_type_names);
 	tcase_add_test(core, test_hash_names);
 	tcase_add_test(core, test_tag_target);

@@ -8,6 +8,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +157,64 @@ START_TEST(test_lookup)
 }
 END_TEST
 
+/*
+ * Many questions to one table: the first are answered by a search of the
+ * position order, the rest from the position map made once they pay for
+ * it; both must give every commit's own row and nothing for the other
+ * objects of the pack.
+ */
+START_TEST(test_lookup_many)
+{
+	enum { N = 6000 };
+	unsigned char (*ids)[RAW] = calloc(N, RAW);
+	subject_row *rows = calloc(N, sizeof(*rows));
+	char (*subj)[16] = calloc(N, 16);
+	subject_table *t;
+	subject_index *x;
+	size_t n = 0;
+
+	ck_assert_ptr_nonnull(ids);
+	ck_assert_ptr_nonnull(rows);
+	ck_assert_ptr_nonnull(subj);
+	for (uint32_t i = 0; i < N; i++) { /* spread over the key space, ascending */
+		uint32_t v = i * (UINT32_MAX / N);
+
+		ids[i][0] = (unsigned char)(v >> 24);
+		ids[i][1] = (unsigned char)(v >> 16);
+		ids[i][2] = (unsigned char)(v >> 8);
+		ids[i][3] = (unsigned char)v;
+		ids[i][19] = 1;
+		if (i % 3 == 1) { /* a commit; the others are trees and blobs */
+			snprintf(subj[i], sizeof(subj[i]), "change %u", (unsigned)(N - i));
+			rows[n++] = (subject_row){ subj[i], i, 1000 + i };
+		}
+	}
+	ck_assert_int_eq(subject_table_build(&t, RAW, sum_a, N, rows, n), 0);
+	ck_assert_int_eq(subject_index_new(&x, RAW), 0);
+	ck_assert_int_eq(subject_index_add(x, t, ids[0], RAW, N), 0);
+	for (int round = 0; round < 3; round++) {
+		for (uint32_t i = 0; i < N; i++) {
+			const char *s = NULL;
+			int64_t time = 0;
+			unsigned char other[RAW];
+
+			ck_assert_int_eq(subject_index_lookup(x, ids[i], &s, &time), i % 3 == 1);
+			if (i % 3 == 1) {
+				ck_assert_str_eq(s, subj[i]);
+				ck_assert_int_eq(time, 1000 + i);
+			}
+			memcpy(other, ids[i], RAW);
+			other[19] = 2; /* in no pack */
+			ck_assert_int_eq(subject_index_lookup(x, other, &s, &time), 0);
+		}
+	}
+	subject_index_free(x);
+	free(ids);
+	free(rows);
+	free(subj);
+}
+END_TEST
+
 /* ---- errors: every damaged byte, every cut, another pack's file ---- */
 
 START_TEST(test_parse_damage)
@@ -241,6 +300,7 @@ Suite *make_subject_cache_suite(void)
 	tcase_add_test(core, test_search_exact);
 	tcase_add_test(core, test_search_prefix);
 	tcase_add_test(core, test_lookup);
+	tcase_add_test(core, test_lookup_many);
 	suite_add_tcase(s, core);
 	tcase_add_checked_fixture(errors, setup, teardown);
 	tcase_add_test(errors, test_parse_damage);
