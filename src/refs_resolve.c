@@ -31,6 +31,7 @@
 
 #include "refs_resolve.h"
 
+#include "arena.h"
 #include "subject_cache.h"
 
 #include <Judy.h>
@@ -52,10 +53,18 @@
 
 typedef struct centry {
 	struct centry *next;
-	char *subject;        /* NULL: not a readable commit */
+	const char *subject;  /* NULL: not a readable commit; the index's, or in r->mem */
 	int64_t time;         /* committer time */
+	unsigned ulen;        /* the ID's unique length, once asked (0: not yet) */
 	unsigned char id[ABBREV_MAX_RAWSZ];
 } centry;
+
+/* What a prefix asked before answered (r->memo): the counts and commits of prefix_hits. */
+typedef struct {
+	size_t ncommits, nothers, ntags_commitish;
+	int other_type;
+	unsigned char commits[]; /* the first min(ncommits, MAX_CANDS) IDs */
+} pmemo;
 
 struct refs_resolver {
 	const refs_ids *objs; /* where IDs are looked up */
@@ -64,6 +73,9 @@ struct refs_resolver {
 	size_t rawsz;
 	unsigned min_length;
 	Pvoid_t cache;        /* JudyL: first 8 ID bytes -> centry list */
+	centry *last;         /* the centry asked for last (a reference asks twice running) */
+	Pvoid_t memo;         /* JudySL: a prefix asked (lower-case hex) -> pmemo */
+	arena mem;            /* the centries, the subjects they copy, the pmemos */
 	int indexed;
 	subject_index *ix;    /* every commit's subject (subject_cache.h) */
 	unsigned char *ids;   /* the commits' IDs, ascending, once asked for */
@@ -166,27 +178,29 @@ static centry *commit_info(refs_resolver *r, const unsigned char *id)
 	centry *c;
 	int rc;
 
+	if (r->last && !memcmp(r->last->id, id, r->rawsz))
+		return r->last;
 	for (c = pv ? (centry *)*pv : NULL; c; c = c->next)
 		if (!memcmp(c->id, id, r->rawsz))
-			return c;
-	c = calloc(1, sizeof(*c));
+			return r->last = c;
+	c = arena_alloc(&r->mem, sizeof(*c));
 	if (!c)
 		return NULL;
+	memset(c, 0, sizeof(*c));
 	memcpy(c->id, id, r->rawsz);
+	/* the index's subject lives as long as the resolver; the source's until its next read */
 	rc = indexed_commit(r, id, &c->time);
-	if (!rc)
-		rc = read_commit(r, id, &c->time);
-	if (rc > 0 && !(c->subject = strdup(r->sbuf)))
+	if (rc > 0)
+		c->subject = r->sbuf;
+	if (!rc && (rc = read_commit(r, id, &c->time)) > 0 &&
+	    !(c->subject = arena_strdup(&r->mem, r->sbuf)))
 		rc = -1;
 	pv = rc < 0 ? PJERR : (PWord_t)JudyLIns(&r->cache, k, &je);
-	if (pv == PJERR) {
-		free(c->subject);
-		free(c);
-		return NULL;
-	}
+	if (pv == PJERR)
+		return NULL; /* c stays in the arena, unused */
 	c->next = (centry *)*pv;
 	*pv = (Word_t)c;
-	return c;
+	return r->last = c;
 }
 
 /* ---- the subject index ---------------------------------------------------------- */
@@ -384,9 +398,53 @@ static int lookup_prefix_in(refs_resolver *r, const refs_ids *ids, const char *h
 	return id_status(r, ids->prefix(ids->ctx, hex, n, hit_add, h, r->err, sizeof(r->err)));
 }
 
+/*
+ * The objects of this repository starting with hex[0..n): asked once per
+ * prefix, then from r->memo (pasted logs and mailboxes cite the same IDs
+ * again and again; the objects do not change while verify runs).
+ */
 static int lookup_prefix(refs_resolver *r, const char *hex, size_t n, prefix_hits *h)
 {
-	return lookup_prefix_in(r, r->objs, hex, n, h);
+	char key[ABBREV_MAX_HEXSZ + 1];
+	PWord_t pv;
+	JError_t je;
+	pmemo *m;
+	size_t nc;
+	int rc;
+
+	if (n > ABBREV_MAX_HEXSZ || memchr(hex, '\0', n))
+		return lookup_prefix_in(r, r->objs, hex, n, h);
+	memcpy(key, hex, n);
+	key[n] = '\0';
+	pv = (PWord_t)JudySLGet(r->memo, (const uint8_t *)key, PJE0);
+	if (pv) {
+		m = (pmemo *)*pv;
+		memset(h, 0, sizeof(*h));
+		h->rawsz = r->rawsz;
+		h->ncommits = m->ncommits;
+		h->nothers = m->nothers;
+		h->ntags_commitish = m->ntags_commitish;
+		h->other_type = m->other_type;
+		nc = m->ncommits < MAX_CANDS ? m->ncommits : MAX_CANDS;
+		for (size_t i = 0; i < nc; i++)
+			memcpy(h->commits[i], m->commits + i * r->rawsz, r->rawsz);
+		return 0;
+	}
+	if ((rc = lookup_prefix_in(r, r->objs, hex, n, h)))
+		return rc;
+	nc = h->ncommits < MAX_CANDS ? h->ncommits : MAX_CANDS;
+	m = arena_alloc(&r->mem, sizeof(*m) + nc * r->rawsz);
+	pv = m ? (PWord_t)JudySLIns(&r->memo, (const uint8_t *)key, &je) : PJERR;
+	if (pv == PJERR)
+		return 0; /* no memo: asked again next time */
+	m->ncommits = h->ncommits;
+	m->nothers = h->nothers;
+	m->ntags_commitish = h->ntags_commitish;
+	m->other_type = h->other_type;
+	for (size_t i = 0; i < nc; i++)
+		memcpy(m->commits + i * r->rawsz, h->commits[i], r->rawsz);
+	*pv = (Word_t)m;
+	return 0;
 }
 
 /* The first --repo in which commits have the ID: its index (h filled), or -1 (none, or r->failed). */
@@ -545,20 +603,11 @@ int refs_resolver_add_repo(refs_resolver *r, const refs_ids *ids, const refs_sou
 
 void refs_resolver_free(refs_resolver *r)
 {
-	Word_t k = 0;
-	PWord_t pv;
-
 	if (!r)
 		return;
-	for (pv = (PWord_t)JudyLFirst(r->cache, &k, PJE0); pv;
-	     pv = (PWord_t)JudyLNext(r->cache, &k, PJE0)) {
-		for (centry *c = (centry *)*pv, *next; c; c = next) {
-			next = c->next;
-			free(c->subject);
-			free(c);
-		}
-	}
 	JudyLFreeArray(&r->cache, PJE0);
+	JudySLFreeArray(&r->memo, PJE0);
+	arena_free(&r->mem);
 	subject_index_free(r->ix);
 	free(r->ids);
 	for (size_t i = 0; i < r->nothers; i++)
@@ -614,12 +663,12 @@ static int set_commit(job *j, refs_commit *c, const unsigned char *id)
 	centry *e = commit_info(j->r, id);
 
 	memcpy(c->id, id, j->r->rawsz);
-	free(c->subject);
 	c->subject = NULL;
-	if (!e || (e->subject && !(c->subject = strdup(e->subject)))) {
+	if (!e) {
 		j->nomem = 1;
 		return -1;
 	}
+	c->subject = e->subject;
 	return 0;
 }
 
@@ -723,7 +772,9 @@ static int subject_matches(const refs_ref *ref, const char *real)
 	if (!ref->subject || !real)
 		return 0;
 	rl = strlen(real);
-	if (same_but_blanks(ref->subject, ref->subject_len, real, rl))
+	/* the same bytes (most citations): what same_but_blanks() would say, at once */
+	if ((rl == ref->subject_len && !memcmp(ref->subject, real, rl)) ||
+	    same_but_blanks(ref->subject, ref->subject_len, real, rl))
 		return 1;
 	if (real[0] == '[') {
 		const char *close = strchr(real, ']');
@@ -936,12 +987,19 @@ static const char *type_name_a(int type)
 	}
 }
 
-/* The unique length of `id` among all objects (4 on failure: r->failed tells). */
+/*
+ * The unique length of `id` among all objects (4 on failure: r->failed
+ * tells), kept with the commit's record once asked.
+ */
 static unsigned unique_len(refs_resolver *r, const unsigned char *id)
 {
 	unsigned L = ABBREV_MIN_LEN;
+	centry *e = r->last && !memcmp(r->last->id, id, r->rawsz) ? r->last : NULL;
 
-	id_status(r, r->objs->unique_length(r->objs->ctx, id, &L, r->err, sizeof(r->err)));
+	if (e && e->ulen)
+		return e->ulen;
+	if (!id_status(r, r->objs->unique_length(r->objs->ctx, id, &L, r->err, sizeof(r->err))) && e)
+		e->ulen = L;
 	return L;
 }
 
@@ -1122,7 +1180,7 @@ static int judge_elsewhere(job *j, const struct other_repo *o, const prefix_hits
 	x->named = 1;
 	x->repo = o->name;
 	memcpy(x->commit.id, oh->commits[0], j->r->rawsz);
-	if (rc > 0 && !(x->commit.subject = strdup(subject)))
+	if (rc > 0 && !(x->commit.subject = arena_strdup(&j->r->mem, subject)))
 		return -1;
 	if (ref->subject && x->commit.subject) {
 		const char *real = x->commit.subject;
@@ -1271,8 +1329,9 @@ static void resolve_one(job *j)
 		if (ref->subject && real) {
 			char hex[ABBREV_MAX_HEXSZ + 1];
 
-			short_hex(j, hex, ph->commits[0]);
 			rc = subject_matches(ref, real);
+			if (rc != 1) /* the messages name it: its unique length */
+				short_hex(j, hex, ph->commits[0]);
 			if (rc == 2) {
 				add(j, REFS_P_SHORTENED, "subject shortened with \"...\"; %s is (\"%s\")", hex, real);
 			} else if (!rc && subject_layout(ref, real)) {
@@ -1348,21 +1407,11 @@ nomem:
 	free(ph);
 }
 
-static void commit_clear(refs_commit *c)
-{
-	free(c->subject);
-	c->subject = NULL;
-}
-
 static void result_clear(refs_result *x)
 {
 	for (size_t i = 0; i < x->nf; i++)
 		free(x->f[i].message);
 	free(x->f);
-	commit_clear(&x->commit);
-	commit_clear(&x->target);
-	for (size_t i = 0; i < x->ncands; i++)
-		commit_clear(&x->cands[i]);
 	free(x->cands);
 	free(x->suggestion);
 	free(x->replacement);

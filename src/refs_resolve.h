@@ -20,7 +20,8 @@
  * refs_resolver_free(); it borrows the refs_ids and the sources (its own
  * and those of refs_resolver_add_repo()), which must outlive it.
  * refs_resolve() fills a refs_results the caller clears
- * with refs_results_clear(); results refer to references by index.
+ * with refs_results_clear(); results refer to references by index, and
+ * their commits' subjects are the resolver's: clear them before freeing it.
  */
 #ifndef ABBREV_REFS_RESOLVE_H
 #define ABBREV_REFS_RESOLVE_H
@@ -71,7 +72,7 @@ typedef struct {
 
 typedef struct {
 	unsigned char id[ABBREV_MAX_RAWSZ];
-	char *subject;       /* NULL if it could not be read */
+	const char *subject; /* NULL if it could not be read; the resolver's (lives as long as it) */
 } refs_commit;
 
 /* One reference with at least one finding. */

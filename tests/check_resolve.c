@@ -322,6 +322,76 @@ START_TEST(test_resolve_right)
 }
 END_TEST
 
+/* refs_ids over IDS that count the questions asked */
+static size_t n_prefix, n_unique;
+
+static int counting_prefix(void *ctx, const char *hex, size_t n, refs_id_fn fn, void *arg,
+			   char *err, size_t errsz)
+{
+	n_prefix++;
+	return IDS.prefix(ctx, hex, n, fn, arg, err, errsz);
+}
+
+static int counting_unique(void *ctx, const unsigned char *id, unsigned *len, char *err,
+			   size_t errsz)
+{
+	n_unique++;
+	return IDS.unique_length(ctx, id, len, err, errsz);
+}
+
+/*
+ * The same references again and again (a pasted log, a mailbox): each
+ * prefix is looked up once and each commit's unique length asked once,
+ * and every copy gets the findings of the first.
+ */
+START_TEST(test_resolve_repeated)
+{
+	static const char one[] =
+		"Fixes: 3000000000cc (\"the fix\")\n"             /* right */
+		"Fixes: 3000000000cc (\"not the fix\")\n"         /* wrong subject */
+		"Fixes: abcdef12 (\"second of a pair\")\n"        /* ambiguous */
+		"Fixes: 3000000000ff (\"the fix\")\n"             /* unknown */
+		"See commit 2000000000BB (\"add the feature\").\n"; /* upper case */
+	char text[8 * sizeof(one)] = "";
+	refs_ids counted = IDS;
+	refs_resolver *r2;
+
+	for (int k = 0; k < 6; k++)
+		strcat(text, one);
+	counted.prefix = counting_prefix;
+	counted.unique_length = counting_unique;
+	n_prefix = n_unique = 0;
+	ck_assert_int_eq(refs_resolver_new(&r2, &counted, &SRC, 12), 0);
+	ck_assert_int_eq(refs_parse(&RL, text, strlen(text), 0), 0);
+	ck_assert_uint_eq(RL.n, 30);
+	ck_assert_int_eq(refs_resolve(r2, &RES, text, &RL, NULL, NULL, 0), 0);
+	ck_assert_uint_eq(RES.nrefs, 30);
+	ck_assert_uint_eq(RES.n, 24); /* all but the right ones */
+	for (size_t i = 4; i < RES.n; i++) {
+		const refs_result *a = &RES.v[i - 4], *b = &RES.v[i];
+
+		ck_assert_uint_eq(b->ref, a->ref + 5);
+		ck_assert_uint_eq(a->nf, b->nf);
+		for (size_t f = 0; f < a->nf; f++) {
+			ck_assert_int_eq(a->f[f].problem, b->f[f].problem);
+			ck_assert_str_eq(a->f[f].message, b->f[f].message);
+		}
+		ck_assert_int_eq(a->suggest, b->suggest);
+		if (a->suggest)
+			ck_assert_str_eq(a->suggestion, b->suggestion);
+	}
+	ck_assert(has(&RES.v[0], REFS_P_SUBJECT));
+	ck_assert(has(&RES.v[1], REFS_P_AMBIGUOUS));
+	ck_assert(has(&RES.v[2], REFS_P_UNKNOWN));
+	ck_assert(has(&RES.v[3], REFS_P_UPPER));
+	/* 4 prefixes (2000000000bb once, lower-cased), each asked once */
+	ck_assert_uint_eq(n_prefix, 4);
+	ck_assert_uint_le(n_unique, 3);
+	refs_results_clear(&RES);
+	refs_resolver_free(r2);
+}
+END_TEST
+
 START_TEST(test_resolve_unknown)
 {
 	const refs_result *x = check1("Fixes: 3000000000ff (\"the fix\")\n", -1);
@@ -541,6 +611,7 @@ Suite *make_resolve_suite(void)
 	tcase_add_test(parser, test_commit_head_complete);
 	tcase_add_checked_fixture(core, setup, teardown);
 	tcase_add_test(core, test_resolve_right);
+	tcase_add_test(core, test_resolve_repeated);
 	tcase_add_test(core, test_resolve_unknown);
 	tcase_add_test(core, test_resolve_ambiguous);
 	tcase_add_test(core, test_resolve_subject);

@@ -34,6 +34,7 @@ Suite *make_bitmap_suite(void);
 Suite *make_reach_suite(void);
 Suite *make_policy_suite(void);
 Suite *make_subject_cache_suite(void);
+Suite *make_arena_suite(void);
 Suite *make_range_suite(void);
 
 /* Next value of a 64-bit LCG (Knuth's MMIX constants); the high bits. */

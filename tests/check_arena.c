@@ -1,0 +1,93 @@
+/*
+ * check_arena.c - unit tests of the bump allocator (arena.h): blocks are
+ * aligned, do not overlap, keep what was written to them while the arena
+ * grows (small blocks, blocks larger than a chunk, empty ones), and
+ * arena_free() leaves an empty arena that can be used again.
+ */
+#include <check.h>
+#include <stdalign.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "check_suites.h"
+
+START_TEST(test_blocks)
+{
+	enum { N = 20000 };
+	static unsigned char *p[N];
+	static size_t len[N];
+	arena a = { 0 };
+	uint64_t st = 12345;
+
+	for (size_t i = 0; i < N; i++) {
+		/* mostly small; now and then larger than a chunk; some empty */
+		len[i] = i % 997 == 0 ? 300000 + i : i % 13 == 0 ? 0 : test_rand(&st) % 200;
+		p[i] = arena_alloc(&a, len[i]);
+		ck_assert_ptr_nonnull(p[i]);
+		ck_assert_uint_eq((uintptr_t)p[i] % alignof(max_align_t), 0);
+		memset(p[i], (int)(i & 0xff), len[i]);
+	}
+	/* every block still holds its own bytes: none overlaps another */
+	for (size_t i = 0; i < N; i++) {
+		size_t k = 0;
+
+		while (k < len[i] && p[i][k] == (i & 0xff))
+			k++;
+		ck_assert_uint_eq(k, len[i]);
+	}
+	ck_assert_uint_ge(a.bytes, (size_t)N * 50);
+	arena_free(&a);
+	ck_assert_ptr_null(a.head);
+	ck_assert_uint_eq(a.bytes, 0);
+	/* usable again */
+	ck_assert_ptr_nonnull(arena_alloc(&a, 10));
+	arena_free(&a);
+	arena_free(&a); /* an empty arena: nothing to do */
+}
+END_TEST
+
+START_TEST(test_strdup)
+{
+	arena a = { 0 };
+	char big[5000];
+	const char *s1, *s2, *s3;
+
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	s1 = arena_strdup(&a, "fix the parser");
+	s2 = arena_strdup(&a, "");
+	s3 = arena_strdup(&a, big);
+	ck_assert_str_eq(s1, "fix the parser");
+	ck_assert_str_eq(s2, "");
+	ck_assert_str_eq(s3, big);
+	ck_assert_ptr_ne(s3, big);
+	arena_free(&a);
+}
+END_TEST
+
+START_TEST(test_too_large)
+{
+	arena a = { 0 };
+
+	ck_assert_ptr_null(arena_alloc(&a, SIZE_MAX - 3));
+	ck_assert_ptr_nonnull(arena_alloc(&a, 1));
+	arena_free(&a);
+}
+END_TEST
+
+Suite *make_arena_suite(void)
+{
+	Suite *s = suite_create("arena");
+	TCase *core = tcase_create("core");
+	TCase *errors = tcase_create("errors");
+
+	tcase_add_test(core, test_blocks);
+	tcase_add_test(core, test_strdup);
+	suite_add_tcase(s, core);
+	tcase_add_test(errors, test_too_large);
+	suite_add_tcase(s, errors);
+	return s;
+}
