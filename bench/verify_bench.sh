@@ -66,6 +66,8 @@ git -C "$BENCH_GIT" log -n 133334 --format='%H%x09%s' --all |
 		"$tool" verify -C "$BENCH_SYNTH" --no-progress --no-cache "$tmp/one.patch"
 	row "$(grep -c '[0-9a-f]\{12\}' "$tmp/400k.txt") reference lines, git.git, cold cache" "< 1 s" \
 		"$tool" verify -C "$BENCH_GIT" --no-progress --format=json "$tmp/400k.txt"
+	row "$(grep -c '[0-9a-f]\{12\}' "$tmp/400k.txt") reference lines, git.git, warm cache" "< 1 s" \
+		"$tool" verify -C "$BENCH_GIT" --no-progress --format=json "$tmp/400k.txt"
 	row "--range=HEAD~1000..HEAD, $(basename "$BENCH_SYNTH"), warm cache" "< 1 s" \
 		"$tool" verify -C "$BENCH_SYNTH" --no-progress --range=HEAD~1000..HEAD
 	row "--range=HEAD~1000..HEAD, git.git, warm cache" "< 1 s" \
