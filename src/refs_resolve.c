@@ -59,12 +59,28 @@ typedef struct centry {
 	unsigned char id[ABBREV_MAX_RAWSZ];
 } centry;
 
-/* What a prefix asked before answered (r->memo): the counts and commits of prefix_hits. */
+/* The objects an ID prefix names. */
 typedef struct {
-	size_t ncommits, nothers, ntags_commitish;
+	size_t rawsz;
+	size_t ncommits, nothers;
+	size_t ntags_commitish;  /* of the others: annotated tags that peel to a commit */
 	int other_type;
-	unsigned char commits[]; /* the first min(ncommits, MAX_CANDS) IDs */
-} pmemo;
+	unsigned char commits[MAX_CANDS][ABBREV_MAX_RAWSZ];
+} prefix_hits;
+
+/* Prefixes remembered (a power of two): the recent ones, which pasted logs repeat. */
+#define MEMO_SLOTS 4096
+
+/* A prefix asked lately and what it names: no commit or one (more are asked again). */
+typedef struct {
+	unsigned char n;      /* its length (0: an empty slot) */
+	char hex[ABBREV_MAX_HEXSZ];
+	unsigned char ncommits;
+	int other_type;
+	size_t nothers, ntags_commitish;
+	unsigned char commit[ABBREV_MAX_RAWSZ];
+	centry *c;            /* the commit's record, once made */
+} memo_slot;
 
 struct refs_resolver {
 	const refs_ids *objs; /* where IDs are looked up */
@@ -74,8 +90,10 @@ struct refs_resolver {
 	unsigned min_length;
 	Pvoid_t cache;        /* JudyL: first 8 ID bytes -> centry list */
 	centry *last;         /* the centry asked for last (a reference asks twice running) */
-	Pvoid_t memo;         /* JudySL: a prefix asked (lower-case hex) -> pmemo */
-	arena mem;            /* the centries, the subjects they copy, the pmemos */
+	memo_slot *memo;      /* MEMO_SLOTS, by a hash of the prefix; NULL until needed */
+	memo_slot *slot;      /* the slot of the prefix asked last, or NULL */
+	prefix_hits *hits;    /* room for a reference's two prefix_hits (here and elsewhere) */
+	arena mem;            /* the centries and the subjects they copy */
 	int indexed;
 	subject_index *ix;    /* every commit's subject (subject_cache.h) */
 	unsigned char *ids;   /* the commits' IDs, ascending, once asked for */
@@ -363,14 +381,6 @@ static int search_subject(refs_resolver *r, const char *s, size_t n, int prefix,
 
 /* ---- IDs ------------------------------------------------------------------------ */
 
-typedef struct {
-	size_t rawsz;
-	size_t ncommits, nothers;
-	size_t ntags_commitish;  /* of the others: annotated tags that peel to a commit */
-	int other_type;
-	unsigned char commits[MAX_CANDS][ABBREV_MAX_RAWSZ];
-} prefix_hits;
-
 static int hit_add(void *arg, const unsigned char *id, int type, int commitish)
 {
 	prefix_hits *h = arg;
@@ -398,53 +408,65 @@ static int lookup_prefix_in(refs_resolver *r, const refs_ids *ids, const char *h
 	return id_status(r, ids->prefix(ids->ctx, hex, n, hit_add, h, r->err, sizeof(r->err)));
 }
 
+/* The memo slot of the prefix hex[0..n) (FNV-1a). */
+static memo_slot *memo_slot_of(refs_resolver *r, const char *hex, size_t n)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)hex[i]) * 16777619u;
+	return &r->memo[h & (MEMO_SLOTS - 1)];
+}
+
 /*
- * The objects of this repository starting with hex[0..n): asked once per
- * prefix, then from r->memo (pasted logs and mailboxes cite the same IDs
- * again and again; the objects do not change while verify runs).
+ * The objects of this repository starting with hex[0..n): a prefix asked
+ * lately is answered from its memo slot (pasted logs and mailboxes cite
+ * the same IDs again and again, close together; the objects do not change
+ * while verify runs), with the record of its commit when one was made.
  */
 static int lookup_prefix(refs_resolver *r, const char *hex, size_t n, prefix_hits *h)
 {
-	char key[ABBREV_MAX_HEXSZ + 1];
-	PWord_t pv;
-	JError_t je;
-	pmemo *m;
-	size_t nc;
+	memo_slot *m;
 	int rc;
 
-	if (n > ABBREV_MAX_HEXSZ || memchr(hex, '\0', n))
+	r->slot = NULL;
+	if (!n || n > ABBREV_MAX_HEXSZ ||
+	    (!r->memo && !(r->memo = calloc(MEMO_SLOTS, sizeof(*r->memo)))))
 		return lookup_prefix_in(r, r->objs, hex, n, h);
-	memcpy(key, hex, n);
-	key[n] = '\0';
-	pv = (PWord_t)JudySLGet(r->memo, (const uint8_t *)key, PJE0);
-	if (pv) {
-		m = (pmemo *)*pv;
-		memset(h, 0, sizeof(*h));
+	m = memo_slot_of(r, hex, n);
+	if (m->n == n && !memcmp(m->hex, hex, n)) {
 		h->rawsz = r->rawsz;
 		h->ncommits = m->ncommits;
 		h->nothers = m->nothers;
 		h->ntags_commitish = m->ntags_commitish;
 		h->other_type = m->other_type;
-		nc = m->ncommits < MAX_CANDS ? m->ncommits : MAX_CANDS;
-		for (size_t i = 0; i < nc; i++)
-			memcpy(h->commits[i], m->commits + i * r->rawsz, r->rawsz);
+		memcpy(h->commits[0], m->commit, r->rawsz);
+		if (m->c)
+			r->last = m->c; /* commit_info() finds it at once */
+		r->slot = m;
 		return 0;
 	}
 	if ((rc = lookup_prefix_in(r, r->objs, hex, n, h)))
 		return rc;
-	nc = h->ncommits < MAX_CANDS ? h->ncommits : MAX_CANDS;
-	m = arena_alloc(&r->mem, sizeof(*m) + nc * r->rawsz);
-	pv = m ? (PWord_t)JudySLIns(&r->memo, (const uint8_t *)key, &je) : PJERR;
-	if (pv == PJERR)
-		return 0; /* no memo: asked again next time */
-	m->ncommits = h->ncommits;
-	m->nothers = h->nothers;
-	m->ntags_commitish = h->ntags_commitish;
-	m->other_type = h->other_type;
-	for (size_t i = 0; i < nc; i++)
-		memcpy(m->commits + i * r->rawsz, h->commits[i], r->rawsz);
-	*pv = (Word_t)m;
+	if (h->ncommits <= 1) {
+		m->n = (unsigned char)n;
+		memcpy(m->hex, hex, n);
+		m->ncommits = (unsigned char)h->ncommits;
+		m->nothers = h->nothers;
+		m->ntags_commitish = h->ntags_commitish;
+		m->other_type = h->other_type;
+		memcpy(m->commit, h->commits[0], r->rawsz);
+		m->c = NULL;
+		r->slot = m;
+	}
 	return 0;
+}
+
+/* The record e of the commit the prefix asked last names: kept in its memo slot. */
+static void memo_keep(refs_resolver *r, centry *e)
+{
+	if (r->slot && r->slot->ncommits == 1 && e && !memcmp(r->slot->commit, e->id, r->rawsz))
+		r->slot->c = e;
 }
 
 /* The first --repo in which commits have the ID: its index (h filled), or -1 (none, or r->failed). */
@@ -606,7 +628,8 @@ void refs_resolver_free(refs_resolver *r)
 	if (!r)
 		return;
 	JudyLFreeArray(&r->cache, PJE0);
-	JudySLFreeArray(&r->memo, PJE0);
+	free(r->memo);
+	free(r->hits);
 	arena_free(&r->mem);
 	subject_index_free(r->ix);
 	free(r->ids);
@@ -1215,24 +1238,21 @@ static void resolve_one(job *j)
 	prefix_hits *ph, *oh;
 	int rc, elsewhere = -1;
 
-	ph = malloc(2 * sizeof(*ph));
-	if (!ph) {
+	if (!r->hits && !(r->hits = malloc(2 * sizeof(*r->hits)))) {
 		j->nomem = 1;
 		return;
 	}
+	ph = r->hits;
 	oh = ph + 1;
 	if (look > hexsz)
 		look = hexsz;
 	if (!lookup_prefix(r, ref->id, look, ph) && !ph->ncommits)
 		elsewhere = lookup_elsewhere(r, ref->id, look, oh);
-	if (r->failed) {
-		free(ph);
+	if (r->failed)
 		return; /* refs_resolve() says why */
-	}
 	/* a hex word that names no commit (anywhere) is not a reference (refs_parse.h) */
 	if ((ref->flags & REFS_F_MAYBE) && (ref->id_len > hexsz || (!ph->ncommits && elsewhere < 0))) {
 		j->dropped = 1;
-		free(ph);
 		return;
 	}
 	if (ref->id_len > hexsz)
@@ -1309,6 +1329,7 @@ static void resolve_one(job *j)
 		x->named = 1;
 		if (set_commit(j, &x->commit, ph->commits[0]))
 			goto nomem;
+		memo_keep(r, r->last);
 		x->suggest = 1;
 		if (set_commit(j, &x->target, ph->commits[0]))
 			goto nomem;
@@ -1400,11 +1421,9 @@ static void resolve_one(job *j)
 	} else {
 		x->suggest = 0;
 	}
-	free(ph);
 	return;
 nomem:
 	j->nomem = 1;
-	free(ph);
 }
 
 static void result_clear(refs_result *x)

@@ -493,6 +493,7 @@ typedef struct {
 	size_t stride;
 	uint32_t nids;
 	size_t lookups;       /* subject_index_lookup() questions so far */
+	uint32_t *fan;        /* fan[b]: the first position whose ID's first byte is >= b (257) */
 	uint32_t *rowof;      /* position -> entry + 1 (0: none), once the questions pay for it */
 } view;
 
@@ -518,6 +519,7 @@ void subject_index_free(subject_index *x)
 	for (size_t i = 0; i < x->n; i++) {
 		subject_table_free(x->v[i].t);
 		free(x->v[i].rowof);
+		free(x->v[i].fan);
 	}
 	free(x->v);
 	free(x);
@@ -533,7 +535,7 @@ int subject_index_add(subject_index *x, subject_table *t, const unsigned char *i
 		return -1;
 	}
 	x->v = v;
-	v[x->n++] = (view){ t, ids, stride, nids, 0, NULL };
+	v[x->n++] = (view){ t, ids, stride, nids, 0, NULL, NULL };
 	return 0;
 }
 
@@ -658,10 +660,31 @@ done:
 	return rc;
 }
 
-/* Index position of id in w's IDs, or UINT32_MAX. */
-static uint32_t find_id(const view *w, const unsigned char *id, size_t rawsz)
+/*
+ * Index position of id in w's IDs, or UINT32_MAX.  Within the fan-out
+ * bucket of its first byte (made on the first question, as a pack's .idx
+ * has one): the same probes objidx made a moment before in the same .idx
+ * bytes, which are then in the cache.
+ */
+static uint32_t find_id(view *w, const unsigned char *id, size_t rawsz)
 {
-	size_t i = hexid_lower_bound(w->ids, w->stride, 0, w->nids, rawsz, 0, id);
+	size_t lo = 0, hi = w->nids, i;
+
+	if (!w->fan && (w->fan = malloc(257 * sizeof(*w->fan)))) {
+		unsigned char b[ABBREV_MAX_RAWSZ] = { 0 };
+
+		for (unsigned k = 0; k < 256; k++) {
+			b[0] = (unsigned char)k;
+			w->fan[k] = (uint32_t)hexid_lower_bound(w->ids, w->stride, k ? w->fan[k - 1] : 0,
+								w->nids, rawsz, 0, b);
+		}
+		w->fan[256] = w->nids;
+	}
+	if (w->fan) {
+		lo = w->fan[id[0]];
+		hi = w->fan[id[0] + 1];
+	}
+	i = hexid_lower_bound(w->ids, w->stride, lo, hi, rawsz, w->fan != NULL, id);
 
 	return i < w->nids && !memcmp(w->ids + i * w->stride, id, rawsz) ? (uint32_t)i : UINT32_MAX;
 }
