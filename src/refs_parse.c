@@ -32,12 +32,38 @@ typedef struct {
 	size_t start, end, next; /* [start, end) without the newline; next line */
 } line_t;
 
+/*
+ * The text after an ID: its line and up to two more, each trimmed, joined
+ * by one space.  Where each byte came from is kept per line, not per byte
+ * (the window is filled for every reference): line i's bytes are
+ * c[at[i] .. at[i + 1] - 1) (the last line's run to n), copied from the
+ * buffer at from[i] on; for i > 0, c[at[i] - 1] is the space that stands
+ * for the newline at nl[i].
+ */
 typedef struct {
 	char c[REFS_WINDOW];
-	size_t off[REFS_WINDOW];          /* offset of each byte in the buffer */
-	unsigned char ln[REFS_WINDOW];    /* 0: the ID's line, 1, 2: the next ones */
 	size_t n;
+	unsigned lines;                   /* 1 to 3 */
+	size_t at[3], from[3], nl[3];
 } window;
+
+/* The line (0: the ID's, 1, 2: the next ones) of window byte k. */
+static unsigned win_line(const window *w, size_t k)
+{
+	unsigned ln = 0;
+
+	while (ln + 1 < w->lines && k + 1 >= w->at[ln + 1])
+		ln++;
+	return ln;
+}
+
+/* The offset in the buffer of window byte k (a joining space: its newline). */
+static size_t win_off(const window *w, size_t k)
+{
+	unsigned ln = win_line(w, k);
+
+	return ln && k + 1 == w->at[ln] ? w->nl[ln] : w->from[ln] + (k - w->at[ln]);
+}
 
 typedef struct {
 	const char *buf;
@@ -379,14 +405,19 @@ static void header_line(parser *p, const line_t *l, size_t lineno)
 
 /* ---- the window after an ID ------------------------------------------------ */
 
-static void window_add(window *w, char c, size_t off, unsigned char ln)
+/* Copy buf[q..e) to the window as line ln's bytes, as far as there is room. */
+static void window_copy(parser *p, size_t q, size_t e, unsigned ln)
 {
-	if (w->n < REFS_WINDOW) {
-		w->c[w->n] = c;
-		w->off[w->n] = off;
-		w->ln[w->n] = ln;
-		w->n++;
-	}
+	window *w = &p->w;
+	size_t k = e > q ? e - q : 0;
+
+	if (k > REFS_WINDOW - w->n)
+		k = REFS_WINDOW - w->n;
+	w->at[ln] = w->n;
+	w->from[ln] = q;
+	w->lines = ln + 1;
+	memcpy(w->c + w->n, p->buf + q, k);
+	w->n += k;
 }
 
 /*
@@ -397,13 +428,11 @@ static void window_add(window *w, char c, size_t off, unsigned char ln)
 static void window_fill(parser *p, const line_t *l, size_t from)
 {
 	window *w = &p->w;
-	size_t e = trim_end(p, l->start, l->end);
 	line_t cur = *l;
 
 	w->n = 0;
-	for (size_t q = from; q < e && w->n < REFS_WINDOW; q++)
-		window_add(w, p->buf[q], q, 0);
-	for (unsigned char ln = 1; ln <= 2 && w->n < REFS_WINDOW; ln++) {
+	window_copy(p, from, trim_end(p, l->start, l->end), 0);
+	for (unsigned ln = 1; ln <= 2 && w->n < REFS_WINDOW; ln++) {
 		line_t nx;
 
 		if (cur.next >= p->len)
@@ -411,10 +440,9 @@ static void window_fill(parser *p, const line_t *l, size_t from)
 		line_at(p, cur.next, &nx);
 		if (!is_continuation(p, &nx))
 			break;
-		window_add(w, ' ', cur.end, ln);
-		e = trim_end(p, nx.start, nx.end);
-		for (size_t q = skip_ws(p, nx.start, nx.end); q < e && w->n < REFS_WINDOW; q++)
-			window_add(w, p->buf[q], q, ln);
+		w->nl[ln] = cur.end;
+		w->c[w->n++] = ' ';
+		window_copy(p, skip_ws(p, nx.start, nx.end), trim_end(p, nx.start, nx.end), ln);
 		cur = nx;
 	}
 }
@@ -468,11 +496,11 @@ static size_t quote_paren(const window *w, size_t from)
 /* The end of the window's line that holds index k. */
 static size_t window_eol(const window *w, size_t k)
 {
-	size_t e = k;
+	unsigned ln = win_line(w, k);
+	/* the next line's joining space ends it */
+	size_t e = ln + 1 < w->lines ? w->at[ln + 1] - 1 : w->n;
 
-	while (e < w->n && w->ln[e] == w->ln[k])
-		e++;
-	return e;
+	return e > k ? e : k;
 }
 
 /* n digits at w[k..): their value, or -1. */
@@ -496,9 +524,12 @@ static size_t month_at(const window *w, size_t k, size_t e)
 		"january", "february", "march", "april", "may", "june", "july", "august",
 		"september", "october", "november", "december"
 	};
+	static const unsigned char lens[] = { 7, 8, 5, 5, 3, 4, 4, 6, 9, 7, 8, 8 };
 
+	if (k >= e || !is_alpha((unsigned char)w->c[k]))
+		return 0; /* tried at every word of a subject's end: most are digits */
 	for (size_t m = 0; m < 12; m++) {
-		size_t n = 0, len = strlen(names[m]);
+		size_t n = 0, len = lens[m];
 
 		while (k + n < e && n < len && lower((unsigned char)w->c[k + n]) == names[m][n])
 			n++;
@@ -759,7 +790,7 @@ static int take_subject(parser *p, refs_ref *r, const subject_t *s)
 	size_t n = s->t1 - s->t0, m;
 	const char *t;
 
-	r->subject = malloc(n + 1);
+	r->subject = arena_alloc(&p->out->text, n + 1);
 	if (!r->subject) {
 		p->nomem = 1;
 		return -1;
@@ -767,14 +798,14 @@ static int take_subject(parser *p, refs_ref *r, const subject_t *s)
 	memcpy(r->subject, w->c + s->t0, n);
 	r->subject[n] = '\0';
 	r->subject_len = n;
-	r->subj_start = s->t0 < w->n ? w->off[s->t0] : w->off[w->n - 1] + 1;
-	r->subj_end = n ? w->off[s->t1 - 1] + 1 : r->subj_start;
-	r->end = w->off[s->last] + 1;
+	r->subj_start = s->t0 < w->n ? win_off(w, s->t0) : win_off(w, w->n - 1) + 1;
+	r->subj_end = n ? win_off(w, s->t1 - 1) + 1 : r->subj_start;
+	r->end = win_off(w, s->last) + 1;
 	r->style |= s->style;
 	r->flags |= s->flags;
 	if (s->flags & REFS_F_DATED) {
-		r->date_start = w->off[s->d0];
-		r->date_len = w->off[s->d1 - 1] + 1 - r->date_start;
+		r->date_start = win_off(w, s->d0);
+		r->date_len = win_off(w, s->d1 - 1) + 1 - r->date_start;
 	}
 	/* "subject..." or "subject…": what comes before is a prefix */
 	t = r->subject;
@@ -858,7 +889,7 @@ static size_t try_fixes(parser *p, const line_t *l, size_t lineno, size_t s)
 	if (sj.found) {
 		if (take_subject(p, r, &sj))
 			return 0;
-		if (p->w.ln[sj.last])
+		if (win_line(&p->w, sj.last))
 			style |= REFS_STYLE_SPLIT;
 		else if (sj.spaces != 1)
 			style |= REFS_STYLE_SPACING;
@@ -1020,7 +1051,7 @@ static size_t try_revert(parser *p, const line_t *l, size_t lineno, size_t s)
 	r->end = q + n;
 	set_id(p, r, q, n);
 	if (p->title && lineno - p->title_line <= TITLE_REACH) {
-		r->subject = malloc(p->title_len + 1);
+		r->subject = arena_alloc(&p->out->text, p->title_len + 1);
 		if (!r->subject) {
 			p->nomem = 1;
 			return 0;
@@ -1166,8 +1197,7 @@ void refs_list_free(refs_list *l)
 {
 	if (!l)
 		return;
-	for (size_t i = 0; i < l->n; i++)
-		free(l->v[i].subject);
+	arena_free(&l->text);
 	free(l->v);
 	memset(l, 0, sizeof(*l));
 }

@@ -10,13 +10,15 @@
  * ("> ..."); a `Fixes:` in a patch's commit message part does count.
  *
  * Ownership: refs_parse() fills a refs_list that the caller frees with
- * refs_list_free(); subjects are copies; offsets point into the buffer,
- * which the caller keeps.
+ * refs_list_free(); subjects are copies, the list's (in its arena);
+ * offsets point into the buffer, which the caller keeps.
  */
 #ifndef ABBREV_REFS_PARSE_H
 #define ABBREV_REFS_PARSE_H
 
 #include <stddef.h>
+
+#include "arena.h"
 
 /* Longer runs of hex are not taken for IDs at all. */
 #define REFS_MAX_HEX 128
@@ -87,6 +89,7 @@ typedef struct {
 typedef struct {
 	refs_ref *v;
 	size_t n, cap;
+	arena text;              /* the subjects (one malloc a chunk, not a reference) */
 } refs_list;
 
 /* Options of refs_parse(). */
