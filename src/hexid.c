@@ -154,6 +154,21 @@ size_t hexid_lower_bound(const unsigned char *ids, size_t stride, size_t lo, siz
 	return lo;
 }
 
+void hexid_fan16(const unsigned char *ids, size_t stride, size_t n, uint32_t *fan)
+{
+	size_t k = 0;
+
+	/* ascending: each bucket's start is where the IDs pass its value */
+	for (size_t i = 0; i < n; i++) {
+		size_t v = (size_t)ids[i * stride] << 8 | ids[i * stride + 1];
+
+		while (k <= v)
+			fan[k++] = (uint32_t)i;
+	}
+	while (k <= HEXID_FAN16)
+		fan[k++] = (uint32_t)n;
+}
+
 unsigned hexid_lcp(const unsigned char *a, const unsigned char *b, size_t rawsz)
 {
 	size_t i = 0;

@@ -9,6 +9,7 @@
 #define ABBREV_HEXID_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define ABBREV_MAX_RAWSZ 32
 #define ABBREV_MAX_HEXSZ (2 * ABBREV_MAX_RAWSZ)
@@ -66,6 +67,18 @@ size_t hexid_find_stride(const unsigned char *ids, size_t stride, size_t lo, siz
  */
 size_t hexid_lower_bound(const unsigned char *ids, size_t stride, size_t lo, size_t hi,
 			 size_t rawsz, size_t shared, const unsigned char *id);
+
+/* Buckets of hexid_fan16(): one per value of an ID's first two bytes. */
+#define HEXID_FAN16 65536
+
+/*
+ * fan[k] (k <= HEXID_FAN16): the first position in ids[0..n) (ascending,
+ * `stride` bytes apart) whose first two bytes are >= k, as a pack index's
+ * fan-out does it for one byte; made in one pass over the IDs.  With it,
+ * a search starts in a bucket of n / 65536 IDs (a few cache lines) where
+ * the one-byte fan-out leaves n / 256.
+ */
+void hexid_fan16(const unsigned char *ids, size_t stride, size_t n, uint32_t *fan);
 
 /* Number of leading hex chars a and b share (0 .. 2*rawsz). */
 unsigned hexid_lcp(const unsigned char *a, const unsigned char *b, size_t rawsz);

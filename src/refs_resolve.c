@@ -69,7 +69,7 @@ typedef struct {
 } prefix_hits;
 
 /* Prefixes remembered (a power of two): the recent ones, which pasted logs repeat. */
-#define MEMO_SLOTS 4096
+#define MEMO_SLOTS 1024
 
 /* A prefix asked lately and what it names: no commit or one (more are asked again). */
 typedef struct {
@@ -191,13 +191,14 @@ static int indexed_commit(refs_resolver *r, const unsigned char *id, int64_t *ti
 static centry *commit_info(refs_resolver *r, const unsigned char *id)
 {
 	Word_t k = key8(id);
-	PWord_t pv = (PWord_t)JudyLGet(r->cache, k, PJE0);
+	PWord_t pv;
 	JError_t je;
 	centry *c;
 	int rc;
 
 	if (r->last && !memcmp(r->last->id, id, r->rawsz))
 		return r->last;
+	pv = (PWord_t)JudyLGet(r->cache, k, PJE0);
 	for (c = pv ? (centry *)*pv : NULL; c; c = c->next)
 		if (!memcmp(c->id, id, r->rawsz))
 			return r->last = c;

@@ -492,8 +492,9 @@ typedef struct {
 	const unsigned char *ids;
 	size_t stride;
 	uint32_t nids;
-	size_t lookups;       /* subject_index_lookup() questions so far */
+	size_t lookups;       /* subject_index_lookup() questions so far (for fan16, rowof) */
 	uint32_t *fan;        /* fan[b]: the first position whose ID's first byte is >= b (257) */
+	uint32_t *fan16;      /* hexid_fan16() of the IDs, once the questions pay for it */
 	uint32_t *rowof;      /* position -> entry + 1 (0: none), once the questions pay for it */
 } view;
 
@@ -520,6 +521,7 @@ void subject_index_free(subject_index *x)
 		subject_table_free(x->v[i].t);
 		free(x->v[i].rowof);
 		free(x->v[i].fan);
+		free(x->v[i].fan16);
 	}
 	free(x->v);
 	free(x);
@@ -535,7 +537,7 @@ int subject_index_add(subject_index *x, subject_table *t, const unsigned char *i
 		return -1;
 	}
 	x->v = v;
-	v[x->n++] = (view){ t, ids, stride, nids, 0, NULL, NULL };
+	v[x->n++] = (view){ t, ids, stride, nids, 0, NULL, NULL, NULL };
 	return 0;
 }
 
@@ -660,16 +662,26 @@ done:
 	return rc;
 }
 
+/* Questions after which a view gets its two-byte fan-out (as objidx's packs do). */
+#define FAN16_AFTER(nids) ((nids) / 64 + 1024)
+
 /*
  * Index position of id in w's IDs, or UINT32_MAX.  Within the fan-out
  * bucket of its first byte (made on the first question, as a pack's .idx
- * has one): the same probes objidx made a moment before in the same .idx
- * bytes, which are then in the cache.
+ * has one), or of its first two once many are asked: the same probes
+ * objidx made a moment before in the same .idx bytes, then in the cache.
  */
 static uint32_t find_id(view *w, const unsigned char *id, size_t rawsz)
 {
 	size_t lo = 0, hi = w->nids, i;
 
+	if (w->fan16) {
+		size_t k = (size_t)id[0] << 8 | id[1];
+
+		i = hexid_lower_bound(w->ids, w->stride, w->fan16[k], w->fan16[k + 1], rawsz, 2, id);
+		return i < w->fan16[k + 1] && !memcmp(w->ids + i * w->stride, id, rawsz) ?
+			(uint32_t)i : UINT32_MAX;
+	}
 	if (!w->fan && (w->fan = malloc(257 * sizeof(*w->fan)))) {
 		unsigned char b[ABBREV_MAX_RAWSZ] = { 0 };
 
@@ -722,13 +734,20 @@ int subject_index_lookup(subject_index *x, const unsigned char *id, const char *
 	for (size_t v = 0; v < x->n; v++) {
 		view *w = &x->v[v];
 		const subject_table *t = w->t;
-		uint32_t pos = find_id(w, id, x->rawsz);
+		uint32_t pos;
 		size_t lo = 0, hi = t->n;
 
+		/* both made once the questions pay for them (NULL when out of memory: as before) */
+		if (!w->fan16 && ++w->lookups > FAN16_AFTER(w->nids) &&
+		    (w->fan16 = malloc((HEXID_FAN16 + 1) * sizeof(*w->fan16))))
+			hexid_fan16(w->ids, w->stride, w->nids, w->fan16);
+		else if (w->fan16)
+			w->lookups++;
+		pos = find_id(w, id, x->rawsz);
 		if (pos == UINT32_MAX)
 			continue;
-		if (!w->rowof && ++w->lookups > ROW_MAP_AFTER(t->n))
-			w->rowof = row_map(t, w->nids); /* NULL: the search below, as before */
+		if (!w->rowof && w->lookups > ROW_MAP_AFTER(t->n))
+			w->rowof = row_map(t, w->nids);
 		if (w->rowof) {
 			const char *key;
 			uint32_t p, i = w->rowof[pos];

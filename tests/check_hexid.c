@@ -361,6 +361,37 @@ START_TEST(test_lower_bound)
 }
 END_TEST
 
+START_TEST(test_fan16)
+{
+	/* IDs with runs sharing two bytes, gaps of empty buckets, 0000.. and ffff.. */
+	enum { N = 5000, STRIDE = 21 };
+	static unsigned char ids[N][STRIDE];
+	static uint32_t fan[HEXID_FAN16 + 1];
+	uint64_t st = 99;
+
+	for (size_t i = 0; i < N; i++)
+		for (size_t b = 0; b < STRIDE; b++)
+			ids[i][b] = rand_byte(&st);
+	for (size_t i = 0; i < N; i += 7)
+		ids[i][1] = ids[i][0] = 0x42; /* a crowded bucket */
+	memset(ids[1], 0, 2);
+	memset(ids[2], 0xff, 2);
+	qsort(ids, N, STRIDE, cmp_id24);
+	hexid_fan16(ids[0], STRIDE, N, fan);
+	/* the first ID at or past k: the one before it is below k, it is not */
+	for (size_t k = 0; k <= HEXID_FAN16; k++) {
+		size_t f = fan[k];
+
+		ck_assert_uint_le(f, N);
+		ck_assert(f == 0 || ((size_t)ids[f - 1][0] << 8 | ids[f - 1][1]) < k);
+		ck_assert(f == N || ((size_t)ids[f][0] << 8 | ids[f][1]) >= k);
+	}
+	hexid_fan16(ids[0], STRIDE, 0, fan); /* none */
+	ck_assert_uint_eq(fan[0], 0);
+	ck_assert_uint_eq(fan[HEXID_FAN16], 0);
+}
+END_TEST
+
 START_TEST(test_lcp_sha256)
 {
 	unsigned char other[32];
@@ -563,6 +594,7 @@ Suite *make_hexid_suite(void)
 	tcase_add_test(core, test_lcp_sha256);
 	tcase_add_test(core, test_find);
 	tcase_add_test(core, test_lower_bound);
+	tcase_add_test(core, test_fan16);
 	tcase_add_test(core, test_type_names);
 	tcase_add_test(core, test_hash_names);
 	tcase_add_test(core, test_tag_target);

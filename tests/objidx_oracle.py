@@ -5,7 +5,7 @@
     python3 objidx_oracle.py --tag-beside <commit> <n>
 
 Asks `walk_dump --objidx` about prefixes of every object of the repository
-(4, 5, 7 hex chars and the whole ID; more given on the command line) and
+(1 to 5 and 7 hex chars and the whole ID; more given on the command line) and
 compares each answer with git's: the objects of a prefix and their types
 with `git cat-file --batch-all-objects --batch-check` (and `git rev-parse
 --disambiguate=<prefix>`), each one's unique length by git's rule over that
@@ -51,7 +51,10 @@ def main():
     types = dict(line.split() for line in listing.stdout.splitlines())
     hexsz = len(next(iter(types)))
     rawsz = hexsz // 2
-    prefixes = sorted({h[:n] for h in types for n in (4, 5, 7, hexsz)} | set(extra))
+    # one process asks them all: past its first thousand or so questions
+    # objidx searches a two-byte fan-out of its own (FAN16_AFTER), so both
+    # ways are compared, at every prefix length
+    prefixes = sorted({h[:n] for h in types for n in (1, 2, 3, 4, 5, 7, hexsz)} | set(extra))
     got = subprocess.run([dump, "--objidx", "--rawsz=%d" % rawsz, objdir, *prefixes],
                          capture_output=True, text=True, check=False)
     if got.returncode:
