@@ -58,7 +58,8 @@ static void warn_bad_ref(void *ctx, const char *name)
 /* Walk the refs of every repository; the missing objects are a note on stderr. */
 static int load_reachable(cmd_sets *cs, const cli_repo_opts *o, progress *p)
 {
-	walk_reach_result res = { .bad_ref = warn_bad_ref };
+	unsigned char matched[CLI_MAX_REFS] = { 0 };
+	walk_reach_result res = { .bad_ref = warn_bad_ref, .matched = matched };
 	char err[1024] = "";
 
 	cs->reach.patterns = o->nrefs ? o->refs : walk_clone_refs;
@@ -70,6 +71,18 @@ static int load_reachable(cmd_sets *cs, const cli_repo_opts *o, progress *p)
 		if (rc)
 			return walk_status_exit(rc, err);
 	}
+	/*
+	 * A pattern of the user's that names no ref (a typo, a branch not
+	 * fetched) would leave a count over fewer objects than asked for,
+	 * over none at all for the only one: an error, as git's for a
+	 * revision it cannot find.  The default refs may be absent (an
+	 * empty repository has no HEAD commit, no branch, no tag).
+	 */
+	for (size_t i = 0; i < o->nrefs; i++)
+		if (!matched[i]) {
+			cmd_error("no ref matches '%s'", o->refs[i]);
+			return ABBREV_EXIT_RUNTIME;
+		}
 	cs->reach.refs = res.refs;
 	cs->reach.missing = res.missing;
 	cs->reach.bad_refs = res.nbad;

@@ -50,6 +50,8 @@ typedef struct {
 	size_t refs;        /* refs walked (HEAD counts as one) */
 	size_t missing;     /* objects the refs reach that the repository lacks */
 	size_t nbad;        /* refs whose own object is missing */
+	/* one flag per pattern, set when the pattern named a ref walked; may be NULL */
+	unsigned char *matched;
 	/* told the name of each such ref, for a warning; may be NULL */
 	void (*bad_ref)(void *ctx, const char *name);
 	void *ctx;

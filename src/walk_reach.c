@@ -356,6 +356,14 @@ int walk_ref_matches(const char *name, const char *const *patterns, size_t n)
 	return 0;
 }
 
+/* Flag each pattern that names `name`, for the caller (res->matched). */
+static void note_match(reach_ctx *c, const char *name, const char *const *patterns, size_t n)
+{
+	for (size_t i = 0; c->res->matched && i < n; i++)
+		if (walk_ref_matches(name, patterns + i, 1))
+			c->res->matched[i] = 1;
+}
+
 /* The refs matching the patterns, walked one by one. */
 static int walk_refs(reach_ctx *c, const char *const *patterns, size_t n)
 {
@@ -374,6 +382,7 @@ static int walk_refs(reach_ctx *c, const char *const *patterns, size_t n)
 		/* a dangling symbolic ref points at nothing to walk, as for git */
 		if (walk_ref_matches(name, patterns, n) &&
 		    git_reference_resolve(&direct, ref) == 0) {
+			note_match(c, name, patterns, n);
 			c->res->refs++;
 			rc = walk_target(c, name, git_reference_target(direct));
 		}
@@ -418,6 +427,8 @@ int walk_repo_reachable(walk_repo *r, idsets *s, const char *const *patterns, si
 	for (size_t i = 0; i < npatterns; i++)
 		if (!strcmp(patterns[i], "HEAD")) {
 			if (git_reference_name_to_id(&head, r->repo, "HEAD") == 0) {
+				if (res->matched)
+					res->matched[i] = 1;
 				res->refs++;
 				rc = walk_target(&c, "HEAD", &head);
 			}

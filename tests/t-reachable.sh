@@ -58,11 +58,13 @@ sys.exit(text != "Reachable from HEAD, refs/heads/*, refs/tags/*: %s refs." % sy
          low > float(root.get("height")) - 4)
 EOF
 args=
+cp -a "$S" "$tmp/long"
 for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
 	args="$args --refs=refs/heads/a-long-branch-name-for-the-notes-$i"
+	git -C "$tmp/long" branch a-long-branch-name-for-the-notes-$i
 done
 # shellcheck disable=SC2086
-expect_exit 0 "$GIT_ABBREV" report --format=svg $args --refs=HEAD "$S"
+expect_exit 0 "$GIT_ABBREV" report --format=svg $args --refs=HEAD "$tmp/long"
 checks=$((checks + 1))
 "$PYTHON3" - "$out" <<'EOF' || fail "svg: the refs walked run past the picture's bottom"
 import sys, xml.etree.ElementTree as E
@@ -98,6 +100,24 @@ checks=$((checks + 1))
 [ "$(json "$out" 'd["reachable"]["refs"]')" = "['refs/tags/v1.0']" ] ||
 	fail "check --format=json does not name the refs walked"
 expect_exit 2 "$GIT_ABBREV" report --refs= "$S"
+say "--refs naming no ref: an error, not a count over fewer objects"
+git -C "$S" for-each-ref refs/heads/mian | grep -q . && die "refs/heads/mian exists"
+expect_exit 3 "$GIT_ABBREV" report --refs=refs/heads/mian "$S"
+checks=$((checks + 1))
+[ "$(cat "$err")" = "git-abbrev: no ref matches 'refs/heads/mian'" ] ||
+	fail "report: no one-line error naming the pattern: $(cat "$err")"
+[ -s "$out" ] && fail "report printed a count over no ref"
+expect_exit 3 "$GIT_ABBREV" check 4 --refs=HEAD --refs='refs/nomatch/*' "$S"
+checks=$((checks + 1))
+[ "$(cat "$err")" = "git-abbrev: no ref matches 'refs/nomatch/*'" ] ||
+	fail "check: one of two patterns names no ref, and no error says so: $(cat "$err")"
+[ -s "$out" ] && fail "check printed an answer for fewer refs than asked"
+git init -q "$tmp/empty"
+expect_exit 0 "$GIT_ABBREV" report --format=json --reachable "$tmp/empty"
+checks=$((checks + 1))
+[ "$(json "$out" 'd["reachable"]["refs_walked"]')" = 0 ] ||
+	fail "an empty repository's clone view is not an answer over no ref"
+expect_exit 3 "$GIT_ABBREV" report --refs=HEAD "$tmp/empty"
 expect_exit 2 "$GIT_ABBREV" report "$S" --refs
 
 say "a blob-less mirror (promisor pack): missing objects counted apart"
