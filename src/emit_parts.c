@@ -884,14 +884,16 @@ int emit_model_table(emit_table *t, const model_set *s, unsigned from, unsigned 
 	for (unsigned L = from; L <= to; L++) {
 		const model_row *row = &s->rows[L];
 		char (*c)[EMIT_TABLE_CELL] = emit_table_row(t);
+		char objs[32], pfx[32];
 
 		if (!c)
 			return -1;
 		snprintf(c[0], EMIT_TABLE_CELL, "%u", L);
-		snprintf(c[1], EMIT_TABLE_CELL, "%.3g", row->expected_pairs);
+		fmt_sig(c[1], EMIT_TABLE_CELL, row->expected_pairs, 3);
 		emit_fmt_p_collision(c[2], EMIT_TABLE_CELL, row->p_collision, s->n, L, 3);
-		snprintf(c[3], EMIT_TABLE_CELL, "%.3g / %.3g", row->expected_objects,
-			 row->expected_prefixes);
+		fmt_sig(objs, sizeof(objs), row->expected_objects, 3);
+		fmt_sig(pfx, sizeof(pfx), row->expected_prefixes, 3);
+		snprintf(c[3], EMIT_TABLE_CELL, "%s / %s", objs, pfx);
 	}
 	return 0;
 }

@@ -470,14 +470,16 @@ static int model_svg(FILE *out, const model_results *r)
 		}
 		fputs("\"/>\n", out);
 		for (unsigned L = from; L <= to; L++) {
+			char e[32];
+
 			if (!(s->rows[L].p_collision > 0))
 				continue;
 			marker_open(out, shape, svg_scale_map(&f.x, L),
 				    svg_scale_map(&f.y, s->rows[L].p_collision), colour);
+			fmt_sig(e, sizeof(e), s->rows[L].expected_pairs, 3);
 			fprintf(out, " class=\"point\" data-length=\"%u\" data-p=\"%.6g\"><title>%s, "
-				     "%u chars: P = %.3g, %.3g expected pairs</title></%s>\n",
-				L, s->rows[L].p_collision, s->name, L, s->rows[L].p_collision,
-				s->rows[L].expected_pairs,
+				     "%u chars: P = %.3g, %s expected pairs</title></%s>\n",
+				L, s->rows[L].p_collision, s->name, L, s->rows[L].p_collision, e,
 				!strcmp(shape, "circle") ? "circle" : !strcmp(shape, "square") ? "rect" : "path");
 		}
 		fputs("</g>\n", out);

@@ -56,6 +56,14 @@ void fmt_expected(char *buf, size_t n, double e)
 		snprintf(buf, n, e >= 0.01 ? "%.2f" : "%.2g", e);
 }
 
+void fmt_sig(char *buf, size_t n, double v, int digits)
+{
+	if (fabs(v) >= 100 || !isfinite(v))
+		fmt_count(buf, n, v);
+	else
+		snprintf(buf, n, "%.*g", digits, v);
+}
+
 void fmt_percent(char *buf, size_t n, double p)
 {
 	snprintf(buf, n, "%.2g%%", 100 * p);

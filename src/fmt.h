@@ -6,7 +6,8 @@
  *  - counts: digits grouped by thousands ("13,021,585") below 10^15, "%.3g"
  *    from there on (no one counts those digits), rounded to a whole number;
  *  - the model's expected values: a count from 100 on, "0.63" from 0.01,
- *    below that as probabilities ("0.0031", "3.1e-05"), "0" for 0;
+ *    below that as probabilities ("0.0031", "3.1e-05"), "0" for 0; the
+ *    model's own table keeps three significant digits below 100;
  *  - probabilities: two significant digits, "%.2g";
  *  - dates: UTC, "2005-04-07 22:13:13", the day alone, or ISO 8601;
  *  - projected dates (unix seconds as doubles, HUGE_VAL for never): the
@@ -27,6 +28,14 @@ void fmt_count(char *buf, size_t n, double v);
 
 /* A model's expected value: "1,234", "83.12", "0.63", "0.0031", "3.1e-05", "0". */
 void fmt_expected(char *buf, size_t n, double e);
+
+/*
+ * A real value to `digits` significant digits ("%.*g": "77.1", "0.0188",
+ * "7.35e-05"), but from 100 on a whole count grouped as fmt_count does
+ * ("19,740", never "1.97e+04"): the model's expected values, where the
+ * small ones need their digits more than a report's column does.
+ */
+void fmt_sig(char *buf, size_t n, double v, int digits);
 
 /* A percentage of a probability: "1%", "0.1%", "50%", "3.4e-05%". */
 void fmt_percent(char *buf, size_t n, double p);

@@ -380,6 +380,15 @@ START_TEST(test_fmt_others)
 	}
 	fmt_expected(buf, sizeof(buf), 0);
 	ck_assert_str_eq(buf, "0");
+	/* the model's table: a count from 100 on, as the report writes one, never "1.97e+04" */
+	fmt_sig(buf, sizeof(buf), 19740.4, 3);
+	ck_assert_str_eq(buf, "19,740");
+	fmt_sig(buf, sizeof(buf), 77.114, 3);
+	ck_assert_str_eq(buf, "77.1");
+	fmt_sig(buf, sizeof(buf), 0.018822, 3);
+	ck_assert_str_eq(buf, "0.0188");
+	fmt_sig(buf, sizeof(buf), 7.3512e-05, 3);
+	ck_assert_str_eq(buf, "7.35e-05");
 	fmt_iso_date(buf, sizeof(buf), 1112911993);
 	ck_assert_str_eq(buf, "2005-04-07T22:13:13Z");
 	fmt_day(buf, sizeof(buf), 1112911993);

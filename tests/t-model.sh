@@ -134,6 +134,32 @@ grep -q '^ 20 ' "$out" && ! grep -q '^  9 ' "$out" && ! grep -q '^ 21 ' "$out" |
 checks=$((checks + 1))
 grep -q '^P(collision) <= 50% from 12 chars, <= 1% from 14 chars' "$out" ||
 	{ fail "text: no advice line"; show "$out"; }
+say "text: large expected values spelled in full, as the report spells them"
+for fmt in text markdown; do
+	expect_exit 0 "$GIT_ABBREV" model --objects=13021585 --from=4 --to=20 --format=$fmt
+	checks=$((checks + 1))
+	# (the capacity table's 10^15 and more are "%.3g", as fmt_count writes any count)
+	grep -q 'e+' "$out" && { fail "$fmt: a number in C's e+ notation"; show "$out"; }
+	# E at 8 chars and the expected objects / prefixes at 7, recomputed here
+	row=$("$PYTHON3" -c '
+n = 13021585
+def e(L): return n * (n - 1) / 2 / 16**L
+# objects: n (1 - (1 - 16^-L)^(n-1)); prefixes: 16^L (1 - P(0) - P(1)) per prefix
+def objs(L): return n * (1 - (1 - 16.0**-L) ** (n - 1))
+def pfx(L):
+    q = 16.0**-L
+    return 16**L * (1 - (1 - q) ** n - n * q * (1 - q) ** (n - 1))
+print("{:,.0f} {:,.0f} / {:,.0f}".format(e(8), objs(7), pfx(7)))')
+	set -- $row
+	checks=$((checks + 1))
+	grep -Eq "^[| ]*8[| ]+$1 " "$out" || { fail "$fmt: no row '8  $1'"; show "$out"; }
+	checks=$((checks + 1))
+	grep -Eq "^[| ]*7[| ].* $2 / $4( |$)" "$out" || { fail "$fmt: no row '7 ... $2 / $4'"; show "$out"; }
+done
+expect_exit 0 "$GIT_ABBREV" model --objects=13021585 --from=4 --to=20 --format=svg
+checks=$((checks + 1))
+grep -q "<title>all, 8 chars: P = [^,]*, $1 expected pairs</title>" "$out" ||
+	fail "svg: the point at 8 chars does not say '$1 expected pairs'"
 expect_exit 0 "$GIT_ABBREV" model --objects=13021585 --commits=1302158 --format=text
 checks=$((checks + 1))
 grep -q '^commits: 1,302,158$' "$out" || { fail "text: no commits table"; show "$out"; }
