@@ -201,8 +201,8 @@ static int check_text(FILE *out, const stats_check *c)
 	fmt_count(prefixes, sizeof(prefixes), (double)npre);
 	if (!f->ngroups) {
 		if (c->against_all)
-			snprintf(line, sizeof(line), "no %s ID shares its first %u chars with another "
-				 "object (%s %s)", what, c->length, count,
+			snprintf(line, sizeof(line), "no %s ID shares its first %u chars with an "
+				 "object of any type (%s %s)", what, c->length, count,
 				 emit_noun(f->count, "object", "objects"));
 		else
 			snprintf(line, sizeof(line), "no two %s IDs share their first %u chars (%s %s)",
@@ -211,8 +211,10 @@ static int check_text(FILE *out, const stats_check *c)
 		print_reach(out, c->reach);
 		return ferror(out) ? -1 : 0;
 	}
+	/* the groups hold IDs of the set too: two commits share a prefix with each other */
 	if (c->against_all)
-		snprintf(line, sizeof(line), "%s IDs share their first %u chars with other objects: "
+		snprintf(line, sizeof(line), "%s IDs share their first %u chars with objects of any "
+			 "type: "
 			 "%s %s in %s %s (of %s %s)", what, c->length, objects,
 			 emit_noun(nobj, "object", "objects"), prefixes,
 			 emit_noun(npre, "prefix", "prefixes"), count,

@@ -61,6 +61,19 @@ done
 grep -q "^  blob   $(echo "$cb_ids" | cut -d' ' -f2)" "$out" ||
 	fail "--against=all listing does not show the blob with its type"
 
+# against=all: the groups hold the set's own pairs too (two commits), and say so
+expect_exit 1 "$GIT_ABBREV" check "$cc_len" --against=all "$repo"
+checks=$((checks + 1))
+head -1 "$out" | grep -q "^commit IDs share their first $cc_len chars with objects of any type: " ||
+	fail "--against=all headline: $(head -1 "$out")"
+for id in $cc_ids; do
+	grep -q "^  commit $id" "$out" || fail "--against=all listing lacks the commit $id"
+done
+expect_exit 0 "$GIT_ABBREV" check 40 --against=all "$repo"
+checks=$((checks + 1))
+grep -q "^no commit ID shares its first 40 chars with an object of any type (" "$out" ||
+	fail "--against=all no-collision line: $(head -1 "$out")"
+
 # JSON: the groups and counts
 expect_exit 1 "$GIT_ABBREV" check "$cc_len" --format=json "$repo"
 checks=$((checks + 1))
