@@ -5,7 +5,7 @@
 # (tests/gen_repo.py's planted scenario, at /home/me/demo); a sample that
 # ends in "..." is the start of the output.  Every command is in its list.
 # And the build's ar flags make no warning (automake's default "cru":
-# "ar: `u' modifier ignored").
+# "ar: `u' modifier ignored"), and make clean removes the fuzz targets.
 . "$(dirname "$0")/setup.sh"
 
 readme=$srcdir/README
@@ -63,4 +63,16 @@ checks=$((checks + 1))
 # shellcheck disable=SC2086
 ${ar:-ar} $arflags "$tmp/x.a" "$tmp/x.o" 2>"$tmp/ar.err" || fail "ar $arflags failed"
 [ ! -s "$tmp/ar.err" ] || { fail "ar $arflags warns"; show "$tmp/ar.err"; }
+
+say "make clean removes what make fuzz and fuzz-run leave"
+clean=$(make -s -n -C "$(dirname "$mk")" clean-generic clean-local 2>&1) ||
+	skip "make -n clean failed: $clean"
+clean=$(printf '%s\n' "$clean" | tr '\n' ' ')
+for t in $(sed -n 's/^fuzz: //p' "$mk"); do
+	checks=$((checks + 1))
+	case " $clean " in *" $t "*) ;; *) fail "make clean leaves $t" ;; esac
+	log=fuzz-${t#tests/fuzz/fuzz_}.log
+	checks=$((checks + 1))
+	case " $clean " in *" $log "*) ;; *) fail "make clean leaves $log" ;; esac
+done
 finish
