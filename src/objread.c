@@ -36,7 +36,8 @@ typedef struct {
 } slot;
 
 struct objread {
-	walker w;
+	walker w;             /* a fork's: a copy of its parent's, not its own to free */
+	int forked;
 	char err[512];
 	z_stream zs;
 	int zs_ready;
@@ -76,6 +77,28 @@ int objread_new(objread **out, const char *objdir, size_t rawsz, char *err, size
 	return 0;
 }
 
+int objread_fork(const objread *r, objread **out)
+{
+	objread *f = calloc(1, sizeof(*f));
+
+	*out = NULL;
+	if (!f)
+		return -1;
+	f->w = r->w;
+	f->w.err = f->err;
+	f->w.errsz = sizeof(f->err);
+	f->forked = 1;
+	f->paused = 1;
+	f->slots = calloc(BASE_SLOTS, sizeof(*f->slots));
+	f->zs_ready = f->slots && inflateInit(&f->zs) == Z_OK;
+	if (!f->zs_ready) {
+		objread_free(f);
+		return -1;
+	}
+	*out = f;
+	return 0;
+}
+
 void objread_free(objread *r)
 {
 	if (!r)
@@ -87,7 +110,8 @@ void objread_free(objread *r)
 	free(r->slots);
 	free(r->hold);
 	free(r->chain);
-	wp_walker_free(&r->w);
+	if (!r->forked)
+		wp_walker_free(&r->w);
 	free(r);
 }
 
@@ -337,6 +361,55 @@ void objread_pack(const objread *r, uint32_t pack, const unsigned char **sum, ui
 	*n = pk->n;
 	*ids = pk->names;
 	*stride = pk->name_stride;
+}
+
+int objread_offset(const objread *r, uint32_t pack, uint32_t pos, uint64_t *off)
+{
+	walker quiet = r->w;
+
+	return pack < r->w.npacks && pos < r->w.packs[pack].n &&
+			       !wp_entry_offset(&quiet, &r->w.packs[pack], pos, off)
+		       ? 0
+		       : -2;
+}
+
+int objread_pack_commits(objread *r, uint32_t pack, uint32_t **pos, uint64_t **off, size_t *n,
+			 char *err, size_t errsz)
+{
+	const pack_file *pk = &r->w.packs[pack];
+	pack_order o = { 0 };
+	size_t k = 0;
+	int rc;
+
+	*pos = NULL;
+	*off = NULL;
+	*n = 0;
+	if (!r->w.chain && !(r->w.chain = malloc(MAX_DELTA_DEPTH * sizeof(*r->w.chain))))
+		return -1;
+	rc = wp_pack_types(&r->w, pk, &o);
+	if (!rc) {
+		for (uint32_t i = 0; i < pk->n; i++)
+			k += o.type[i] == ABBREV_TYPE_COMMIT;
+		*pos = malloc((k ? k : 1) * sizeof(**pos));
+		*off = malloc((k ? k : 1) * sizeof(**off));
+		rc = *pos && *off ? 0 : WALK_NOMEM;
+	}
+	for (uint32_t i = 0; !rc && i < pk->n; i++)
+		if (o.type[i] == ABBREV_TYPE_COMMIT) {
+			(*pos)[*n] = o.pos[i];
+			(*off)[(*n)++] = o.off[i];
+		}
+	wp_order_free(&o);
+	if (rc) {
+		free(*pos);
+		free(*off);
+		*pos = NULL;
+		*off = NULL;
+		*n = 0;
+		if (rc != WALK_NOMEM)
+			snprintf(err, errsz, "%s", r->err);
+	}
+	return rc == WALK_NOMEM ? -1 : rc ? -2 : 0;
 }
 
 uint32_t objread_find_in(const objread *r, uint32_t pack, const unsigned char *id)

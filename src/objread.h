@@ -17,7 +17,8 @@
  *
  * Ownership: objread_new() returns a reader freed with objread_free();
  * the bytes a read returns belong to the reader and stay valid until its
- * next read.
+ * next read.  One reader is for one thread at a time (objread_fork()
+ * makes another).
  */
 #ifndef ABBREV_OBJREAD_H
 #define ABBREV_OBJREAD_H
@@ -33,6 +34,13 @@ typedef struct objread objread;
  */
 int objread_new(objread **out, const char *objdir, size_t rawsz, char *err, size_t errsz);
 void objread_free(objread *r);
+
+/*
+ * A second reader of r's packs, with a state (zlib stream, delta base
+ * cache) of its own, for another thread: r's packs are only read, so the
+ * two may read at once.  Freed with objread_free(), before r.  0 or -1.
+ */
+int objread_fork(const objread *r, objread **out);
 
 /* Where a pack holds `id`: 1 with *pack and *off set, 0 when none does. */
 int objread_locate(const objread *r, const unsigned char *id, uint32_t *pack, uint64_t *off);
@@ -64,6 +72,19 @@ uint32_t objread_npacks(const objread *r);
  */
 void objread_pack(const objread *r, uint32_t pack, const unsigned char **sum, uint32_t *n,
 		  const unsigned char **ids, size_t *stride);
+
+/* The offset of the object at .idx position `pos` of pack `pack`: 0, or -2 (a bad offset). */
+int objread_offset(const objread *r, uint32_t pack, uint32_t pos, uint64_t *off);
+
+/*
+ * The commits of pack `pack` in pack order, from its entry headers (a
+ * delta's type is its base's, down the chain; nothing is inflated): their
+ * .idx positions and offsets, *n of each (malloc'ed, the caller frees
+ * them).  0, -1 when out of memory, -2 with a one-line message in err
+ * when a header cannot be read.
+ */
+int objread_pack_commits(objread *r, uint32_t pack, uint32_t **pos, uint64_t **off, size_t *n,
+			 char *err, size_t errsz);
 
 /* The .idx position of `id` in pack `pack`, or UINT32_MAX when it has none. */
 uint32_t objread_find_in(const objread *r, uint32_t pack, const unsigned char *id);

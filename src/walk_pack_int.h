@@ -288,6 +288,12 @@ int wp_loose_changed(walker *w);
 /* Type every entry of a pack into pk->types, reading headers in pack order. */
 int wp_pack_scan(walker *w, pack_file *pk);
 /*
+ * The same into o (built here, wp_order_free() it), by rank: the pack's
+ * entries in offset order, each one's index position and type (a delta's
+ * is its base's).  The pack stays mapped.  0 or an error.
+ */
+int wp_pack_types(walker *w, const pack_file *pk, pack_order *o);
+/*
  * Type every entry of a pack into pk->types from its .bitmap instead:
  * 0, 1 when the bitmap cannot be used (stale or damaged: pk->types is
  * then left NULL for the scan), or an error (a bad index or .rev).

@@ -206,21 +206,16 @@ static int resolve(walker *w, const pack_file *pk, pack_order *o, uint32_t r)
 	return 0;
 }
 
-/* Type every entry of a pack into pk->types, reading headers in pack order. */
-int wp_pack_scan(walker *w, pack_file *pk)
+int wp_pack_types(walker *w, const pack_file *pk, pack_order *o)
 {
-	pack_order o = { 0 };
 	scan_part part[2];
 	pthread_attr_t attr;
 	pthread_t thread;
 	int rc, threaded = 0;
 
 	memset(part, 0, sizeof(part));
-	pk->types = malloc(pk->n ? pk->n : 1);
-	if (!pk->types)
-		return WALK_NOMEM;
-	if ((rc = wp_order_build(w, pk, &o)))
-		goto done;
+	if ((rc = wp_order_build(w, pk, o)))
+		return rc;
 	for (int i = 0; i < 2; i++) {
 		scan_part *sp = &part[i];
 
@@ -228,7 +223,7 @@ int wp_pack_scan(walker *w, pack_file *pk)
 		sp->w.err = sp->err;
 		sp->w.errsz = sizeof(sp->err);
 		sp->pk = pk;
-		sp->o = &o;
+		sp->o = o;
 		sp->lo = i ? pk->n / 2 : 0;
 		sp->hi = i ? pk->n : pk->n / 2;
 		sp->done0 = w->done;
@@ -250,15 +245,28 @@ int wp_pack_scan(walker *w, pack_file *pk)
 			snprintf(w->err, w->errsz, "%s", part[i].err);
 			rc = part[i].rc;
 		}
-	for (uint32_t r = 0; r < pk->n && !rc; r++) {
-		if (!o.type[r])
-			rc = resolve(w, pk, &o, r);
+	for (uint32_t r = 0; r < pk->n && !rc; r++)
+		if (!o->type[r])
+			rc = resolve(w, pk, o, r);
+	return rc;
+}
+
+/* Type every entry of a pack into pk->types, reading headers in pack order. */
+int wp_pack_scan(walker *w, pack_file *pk)
+{
+	pack_order o = { 0 };
+	int rc;
+
+	pk->types = malloc(pk->n ? pk->n : 1);
+	if (!pk->types)
+		return WALK_NOMEM;
+	if ((rc = wp_pack_types(w, pk, &o)))
+		goto done;
+	for (uint32_t r = 0; r < pk->n; r++)
 		pk->types[o.pos[r]] = o.type[r];
-	}
 	w->done += pk->n;
 	progress_update(w->p, w->done);
-	if (!rc)
-		rc = wp_pack_tags(w, pk);
+	rc = wp_pack_tags(w, pk);
 done:
 	wp_order_free(&o);
 	/* the merge needs only the names: give the pack's pages back now */
