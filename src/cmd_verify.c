@@ -351,6 +351,9 @@ static int vr_open(verify_repo *vr, const cli_repo_opts *ro, progress *p)
 	}
 	switch (refs_git2_new(&vr->g, repo, objdir)) {
 	case 0:
+		/* every object counts, as the .idx files say: a pack's commits are all its own */
+		if (vr->x)
+			refs_git2_scan_packs(vr->g);
 		return ABBREV_EXIT_OK;
 	case -1:
 		goto nomem;

@@ -35,6 +35,12 @@ const refs_source *refs_git2_source(refs_git2 *g);
  * 0 or -1 (memory).
  */
 int refs_git2_cache(refs_git2 *g, const char *dir);
+/*
+ * The commits of a pack whose subject table is to be made are all its
+ * commits, found from its entry headers (not among the commit IDs that the
+ * resolver lists, which may be fewer: --reachable).
+ */
+void refs_git2_scan_packs(refs_git2 *g);
 
 /* ---- --range: the commits whose messages to check ------------------------ */
 

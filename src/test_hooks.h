@@ -72,4 +72,20 @@ static inline size_t test_hook_range_keep(size_t dflt)
 #define test_hook_range_keep(dflt) (dflt)
 #endif
 
+/*
+ * GIT_ABBREV_TEST_SPLIT_MIN: from how many commits the subject index's
+ * reading takes two threads, instead of `dflt` (refs_git2.c), so that a
+ * small repository is read as a large one is.
+ */
+#ifdef ABBREV_TEST_HOOKS
+static inline size_t test_hook_split_min(size_t dflt)
+{
+	const char *v = getenv("GIT_ABBREV_TEST_SPLIT_MIN");
+
+	return v ? (size_t)strtoull(v, NULL, 10) : dflt;
+}
+#else
+#define test_hook_split_min(dflt) (dflt)
+#endif
+
 #endif

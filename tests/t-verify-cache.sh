@@ -8,9 +8,11 @@
 # reads only the loose commits); a damaged, cut or another pack's file is
 # rebuilt, never believed; a cache that cannot be written is no error; a
 # repack makes a new file and leaves the old ones alone; a pack with a
-# commit that cannot be read gets no file; and the
-# repository's files are byte for byte what they were.  IDs and subjects
-# come from git.
+# commit that cannot be read gets no file; a pack's commits are found from
+# its entry headers (no walk of every object), and one with a header that
+# cannot be read is the walk's error; two threads (as thousands of commits
+# are read) write the same files; and the repository's files are byte for
+# byte what they were.  IDs and subjects come from git.
 
 # shellcheck source-path=SCRIPTDIR source=setup.sh
 . "$(dirname "$0")/setup.sh"
@@ -59,7 +61,7 @@ sum_git "$tmp/git.before"
 verify() { # EXIT ARGS...: verify the references with the cache as the environment says
 	want=$1
 	shift
-	expect_exit "$want" -C "$repo" "$GIT_ABBREV" verify --format=json "$@" "$tmp/refs.txt"
+	expect_exit "$want" -C "$repo" "${tool:-$GIT_ABBREV}" verify --format=json "$@" "$tmp/refs.txt"
 }
 
 # ---- without the cache: the findings, and no file written ---------------------
@@ -96,10 +98,23 @@ GIT_PROGRESS_DELAY=0 verify 1 --progress
 same "cold"
 files "cold"
 indexed "cold" "$total"
+checks=$((checks + 1))
+grep -q "reading pack headers" "$err" &&
+	{ fail "cold: every object was walked to find the commits"; show "$err"; }
 cp -R "$cache" "$tmp/good"
 GIT_PROGRESS_DELAY=0 verify 1 --progress
 same "warm"
 indexed "warm" 2
+
+# ---- two threads, as for thousands of commits: the same findings, the same files ----
+hooks=${GIT_ABBREV_HOOKS:-$(dirname "$GIT_ABBREV")/../tests/git-abbrev-hooks}
+[ -x "$hooks" ] || die "no tests/git-abbrev-hooks: run make check (or set GIT_ABBREV_HOOKS)"
+rm -rf "$cache"
+GIT_ABBREV_TEST_SPLIT_MIN=1 GIT_PROGRESS_DELAY=0 tool=$hooks verify 1 --progress
+same "two threads"
+indexed "two threads" "$total"
+checks=$((checks + 1))
+diff -r "$cache" "$tmp/good" >/dev/null || fail "two threads: files differ from one thread's"
 
 # ---- damaged, cut short, another pack's: rebuilt, never believed ----------------
 first=$(packs | head -n 1)
@@ -181,9 +196,32 @@ off=$(git verify-pack -v "$idx" | awk -v c="$CONF" '$1 == c { print $5 }')
 chmod u+w "$bad"/objects/pack/*.pack
 printf '\377\377\377\377' | dd of="$(ls "$bad"/objects/pack/*.pack)" bs=1 seek=$((off + 6)) \
 	conv=notrunc 2>/dev/null
+for split in 0 1; do # one thread reads, then two
+	rm -rf "$cache"
+	GIT_ABBREV_TEST_SPLIT_MIN=$((split ? 1 : 1000000)) \
+		expect_exit 1 -C "$bad" "$hooks" verify "$tmp/refs.txt"
+	checks=$((checks + 1))
+	[ -z "$(ls "$cache" 2>/dev/null)" ] ||
+		{ fail "a table missing a commit was kept ($((split + 1)) threads)"; ls -la "$cache"; }
+done
+
+# ---- an entry header that cannot be read: the walk's error, as before -----------
+# (the type bits of a blob's header made 5, a type git has none of)
+git clone -q --bare "$repo" "$bad.2"
+git -C "$bad.2" repack -q -a -d --no-write-bitmap-index
+idx=$(ls "$bad.2"/objects/pack/*.idx)
+blob=$(git -C "$bad.2" rev-parse HEAD:f1)
+off=$(git verify-pack -v "$idx" | awk -v b="$blob" '$1 == b { print $5 }')
+[ -n "$off" ] || die "no offset for $blob"
+pack=$(ls "$bad.2"/objects/pack/*.pack)
+chmod u+w "$pack"
+byte=$(od -An -tu1 -j "$off" -N1 "$pack" | tr -d ' ')
+printf "\\$(printf %o $(((byte & 143) | 80)))" | dd of="$pack" bs=1 seek="$off" conv=notrunc 2>/dev/null
 rm -rf "$cache"
-expect_exit 1 -C "$bad" "$GIT_ABBREV" verify "$tmp/refs.txt"
+expect_exit 3 -C "$bad.2" "$GIT_ABBREV" verify "$tmp/refs.txt"
 checks=$((checks + 1))
-[ -z "$(ls "$cache" 2>/dev/null)" ] || { fail "a table missing a commit was kept"; ls -la "$cache"; }
+grep -q "unknown object type 5 at offset $off" "$err" || { fail "a bad header: not the walk's error"; show "$err"; }
+checks=$((checks + 1))
+[ -z "$(ls "$cache" 2>/dev/null)" ] || { fail "a bad header: a table was kept"; ls -la "$cache"; }
 
 finish
