@@ -14,6 +14,7 @@
 
 #include "objread.h"
 
+#include <libdeflate.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -39,8 +40,9 @@ struct objread {
 	walker w;             /* a fork's: a copy of its parent's, not its own to free */
 	int forked;
 	char err[512];
-	z_stream zs;
+	z_stream zs;          /* an object's first bytes (objread_read_head) */
 	int zs_ready;
+	struct libdeflate_decompressor *ld; /* whole objects */
 	slot *slots;
 	size_t cached;        /* bytes held by the slots */
 	unsigned char *hold;  /* the last object made that the cache did not take */
@@ -67,6 +69,8 @@ int objread_new(objread **out, const char *objdir, size_t rawsz, char *err, size
 	if (!rc && inflateInit(&r->zs) != Z_OK)
 		rc = WALK_NOMEM;
 	r->zs_ready = !rc;
+	if (!rc && !(r->ld = libdeflate_alloc_decompressor()))
+		rc = WALK_NOMEM;
 	if (rc) {
 		snprintf(err, errsz, "%s", r->err);
 		objread_free(r);
@@ -91,7 +95,7 @@ int objread_fork(const objread *r, objread **out)
 	f->paused = 1;
 	f->slots = calloc(BASE_SLOTS, sizeof(*f->slots));
 	f->zs_ready = f->slots && inflateInit(&f->zs) == Z_OK;
-	if (!f->zs_ready) {
+	if (!f->zs_ready || !(f->ld = libdeflate_alloc_decompressor())) {
 		objread_free(f);
 		return -1;
 	}
@@ -105,6 +109,8 @@ void objread_free(objread *r)
 		return;
 	if (r->zs_ready)
 		inflateEnd(&r->zs);
+	if (r->ld)
+		libdeflate_free_decompressor(r->ld);
 	for (size_t i = 0; r->slots && i < BASE_SLOTS; i++)
 		free(r->slots[i].buf);
 	free(r->slots);
@@ -161,20 +167,23 @@ static void keep(objread *r, uint32_t pack, uint64_t off, int type, unsigned cha
 	r->hold = buf;
 }
 
-/* Inflate exactly `size` bytes from the stream at src (at most avail bytes); 0 or -1. */
+/*
+ * Inflate exactly `size` bytes from the zlib stream at src (at most avail
+ * bytes): 0, or -1 when it is damaged or inflates to another size.
+ * libdeflate, not zlib: a whole small stream in half the time (the
+ * Huffman tables of each are built faster), which is most of reading
+ * every commit of a repository.
+ */
 static int inflate_whole(objread *r, const unsigned char *src, size_t avail, unsigned char *out,
 			 size_t size)
 {
-	int zr;
+	size_t in, got;
 
-	if (inflateReset(&r->zs) != Z_OK)
-		return -1;
-	r->zs.next_in = (unsigned char *)src;
-	r->zs.avail_in = avail > UINT32_MAX ? UINT32_MAX : (unsigned)avail;
-	r->zs.next_out = out;
-	r->zs.avail_out = (unsigned)size + 1; /* room for one byte too many: a damaged size */
-	zr = inflate(&r->zs, Z_FINISH);
-	return zr == Z_STREAM_END && r->zs.total_out == size ? 0 : -1;
+	return libdeflate_zlib_decompress_ex(r->ld, src, avail, out, size, &in, &got) ==
+				       LIBDEFLATE_SUCCESS &&
+			       got == size
+		       ? 0
+		       : -1;
 }
 
 /* The entry's zlib stream inflated into a new buffer (size + 1 bytes, NUL-ended). */
@@ -198,6 +207,7 @@ static int inflate_entry(objread *r, const pack_file *pk, const pack_entry *e, u
 }
 
 #define HEAD_STEP 512 /* the first step of objread_read_head(), doubled after */
+#define HEAD_WHOLE 4096 /* objread_read_head(): smaller objects are inflated whole */
 
 int objread_read_head(objread *r, uint32_t pack, uint64_t off,
 		      int (*enough)(const char *d, size_t n), int *type,
@@ -217,7 +227,7 @@ int objread_read_head(objread *r, uint32_t pack, uint64_t off,
 	end = pk->pack + pk->pack_size - r->w.rawsz;
 	if ((s->buf && s->pack == pack && s->off == off) ||
 	    pack_entry_parse(pk->pack, (uint64_t)(end - pk->pack), off, r->w.rawsz, &e) ||
-	    e.type == PACK_OFS_DELTA || e.type == PACK_REF_DELTA || e.size <= HEAD_STEP)
+	    e.type == PACK_OFS_DELTA || e.type == PACK_REF_DELTA || e.size <= HEAD_WHOLE)
 		return objread_read_at(r, pack, off, type, data, len);
 	if (inflateReset(&r->zs) != Z_OK)
 		return -2;

@@ -54,10 +54,10 @@ int objread_read_at(objread *r, uint32_t pack, uint64_t off, int *type,
 		    const unsigned char **data, size_t *len);
 
 /*
- * As objread_read_at(), but an object stored whole is inflated only as
- * far as enough(bytes, n) says is enough (non-zero), in growing steps:
- * *len is then less than the object's size.  For what is read first of
- * many objects, as a commit's headers and subject.
+ * As objread_read_at(), but a large object stored whole (over 4 KiB) is
+ * inflated only as far as enough(bytes, n) says is enough (non-zero), in
+ * growing steps: *len is then less than the object's size.  For what is
+ * read first of many objects, as a commit's headers and subject.
  */
 int objread_read_head(objread *r, uint32_t pack, uint64_t off,
 		      int (*enough)(const char *d, size_t n), int *type,

@@ -1,7 +1,8 @@
 /*
  * check_objread.c - unit tests of reading objects straight from the packs
  * (objread.h): a pack's commits found from its entry headers, a second
- * reader for another thread, and a header that cannot be read.
+ * reader for another thread, a commit's first bytes, and a header or a
+ * stream that cannot be read.
  *
  * The repository is made here by git, which is the oracle: its commits
  * (`git cat-file --batch-all-objects`), their bytes (`git cat-file
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "check_suites.h"
+#include "commit.h"
 #include "objread.h"
 
 #define RAW 20
@@ -29,14 +31,18 @@ static void sh(const char *script)
 	ck_assert_msg(system(cmd) == 0, "failed: %s", cmd);
 }
 
-/* A repository of COMMITS commits (every fifth with a long message), a tag, one pack. */
+/*
+ * A repository of COMMITS commits (every fifth with a 12 KB message, some
+ * others with 1.2 KB of random text, which no delta stores), a tag, one pack.
+ */
 static void setup(void)
 {
 	strcpy(tmpdir, "/tmp/check-objread.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
 	sh("git init -q r && cd r && git config user.name T && git config user.email t@t && "
 	   "for i in $(seq 1 40); do echo $i >f$i && git add f$i && "
-	   "if [ $((i % 5)) = 0 ]; then m=$(seq -s ' word' 1 400); else m=; fi && "
+	   "if [ $((i % 5)) = 0 ]; then m=$(seq -s ' word' 1 1500); "
+	   "elif [ $((i % 3)) = 0 ]; then m=$(head -c 900 /dev/urandom | base64 -w 0); else m=; fi && "
 	   "GIT_COMMITTER_DATE=\"$((1112911993 + i)) +0000\" git commit -q -m \"subject $i\" ${m:+-m \"$m\"}; "
 	   "done && git tag -a -m t v1 && git repack -q -a -d --no-write-bitmap-index");
 }
@@ -160,6 +166,78 @@ START_TEST(test_fork)
 }
 END_TEST
 
+static int enough(const char *d, size_t n)
+{
+	return commit_head_complete(d, n);
+}
+
+/*
+ * The first bytes of each commit: git's own first bytes, whole for one
+ * of up to 4 KiB (inflated in one go), and for a longer one (every fifth:
+ * a 12 KB message) stored whole, as many as its headers and subject take.
+ */
+START_TEST(test_read_head)
+{
+	objread *r = open_reader();
+	uint32_t *pos;
+	uint64_t *off;
+	size_t k, part = 0;
+	char err[512], h[2 * RAW + 1], cmd[128];
+	static char want[1 << 15];
+	const unsigned char *sum, *ids;
+	uint32_t n;
+	size_t stride;
+
+	ck_assert_int_eq(objread_pack_commits(r, 0, &pos, &off, &k, err, sizeof(err)), 0);
+	objread_pack(r, 0, &sum, &n, &ids, &stride);
+	for (size_t i = 0; i < k; i++) {
+		const unsigned char *b;
+		size_t len, lw;
+		int type;
+
+		hex(h, ids + (size_t)pos[i] * stride);
+		snprintf(cmd, sizeof(cmd), "git cat-file commit %s", h);
+		lw = git_out(cmd, want, sizeof(want));
+		ck_assert_int_eq(objread_read_head(r, 0, off[i], enough, &type, &b, &len), 1);
+		ck_assert_int_eq(type, 1);
+		ck_assert_uint_le(len, lw);
+		ck_assert(!memcmp(b, want, len));
+		/* a part only of a long one stored whole (a delta is rebuilt whole) */
+		ck_assert(len == lw || (lw > 4096 && enough((const char *)b, len)));
+		part += len < lw;
+	}
+	ck_assert_uint_ge(part, 1);
+	free(pos);
+	free(off);
+	objread_free(r);
+}
+END_TEST
+
+/* A commit's zlib stream damaged: -2 from either read, never a part of it as if whole. */
+START_TEST(test_bad_stream)
+{
+	objread *r;
+	char line[128];
+	const unsigned char *b;
+	size_t len;
+	int type;
+	uint64_t o;
+
+	/* the last commit (of the smaller ones): 4 bytes into its stream overwritten */
+	git_out("git verify-pack -v .git/objects/pack/*.idx | "
+		"awk '$2 == \"commit\" && $3 < 4096 { o = $5 } END { print o }'", line, sizeof(line));
+	o = strtoull(line, NULL, 10);
+	sh("cd r && p=$(ls .git/objects/pack/*.pack) && chmod u+w $p && "
+	   "o=$(git verify-pack -v .git/objects/pack/*.idx | "
+	   "awk '$2 == \"commit\" && $3 < 4096 { o = $5 } END { print o }') && "
+	   "printf '\\377\\377\\377\\377' | dd of=$p bs=1 seek=$((o + 6)) conv=notrunc 2>/dev/null");
+	r = open_reader();
+	ck_assert_int_eq(objread_read_at(r, 0, o, &type, &b, &len), -2);
+	ck_assert_int_eq(objread_read_head(r, 0, o, enough, &type, &b, &len), -2);
+	objread_free(r);
+}
+END_TEST
+
 /* A header of a type git has none of: -2 and the reason, nothing listed. */
 START_TEST(test_bad_header)
 {
@@ -195,6 +273,8 @@ Suite *make_objread_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_pack_commits);
 	tcase_add_test(tc, test_fork);
+	tcase_add_test(tc, test_read_head);
+	tcase_add_test(tc, test_bad_stream);
 	tcase_add_test(tc, test_bad_header);
 	suite_add_tcase(s, tc);
 	return s;
