@@ -113,8 +113,13 @@ static unsigned char lower(unsigned char c)
 	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 'a' - 'A') : c;
 }
 
+/*
+ * The word tests below are asked on every line, mostly with a literal:
+ * inline, so that its strlen() is a constant.
+ */
+
 /* buf[s..e) starts with `word`, ignoring case. */
-static int iprefix(const char *b, size_t s, size_t e, const char *word)
+static inline int iprefix(const char *b, size_t s, size_t e, const char *word)
 {
 	size_t n = strlen(word);
 
@@ -127,14 +132,14 @@ static int iprefix(const char *b, size_t s, size_t e, const char *word)
 }
 
 /* buf[s..e) starts with the whole word `word` (lower case), ignoring case. */
-static int iword(const char *b, size_t s, size_t e, const char *word)
+static inline int iword(const char *b, size_t s, size_t e, const char *word)
 {
 	size_t n = strlen(word);
 
 	return iprefix(b, s, e, word) && (s + n == e || !is_word((unsigned char)b[s + n]));
 }
 
-static int prefix(const char *b, size_t s, size_t e, const char *word)
+static inline int prefix(const char *b, size_t s, size_t e, const char *word)
 {
 	size_t n = strlen(word);
 
@@ -223,7 +228,9 @@ static size_t hex_run(const char *b, size_t q, size_t e)
  */
 static size_t skip_graph(const parser *p, size_t q, size_t e)
 {
-	while (q < e && strchr(" \t*|/\\", p->buf[q]))
+	/* " \t*|/\\" (and a NUL, as strchr() found it) */
+	while (q < e && (p->buf[q] == ' ' || p->buf[q] == '\t' || p->buf[q] == '*' ||
+			 p->buf[q] == '|' || p->buf[q] == '/' || p->buf[q] == '\\' || !p->buf[q]))
 		q++;
 	return q;
 }
@@ -313,6 +320,9 @@ static int is_link_line(const parser *p, size_t s, size_t e)
 		"link:", "buglink:", "closes:", "patchwork:", "base-commit:", "http://", "https://",
 	};
 
+	/* every line of prose asks: most start with none of their first letters */
+	if (s >= e || !strchr("lbcph", lower((unsigned char)p->buf[s])) || !p->buf[s])
+		return 0;
 	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
 		if (iprefix(p->buf, s, e, heads[i]))
 			return 1;
@@ -525,11 +535,16 @@ static size_t month_at(const window *w, size_t k, size_t e)
 		"september", "october", "november", "december"
 	};
 	static const unsigned char lens[] = { 7, 8, 5, 5, 3, 4, 4, 6, 9, 7, 8, 8 };
+	unsigned char c0;
 
-	if (k >= e || !is_alpha((unsigned char)w->c[k]))
-		return 0; /* tried at every word of a subject's end: most are digits */
+	/* tried at every word of a subject's end: most are not a month's */
+	if (k >= e || !strchr("jfmasond", c0 = lower((unsigned char)w->c[k])) || !c0)
+		return 0;
 	for (size_t m = 0; m < 12; m++) {
 		size_t n = 0, len = lens[m];
+
+		if ((unsigned char)names[m][0] != c0)
+			continue;
 
 		while (k + n < e && n < len && lower((unsigned char)w->c[k + n]) == names[m][n])
 			n++;
@@ -617,8 +632,11 @@ static int trailing_date(const window *w, size_t t0, size_t t1, date_t *d)
 	size_t k, from = t1 - t0 > 20 ? t1 - 20 : t0;
 	int iso = 0;
 
+	/* a date begins with a digit or a month's name (date_is() says no to the rest) */
 	for (k = from; k < t1; k++)
-		if ((k == t0 || !is_word((unsigned char)w->c[k - 1])) && date_is(w, k, t1, &iso))
+		if ((k == t0 || !is_word((unsigned char)w->c[k - 1])) &&
+		    (is_digit((unsigned char)w->c[k]) || is_alpha((unsigned char)w->c[k])) &&
+		    date_is(w, k, t1, &iso))
 			break;
 	if (k >= t1)
 		return 0;
