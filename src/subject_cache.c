@@ -23,6 +23,9 @@
  * The text is a build's only large part: about 60 bytes a commit, 90 MB
  * for 1.3M commits, and the CRC of that costs 40 ms, so a cached search
  * stays far below the cost of reading the commits again (seconds).
+ * A build sorts by the folded subject's first 16 bytes first (the rest
+ * compared only when those are equal: git.git's merges share 14), a large
+ * table's halves on two threads, and the position list by radix sort.
  */
 #include <config.h>
 
@@ -30,6 +33,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,7 +217,7 @@ int subject_table_parse(subject_table **out, const unsigned char *buf, size_t le
 }
 
 typedef struct {
-	uint64_t head;        /* the key's first 8 bytes, big-endian: most comparisons */
+	uint64_t head, next;  /* the key's first 16 bytes, big-endian: most comparisons */
 	const char *key;
 	uint32_t row;
 	uint32_t pos;
@@ -226,18 +230,13 @@ static int cmp_item(const void *pa, const void *pb)
 
 	if (a->head != b->head)
 		return a->head < b->head ? -1 : 1;
-	/* the same first 8 bytes: both end within them (equal), or the rest decides */
-	c = (a->head & 0xff) ? strcmp(a->key + 8, b->key + 8) : 0;
+	if (a->next != b->next)
+		return a->next < b->next ? -1 : 1;
+	/* the same first 16 bytes: both end within them (equal), or the rest decides */
+	c = (a->next & 0xff) ? strcmp(a->key + 16, b->key + 16) : 0;
 	if (c)
 		return c;
 	return a->pos < b->pos ? -1 : a->pos > b->pos;
-}
-
-static int cmp_head(const void *pa, const void *pb)
-{
-	const sort_item *a = pa, *b = pb;
-
-	return a->head < b->head ? -1 : a->head > b->head;
 }
 
 static uint64_t head8(const char *s)
@@ -252,11 +251,94 @@ static uint64_t head8(const char *s)
 	return h;
 }
 
+/* Below this many rows a table is sorted on one thread. */
+#define SORT_SPLIT_MIN 16384
+
+static void *sort_half(void *arg)
+{
+	sort_item *const *h = arg;
+
+	qsort(h[0], (size_t)(h[1] - h[0]), sizeof(*h[0]), cmp_item);
+	return NULL;
+}
+
+/*
+ * Sort v[0..n) by cmp_item: for many rows, the two halves on two threads
+ * (qsort keeps the order of equal items, and the merge takes the first
+ * half's first: the same order as one qsort), merged into tmp, then
+ * copied back.  0 or -1 (memory).
+ */
+static int sort_items(sort_item *v, size_t n)
+{
+	sort_item *tmp, *h[2];
+	size_t a, b, k = 0, m = n / 2;
+	pthread_t thread;
+
+	if (n < SORT_SPLIT_MIN || !(tmp = malloc(n * sizeof(*tmp)))) {
+		qsort(v, n, sizeof(*v), cmp_item); /* out of memory: one thread does */
+		return 0;
+	}
+	h[0] = v + m;
+	h[1] = v + n;
+	if (pthread_create(&thread, NULL, sort_half, h)) {
+		free(tmp);
+		qsort(v, n, sizeof(*v), cmp_item);
+		return 0;
+	}
+	qsort(v, m, sizeof(*v), cmp_item);
+	pthread_join(thread, NULL);
+	for (a = 0, b = m; a < m && b < n;)
+		tmp[k++] = cmp_item(&v[b], &v[a]) < 0 ? v[b++] : v[a++];
+	memcpy(tmp + k, a < m ? v + a : v + b, (a < m ? m - a : n - b) * sizeof(*v));
+	memcpy(v, tmp, n * sizeof(*v));
+	free(tmp);
+	return 0;
+}
+
+/*
+ * The indexes of the items v[0..n) in order of their .idx positions
+ * (stable: equal positions by index), into out[0..n): a radix sort of
+ * the positions, 11 bits a pass.  0 or -1 (memory).
+ */
+static int by_position(const sort_item *v, size_t n, uint32_t *out)
+{
+	uint32_t *tmp = malloc((n ? n : 1) * sizeof(*tmp)), *src = out, *dst = tmp;
+	size_t count[2048];
+
+	if (!tmp)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		out[i] = (uint32_t)i;
+	for (unsigned shift = 0; shift < 32; shift += 11) {
+		size_t sum = 0;
+
+		memset(count, 0, sizeof(count));
+		for (size_t i = 0; i < n; i++)
+			count[(v[src[i]].pos >> shift) & 2047]++;
+		for (size_t d = 0; d < 2048; d++) {
+			size_t c = count[d];
+
+			count[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[count[(v[src[i]].pos >> shift) & 2047]++] = src[i];
+		src = dst;
+		dst = dst == tmp ? out : tmp;
+	}
+	if (src != out) /* three passes: the last one wrote tmp */
+		memcpy(out, src, n * sizeof(*out));
+	free(tmp);
+	return 0;
+}
+
 int subject_table_build(subject_table **out, size_t rawsz, const unsigned char *sum,
 			uint32_t nobjects, const subject_row *rows, size_t n)
 {
 	sort_item *v = NULL;
 	char *keys = NULL;
+	uint32_t *slen = NULL, *klen_of = NULL, *order = NULL;
+	unsigned char *apart = NULL;
 	size_t klen = 0, tlen = 0, len;
 	subject_table *t = NULL;
 	unsigned char *img = NULL, *p;
@@ -265,27 +347,42 @@ int subject_table_build(subject_table **out, size_t rawsz, const unsigned char *
 	*out = NULL;
 	if (rawsz > ABBREV_MAX_RAWSZ || n > UINT32_MAX)
 		return -1;
-	for (size_t i = 0; i < n; i++)
-		klen += strlen(rows[i].subject) + 1;
+	slen = malloc((n ? n : 1) * sizeof(*slen));
+	klen_of = malloc((n ? n : 1) * sizeof(*klen_of));
+	apart = malloc(n ? n : 1);
+	if (!slen || !klen_of || !apart)
+		goto done;
+	for (size_t i = 0; i < n; i++) {
+		size_t sl = strlen(rows[i].subject);
+
+		if (sl >= UINT32_MAX)
+			goto done;
+		slen[i] = (uint32_t)sl;
+		klen += sl + 1;
+	}
 	v = malloc((n ? n : 1) * sizeof(*v));
 	keys = malloc(klen ? klen : 1);
 	if (!v || !keys)
 		goto done;
 	klen = 0;
 	for (size_t i = 0; i < n; i++) {
-		size_t sl = strlen(rows[i].subject), kl = subject_fold(keys + klen, rows[i].subject, sl);
+		size_t sl = slen[i], kl = subject_fold(keys + klen, rows[i].subject, sl);
 
-		v[i] = (sort_item){ head8(keys + klen), keys + klen, (uint32_t)i, rows[i].pos };
-		tlen += kl + 1 + (kl == sl && !memcmp(keys + klen, rows[i].subject, sl) ? 0 : sl + 1);
+		v[i] = (sort_item){ head8(keys + klen), kl >= 8 ? head8(keys + klen + 8) : 0, keys + klen,
+				    (uint32_t)i, rows[i].pos };
+		/* the subject is kept apart only when folding changed it */
+		apart[i] = kl != sl || memcmp(keys + klen, rows[i].subject, sl);
+		klen_of[i] = (uint32_t)kl;
+		tlen += kl + 1 + (apart[i] ? sl + 1 : 0);
 		klen += kl + 1;
 	}
-	qsort(v, n, sizeof(*v), cmp_item);
-	if (tlen > UINT32_MAX)
+	if (tlen > UINT32_MAX || sort_items(v, n))
 		goto done;
 	len = HEADER + n * ROW + tlen + TRAILER;
 	img = calloc(1, len);
 	t = calloc(1, sizeof(*t));
-	if (!img || !t)
+	order = malloc((n ? n : 1) * sizeof(*order));
+	if (!img || !t || !order)
 		goto done;
 	memcpy(img, MAGIC, 8);
 	put32(img + 8, FORMAT_VERSION);
@@ -299,12 +396,12 @@ int subject_table_build(subject_table **out, size_t rawsz, const unsigned char *
 	for (size_t i = 0; i < n; i++) {
 		const subject_row *r = &rows[v[i].row];
 		unsigned char *e = img + HEADER + i * ENTRY;
-		size_t kl = strlen(v[i].key), sl = strlen(r->subject);
+		size_t kl = klen_of[v[i].row], sl = slen[v[i].row];
 
 		put32(e, (uint32_t)tlen);
 		memcpy(p + tlen, v[i].key, kl + 1);
 		tlen += kl + 1;
-		if (kl == sl && !memcmp(v[i].key, r->subject, sl)) {
+		if (!apart[v[i].row]) {
 			put32(e + 4, get32(e));
 		} else {
 			put32(e + 4, (uint32_t)tlen);
@@ -313,11 +410,11 @@ int subject_table_build(subject_table **out, size_t rawsz, const unsigned char *
 		}
 		put32(e + 8, r->pos);
 		put64(e + 16, (uint64_t)r->time);
-		v[i].head = (uint64_t)r->pos << 32 | i; /* v is done with: position order next */
 	}
-	qsort(v, n, sizeof(*v), cmp_head);
+	if (by_position(v, n, order))
+		goto done;
 	for (size_t i = 0; i < n; i++)
-		put32(img + HEADER + n * ENTRY + 4 * i, (uint32_t)v[i].head);
+		put32(img + HEADER + n * ENTRY + 4 * i, order[i]);
 	put32(img + len - TRAILER, crc_all(img, len - TRAILER));
 	t->rawsz = rawsz;
 	memcpy(t->sum, sum, rawsz);
@@ -336,6 +433,10 @@ int subject_table_build(subject_table **out, size_t rawsz, const unsigned char *
 done:
 	free(v);
 	free(keys);
+	free(slen);
+	free(klen_of);
+	free(apart);
+	free(order);
 	free(img);
 	free(t);
 	return rc;

@@ -290,6 +290,86 @@ START_TEST(test_files)
 }
 END_TEST
 
+/* Little-endian fields of a table's bytes. */
+static uint32_t le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/*
+ * A table of many commits (sorted on two threads, the positions in three
+ * radix passes): every row once, entries in order of folded subject then
+ * position, the position list in position order.  Subjects repeat (5,000
+ * of them for 40,000 rows, some with blanks to fold, long common
+ * prefixes); positions are a shuffle, spread over 31 bits.
+ */
+START_TEST(test_build_large)
+{
+	enum { N = 40000 };
+	subject_row *rows = malloc(N * sizeof(*rows));
+	char (*subj)[64] = malloc(N * sizeof(*subj));
+	uint32_t *perm = malloc(N * sizeof(*perm)), *seen = calloc(N, sizeof(*seen));
+	uint64_t state = 7;
+	const unsigned char *b, *ent, *bypos;
+	const char *text;
+	subject_table *t;
+	size_t len;
+	uint32_t n;
+
+	ck_assert(rows && subj && perm && seen);
+	for (uint32_t i = 0; i < N; i++)
+		perm[i] = i;
+	for (uint32_t i = N - 1; i > 0; i--) {
+		uint32_t j = test_rand(&state) % (i + 1), x = perm[i];
+
+		perm[i] = perm[j];
+		perm[j] = x;
+	}
+	for (uint32_t i = 0; i < N; i++) {
+		snprintf(subj[i], sizeof(subj[i]),
+			 i % 7 ? "merge branch 'topic/%05u'" : " merge  branch 'topic/%05u'\t",
+			 (i * 7919) % 5000);
+		rows[i] = (subject_row){ subj[i], perm[i] * 50000u + 3, (int64_t)i };
+	}
+	ck_assert_int_eq(subject_table_build(&t, RAW, sum_a, UINT32_MAX, rows, N), 0);
+	b = subject_table_bytes(t, &len);
+	n = le32(b + 52);
+	ck_assert_uint_eq(n, N);
+	ent = b + 64;
+	bypos = ent + (size_t)n * 24;
+	text = (const char *)bypos + (size_t)n * 4;
+	for (uint32_t i = 0; i < n; i++) {
+		const unsigned char *e = ent + (size_t)i * 24;
+		uint32_t pos = le32(e + 8), row = le32(e + 16);
+		char want[64];
+
+		/* each row once (its time is its index), its key folded, its subject as given */
+		ck_assert_uint_lt(row, N);
+		ck_assert_uint_eq(seen[row]++, 0);
+		ck_assert_uint_eq(pos, rows[row].pos);
+		subject_fold(want, subj[row], strlen(subj[row]));
+		ck_assert_str_eq(text + le32(e), want);
+		ck_assert_str_eq(text + le32(e + 4), subj[row]);
+		if (i) {
+			const unsigned char *d = e - 24;
+			int c = strcmp(text + le32(d), text + le32(e));
+
+			ck_assert(c < 0 || (c == 0 && le32(d + 8) < pos));
+		}
+		/* the position list: every entry once, positions ascending */
+		ck_assert_uint_lt(le32(bypos + 4 * (size_t)i), n);
+		if (i)
+			ck_assert_uint_lt(le32(ent + (size_t)le32(bypos + 4 * (size_t)(i - 1)) * 24 + 8),
+					  le32(ent + (size_t)le32(bypos + 4 * (size_t)i) * 24 + 8));
+	}
+	subject_table_free(t);
+	free(rows);
+	free(subj);
+	free(perm);
+	free(seen);
+}
+END_TEST
+
 Suite *make_subject_cache_suite(void)
 {
 	Suite *s = suite_create("subject_cache");
@@ -301,6 +381,7 @@ Suite *make_subject_cache_suite(void)
 	tcase_add_test(core, test_search_prefix);
 	tcase_add_test(core, test_lookup);
 	tcase_add_test(core, test_lookup_many);
+	tcase_add_test(core, test_build_large);
 	suite_add_tcase(s, core);
 	tcase_add_checked_fixture(errors, setup, teardown);
 	tcase_add_test(errors, test_parse_damage);
