@@ -197,6 +197,7 @@ int cmd_policy(int argc, char **argv)
 		.hash = counts ? NULL : hexid_hash_name(idsets_rawsz(ri.cs.s)),
 		.r = res,
 		.fit = source == POLICY_SOURCE_HISTORY ? &ri.pr : NULL,
+		.unfit = ri.times && ri.pr.status != PROJECTION_OK ? &ri.pr : NULL,
 		.title = o.r.title,
 	};
 	if (emit_policy(stdout, &rep, o.r.format) || fflush(stdout)) {

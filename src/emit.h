@@ -84,6 +84,8 @@ typedef struct {
 	const char *hash;          /* "sha1", "sha256"; NULL for counts given */
 	const policy_results *r;
 	const projection_results *fit;
+	/* a repository's history that gave no fit (too short): what says why */
+	const projection_results *unfit;
 	const char *title;         /* --title: the chart's title; NULL: its own */
 } policy_report;
 

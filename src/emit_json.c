@@ -384,7 +384,7 @@ static int history_json(FILE *out, const history_report *r)
 {
 	const history_results *h = r->h;
 	json_t *root, *repos = json_array(), *lengths = json_object(), *not_yet = json_object();
-	char key[8], a[ABBREV_MAX_HEXSZ + 1], b[ABBREV_MAX_HEXSZ + 1];
+	char key[8], a[ABBREV_MAX_HEXSZ + 1], b[ABBREV_MAX_HEXSZ + 1], why[256] = "";
 	unsigned maxL = (unsigned)(2 * h->rawsz), to;
 
 	for (size_t i = 0; i < r->nrepos; i++)
@@ -411,7 +411,9 @@ static int history_json(FILE *out, const history_report *r)
 		json_object_set_new(not_yet, key, json_pack("{s:f,s:f}",
 			"expected_commits", h->model[L].expected_commits, "p_now", h->model[L].p));
 	}
-	root = json_pack("{s:I,s:I,s:s,s:o,s:I,s:I,s:o,s:I,s:o,s:o}",
+	if (r->p && r->p->status != PROJECTION_OK)
+		emit_projection_none(why, sizeof(why), r->p);
+	root = json_pack("{s:I,s:I,s:s,s:o,s:I,s:I,s:o,s:I,s:o,s:o,s:o}",
 			 "commits", (json_int_t)h->commits, "objects", (json_int_t)r->objects,
 			 "hash", hexid_hash_name(h->rawsz) ? hexid_hash_name(h->rawsz) : "unknown",
 			 "repositories", repos,
@@ -421,7 +423,8 @@ static int history_json(FILE *out, const history_report *r)
 			 "unique_from", (json_int_t)(h->longest + 1 < ABBREV_MIN_LEN ? ABBREV_MIN_LEN
 									: h->longest + 1),
 			 "not_yet", not_yet,
-			 "projection", projection_json(r));
+			 "projection", projection_json(r),
+			 "no_projection", why[0] ? json_string(why) : json_null());
 	return dump(out, root, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 }
 

@@ -183,7 +183,10 @@ static int projection_markdown(FILE *out, const history_report *r)
 	emit_table t;
 
 	if (p->status != PROJECTION_OK) {
-		fputs("\nNo projection: the commits span no time to fit a growth to.\n", out);
+		emit_projection_none(quote, sizeof(quote), p);
+		snprintf(line, sizeof(line), "No projection: %s.", quote);
+		fputc('\n', out);
+		paragraph(out, line);
 		return 0;
 	}
 	emit_history_quote(quote, sizeof(quote), r);

@@ -368,6 +368,28 @@ void emit_repo_names(char *buf, size_t n, const char *const *repos, size_t nrepo
 	}
 }
 
+void emit_projection_none(char *buf, size_t n, const projection_results *p)
+{
+	char from[32], to[32], span[48];
+	double days = (double)(p->window_end - p->window_start) / 86400.0;
+
+	if (p->status != PROJECTION_TOO_SHORT) {
+		snprintf(buf, n, "the commits span no time to fit a growth to");
+		return;
+	}
+	fmt_day(from, sizeof(from), p->window_start);
+	fmt_day(to, sizeof(to), p->window_end);
+	if (days < 1)
+		snprintf(span, sizeof(span), "less than a day");
+	else if (days < 61)
+		snprintf(span, sizeof(span), "%.0f %s", floor(days), floor(days) < 2 ? "day" : "days");
+	else
+		snprintf(span, sizeof(span), "%.0f months", floor(days / 30.436875));
+	/* PROJECTION_MIN_SPAN_YEARS */
+	snprintf(buf, n, "the history spans %s (%s .. %s), less than the year a growth is "
+		 "projected from", span, from, to);
+}
+
 double emit_window_span(const projection_results *p)
 {
 	double span = (double)(p->window_end - p->window_start) / PROJECTION_YEAR;
@@ -762,8 +784,13 @@ void emit_policy_growth(char *buf, size_t n, const policy_report *p)
 	char g[64], from[16], to[16], rms[32], rel[64];
 
 	if (r->growth.kind == POLICY_GROWTH_NONE) {
-		snprintf(buf, n, "no growth %s (--growth=8%%/year, 80000/year or '8000 commits/year' "
-			 "projects one): P now only", p->nrepos ? "could be fitted" : "given");
+		char why[200];
+
+		if (p->unfit)
+			emit_projection_none(why, sizeof(why), p->unfit);
+		snprintf(buf, n, "no growth %s%s (--growth=8%%/year, 80000/year or '8000 commits/year' "
+			 "projects one): P now only", p->unfit ? "fitted: " : p->nrepos ?
+			 "could be fitted" : "given", p->unfit ? why : "");
 		return;
 	}
 	if (p->fit) {

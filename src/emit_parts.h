@@ -153,6 +153,14 @@ void emit_repo_names(char *buf, size_t n, const char *const *repos, size_t nrepo
  */
 void emit_history_quote(char *buf, size_t n, const history_report *r);
 
+/*
+ * Why there is no projection (p->status is not PROJECTION_OK), no full
+ * stop: "the commits span no time to fit a growth to", or "the history
+ * spans 3 days (2026-12-01 .. 2026-12-03), less than the year a growth
+ * is projected from".
+ */
+void emit_projection_none(char *buf, size_t n, const projection_results *p);
+
 /* The span the projection's fit really covered, in years. */
 double emit_window_span(const projection_results *p);
 

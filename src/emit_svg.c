@@ -773,6 +773,13 @@ static int history_svg(FILE *out, const history_report *r)
 		snprintf(line, sizeof(line), "Note: %s.", emit_lacks_note(r->lacks, i));
 		y = svg_wrapped(out, f.left, y, 15, NOTE_WIDTH, "note", line);
 	}
+	if (r->p && !projected && h->commits >= 2) {
+		char why[200];
+
+		emit_projection_none(why, sizeof(why), r->p);
+		snprintf(line, sizeof(line), "No projection: %s.", why);
+		y = svg_wrapped(out, f.left, y, 15, NOTE_WIDTH, "note", line);
+	}
 	if (projected)
 		projection_panel(out, r, MODEL_HEIGHT - 10);
 	return svg_end(out);

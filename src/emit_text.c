@@ -309,7 +309,9 @@ static int projection_text(FILE *out, const history_report *r)
 	int rc;
 
 	if (p->status != PROJECTION_OK) {
-		fprintf(out, "no projection: the commits span no time to fit a growth to\n");
+		emit_projection_none(line, sizeof(line), p);
+		fputs("no projection: ", out);
+		print_wrapped(out, line, 15, 2);
 		return 0;
 	}
 	fmt_day(from, sizeof(from), p->window_start);

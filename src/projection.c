@@ -204,6 +204,13 @@ int projection_compute(projection_results *p, const int64_t *times, size_t n,
 	end = (double)times[n - 1];
 	if (o->now && (double)o->now < end)
 		end = (double)o->now;
+	if (end > (double)times[0] &&
+	    end - (double)times[0] < PROJECTION_MIN_SPAN_YEARS * PROJECTION_YEAR) {
+		p->status = PROJECTION_TOO_SHORT;
+		p->window_start = times[0];
+		p->window_end = (int64_t)floor(end);
+		return 0;
+	}
 	start = end - o->window_years * PROJECTION_YEAR;
 	if (start < (double)times[0])
 		start = (double)times[0];

@@ -49,9 +49,19 @@ enum projection_fit_kind {
 	PROJECTION_FIT_LINEAR
 };
 
+/*
+ * The shortest history a growth is projected from.  Ten years ahead from
+ * days or weeks of commits is a guess, not a projection: one burst of
+ * work (an import, a sprint, the first week of a project) reads as a
+ * growth rate of thousands of percent a year, and a year holds the
+ * slow and busy seasons a project goes through.
+ */
+#define PROJECTION_MIN_SPAN_YEARS 1.0
+
 enum projection_status {
 	PROJECTION_OK = 0,
-	PROJECTION_TOO_FEW  /* fewer than 2 commits, or all at one moment */
+	PROJECTION_TOO_FEW,  /* fewer than 2 commits, or all at one moment */
+	PROJECTION_TOO_SHORT /* the commits span less than PROJECTION_MIN_SPAN_YEARS */
 };
 
 typedef struct {
@@ -81,6 +91,7 @@ typedef struct {
 
 typedef struct {
 	int status;                 /* enum projection_status; nothing else is set unless OK */
+	/* TOO_SHORT sets these too: the first commit's time and the newest's */
 	int64_t window_start, window_end;
 	double window_years;        /* as asked; the span may be shorter (a young repository) */
 	size_t nsamples;

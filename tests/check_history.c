@@ -502,7 +502,7 @@ START_TEST(test_projection_edges)
 	 */
 	o.window_years = 1e-6; /* 31.5 s */
 	o.now = T0;
-	t[0] = T0 - 1000;
+	t[0] = T0 - 2 * (int64_t)YEAR; /* a history long enough to project */
 	t[1] = T0 - 900;
 	t[2] = T0 + 100;
 	t[3] = T0 + 200;
@@ -512,6 +512,25 @@ START_TEST(test_projection_edges)
 	ck_assert(!isfinite(p.p50[12].commits_time));
 	ck_assert(!isfinite(p.p50[12].objects_time));
 	ck_assert_uint_eq(p.safe_commit_len, model_min_length(4, 0.01));
+
+	/*
+	 * Less than a year of history: no fit, the span kept for the reason
+	 * (the clock cuts it: the future commit does not lengthen it)
+	 */
+	t[0] = T0 - 5 * 86400;
+	t[1] = T0 - 4 * 86400;
+	ck_assert_int_eq(projection_compute(&p, t, 4, 12, &o), 0);
+	ck_assert_int_eq(p.status, PROJECTION_TOO_SHORT);
+	ck_assert_int_eq(p.window_start, T0 - 5 * 86400);
+	ck_assert_int_eq(p.window_end, T0);
+	o.now = 0;
+	t[3] = T0 + (int64_t)YEAR - 5 * 86400 - 1; /* a second short of a year */
+	ck_assert_int_eq(projection_compute(&p, t, 4, 12, &o), 0);
+	ck_assert_int_eq(p.status, PROJECTION_TOO_SHORT);
+	t[3]++;
+	ck_assert_int_eq(projection_compute(&p, t, 4, 12, &o), 0);
+	ck_assert_int_eq(p.status, PROJECTION_OK);
+	o.now = T0;
 
 	/* commits dated in the future are cut to the clock */
 	t[3] = T0 + 10 * (int64_t)YEAR;
@@ -578,8 +597,9 @@ static void emit_teardown(void)
 START_TEST(test_emit_json)
 {
 	static const char *const hex[] = { "aaaa0", "bbbb1", "aaab1", "aaaa1", "aaaa01" };
+	/* the last a year and more later: a history long enough to project */
 	static const int64_t t[] = { T0, T0 + 86400, T0 + 2 * 86400, T0 + 3 * 86400,
-				     T0 + 4 * 86400 };
+				     T0 + 400 * 86400 };
 	static const char *const repos[] = { "/x/repo" };
 	unsigned char *ids = make_ids(hex, 5, RAW);
 	history_results h;
@@ -634,7 +654,31 @@ START_TEST(test_emit_json)
 	fflush(mem);
 	root = json_loads(buf, 0, &je);
 	ck_assert(json_is_null(json_object_get(root, "projection")));
+	ck_assert(json_is_null(json_object_get(root, "no_projection")));
 	json_decref(root);
+
+	/* three days of history: no projection, and the reason */
+	emit_teardown();
+	emit_setup();
+	ck_assert_int_eq(projection_compute(&p, h.times, 4, 17, &o), 0);
+	ck_assert_int_eq(p.status, PROJECTION_TOO_SHORT);
+	r.p = &p;
+	ck_assert_int_eq(emit_history(mem, &r, ABBREV_FORMAT_JSON), 0);
+	fflush(mem);
+	root = json_loads(buf, 0, &je);
+	ck_assert(json_is_null(json_object_get(root, "projection")));
+	ck_assert_str_eq(json_string_value(json_object_get(root, "no_projection")),
+			 "the history spans 3 days (2005-04-07 .. 2005-04-10), less than the "
+			 "year a growth is projected from");
+	json_decref(root);
+	emit_teardown();
+	emit_setup();
+	ck_assert_int_eq(emit_history(mem, &r, ABBREV_FORMAT_TEXT), 0);
+	fflush(mem);
+	ck_assert_msg(strstr(buf, "\nno projection: the history spans 3 days (2005-04-07 .. "
+			      "2005-04-10), less than\n  the year") != NULL, "%s", buf);
+	ck_assert_msg(strstr(buf, "growth of the commit count") == NULL, "%s", buf);
+	r.p = NULL;
 	ck_assert_int_eq(emit_history(mem, &r, 99), -1);
 	ck_assert(emit_format_supported(EMIT_HISTORY, ABBREV_FORMAT_TEXT));
 	ck_assert(!emit_format_supported(EMIT_HISTORY, 99));

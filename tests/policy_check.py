@@ -157,10 +157,14 @@ def check_repo(a):
             want = t["lengths"][L]["prefixes"] if L in t["lengths"] else 0
             expect(row["colliding_prefixes"] == want, "%s at %s: %s colliding, report %s"
                    % (name, L, row["colliding_prefixes"], want))
-    # the growth is history's fit, relative to today's commits
+    # the growth is history's fit, relative to today's commits; none where
+    # history fits none (a history of days)
     pj = hist["projection"]
     g = d["growth"]
-    if expect(g is not None and g["source"] == "history", "growth %s" % g):
+    if pj is None:
+        expect(g is None and hist["no_projection"], "growth %s where history has none: %s"
+               % (g, hist["no_projection"]))
+    elif expect(g is not None and g["source"] == "history", "growth %s" % g):
         expect(g["law"] == pj["fit"], "law %s, history %s" % (g["law"], pj["fit"]))
         want = (pj["fits"]["exponential"]["rate_per_year"] if pj["fit"] == "exponential"
                 else pj["fits"]["linear"]["commits_per_year"] / hist["commits"])

@@ -392,6 +392,43 @@ for L in range(4, longest + 1):
     assert d['lengths'][str(L)]['pair'][1] == first[L][3], L
 " "$out" "$tmp/alt/upstream" "$tmp/alt/downstream"
 
+say "a history of days: no projection, and why, in every format"
+a=$tmp/alt/upstream
+why=$("$PYTHON3" - "$a" <<'PY'
+import subprocess, sys, time
+t = [int(x) for x in subprocess.run(["git", "-C", sys.argv[1], "log", "--all", "--format=%ct"],
+                                    stdout=subprocess.PIPE, check=True).stdout.split()]
+lo, hi = min(t), max(t)
+assert hi - lo < 31556952, "the alternates scenario spans a year or more"
+days = (hi - lo) // 86400
+span = "less than a day" if days < 1 else "%d day%s" % (days, "" if days == 1 else "s")
+day = lambda x: time.strftime("%Y-%m-%d", time.gmtime(x))
+print("the history spans %s (%s .. %s), less than the year a growth is projected from"
+      % (span, day(lo), day(hi)))
+PY
+) || die "no span from git log"
+expect_exit 0 "$GIT_ABBREV" history --format=json "$a"
+json_check "days: JSON" "
+d = load(sys.argv[1])
+assert d['projection'] is None, d['projection']
+assert d['no_projection'] == sys.argv[2], d['no_projection']
+" "$out" "$why"
+for f in text markdown svg; do
+	expect_exit 0 "$GIT_ABBREV" history --format=$f "$a"
+	checks=$((checks + 1))
+	# the sentence, however the format wraps it
+	tr '\n' ' ' <"$out" | sed 's/<[^>]*>/ /g; s/  */ /g' >"$tmp/joined"
+	grep -qiF "no projection: $why" "$tmp/joined" || { fail "days, $f: no '$why'"; show "$out"; }
+	checks=$((checks + 1))
+	grep -qi 'growth of the commit count\|exponential\|class="projection' "$out" &&
+		{ fail "days, $f: a growth fitted to days"; show "$out"; }
+done
+expect_exit 0 "$GIT_ABBREV" history --format=json "$tmp/h"
+json_check "years: a projection, no reason against it" "
+d = load(sys.argv[1])
+assert d['projection'] is not None and d['no_projection'] is None, d['no_projection']
+" "$out"
+
 say "small repositories: empty, one commit"
 gen_repo "$tmp/empty" empty
 expect_exit 0 "$GIT_ABBREV" history --format=json "$tmp/empty"

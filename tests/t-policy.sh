@@ -66,6 +66,13 @@ grep -q '"colliding_prefixes": [1-9]' "$tmp/policy.json" || fail "no colliding p
 checks=$((checks + 1))
 expect_exit 0 "$GIT_ABBREV" policy --lengths=4..16 "$tmp/planted"
 grep -q '^  4 .* 20[0-9][0-9] \* ' "$out" || { fail "text: no starred year at 4 chars"; show "$out"; }
+# its commits span days: no growth fitted to them, and the line says why
+checks=$((checks + 1))
+tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$tmp/joined"
+why=$("$PYTHON3" -c 'import json, sys; print(json.load(open(sys.argv[1]))["no_projection"])' \
+	"$tmp/history.json")
+grep -qF "no growth fitted: $why (--growth=" \
+	"$tmp/joined" || { fail "text: no reason for the missing growth"; show "$out"; }
 formats "planted" --lengths=4..16 "$tmp/planted"
 formats "planted, 12 and 16" --lengths=16,12 "$tmp/planted"
 formats "planted, --growth overrides the fit" --growth=3% "$tmp/planted"
