@@ -469,13 +469,20 @@ typedef struct {
 
 static size_t balanced_close(const window *w, size_t open)
 {
+	/* from parenthesis to parenthesis (memchr), not byte by byte */
+	const char *c = w->c, *end = w->c + w->n, *p = c + (open < w->n ? open : w->n);
+	const char *po = memchr(p, '(', (size_t)(end - p)), *pc = memchr(p, ')', (size_t)(end - p));
 	size_t depth = 0;
 
-	for (size_t k = open; k < w->n; k++) {
-		if (w->c[k] == '(')
+	while (po || pc) {
+		if (po && (!pc || po < pc)) {
 			depth++;
-		else if (w->c[k] == ')' && --depth == 0)
-			return k;
+			po = memchr(po + 1, '(', (size_t)(end - po - 1));
+		} else {
+			if (--depth == 0)
+				return (size_t)(pc - c);
+			pc = memchr(pc + 1, ')', (size_t)(end - pc - 1));
+		}
 	}
 	return SIZE_MAX;
 }
@@ -537,14 +544,21 @@ static size_t month_at(const window *w, size_t k, size_t e)
 	static const unsigned char lens[] = { 7, 8, 5, 5, 3, 4, 4, 6, 9, 7, 8, 8 };
 	unsigned char c0;
 
-	/* tried at every word of a subject's end: most are not a month's */
-	if (k >= e || !strchr("jfmasond", c0 = lower((unsigned char)w->c[k])) || !c0)
-		return 0;
-	for (size_t m = 0; m < 12; m++) {
-		size_t n = 0, len = lens[m];
+	/* months by first letter, a to z: a bit for each (january = bit 0) */
+	static const uint16_t by_first[26] = {
+		['a' - 'a'] = 1u << 3 | 1u << 7, ['d' - 'a'] = 1u << 11, ['f' - 'a'] = 1u << 1,
+		['j' - 'a'] = 1u << 0 | 1u << 5 | 1u << 6, ['m' - 'a'] = 1u << 2 | 1u << 4,
+		['n' - 'a'] = 1u << 10, ['o' - 'a'] = 1u << 9, ['s' - 'a'] = 1u << 8,
+	};
+	unsigned months;
 
-		if ((unsigned char)names[m][0] != c0)
-			continue;
+	/* tried at every word of a subject's end: most are not a month's */
+	if (k >= e || (c0 = lower((unsigned char)w->c[k])) < 'a' || c0 > 'z' ||
+	    !(months = by_first[c0 - 'a']))
+		return 0;
+	for (; months; months &= months - 1) { /* the months of that letter, in order */
+		unsigned m = (unsigned)__builtin_ctz(months);
+		size_t n = 0, len = lens[m];
 
 		while (k + n < e && n < len && lower((unsigned char)w->c[k + n]) == names[m][n])
 			n++;
@@ -669,10 +683,17 @@ static void parse_subject(const window *w, subject_t *s)
 		return;
 	s->open = k;
 	if (w->c[k] == '"') {
-		for (close = k + 1; close < w->n; close++)
-			if (w->c[close] == '"' && (close + 1 >= w->n ||
-			    strchr(" .,;:)", w->c[close + 1])))
+		for (close = k + 1; close < w->n; close++) {
+			const char *quote = memchr(w->c + close, '"', w->n - close);
+
+			if (!quote) {
+				close = w->n;
 				break;
+			}
+			close = (size_t)(quote - w->c);
+			if (close + 1 >= w->n || strchr(" .,;:)", w->c[close + 1]))
+				break;
+		}
 		if (close >= w->n)
 			return;
 		s->found = 1;
