@@ -56,36 +56,29 @@ static inline void test_hook_wait(const char *name, int *done)
  */
 #define test_hook_read_pause(done) test_hook_wait("GIT_ABBREV_TEST_READ_PAUSE_MS", done)
 
+/* A number from the variable `name`, or `dflt` when it is not set (or not a test build). */
+#ifdef ABBREV_TEST_HOOKS
+static inline size_t test_hook_size(const char *name, size_t dflt)
+{
+	const char *v = getenv(name);
+
+	return v ? (size_t)strtoull(v, NULL, 10) : dflt;
+}
+#else
+#define test_hook_size(name, dflt) ((void)(name), (dflt))
+#endif
+
 /*
  * GIT_ABBREV_TEST_RANGE_KEEP: the bytes of messages the --range walk keeps
  * for the check, instead of `dflt` (refs_git2.c), so a small history also
  * takes the path of a large one: messages read again one by one.
  */
-#ifdef ABBREV_TEST_HOOKS
-static inline size_t test_hook_range_keep(size_t dflt)
-{
-	const char *v = getenv("GIT_ABBREV_TEST_RANGE_KEEP");
-
-	return v ? (size_t)strtoull(v, NULL, 10) : dflt;
-}
-#else
-#define test_hook_range_keep(dflt) (dflt)
-#endif
-
+#define test_hook_range_keep(dflt) test_hook_size("GIT_ABBREV_TEST_RANGE_KEEP", dflt)
 /*
  * GIT_ABBREV_TEST_SPLIT_MIN: from how many commits the subject index's
  * reading takes two threads, instead of `dflt` (refs_git2.c), so that a
  * small repository is read as a large one is.
  */
-#ifdef ABBREV_TEST_HOOKS
-static inline size_t test_hook_split_min(size_t dflt)
-{
-	const char *v = getenv("GIT_ABBREV_TEST_SPLIT_MIN");
-
-	return v ? (size_t)strtoull(v, NULL, 10) : dflt;
-}
-#else
-#define test_hook_split_min(dflt) (dflt)
-#endif
+#define test_hook_split_min(dflt) test_hook_size("GIT_ABBREV_TEST_SPLIT_MIN", dflt)
 
 #endif
