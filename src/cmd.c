@@ -33,6 +33,30 @@ void cmd_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void cmd_warn_once(const char *prefix, const char *line, int len)
+{
+	/* the lines said; kept to the exit (reachable, so no leak) */
+	static char *said[64];
+	static size_t nsaid;
+	char *msg = malloc(strlen(prefix) + (size_t)len + 1);
+
+	if (!msg) {
+		cmd_error("%s%.*s", prefix, len, line);
+		return;
+	}
+	sprintf(msg, "%s%.*s", prefix, len, line);
+	for (size_t i = 0; i < nsaid; i++)
+		if (!strcmp(said[i], msg)) {
+			free(msg);
+			return;
+		}
+	cmd_error("%s", msg);
+	if (nsaid < sizeof(said) / sizeof(said[0]))
+		said[nsaid++] = msg;
+	else
+		free(msg);
+}
+
 int cmd_want_progress(int option)
 {
 	return option >= 0 ? option : isatty(STDERR_FILENO);
@@ -165,9 +189,9 @@ static int sets_fill(cmd_sets *cs, const cli_repo_opts *o, progress *p, int comm
 			if (*next)
 				*next++ = '\0';
 			if (!strncmp(line, "note: ", 6))
-				cmd_error("%s", line);
+				cmd_warn_once("", line, (int)strlen(line));
 			else
-				cmd_error("warning: %s", line);
+				cmd_warn_once("warning: ", line, (int)strlen(line));
 		}
 		err[0] = '\0';
 	}

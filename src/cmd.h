@@ -37,6 +37,14 @@ int cmd_print_report(const stats_report *r, int format);
 
 /* Print "git-abbrev: <message>" to stderr. */
 void cmd_error(const char *fmt, ...);
+
+/*
+ * Print "git-abbrev: <prefix><the first len bytes of line>" to stderr,
+ * once per process: a repository given twice, or its object directories
+ * listed again by another step, repeats the walkers' warnings and notes
+ * (a missing alternate) word for word.
+ */
+void cmd_warn_once(const char *prefix, const char *line, int len);
 /*
  * Why writing the output failed, for "cannot write the report: %s": the
  * system's reason (strerror of errno, as the failed write left it).

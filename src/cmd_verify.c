@@ -343,7 +343,7 @@ static int vr_open(verify_repo *vr, const cli_repo_opts *ro, progress *p)
 		for (const char *line = objidx_warnings(vr->x); *line;) {
 			int len = (int)strcspn(line, "\n");
 
-			cmd_error("warning: %.*s", len, line);
+			cmd_warn_once("warning: ", line, len);
 			line += len + (line[len] == '\n');
 		}
 		vr->ids = (refs_ids){ vr, walk_repo_rawsz(vr->cs.repos[0]), vr_prefix,

@@ -85,6 +85,17 @@ mkrepo "$tmp/m" 1
 printf '%s\n' "$tmp/nowhere/objects" "$tmp/store/.git/objects" >"$tmp/m/.git/objects/info/alternates"
 warn="nowhere/objects"
 count "an alternate that is not there" "$tmp/m"
+# the repository given twice, or again as verify's other repository: the
+# same object directories listed again, the same warning said once
+expect_exit 0 "$GIT_ABBREV" check 4 --type=all "$tmp/m" "$tmp/m"
+checks=$((checks + 1))
+[ "$(grep -c "^git-abbrev: warning: .*$warn" "$err")" -eq 1 ] ||
+	{ fail "a repository given twice: the warning not said once"; show "$err"; }
+printf 'Fixes: %s ("m")\n' "$(git -C "$tmp/m" rev-parse --short=12 HEAD 2>/dev/null)" >"$tmp/msg"
+expect_exit 0 -C "$tmp/m" "$GIT_ABBREV" verify --repo="$tmp/m" "$tmp/msg"
+checks=$((checks + 1))
+[ "$(grep -c "^git-abbrev: warning: .*$warn" "$err")" -eq 1 ] ||
+	{ fail "verify --repo=<itself>: the warning not said once"; show "$err"; }
 
 # ---- 8. alternates nested more than 5 deep: a warning, git's count -------
 # d0 -> d1 -> ... -> d8; git reads the alternates of d0..d5 and says that
