@@ -528,7 +528,8 @@ static int pending_keep(refs_git2 *g, job **jobs, size_t n, got **res, part *pt)
 		free(pd);
 		return -1;
 	}
-	memcpy(ids + pt[0].npids * GIT_OID_RAWSZ, pt[1].pids, pt[1].npids * GIT_OID_RAWSZ);
+	if (pt[1].npids) /* none: pids may be NULL, and memcpy's source must not be (UBSan) */
+		memcpy(ids + pt[0].npids * GIT_OID_RAWSZ, pt[1].pids, pt[1].npids * GIT_OID_RAWSZ);
 	*pd = (struct pending){ *jobs, *res, n, ids, pt[0].npids, pt[0].npids + pt[1].npids };
 	pt[0].pids = NULL;
 	*jobs = NULL;
