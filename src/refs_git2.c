@@ -203,7 +203,12 @@ static int graph_from_parents(refs_git2 *g, parents_batch *pb, const unsigned ch
 	uint32_t *pstart = NULL, *plist = NULL;
 	int rc = 0;
 
-	if (!pb->ok || n >= UINT32_MAX || pb->nids >= UINT32_MAX)
+	/*
+	 * No commit read (every pack's subjects came from the cache): no
+	 * graph, or an empty one would stand for the file and send every
+	 * "public" question of --range to libgit2's walk (2x the time on git.git)
+	 */
+	if (!pb->ok || !n || n >= UINT32_MAX || pb->nids >= UINT32_MAX)
 		return 0;
 	pstart = malloc((n + 1) * sizeof(*pstart));
 	plist = malloc((pb->nids ? pb->nids : 1) * sizeof(*plist));
