@@ -738,7 +738,13 @@ static int git2_subject_index(void *ctx,
 		size_t stride;
 
 		objread_pack(g->rd, k, &sum, &n, &ids, &stride);
-		if (g->cache_dir && subject_table_load(&tabs[k], g->cache_dir, GIT_OID_RAWSZ, sum, n) < 0)
+		/*
+		 * A pack's table holds all its commits: with --reachable or
+		 * --walker=libgit2 (no scan) the commits are the walk's, so
+		 * a table is neither read nor kept then
+		 */
+		if (g->cache_dir && scan &&
+		    subject_table_load(&tabs[k], g->cache_dir, GIT_OID_RAWSZ, sum, n) < 0)
 			goto done;
 	}
 	for (uint32_t k = 0; k < np; k++) {
@@ -787,7 +793,7 @@ static int git2_subject_index(void *ctx,
 			if (whole < 0)
 				goto done;
 			/* no cache (a read-only home, a full disk) is no error: the next run reads again */
-			if (g->cache_dir && !whole)
+			if (g->cache_dir && !whole && scan)
 				(void)subject_table_save(tabs[k], g->cache_dir);
 		}
 		if (k == np &&

@@ -224,4 +224,29 @@ grep -q "unknown object type 5 at offset $off" "$err" || { fail "a bad header: n
 checks=$((checks + 1))
 [ -z "$(ls "$cache" 2>/dev/null)" ] || { fail "a bad header: a table was kept"; ls -la "$cache"; }
 
+
+# ---- --reachable reads only what HEAD, the branches and tags reach ---------------
+# its table of a pack is not the pack's: never kept, and a kept one not used
+git clone -q --bare "$repo" "$tmp/gone"
+GIT_COMMITTER_DATE="1112919993 +0000" git -C "$tmp/gone" commit-tree -m "gone: a commit no ref reaches" \
+	"$(git -C "$tmp/gone" rev-parse HEAD^{tree})" >"$tmp/gone.id"
+git -C "$tmp/gone" update-ref refs/heads/gone "$(cat "$tmp/gone.id")"
+git -C "$tmp/gone" repack -q -a -d --no-write-bitmap-index
+git -C "$tmp/gone" update-ref -d refs/heads/gone
+printf 'Fixes: %s ("gone: a commit no ref reaches")\n' $U >"$tmp/gone.txt"
+rm -rf "$cache"
+expect_exit 1 -C "$tmp/gone" "$GIT_ABBREV" verify --reachable "$tmp/gone.txt"
+checks=$((checks + 1))
+[ -z "$(ls "$cache" 2>/dev/null)" ] || { fail "--reachable kept a table of its commits"; ls -la "$cache"; }
+expect_exit 1 -C "$tmp/gone" "$GIT_ABBREV" verify "$tmp/gone.txt"
+checks=$((checks + 1))
+grep -q "$(cut -c1-12 "$tmp/gone.id")" "$out" ||
+	{ fail "the pack's unreachable commit not found by its subject after --reachable"; show "$out"; }
+checks=$((checks + 1))
+[ -n "$(ls "$cache" 2>/dev/null)" ] || fail "no table kept by the run without --reachable"
+expect_exit 1 -C "$tmp/gone" "$GIT_ABBREV" verify --reachable "$tmp/gone.txt"
+checks=$((checks + 1))
+! grep -q "$(cut -c1-12 "$tmp/gone.id")" "$out" ||
+	{ fail "--reachable found an unreachable commit through the kept table"; show "$out"; }
+
 finish
