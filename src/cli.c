@@ -542,7 +542,7 @@ static int model_finish(void *opts, char *err, size_t errsz)
 const cli_command cli_cmd_model = {
 	"model", "[<repo>...]",
 	"birthday-model numbers: expected collisions and capacity per length",
-	"model counts --objects=N (and --commits=M) or the objects of the repositories\n",
+	"model counts --objects=N (and --commits=M) or the objects of the repositories\n(none given: the repository you stand in)\n",
 	model_options, model_init, model_positional, model_finish, offsetof(cli_model_opts, r)
 };
 

@@ -62,11 +62,8 @@ int cmd_model(int argc, char **argv)
 	if (o.nrepos && (o.have_objects || o.have_commits))
 		return cmd_usage_error(&cli_cmd_model, "model takes counts (--objects, --commits) "
 				       "or repositories, not both");
-	if (!o.nrepos && !o.have_objects && !o.have_commits)
-		return cmd_usage_error(&cli_cmd_model, "model needs --objects=N (and optionally "
-				       "--commits=M), or a repository");
-	/* the sets to model: counted in the repositories, or given */
-	if (o.nrepos) {
+	/* the sets to model: counted in the repositories (none: the one here), or given */
+	if (!o.have_objects && !o.have_commits) {
 		ret = count_repos(in, &nin, &o);
 		if (ret)
 			return ret;

@@ -485,6 +485,20 @@ assert d['sets']['commit']['objects'] == int(sys.argv[2]), (d['sets']['commit'],
 expect_exit 0 "$GIT_ABBREV" model "$repo"
 checks=$((checks + 1))
 grep -q "^commits: $commits\$" "$out" || { fail "model text: no commits table"; show "$out"; }
+# no counts and no repository: the repository you stand in, as every other command
+cp "$out" "$tmp/model-repo.txt"
+expect_exit 0 -C "$repo" "$GIT_ABBREV" model
+checks=$((checks + 1))
+cmp -s "$out" "$tmp/model-repo.txt" || { fail "model in the repository: not model <repo>"; show "$out"; }
+expect_exit 0 "$GIT_ABBREV" model -C "$repo" --format=json
+checks=$((checks + 1))
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["sets"]["commit"]["objects"] == int(sys.argv[2])' \
+	"$out" "$commits" || { fail "model -C <repo>: not the repository's commits"; show "$out"; }
+mkdir "$tmp/notrepo.model"
+GIT_CEILING_DIRECTORIES=$tmp expect_exit 3 -C "$tmp/notrepo.model" "$GIT_ABBREV" model
+checks=$((checks + 1))
+grep -qx "git-abbrev: not a git repository (or any of the parent directories): $tmp/notrepo.model" "$err" ||
+	{ fail "model outside a repository: not git's words"; show "$err"; }
 expect_exit 3+ "$GIT_ABBREV" model "$tmp/nonexistent"
 checks=$((checks + 1))
 one_line "$err" || { fail "model <bad repo>: not one line on stderr"; show "$err"; }

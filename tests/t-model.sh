@@ -170,7 +170,7 @@ checks=$((checks + 1))
 grep -q 'usage: git abbrev model' "$out" || fail "model --help: no usage on stdout"
 
 say "usage errors: exit 2, message on stderr, nothing on stdout"
-for args in "" "--objects=abc" "--objects=-1" "--objects=" "--objects" \
+for args in "--objects=abc" "--objects=-1" "--objects=" "--objects" \
 	"--objects=+5" "--objects=1e6" "--objects=18446744073709551616" \
 	"--objects=99999999999999999999999" "--objects=10 --commits=11" \
 	"--commits=-3" "--objects=10 --from=3" "--objects=10 --to=65" \
