@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "cmd.h"
@@ -71,12 +72,17 @@ static int read_all(const char *path, uint64_t max, char **out, size_t *len)
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	size_t cap = 1 << 16, n = 0, got;
 	char *buf = NULL, *b;
+	struct stat st;
 	int saved;
 
 	if (!f)
 		return -1;
 	if (max > SIZE_MAX / 4)
 		max = SIZE_MAX / 4;
+	/* a regular file's size is known: one buffer, no copies as it grows */
+	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size < max)
+		cap = (size_t)st.st_size + 1; /* the +1 sees a file that grew */
 	if (cap > max + 1)
 		cap = (size_t)max + 1; /* one byte more than allowed tells "too long" */
 	for (;;) {
