@@ -106,6 +106,7 @@ struct refs_resolver {
 		const refs_ids *ids;
 		const refs_source *src;
 		char *name;
+		refs_resolver *sub; /* its own, for its subject index only */
 	} *others;
 	size_t nothers;
 };
@@ -352,6 +353,8 @@ static int build_index(refs_resolver *r)
 void refs_resolver_progress(refs_resolver *r, progress *p)
 {
 	r->p = p;
+	for (size_t i = 0; i < r->nothers; i++)
+		r->others[i].sub->p = p;
 }
 
 int refs_resolver_indexed(const refs_resolver *r)
@@ -617,9 +620,15 @@ int refs_resolver_add_repo(refs_resolver *r, const refs_ids *ids, const refs_sou
 	r->others = v;
 	v[r->nothers].ids = ids;
 	v[r->nothers].src = src;
+	v[r->nothers].sub = NULL;
 	v[r->nothers].name = strdup(name);
 	if (!v[r->nothers].name)
 		return -1;
+	if (refs_resolver_new(&v[r->nothers].sub, ids, src, r->min_length)) {
+		free(v[r->nothers].name);
+		return -1;
+	}
+	v[r->nothers].sub->p = r->p;
 	r->nothers++;
 	return 0;
 }
@@ -634,8 +643,10 @@ void refs_resolver_free(refs_resolver *r)
 	arena_free(&r->mem);
 	subject_index_free(r->ix);
 	free(r->ids);
-	for (size_t i = 0; i < r->nothers; i++)
+	for (size_t i = 0; i < r->nothers; i++) {
 		free(r->others[i].name);
+		refs_resolver_free(r->others[i].sub);
+	}
 	free(r->others);
 	free(r);
 }
@@ -983,6 +994,60 @@ static int list_candidates(job *j, const subject_pick *pk)
 	return 0;
 }
 
+/*
+ * No commit here has the reference's ID or subject: the first --repo
+ * where commits have the subject (the ID is wrong for one of its
+ * commits), its index with the hits in h, or -1: none has it, or a
+ * failure (r->failed, or -1 in *nomem).
+ */
+static int subject_elsewhere(job *j, subject_hits *h, int *nomem)
+{
+	refs_resolver *r = j->r;
+	const refs_ref *ref = j->ref;
+
+	h->n = 0;
+	for (size_t i = 0; ref->subject && i < r->nothers; i++) {
+		refs_resolver *o = r->others[i].sub;
+		int rc = search_subject(o, ref->subject, ref->subject_len, 0, h);
+
+		if (!rc && !h->n && (ref->flags & REFS_F_ELLIPSIS))
+			rc = search_subject(o, ref->subject, ref->match_len, 1, h);
+		if (rc || o->failed) {
+			if (o->failed == -2 && !r->failed) {
+				r->failed = -2;
+				snprintf(r->err, sizeof(r->err), "%s", o->err);
+			}
+			*nomem = !r->failed;
+			return -1;
+		}
+		if (h->n)
+			return (int)i;
+	}
+	return -1;
+}
+
+/* "; in <repo>, 0123456789ab has this subject" and the like: where subject_elsewhere() found it. */
+static const char *elsewhere_tail(char *buf, size_t n, const refs_resolver *r, int i,
+				  const subject_hits *h)
+{
+	char hex[ABBREV_MAX_HEXSZ + 1];
+
+	if (h->n == 1) {
+		const refs_ids *ids = r->others[i].ids;
+		char err[8];
+		unsigned len = 12;
+
+		/* as many hex chars as the ID needs there, at least 12 */
+		if (ids->unique_length(ids->ctx, h->h[0].id, &len, err, sizeof(err)) || len < 12)
+			len = 12;
+		hexid_fmt(hex, h->h[0].id, r->rawsz);
+		snprintf(buf, n, "; in %s, %.*s has this subject", r->others[i].name, (int)len, hex);
+	} else {
+		snprintf(buf, n, "; in %s, %zu commits have this subject", r->others[i].name, h->n);
+	}
+	return buf;
+}
+
 /* ", N commits have this subject" and the like, for a subject search's answer. */
 static const char *subject_tail(char *buf, size_t n, int rc, const subject_pick *pk,
 				const char *one, const char *none)
@@ -1268,12 +1333,26 @@ static void resolve_one(job *j)
 		if (judge_elsewhere(j, &r->others[elsewhere], oh))
 			goto nomem;
 	} else if (ph->ncommits == 0) {
+		const char *none = ref->subject ? "; no commit has this subject" : "";
+		subject_hits sh;
+		int nomem = 0, there = -1;
+
 		rc = find_ref_subject(j, NULL, &pk);
 		if (rc < 0 || (rc == 2 && list_candidates(j, &pk)))
 			goto nomem;
 		if (rc == 1)
 			x->suggest = 1, set_commit(j, &x->target, pk.ids[0]);
-		if (!ph->nothers && !rc && (ref->kind == REFS_COMMIT || indented(j)))
+		if (!rc && r->nothers) {
+			/* "no commit has this subject" is said of every repository given */
+			there = subject_elsewhere(j, &sh, &nomem);
+			if (nomem)
+				goto nomem;
+			if (r->failed)
+				return;
+			if (there >= 0)
+				none = elsewhere_tail(tail, sizeof(tail), r, there, &sh);
+		}
+		if (!ph->nothers && !rc && there < 0 && (ref->kind == REFS_COMMIT || indented(j)))
 			/*
 			 * Nothing here has the ID or the subject: in prose that is
 			 * mostly another project's commit (curl's, the kernel's),
@@ -1281,13 +1360,13 @@ static void resolve_one(job *j)
 			 * can only mean this repository.
 			 */
 			add(j, REFS_P_NOT_HERE, "%.*s %s%s; another repository's commit?", given_len,
-			    given, no_object(r), ref->subject ? " and no commit here has this subject" : "");
+			    given, no_object(r), !ref->subject ? "" : r->nothers ?
+			    " and none has a commit with this subject" : " and no commit here has this subject");
 		else
 			add(j, ph->nothers ? REFS_P_NOT_COMMIT : REFS_P_UNKNOWN, "%.*s %s%s%s",
 			    given_len, given, ph->nothers ? "is not a commit but " : no_object(r),
 			    ph->nothers ? type_name_a(ph->other_type) : "",
-			    subject_tail(tail, sizeof(tail), rc, &pk, "; a commit has this subject",
-					 ref->subject ? "; no commit has this subject" : ""));
+			    subject_tail(tail, sizeof(tail), rc, &pk, "; a commit has this subject", none));
 	} else if (ph->ncommits >= 2) {
 		size_t nc = ph->ncommits < MAX_CANDS ? ph->ncommits : MAX_CANDS, nsub = 0;
 		int pick = -1;

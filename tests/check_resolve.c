@@ -601,6 +601,68 @@ START_TEST(test_resolve_subject_search)
 }
 END_TEST
 
+/*
+ * --repo: an ID nothing has, whose subject no commit here has but one of
+ * the other repository has, names that commit (nothing suggested); a
+ * subject none has is said of all of them.  Here: hist 0..3, the other:
+ * hist 9 ("tagged").
+ */
+START_TEST(test_resolve_subject_elsewhere)
+{
+	idsets *here = idsets_new(20), *there = idsets_new(20);
+	refs_ids ih, it;
+	refs_resolver *r;
+	refs_list l = { 0 };
+	refs_results res = { 0 };
+	static const char *text[] = {
+		"Fixes: 9999999999ab (\"tagged\")\n",
+		"Fixes: 9999999999ab (\"later work\")\n",
+		"Fixes: 9999999999ab (\"no such subject\")\n",
+		"curl's commit 9999999999ab (\"tagged\") broke it\n",
+		"curl's commit 9999999999ab (\"http2: trace\") broke it\n",
+	};
+	static const int problem[] = { REFS_P_UNKNOWN, REFS_P_UNKNOWN, REFS_P_UNKNOWN,
+				       REFS_P_UNKNOWN, REFS_P_NOT_HERE };
+	static const char *tail[] = {
+		"; in there.git, beef100000bb has this subject",
+		"; a commit has this subject",
+		"; no commit has this subject",
+		"; in there.git, beef100000bb has this subject",
+		" and none has a commit with this subject; another repository's commit?",
+	};
+
+	ck_assert_ptr_nonnull(here);
+	ck_assert_ptr_nonnull(there);
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_eq(idsets_add(here, F.raw[i], hist[i].type), 1);
+	ck_assert_int_eq(idsets_add(there, F.raw[9], hist[9].type), 1);
+	refs_ids_over_sets(&ih, here);
+	refs_ids_over_sets(&it, there);
+	ck_assert_int_eq(refs_resolver_new(&r, &ih, &SRC, 12), 0);
+	ck_assert_int_eq(refs_resolver_add_repo(r, &it, &SRC, "there.git"), 0);
+	for (size_t k = 0; k < sizeof(text) / sizeof(text[0]); k++) {
+		const char *m;
+
+		refs_results_clear(&res);
+		refs_list_free(&l);
+		ck_assert_int_eq(refs_parse(&l, text[k], strlen(text[k]), 0), 0);
+		ck_assert_int_eq(refs_resolve(r, &res, text[k], &l, NULL, NULL, 0), 0);
+		ck_assert_uint_eq(res.n, 1);
+		ck_assert_msg(has(&res.v[0], problem[k]), "%s", text[k]);
+		m = res.v[0].f[res.v[0].nf - 1].message;
+		ck_assert_msg(strlen(m) > strlen(tail[k]) &&
+			      !strcmp(m + strlen(m) - strlen(tail[k]), tail[k]), "%s: %s", text[k], m);
+		/* a commit of another repository is named, never written in by --fix */
+		ck_assert_int_eq(res.v[0].suggest, k == 1);
+	}
+	refs_results_clear(&res);
+	refs_list_free(&l);
+	refs_resolver_free(r);
+	idsets_free(here);
+	idsets_free(there);
+}
+END_TEST
+
 Suite *make_resolve_suite(void)
 {
 	Suite *s = suite_create("resolve");
@@ -618,6 +680,7 @@ Suite *make_resolve_suite(void)
 	tcase_add_test(core, test_resolve_unknown);
 	tcase_add_test(core, test_resolve_ambiguous);
 	tcase_add_test(core, test_resolve_subject);
+	tcase_add_test(core, test_resolve_subject_elsewhere);
 	tcase_add_test(core, test_resolve_types);
 	tcase_add_test(core, test_resolve_ancestry);
 	tcase_add_test(core, test_resolve_layout);

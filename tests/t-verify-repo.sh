@@ -6,7 +6,8 @@
 # reference to a mainline commit is an error without --repo and nothing
 # with it; a wrong subject, an ID ambiguous in mainline and a short ID are
 # judged there and said to be "not in this repository"; an ID no
-# repository has is "in none of the given repositories"; a bare ID is a
+# repository has is "in none of the given repositories", and where its
+# subject is a --repo's commit's, that commit is named; a bare ID is a
 # reference only where a commit has it; --repo is consulted in order after
 # this repository; bad --repo values are clear errors.  IDs and subjects
 # come from git.
@@ -55,7 +56,7 @@ The hash $U is nothing.
 EOF
 expect_exit 1 -C "$stable" "$GIT_ABBREV" verify --repo="$mainline" --format=json "$tmp/cases.txt"
 "$PYTHON3" - "$out" "$mainline" "$M" "$S_M" <<'EOF' || { fail "findings with --repo"; show "$out"; }
-import json, sys
+import json, re, subprocess, sys
 d = json.load(open(sys.argv[1]))
 mainline, m, s_m = sys.argv[2:5]
 by = {}
@@ -73,6 +74,13 @@ assert [x["kind"] for x in by[3]] == ["short-id"] and by[3][0]["repository"] == 
 f = by[4][0]
 assert f["kind"] == "unknown-id" and "in none of the given repositories" in f["message"], f
 assert f["repository"] is None
+# no commit here has the subject, one of mainline's has (git log there is the oracle)
+subj = subprocess.run(["git", "-C", mainline, "log", "--all", "--format=%H %s"], check=True,
+                      capture_output=True, text=True).stdout.splitlines()
+have = [l.split(" ", 1)[0] for l in subj if l.split(" ", 1)[1:] == [s_m]]
+assert have == [m], have
+assert re.search(r"; in %s, %s[0-9a-f]* has this subject$" % (re.escape(mainline), m[:12]),
+                 f["message"]), f
 assert [x["kind"] for x in by[5]] == ["style"] and by[5][0]["resolved_id"] == m, by[5]
 EOF
 # without --repo the bare ID names nothing here: not a reference
@@ -84,6 +92,11 @@ expect_exit 1 -C "$stable" "$GIT_ABBREV" verify --format=json "$tmp/cases.txt"
 printf 'Fixes: %s ("%s")\nFixes: %s ("%s")\n' "$O12" "$S_O" "$M12" "$S_M" >"$tmp/two.txt"
 expect_exit 1 -C "$stable" "$GIT_ABBREV" verify --repo="$other" "$tmp/two.txt"
 grep -q "error: $M12 is in none of the given repositories" "$out" || { fail "one --repo"; show "$out"; }
+# other has no commit with mainline's subject either: said of every repository given
+[ -z "$(git -C "$other" log --all --format=%s | grep -Fx "$S_M")" ] &&
+[ -z "$(git -C "$stable" log --all --format=%s | grep -Fx "$S_M")" ] || die "$S_M in other or stable"
+grep -q "error: $M12 is in none of the given repositories .*; no commit has this subject\$" "$out" ||
+	{ fail "no subject in any --repo"; show "$out"; }
 grep -q "$O12" "$out" && { fail "other's commit not found"; show "$out"; }
 expect_exit 0 -C "$stable" "$GIT_ABBREV" verify --repo="$other" --repo="$mainline" "$tmp/two.txt"
 
