@@ -5,7 +5,8 @@
  * Reading a page of a mapping past the file's new end faults (SIGBUS).
  * The pack walker's scan catches that itself and fails with a message
  * (walk_pack.c); everything else that reads mapped files (verify's
- * commit reader objread.c, the .idx look-ups, the commit-graph) names
+ * commit reader objread.c, the .idx look-ups, the commit-graph, the
+ * subject cache files of subject_cache.c) names
  * its maps here, and a fault inside a named map ends the program with
  * "<prog>: <path>: the file was cut short while it was read ..." on
  * stderr and the status the command-line layer chose.  There is no way

@@ -30,6 +30,8 @@
 #include <config.h>
 
 #include "subject_cache.h"
+#include "mapguard.h"
+#include "test_hooks.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -458,8 +460,10 @@ void subject_table_free(subject_table *t)
 	if (!t)
 		return;
 	free(t->own);
-	if (t->map)
+	if (t->map) {
+		mapguard_forget(t->map);
 		munmap(t->map, t->len);
+	}
 	free(t);
 }
 
@@ -494,6 +498,7 @@ int subject_table_load(subject_table **out, const char *dir, size_t rawsz,
 		       const unsigned char *sum, uint32_t nobjects)
 {
 	char *path = file_name(dir, sum, rawsz);
+	static int paused; /* the test hook waits once */
 	struct stat st;
 	void *m;
 	int fd, rc;
@@ -502,19 +507,27 @@ int subject_table_load(subject_table **out, const char *dir, size_t rawsz,
 	if (!path)
 		return -1;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	free(path);
-	if (fd < 0)
-		return 1;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)(HEADER + TRAILER)) {
-		close(fd);
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    st.st_size < (off_t)(HEADER + TRAILER)) {
+		if (fd >= 0)
+			close(fd);
+		free(path);
 		return 1;
 	}
 	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
-	if (m == MAP_FAILED)
+	if (m == MAP_FAILED) {
+		free(path);
 		return 1;
-	rc = subject_table_parse(out, m, (size_t)st.st_size, rawsz, sum, nobjects);
+	}
+	/* cut short by another process while read: a message, not SIGBUS (mapguard.h) */
+	rc = mapguard_name(m, (size_t)st.st_size, path) ? -1 : 0;
+	test_hook_cache_pause(&paused);
+	if (!rc)
+		rc = subject_table_parse(out, m, (size_t)st.st_size, rawsz, sum, nobjects);
+	free(path);
 	if (rc) {
+		mapguard_forget(m);
 		munmap(m, (size_t)st.st_size);
 		return rc == -1 ? -1 : 1;
 	}

@@ -55,6 +55,11 @@ static inline void test_hook_wait(const char *name, int *done)
  * commits from, before it reads any (objread.c).
  */
 #define test_hook_read_pause(done) test_hook_wait("GIT_ABBREV_TEST_READ_PAUSE_MS", done)
+/*
+ * GIT_ABBREV_TEST_CACHE_PAUSE_MS: once a pack's subject cache file is
+ * mapped, before it is read (subject_cache.c).
+ */
+#define test_hook_cache_pause(done) test_hook_wait("GIT_ABBREV_TEST_CACHE_PAUSE_MS", done)
 
 /* A number from the variable `name`, or `dflt` when it is not set (or not a test build). */
 #ifdef ABBREV_TEST_HOOKS

@@ -2,8 +2,8 @@
 # t-truncate.sh - a pack (or its .idx) truncated by another process while
 # the tool has it mapped: reading past the new end faults (SIGBUS).  The
 # report, and verify (which maps the packs again to read commits,
-# objread.c), must fail with one line naming the file (exit 3), never die
-# of the signal.
+# objread.c) and its subject cache files, must fail with one line naming
+# the file (exit 3), never die of the signal.
 # The test suite's build of the tool (test_hooks.h) waits after mapping
 # the packs, so the truncation lands before they are read every time.
 . "$(dirname "$0")/setup.sh"
@@ -56,4 +56,14 @@ cut_under "the report (.idx)" "$idx" GIT_ABBREV_TEST_PAUSE_MS --format=json "$R"
 # verify's own maps: the walker has finished (its maps are gone) when
 # objread maps the packs and pauses
 cut_under "verify" "$pack" GIT_ABBREV_TEST_READ_PAUSE_MS -C "$R" verify "$tmp/patch"
+# the pack's subject cache file (outside the repository), made by a first
+# run, then cut short while a second run has it mapped
+GIT_ABBREV_CACHE_DIR=$tmp/cache
+export GIT_ABBREV_CACHE_DIR
+cp "$tmp/whole.pack" "$pack"
+if "$GIT_ABBREV" -C "$R" verify "$tmp/patch" >/dev/null 2>&1; then rc=0; else rc=$?; fi
+checks=$((checks + 1))
+[ "$rc" -eq 1 ] || fail "verify to fill the subject cache: exit $rc, want 1"
+cache=$(ls "$tmp"/cache/pack-*.subjects)
+cut_under "verify (subject cache)" "$cache" GIT_ABBREV_TEST_CACHE_PAUSE_MS -C "$R" verify "$tmp/patch"
 finish
