@@ -267,19 +267,25 @@ static int history_markdown(FILE *out, const history_report *r)
 /* ---- policy ------------------------------------------------------------ */
 
 /* Text with Markdown's emphasis star escaped. */
-static void escaped_stars(FILE *out, const char *s)
+/* s with its first letter upper-case and each '*' escaped, into buf (cut to fit). */
+static void escaped_stars(char *buf, size_t n, const char *s)
 {
-	for (; *s; s++) {
+	size_t k = 0;
+
+	for (; *s && k + 3 < n; s++) {
 		if (*s == '*')
-			fputc('\\', out);
-		fputc(*s, out);
+			buf[k++] = '\\';
+		buf[k++] = *s;
 	}
+	buf[k] = '\0';
+	if (buf[0] >= 'a' && buf[0] <= 'z')
+		buf[0] = (char)(buf[0] - 'a' + 'A');
 }
 
 static int policy_markdown(FILE *out, const policy_report *p)
 {
 	const policy_results *r = p->r;
-	char line[512], now[16];
+	char line[1024], now[16];
 	emit_table t;
 
 	fmt_day(now, sizeof(now), (int64_t)r->now);
@@ -290,9 +296,10 @@ static int policy_markdown(FILE *out, const policy_report *p)
 	}
 	fprintf(out, "%s%s%s%s, %s\n\n", p->nrepos ? "" : "the counts given",
 		p->hash ? " (" : "", p->hash ? p->hash : "", p->hash ? ")" : "", now);
-	emit_policy_growth(line, sizeof(line), p);
+	emit_policy_growth(line, sizeof(line) - 1, p);
 	line[0] = (char)(line[0] >= 'a' && line[0] <= 'z' ? line[0] - 'a' + 'A' : line[0]);
-	fprintf(out, "%s.\n", line);
+	strcat(line, ".");
+	paragraph(out, line);
 	for (size_t k = 0; k < r->nsets; k++) {
 		int rc;
 
@@ -304,14 +311,13 @@ static int policy_markdown(FILE *out, const policy_report *p)
 			return -1;
 	}
 	fputc('\n', out);
-	line[0] = (char)(emit_policy_legend[0] - 'a' + 'A');
-	line[1] = '\0';
-	fputs(line, out);
-	escaped_stars(out, emit_policy_legend + 1);
-	fputs("\n\nTo quote (P(collision) = 1%):\n\n", out);
+	escaped_stars(line, sizeof(line), emit_policy_legend);
+	paragraph(out, line);
+	fputs("\nTo quote (P(collision) = 1%):\n\n", out);
 	for (size_t i = 0; i < r->nlengths; i++) {
 		emit_policy_quote(line, sizeof(line), r, i);
-		fprintf(out, "- %s\n", line);
+		fputs("- ", out);
+		emit_wrap(out, line, 2, 2, 1); /* a list item's lines go on under its text */
 	}
 	for (int i = 0; emit_lacks_note(p->lacks, i); i++)
 		fprintf(out, "\nNote: %s.\n", emit_lacks_note(p->lacks, i));

@@ -271,8 +271,13 @@ def check_formats(a):
             expect(r[7] == year_cell(d, row["p01"], 1), "%s: 1%% in %s, want %s"
                    % (what, r[7], year_cell(d, row["p01"], 1)))
             expect(r[8] == year_cell(d, row["p50"], 1), "%s: 50%% in %s" % (what, r[8]))
+    # the quotes are list items, wrapped at 80 columns under their text
+    md_items = re.sub(r"\n  (?=\S)", " ", md)
     for L in lengths:
-        expect("- %s\n" % d["quotes"][str(L)] in md, "markdown: no quote for %d" % L)
+        expect("- %s\n" % d["quotes"][str(L)] in md_items, "markdown: no quote for %d" % L)
+    # prose and list items fit 80 columns, as in the text layout (a table row cannot wrap)
+    long_md = [l for l in md.split("\n") if len(l) > 80 and not l.startswith(("|", "#"))]
+    expect(not long_md, "markdown: lines over 80 columns: %s" % long_md)
     # csv: a row per set and length, the JSON's values
     rows = list(csv.DictReader(io.StringIO(csvf)))
     expect(len(rows) == len(order) * len(lengths), "csv: %d rows" % len(rows))
