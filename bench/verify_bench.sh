@@ -64,10 +64,15 @@ git -C "$BENCH_GIT" log -n 133334 --format='%H%x09%s' --all |
 		"$tool" verify -C "$BENCH_SYNTH" --no-progress "$tmp/one.patch"
 	row "one patch, one wrong subject, $(basename "$BENCH_SYNTH"), --no-cache" "(as cold)" \
 		"$tool" verify -C "$BENCH_SYNTH" --no-progress --no-cache "$tmp/one.patch"
+	# what a cold run does at least: every commit's subject read once (git's nearest)
+	row "git log --all --format=%s, $(basename "$BENCH_SYNTH")" "(baseline for cold)" \
+		git -C "$BENCH_SYNTH" log --all --format=%s
 	row "$(grep -c '[0-9a-f]\{12\}' "$tmp/400k.txt") reference lines, git.git, cold cache" "< 1 s" \
 		"$tool" verify -C "$BENCH_GIT" --no-progress --format=json "$tmp/400k.txt"
 	row "$(grep -c '[0-9a-f]\{12\}' "$tmp/400k.txt") reference lines, git.git, warm cache" "< 1 s" \
 		"$tool" verify -C "$BENCH_GIT" --no-progress --format=json "$tmp/400k.txt"
+	row "git log --all --format=%s, git.git" "(baseline for cold)" \
+		git -C "$BENCH_GIT" log --all --format=%s
 	row "--range=HEAD~1000..HEAD, $(basename "$BENCH_SYNTH"), warm cache" "< 1 s" \
 		"$tool" verify -C "$BENCH_SYNTH" --no-progress --range=HEAD~1000..HEAD
 	row "--range=HEAD~1000..HEAD, git.git, warm cache" "< 1 s" \
