@@ -319,8 +319,11 @@ static int policy_markdown(FILE *out, const policy_report *p)
 		fputs("- ", out);
 		emit_wrap(out, line, 2, 2, 1); /* a list item's lines go on under its text */
 	}
-	for (int i = 0; emit_lacks_note(p->lacks, i); i++)
-		fprintf(out, "\nNote: %s.\n", emit_lacks_note(p->lacks, i));
+	for (int i = 0; emit_lacks_note(p->lacks, i); i++) {
+		snprintf(line, sizeof(line), "Note: %s.", emit_lacks_note(p->lacks, i));
+		fputc('\n', out);
+		paragraph(out, line);
+	}
 	return ferror(out) ? -1 : 0;
 }
 
