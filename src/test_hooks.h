@@ -85,5 +85,24 @@ static inline size_t test_hook_size(const char *name, size_t dflt)
  * small repository is read as a large one is.
  */
 #define test_hook_split_min(dflt) test_hook_size("GIT_ABBREV_TEST_SPLIT_MIN", dflt)
+/*
+ * GIT_ABBREV_TEST_WALK_BUDGET_MS: the CPU milliseconds libgit2's ancestry
+ * walks may take before every commit's parents are read for the graph,
+ * instead of the estimate `dflt` (refs_git2.c): 0 reads them after the
+ * first walk, so a small history takes that path.
+ */
+#define test_hook_walk_budget_ms(dflt) test_hook_size("GIT_ABBREV_TEST_WALK_BUDGET_MS", dflt)
+
+/* GIT_ABBREV_TEST_TRACE set: say on stderr that a path was taken (msg NULL: nothing). */
+#ifdef ABBREV_TEST_HOOKS
+#include <stdio.h>
+static inline void test_hook_trace(const char *msg)
+{
+	if (msg && getenv("GIT_ABBREV_TEST_TRACE"))
+		fprintf(stderr, "git-abbrev: test: %s\n", msg);
+}
+#else
+#define test_hook_trace(msg) ((void)(msg))
+#endif
 
 #endif

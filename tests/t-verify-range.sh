@@ -165,6 +165,60 @@ for run in cold warm; do
 done
 ls "$GIT_ABBREV_CACHE_DIR"/*.subjects >/dev/null 2>&1 || fail "no subject cache written: the second run was not warm"
 
+# ---- ancestry without a commit-graph file, the subject cache warm ----------------
+# libgit2 walks parent by parent for each question; past a CPU budget every
+# commit's parents are read once and the graph answers (the hooks build
+# sets the budget to 0: after the first walk).  The findings are the same;
+# git merge-base --is-ancestor is the oracle for the one that is not.
+q=$tmp/anc
+git init -q -b main "$q"
+Q() { git -C "$q" "$@"; }
+qt=1600000000
+qc() { # SUBJECT [BODY]: a minute after the last (the walk stops by the dates)
+	echo "$1" >"$q/f"
+	Q add f
+	qt=$((qt + 60))
+	set -- "$@" ""
+	GIT_COMMITTER_DATE="@$qt +0000" GIT_AUTHOR_DATE="@$qt +0000" \
+		git -C "$q" commit -q -m "$1" ${2:+-m "$2"}
+}
+qc one
+q1=$(Q rev-parse --short=12 main)
+qc two
+q2=$(Q rev-parse --short=12 main)
+Q checkout -q -b side
+qc "side work"
+qs=$(Q rev-parse --short=12 side)
+Q checkout -q main
+# far enough below the range that its walk does not reach one and two
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do qc "filler $i"; done
+qc three "Fixes: $q1 (\"one\")"
+qc four "Fixes: $qs (\"side work\")
+Fixes: $q2 (\"two\")"
+qc five "Fixes: $(Q rev-parse --short=12 main) (\"four\")"
+Q repack -adq
+[ ! -e "$q/.git/objects/info/commit-graph" ] || die "a commit-graph in $q"
+Q merge-base --is-ancestor "$qs" main && die "side is an ancestor of main"
+Q merge-base --is-ancestor "$q1" main~2 || die "one is no ancestor of three"
+expect_exit 1 "$GIT_ABBREV" verify -C "$q" --format=json --range=main~3..main # cold: fills the cache
+expect_exit 1 "$GIT_ABBREV" verify -C "$q" --format=json --range=main~3..main
+cp "$out" "$tmp/walks.json"
+"$PYTHON3" - "$out" "$qs" <<'PY' || { fail "ancestry, warm cache: findings"; show "$out"; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = [x for x in d["findings"] if x["severity"] == "error"]
+assert [(x["kind"], x["given_id"]) for x in f] == [("not-ancestor", sys.argv[2])], f
+assert d["references"] == 4, d["references"]
+PY
+GIT_ABBREV_TEST_WALK_BUDGET_MS=0 GIT_ABBREV_TEST_TRACE=1
+export GIT_ABBREV_TEST_WALK_BUDGET_MS GIT_ABBREV_TEST_TRACE
+expect_exit 1 "$hooks" verify -C "$q" --format=json --range=main~3..main
+unset GIT_ABBREV_TEST_WALK_BUDGET_MS GIT_ABBREV_TEST_TRACE
+checks=$((checks + 1))
+cmp -s "$out" "$tmp/walks.json" || { fail "ancestry from the parents read: other findings"; show "$out"; }
+checks=$((checks + 1))
+grep -q "every commit's parents read" "$err" || { fail "the parents were not read"; show "$err"; }
+
 # ---- errors --------------------------------------------------------------------
 for bad in no-such-rev "no-such-rev..main" "main ^no-such-rev" "HEAD^{tree}"; do
 	expect_exit 2 "$GIT_ABBREV" verify -C "$r" --range="$bad"
