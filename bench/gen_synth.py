@@ -25,7 +25,10 @@ can tell:
     object's chain to its base, so with fast-import's own default of 50
     git takes three times as long per object;
   - K packs (default: one per 4 million objects), cut with fast-import's
-    `checkpoint`.
+    `checkpoint`;
+  - with --commit-graph, a commit-graph file (`git commit-graph write
+    --reachable`), as a repository that git gc has seen has one; a fresh
+    clone has none.
 
 With --refs-every R (the kernel's rate is about 6), one commit message
 in R also cites an earlier commit the way kernel messages do: a
@@ -91,6 +94,8 @@ def main():
     ap.add_argument("--depth", type=int, default=14,
                     help="longest delta chain (default 14: mean depth 7)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--commit-graph", action="store_true",
+                    help="write a commit-graph file after (as git gc does)")
     ap.add_argument("--refs-every", type=int, default=0,
                     help="one commit message in R cites an earlier commit (0: none)")
     a = ap.parse_args()
@@ -195,6 +200,9 @@ def main():
     out.close()
     if fi.wait():
         sys.exit("gen_synth: git fast-import failed")
+    if a.commit_graph:
+        subprocess.run(["git", "-C", a.dir, "commit-graph", "write", "--reachable"],
+                       check=True, env=env)
     print("gen_synth: %s: %d objects (%d commits, %d trees, %d blobs, %d tags; "
           "%d commits cite another, %d wrongly) in %.0f s"
           % (a.dir, nobj, ncommit, ntree, nblob, ntag, nref, nwrong, time.time() - start))

@@ -7,7 +7,7 @@
 #   GIT_ABBREV   the binary to time (src/git-abbrev of the build tree)
 #   BENCH_GIT    a git.git clone (work tree or bare)
 #   BENCH_SYNTH  a Linux-shaped history with references, made once by
-#                  python3 bench/gen_synth.py --objects 10800000 --refs-every 6 DIR
+#                  python3 bench/gen_synth.py --objects 10800000 --refs-every 6 --commit-graph DIR
 #                (about 1.3M commits, one message in six citing an earlier
 #                commit, some wrongly; half an hour on two cores)
 #   BENCH_OUT    file the table is appended to (default bench-results.md)
@@ -40,6 +40,16 @@ EOF
 		"$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')"
 }
 
+# the synth's rows depend on a commit-graph file (ancestry): say which it is
+sname=$(basename "$BENCH_SYNTH")
+for d in "$BENCH_SYNTH/objects" "$BENCH_SYNTH/.git/objects"; do
+	[ -d "$d" ] || continue
+	if [ -e "$d/info/commit-graph" ] || [ -d "$d/info/commit-graphs" ]; then
+		sname="$sname (commit-graph)"
+	else
+		sname="$sname (no commit-graph)"
+	fi
+done
 # one patch whose Fixes: subject names another commit: the subject search
 c=$(git -C "$BENCH_SYNTH" rev-parse HEAD~500000)
 s=$(git -C "$BENCH_SYNTH" log -1 --format=%s HEAD~700000)
@@ -58,14 +68,14 @@ git -C "$BENCH_GIT" log -n 133334 --format='%H%x09%s' --all |
 	echo
 	echo "| run | goal | wall s | CPU s |"
 	echo "|---|---|---|---|"
-	row "one patch, one wrong subject, $(basename "$BENCH_SYNTH"), cold cache" "(once a pack)" \
+	row "one patch, one wrong subject, $sname, cold cache" "(once a pack)" \
 		"$tool" verify -C "$BENCH_SYNTH" --no-progress "$tmp/one.patch"
-	row "one patch, one wrong subject, $(basename "$BENCH_SYNTH"), warm cache" "< 0.5 s" \
+	row "one patch, one wrong subject, $sname, warm cache" "< 0.5 s" \
 		"$tool" verify -C "$BENCH_SYNTH" --no-progress "$tmp/one.patch"
-	row "one patch, one wrong subject, $(basename "$BENCH_SYNTH"), --no-cache" "(as cold)" \
+	row "one patch, one wrong subject, $sname, --no-cache" "(as cold)" \
 		"$tool" verify -C "$BENCH_SYNTH" --no-progress --no-cache "$tmp/one.patch"
 	# what a cold run does at least: every commit's subject read once (git's nearest)
-	row "git log --all --format=%s, $(basename "$BENCH_SYNTH")" "(baseline for cold)" \
+	row "git log --all --format=%s, $sname" "(baseline for cold)" \
 		git -C "$BENCH_SYNTH" log --all --format=%s
 	row "$(grep -c '[0-9a-f]\{12\}' "$tmp/400k.txt") reference lines, git.git, cold cache" "< 1 s" \
 		"$tool" verify -C "$BENCH_GIT" --no-progress --format=json "$tmp/400k.txt"
@@ -73,7 +83,7 @@ git -C "$BENCH_GIT" log -n 133334 --format='%H%x09%s' --all |
 		"$tool" verify -C "$BENCH_GIT" --no-progress --format=json "$tmp/400k.txt"
 	row "git log --all --format=%s, git.git" "(baseline for cold)" \
 		git -C "$BENCH_GIT" log --all --format=%s
-	row "--range=HEAD~1000..HEAD, $(basename "$BENCH_SYNTH"), warm cache" "< 1 s" \
+	row "--range=HEAD~1000..HEAD, $sname, warm cache" "< 1 s" \
 		"$tool" verify -C "$BENCH_SYNTH" --no-progress --range=HEAD~1000..HEAD
 	row "--range=HEAD~1000..HEAD, git.git, warm cache" "< 1 s" \
 		"$tool" verify -C "$BENCH_GIT" --no-progress --range=HEAD~1000..HEAD
