@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "bigvec.h"
 #include "cli.h"
 #include "cmd.h"
 #include "emit.h"
@@ -64,14 +65,17 @@ typedef struct {
 } verify_ctx;
 
 /*
- * The whole of a file ("-": stdin), at most `max` bytes.  0, 1 when the
- * input is longer than that (nothing kept), or -1 with errno set.
+ * The whole of a file ("-": stdin), at most `max` bytes, NUL-terminated,
+ * in memory of *room bytes to give back with bigvec_free() (a long input
+ * is read into huge pages).  0, 1 when the input is longer than that
+ * (nothing kept), or -1 with errno set.
  */
-static int read_all(const char *path, uint64_t max, char **out, size_t *len)
+static int read_all(const char *path, uint64_t max, char **out, size_t *len, size_t *room)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	size_t cap = 1 << 16, n = 0, got;
-	char *buf = NULL, *b;
+	size_t cap = 1 << 16, n = 0, got, vbytes = 0;
+	char *buf = NULL;
+	void *b;
 	struct stat st;
 	int saved;
 
@@ -91,8 +95,8 @@ static int read_all(const char *path, uint64_t max, char **out, size_t *len)
 				break;
 			if (buf)
 				cap = 2 * cap > max + 1 ? (size_t)max + 1 : 2 * cap;
-			b = realloc(buf, cap + 1);
-			if (!b) {
+			b = buf;
+			if (bigvec_reserve(&b, &vbytes, cap + 1)) {
 				errno = ENOMEM;
 				break;
 			}
@@ -108,11 +112,12 @@ static int read_all(const char *path, uint64_t max, char **out, size_t *len)
 				fclose(f);
 			*out = buf;
 			*len = n;
+			*room = vbytes;
 			return 0;
 		}
 	}
 	saved = errno ? errno : EIO;
-	free(buf);
+	bigvec_free(buf, vbytes);
 	if (f != stdin && fclose(f) && n <= max)
 		saved = errno;
 	if (n > max)
@@ -198,10 +203,10 @@ static void size_name(char *out, size_t n, uint64_t v)
 static int check_file(verify_ctx *c, const char *path)
 {
 	char *buf;
-	size_t len;
+	size_t len, room;
 	int rc;
 
-	rc = read_all(path, c->o->max_input, &buf, &len);
+	rc = read_all(path, c->o->max_input, &buf, &len, &room);
 	if (rc == 1) {
 		char cap[32];
 
@@ -216,7 +221,7 @@ static int check_file(verify_ctx *c, const char *path)
 		return errno == ENOMEM ? ABBREV_EXIT_NOMEM : ABBREV_EXIT_RUNTIME;
 	}
 	rc = check_text(c, strcmp(path, "-") ? path : "<stdin>", NULL, NULL, buf, len, 0);
-	free(buf);
+	bigvec_free(buf, room);
 	return rc;
 }
 

@@ -14,6 +14,7 @@
 #include <config.h>
 
 #include "refs_parse.h"
+#include "bigvec.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -772,15 +773,15 @@ static refs_ref *new_ref(parser *p)
 	refs_list *l = p->out;
 
 	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 64;
-		refs_ref *v = realloc(l->v, cap * sizeof(*v));
+		void *v = l->v;
 
-		if (!v) {
+		if (l->n >= SIZE_MAX / sizeof(*l->v) - 1 ||
+		    bigvec_reserve(&v, &l->vbytes, (l->n + 1) * sizeof(*l->v))) {
 			p->nomem = 1;
 			return NULL;
 		}
 		l->v = v;
-		l->cap = cap;
+		l->cap = l->vbytes / sizeof(*l->v);
 	}
 	memset(&l->v[l->n], 0, sizeof(l->v[0]));
 	return &l->v[l->n];
@@ -1237,7 +1238,7 @@ void refs_list_free(refs_list *l)
 	if (!l)
 		return;
 	arena_free(&l->text);
-	free(l->v);
+	bigvec_free(l->v, l->vbytes);
 	memset(l, 0, sizeof(*l));
 }
 

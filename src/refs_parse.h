@@ -87,8 +87,9 @@ typedef struct {
 } refs_ref;
 
 typedef struct {
-	refs_ref *v;
+	refs_ref *v;             /* mapped (bigvec.h): a long input has 100,000s */
 	size_t n, cap;
+	size_t vbytes;           /* v's room in bytes */
 	arena text;              /* the subjects (one malloc a chunk, not a reference) */
 } refs_list;
 

@@ -2,7 +2,9 @@
  * check_arena.c - unit tests of the bump allocator (arena.h): blocks are
  * aligned, do not overlap, keep what was written to them while the arena
  * grows (small blocks, blocks larger than a chunk, empty ones), and
- * arena_free() leaves an empty arena that can be used again.
+ * arena_free() leaves an empty arena that can be used again; and the
+ * mapped vectors of bigvec.h keep their bytes as they grow (moved by
+ * mremap) past several huge pages.
  */
 #include <check.h>
 #include <stdalign.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "bigvec.h"
 #include "check_suites.h"
 
 START_TEST(test_blocks)
@@ -78,6 +81,50 @@ START_TEST(test_too_large)
 }
 END_TEST
 
+START_TEST(test_bigvec)
+{
+	void *p = NULL;
+	size_t cap = 0, filled = 0;
+
+	/* 1 byte, then past 64 KB, 2 MB and 9 MB: each fill kept across the moves */
+	static const size_t need[] = { 1, 70000, (size_t)2 << 20, (size_t)9 << 20 };
+
+	for (size_t k = 0; k < sizeof(need) / sizeof(need[0]); k++) {
+		size_t bad = 0;
+
+		ck_assert_int_eq(bigvec_reserve(&p, &cap, need[k]), 0);
+		ck_assert_ptr_nonnull(p);
+		ck_assert_uint_ge(cap, need[k]);
+		for (size_t i = 0; i < filled; i++)
+			bad += ((unsigned char *)p)[i] != (unsigned char)(i * 7 + 3);
+		ck_assert_uint_eq(bad, 0);
+		for (size_t i = filled; i < need[k]; i++)
+			((unsigned char *)p)[i] = (unsigned char)(i * 7 + 3);
+		filled = need[k];
+	}
+	/* room enough: nothing moves */
+	{
+		void *q = p;
+		size_t c = cap;
+
+		ck_assert_int_eq(bigvec_reserve(&p, &cap, 10), 0);
+		ck_assert_ptr_eq(p, q);
+		ck_assert_uint_eq(cap, c);
+	}
+	/* more than can be: refused, the vector as it was */
+	{
+		void *q = p;
+		size_t c = cap;
+
+		ck_assert_int_eq(bigvec_reserve(&p, &cap, SIZE_MAX - 3), -1);
+		ck_assert_ptr_eq(p, q);
+		ck_assert_uint_eq(cap, c);
+	}
+	bigvec_free(p, cap);
+	bigvec_free(NULL, 0);
+}
+END_TEST
+
 Suite *make_arena_suite(void)
 {
 	Suite *s = suite_create("arena");
@@ -86,6 +133,7 @@ Suite *make_arena_suite(void)
 
 	tcase_add_test(core, test_blocks);
 	tcase_add_test(core, test_strdup);
+	tcase_add_test(core, test_bigvec);
 	suite_add_tcase(s, core);
 	tcase_add_test(errors, test_too_large);
 	suite_add_tcase(s, errors);
