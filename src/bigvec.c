@@ -42,8 +42,16 @@ int bigvec_reserve(void **p, size_t *cap, size_t need)
 		if (!(m = realloc(*p, n)))
 			return -1;
 	} else if (*cap >= BIGVEC_MAPPED) {
+#ifdef MREMAP_MAYMOVE
 		if ((m = mremap(*p, *cap, n, MREMAP_MAYMOVE)) == MAP_FAILED)
 			return -1;
+#else /* no mremap (not Linux): a new map and a copy */
+		m = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED)
+			return -1;
+		memcpy(m, *p, *cap);
+		munmap(*p, *cap);
+#endif
 		want_huge(m, n);
 	} else {
 		/* from malloc's memory to a map: the one copy */
