@@ -670,6 +670,36 @@ static int trailing_date(const window *w, size_t t0, size_t t1, date_t *d)
 	return 1;
 }
 
+/*
+ * The quote that closes the "..." opened at w[open]: one followed by the
+ * end, a blank or a punctuation mark.  With `nested`, a quotation inside
+ * it is skipped whole ("unify the "auto" handling of CRLF"): a quote after
+ * a blank and before a non-blank opens one, the next quote after a
+ * non-blank closes it.  w->n when there is none.
+ */
+static size_t quoted_close(const window *w, size_t open, int nested)
+{
+	size_t depth = 0;
+
+	for (size_t k = open + 1; k < w->n; k++) {
+		const char *quote = memchr(w->c + k, '"', w->n - k);
+		int ends;
+
+		if (!quote)
+			break;
+		k = (size_t)(quote - w->c);
+		ends = k + 1 >= w->n || strchr(" .,;:)", w->c[k + 1]);
+		if (nested && w->c[k - 1] == ' ' && !ends) {
+			depth++;
+		} else if (nested && depth && w->c[k - 1] != ' ') {
+			depth--;
+		} else if (ends) {
+			return k;
+		}
+	}
+	return w->n;
+}
+
 /* The subject at the start of the window: ("..."), (...), "..." or none. */
 static void parse_subject(const window *w, subject_t *s)
 {
@@ -684,17 +714,9 @@ static void parse_subject(const window *w, subject_t *s)
 		return;
 	s->open = k;
 	if (w->c[k] == '"') {
-		for (close = k + 1; close < w->n; close++) {
-			const char *quote = memchr(w->c + close, '"', w->n - close);
-
-			if (!quote) {
-				close = w->n;
-				break;
-			}
-			close = (size_t)(quote - w->c);
-			if (close + 1 >= w->n || strchr(" .,;:)", w->c[close + 1]))
-				break;
-		}
+		close = quoted_close(w, k, 1);
+		if (close >= w->n)
+			close = quoted_close(w, k, 0);
 		if (close >= w->n)
 			return;
 		s->found = 1;

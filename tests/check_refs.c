@@ -198,6 +198,14 @@ START_TEST(test_commit_prose)
 	expect(0, REFS_COMMIT, 1, ID12, "foo", REFS_STYLE_NO_QUOTES);
 	ck_assert_uint_eq(parse("commit " ID12 " \"foo\"\n"), 1);
 	expect(0, REFS_COMMIT, 1, ID12, "foo", REFS_STYLE_NO_PARENS);
+	/* a quotation inside the quotes is the subject's (git.git 1c25d2d8ed4c) */
+	ck_assert_uint_eq(parse("Commit " ID12 " \"unify the \"auto\" handling of CRLF\" introduced\n"), 1);
+	expect(0, REFS_COMMIT, 1, ID12, "unify the \"auto\" handling of CRLF", REFS_STYLE_NO_PARENS);
+	ck_assert_uint_eq(parse("commit " ID12 " \"Revert \"foo\"\" again\n"), 1);
+	expect(0, REFS_COMMIT, 1, ID12, "Revert \"foo\"", REFS_STYLE_NO_PARENS);
+	/* one that does not close: the first closing quote, as before */
+	ck_assert_uint_eq(parse("commit " ID12 " \"say \"hi to all\" he did\n"), 1);
+	expect(0, REFS_COMMIT, 1, ID12, "say \"hi to all", REFS_STYLE_NO_PARENS);
 }
 END_TEST
 
