@@ -729,6 +729,10 @@ static int git2_subject_index(void *ctx,
 	memset(pt, 0, sizeof(pt));
 	if (!g->rd)
 		return 1;
+	/* listed again (read_all_parents() may have listed them): what is there now */
+	free(g->loose);
+	g->loose = NULL;
+	g->nloose = 0;
 	rc = objread_loose_commits(g->rd, &g->loose, &g->nloose);
 	if (rc)
 		return rc == -1 ? -1 : 1; /* a directory the walk reads with libgit2 then */
