@@ -4,7 +4,7 @@
  * GIT_SORT_TIME, one full ID a line, pushed as `verify --range` pushed
  * them while it walked with libgit2 ("A..B": git_revwalk_push_range;
  * else the revision peeled to its commit).  verify now walks itself
- * (src/range_walk.c) and must list the same commits in the same order.
+ * (src/verify/range_walk.c) and must list the same commits in the same order.
  *
  *	revwalk_dump <repo> <range>
  *

@@ -156,7 +156,7 @@ one_line() {
 }
 
 # Wait until the tool running in the background as PID has reached its
-# test hook's pause (src/test_hooks.h: the file MARK, from
+# test hook's pause (src/core/test_hooks.h: the file MARK, from
 # GIT_ABBREV_TEST_PAUSED, exists), not for a fixed time: on a loaded
 # machine it may take long to get there.  Dies if it never does.
 wait_paused() { # PID MARK WHAT

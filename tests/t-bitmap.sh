@@ -1,7 +1,7 @@
 #!/bin/sh
 # t-bitmap.sh - packs with a reachability bitmap (git repack -b): the pack
 # walker takes their types from the bitmap's type bitmaps instead of
-# reading the pack (src/walk_bitmap.c).  The report must be byte-identical
+# reading the pack (src/walk/walk_bitmap.c).  The report must be byte-identical
 # with and without the bitmap, with and without a .rev file, equal to git's
 # own listing, and a bitmap that is stale (made for another pack), damaged
 # or truncated must be passed over: the pack is read instead, same report.

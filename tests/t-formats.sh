@@ -61,7 +61,7 @@ def close(a, b, rel=1e-8):
 
 
 def grouped(n):
-    # the one rule for counts (src/fmt.h): grouped digits below 10^15, else 3 digits
+    # the one rule for counts (src/emit/fmt.h): grouped digits below 10^15, else 3 digits
     return "{:,}".format(n) if abs(n) < 10**15 else "%.3g" % n
 
 

@@ -2,7 +2,7 @@
 # t-midx.sh - multi-pack-index bitmaps (git multi-pack-index write
 # --bitmap, git repack -adb --write-midx): the pack walker takes the types
 # of the packs a multi-pack-index covers from its bitmap
-# (src/walk_pack_midx.c).  The report's JSON must be byte-identical with no
+# (src/walk/walk_pack_midx.c).  The report's JSON must be byte-identical with no
 # bitmap, with a bitmap per pack and with a multi-pack-index bitmap, loose
 # objects and a pack outside the multi-pack-index beside it, and equal to
 # git's own listing, with the reverse index in the index (git >= 2.35) or

@@ -1,5 +1,5 @@
 #!/bin/sh
-# t-walk-pack.sh - the pack-native walker (src/walk_pack*.c) against git.
+# t-walk-pack.sh - the pack-native walker (src/walk/walk_pack*.c) against git.
 #
 # Builds repositories whose packs exercise every path of the reader: several
 # packs and loose objects, deep OFS_DELTA chains with and without a .rev

@@ -1,6 +1,6 @@
 /*
  * fuzz_pack.c - libFuzzer target for the pack, index, .rev, bitmap,
- * multi-pack-index, loose-object and alternates reader (src/walk_pack*.c).
+ * multi-pack-index, loose-object and alternates reader (src/walk/walk_pack*.c).
  *
  * The input becomes object directories in one private temp dir, made
  * once per process and removed at exit; each input's files are removed

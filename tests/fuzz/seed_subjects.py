@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # seed_subjects.py - write the seeds of the subject cache's fuzz target
 # (tests/fuzz/corpus-subjects): small valid cache files, laid out as
-# src/subject_cache.c's opening comment says, for SHA-1 and SHA-256.
+# src/odb/subject_cache.c's opening comment says, for SHA-1 and SHA-256.
 import struct
 import sys
 import zlib
