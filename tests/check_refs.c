@@ -317,6 +317,59 @@ START_TEST(test_subjects)
 }
 END_TEST
 
+/* No reference swallows another; a subject ends where its own words do. */
+START_TEST(test_no_swallow)
+{
+	const char *t;
+	char *big;
+	size_t n = 3000;
+
+	/* an unclosed subject does not take the next tag, nor a trailer */
+	t = "Fixes: " ID12 " (\"net: add the thing\nFixes: 2345678901bc (\"b\")\n"
+	    "Fixes: 3456789012cd (\"c\nSigned-off-by: A <a@b>\n";
+	ck_assert_uint_eq(parse(t), 3);
+	expect(0, REFS_FIXES, 1, ID12, "net: add the thing", REFS_STYLE_UNCLOSED);
+	expect_span(t, 0, "Fixes: " ID12 " (\"net: add the thing");
+	expect(1, REFS_FIXES, 2, "2345678901bc", "b", 0);
+	expect(2, REFS_FIXES, 3, "3456789012cd", "c", REFS_STYLE_UNCLOSED);
+	/* nor a line starting with commit <id> */
+	ck_assert_uint_eq(parse("As commit " ID12 " (\"a: b\ncommit 2345678901bc (\"c\") did\n"), 2);
+	expect(0, REFS_COMMIT, 1, ID12, "a: b", REFS_STYLE_UNCLOSED);
+	expect(1, REFS_COMMIT, 2, "2345678901bc", "c", 0);
+	/* ("subject", remark): the remark kept as a date is */
+	t = "Fixes: " ID12 " (\"net: add the thing\", the second try)\n";
+	ck_assert_uint_eq(parse(t), 1);
+	expect(0, REFS_FIXES, 1, ID12, "net: add the thing", 0);
+	ck_assert_uint_eq(L.v[0].flags, REFS_F_REMARK);
+	ck_assert_uint_eq(L.v[0].end, strlen(t) - 1);
+	/* a subject that lost its closing quote at a line wrap ends at its ')' */
+	t = "Since commit " ID12 " (\"net: add the\n  thing) the loop ends.\n";
+	ck_assert_uint_eq(parse(t), 1);
+	expect(0, REFS_COMMIT, 1, ID12, "net: add the thing", REFS_STYLE_UNCLOSED);
+	expect_span(t, 0, "commit " ID12 " (\"net: add the\n  thing)");
+	/* git.git fe2005e7236a: a reference inside another's parentheses is its own */
+	t = "style. Commit 51a7e8b654 (d93f1713b0 (\"gitk: Use\n"
+	    "themed tk widgets\", 2009-04-17) that added themed widgets did not\n";
+	ck_assert_uint_eq(parse(t), 2);
+	expect(0, REFS_COMMIT, 1, "51a7e8b654", NULL, REFS_STYLE_NO_SUBJECT);
+	expect(1, REFS_COMMIT, 1, "d93f1713b0", "gitk: Use themed tk widgets", 0);
+	ck_assert_uint_eq(L.v[1].flags, REFS_F_BARE | REFS_F_DATED | REFS_F_QUOTED_DATE);
+	/* a subject of any length is read whole */
+	big = malloc(n + 64);
+	ck_assert_ptr_nonnull(big);
+	memcpy(big, "Fixes: " ID12 " (\"", 22);
+	for (size_t i = 22; i < n + 22; i++)
+		big[i] = "word "[i % 5];
+	strcpy(big + n + 22, "\")\nFixes: 2345678901bc (\"b\")\n");
+	ck_assert_uint_eq(parse(big), 2);
+	ck_assert_uint_eq(L.v[0].style, 0);
+	ck_assert_uint_eq(L.v[0].subject_len, n);
+	ck_assert_int_eq(memcmp(L.v[0].subject, big + 22, n), 0);
+	expect(1, REFS_FIXES, 2, "2345678901bc", "b", 0);
+	free(big);
+}
+END_TEST
+
 START_TEST(test_bare_ids)
 {
 	static const char *const yes[] = {
@@ -496,18 +549,25 @@ START_TEST(test_garbage)
 	ck_assert_uint_eq(L.v[1].line, 3);
 	refs_list_free(&L);
 
-	/* one huge line of unclosed references: each costs a bounded window */
+	/* one huge line of unclosed references: the first one's subject runs to its end */
 	ck_assert_ptr_nonnull(big);
 	for (size_t i = 0; i < n; i++)
 		big[i] = "commit 1234567 (\"x "[i % 19];
 	big[n] = '\0';
 	ck_assert_int_eq(refs_parse(&L, big, n, 0), 0);
-	/* an unclosed subject runs to the end of the window, the next reference after it */
-	ck_assert_uint_ge(L.n, n / (REFS_WINDOW + 32));
+	ck_assert_uint_eq(L.n, 1);
+	ck_assert_uint_eq(L.v[0].style, REFS_STYLE_UNCLOSED);
+	ck_assert_uint_eq(L.v[0].end, n);
+	ck_assert_uint_eq(L.v[0].subject_len, n - 17);
+	refs_list_free(&L);
+	/* lines of 3,000 such bytes: each read whole once, a reference a line */
+	for (size_t i = 0; i < n; i++)
+		big[i] = i % 3000 == 2999 ? '\n' : "commit 1234567 (\"x "[i % 3000 % 19];
+	ck_assert_int_eq(refs_parse(&L, big, n, 0), 0);
+	ck_assert_uint_eq(L.n, (n + 2999) / 3000);
 	for (size_t i = 0; i < L.n; i++) {
 		ck_assert_uint_eq(L.v[i].style, REFS_STYLE_UNCLOSED);
-		ck_assert_uint_le(L.v[i].end - L.v[i].start, REFS_WINDOW + 32);
-		ck_assert_uint_eq(L.v[i].line, 1);
+		ck_assert_uint_eq(L.v[i].line, i + 1);
 	}
 	refs_list_free(&L);
 	/* and no newline at all in 4 MiB of hex */
@@ -737,6 +797,7 @@ Suite *make_refs_suite(void)
 	tcase_add_test(core, test_revert);
 	tcase_add_test(core, test_format_fixed);
 	tcase_add_test(core, test_bare_ids);
+	tcase_add_test(core, test_no_swallow);
 	tcase_add_test(core, test_unique_length);
 	tcase_add_test(prose, test_mbox);
 	tcase_add_test(prose, test_log_output);

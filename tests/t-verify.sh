@@ -106,12 +106,12 @@ cases.patch:13: warning: $C8 has 8 hex chars, fewer than 12
     suggestion: Fixes: $Cs ("$S_C")
 cases.patch:14: error: subject does not match $M3s ("$S_M3"); it is the subject of $M7s
     suggestion: Fixes: $M7s ("$S_M7")
-cases.patch:15: error: subject does not match $M3s ("$S_M3")
-    suggestion: Fixes: $M3s ("$S_M3")
+cases.patch:15: error: subject does not match $M3s ("$S_M3"), and no commit has the subject written: the ID or the subject is wrong, nothing tells which
+    candidate: $M3 ("$S_M3")
 cases.patch:16: warning: $M3_7 has 7 hex chars, fewer than 12
     suggestion: Fixes: $M3s ("$S_M3")
 cases.patch:17: error: ${M3}0 has 41 hex chars, more than a sha1 ID
-    suggestion: Fixes: $M3s ("$S_M3")
+    suggestion: Fixes: $M3 ("$S_M3")
 cases.patch:18: warning: $M3U has upper-case hex; git writes IDs in lower case
     suggestion: Fixes: $M3s ("$S_M3")
 cases.patch:19: warning: Fixes: tag style: the tag is not spelt "Fixes:"; not one space after "Fixes:" and before the subject; the subject lacks its double quotes
@@ -223,6 +223,10 @@ expect_line 11 "Fixes: $As (\"$S_A\")"
 expect_line 12 "Fixes: $A8"
 expect_line 13 "Fixes: $Cs (\"$S_C\")"
 expect_line 14 "Fixes: $M7s (\"$S_M7\")"
+# the ID and the subject disagree and nothing tells which is wrong: left as it is
+expect_line 15 "Fixes: $M3s (\"not the subject\")"
+# a full ID stays full
+expect_line 17 "Fixes: $M3 (\"$S_M3\")"
 # only IDs and subjects change: the style stays, a split reference stays split
 expect_line 19 "fixes:  $M3s ($S_M3)"
 expect_line 21 "Fixes: $M3s (\"$S_M3\")"
@@ -237,7 +241,7 @@ checks=$((checks + 1))
 expect_exit 1 "$GIT_ABBREV" verify -C "$repo" "$tmp/fixed.patch"
 checks=$((checks + 1))
 [ "$(grep -v '^    ' "$out" | cut -d: -f2,3 | tr '\n' ' ')" = \
-  "9: error 10: warning 12: error 12: warning 19: warning 20: warning 25: warning " ] ||
+  "9: error 10: warning 12: error 12: warning 15: error 19: warning 20: warning 25: warning " ] ||
 	{ fail "after --fix"; show "$out"; }
 grep -q '^    suggestion:' "$out" && fail "after --fix: still a suggestion"
 

@@ -7,7 +7,9 @@ message of a history.
 With --make, REPO is first made: 40 commits with plain subjects, then 100
 whose messages cite them in every form verify reads (Fixes: tags, prose,
 split over lines, git's dated form and the layouts people write, stable
-kernel lines, reverts, quoted log output), right and wrong (an ID with a
+kernel lines, reverts, quoted log output, unclosed subjects and ones that
+lost their closing quote at a wrap, remarks after the subject, full IDs),
+right and wrong (an ID with a
 changed or upper-case hex char, too short, another commit's subject, a
 subject with a word less), from a fixed seed.
 
@@ -19,7 +21,8 @@ Then for every commit message of REPO's history (git log --format=%B):
      before the ID, between the ID and the subject, and after the subject
      are the input's own (a split reference stays split, a stable line
      keeps its shape);
-  3. `verify` of the output suggests nothing more: nothing --fix can mend.
+  3. `verify` of the output suggests nothing more: nothing --fix can mend;
+  4. a full-length ID stays full length.
 Prints one line of counts; exits 1 with the first failure on stderr.
 """
 import json
@@ -76,6 +79,11 @@ def make(repo):
             h = h.upper()
         return h
 
+    def wrap(s):
+        words = s.split(" ")
+        k = max(1, len(words) // 2)
+        return " ".join(words[:k]), " ".join(words[k:])
+
     def ref_subj(c):
         s = subj[c]
         r = rng.random()
@@ -100,6 +108,15 @@ def make(repo):
         lambda c: 'As in:\n\n    commit %s\n    Author: A <a@b>\n\n        %s' % (c, subj[c]),
         lambda c: 'that commit %s\n("%s" 2008-07-3) was\nintended' % (ref_id(c, 7), ref_subj(c)),
         lambda c: 'Fixes: %s mailmap: %s' % (ref_id(c), subj[c]),
+        # an unclosed subject, then a tag of its own
+        lambda c: 'Fixes: %s ("%s\nFixes: %s ("%s")' % (ref_id(c), ref_subj(c), ref_id(c), ref_subj(c)),
+        # a subject that lost its closing quote at a line wrap
+        lambda c: 'Since commit %s ("%s\n%s) the loop ends.' % ((ref_id(c),) + wrap(ref_subj(c))),
+        # a remark where a date may be
+        lambda c: 'Fixes: %s ("%s", the second try)' % (ref_id(c), ref_subj(c)),
+        # full IDs, in prose and upper case
+        lambda c: 'Follow-up to commit %s ("%s").' % (ref_id(c, 40), ref_subj(c)),
+        lambda c: '[ Upstream commit %s ]' % ref_id(c, 40).upper(),
     ]
     msgs = []
     for i in range(100):
@@ -162,6 +179,10 @@ def main():
                         len(rest) >= len(mid) + len(tail)
                 else:
                     ok = rest == msg[i1:end]
+                # 4: a full ID stays full, in lower case
+                if i1 - i0 == len(commits[0]) and hexlen != i1 - i0:
+                    sys.exit("verify_fix: %s: a full ID shortened: %r -> %r"
+                             % (c, msg[start:end], rep))
                 if not hexlen or not ok:
                     sys.exit("verify_fix: %s: more than the ID and subject changed: %r -> %r"
                              % (c, msg[start:end], rep))

@@ -20,7 +20,8 @@ itself (the oracle, never the tool):
 
 The verdict is `ok` (a reference, no finding), `none` (not a reference:
 nothing counted), or the findings as `severity kind` joined by ` + `, in
-any order.  Exit 1 if a row's verdict is not what verify says, and print
+any order; `N references: ` before it for a text of N references (the
+findings of all of them).  Exit 1 if a row's verdict is not what verify says, and print
 the rows that differ; so the table cannot drift from the tool.
 """
 import json
@@ -73,13 +74,18 @@ def rows(doc):
 
 
 def expected(verdict):
+    """(kind, findings, references): `2 references: ...` for a text of two."""
+    m = re.fullmatch(r"(\d+) references: (.+)", verdict)
+    if m:
+        kind, kinds, _ = expected(m.group(2))
+        return kind, kinds, int(m.group(1))
     if verdict in ("ok", "none"):
-        return verdict, []
+        return verdict, [], 0 if verdict == "none" else 1
     kinds = sorted(v.strip() for v in verdict.split(" + "))
     for k in kinds:
         if not re.fullmatch(r"(error|warning) [a-z-]+", k):
             sys.exit("verify_forms: bad verdict %r" % verdict)
-    return "found", kinds
+    return "found", kinds, 1
 
 
 def main():
@@ -107,13 +113,8 @@ def main():
                 continue
             d = json.loads(p.stdout)
             got = sorted("%s %s" % (f["severity"], f["kind"]) for f in d["findings"])
-            kind, want = expected(verdict)
-            if kind == "none":
-                ok = d["references"] == 0 and not got
-            elif kind == "ok":
-                ok = d["references"] == 1 and not got
-            else:
-                ok = d["references"] == 1 and got == want
+            kind, want, nrefs = expected(verdict)
+            ok = d["references"] == nrefs and got == want
             if ok != (p.returncode == (1 if got else 0)):
                 ok = False
             if not ok:

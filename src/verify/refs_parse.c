@@ -42,10 +42,12 @@ typedef struct {
  * for the newline at nl[i].
  */
 typedef struct {
-	char c[REFS_WINDOW];
-	size_t n;
+	char *c;                          /* small, or the parser's big buffer */
+	size_t n, cap;
+	int cut;                          /* a line did not fit */
 	unsigned lines;                   /* 1 to 3 */
 	size_t at[3], from[3], nl[3];
+	char small[REFS_WINDOW];
 } window;
 
 /* The line (0: the ID's, 1, 2: the next ones) of window byte k. */
@@ -79,6 +81,9 @@ typedef struct {
 	size_t hsubj_len;
 	int in_subject;       /* the last header line was Subject: */
 	int nomem;
+	size_t big_line;      /* the line whose references were given a big window (+1) */
+	char *big;            /* that window's bytes */
+	size_t big_cap;
 	window w;
 } parser;
 
@@ -330,12 +335,49 @@ static int is_link_line(const parser *p, size_t s, size_t e)
 	return 0;
 }
 
+/*
+ * Whether the line b[s..e) (from its first non-blank) starts a reference
+ * or a trailer of its own: `Fixes: <id>`, `commit <id>`, `This reverts
+ * commit`, `Signed-off-by:` and the like.  Such a line is never the rest
+ * of the reference before it (an unclosed subject ends at its line).
+ */
+static int starts_own(const parser *p, size_t s, size_t e)
+{
+	const char *b = p->buf;
+	size_t q;
+
+	if (iword(b, s, e, "fixes")) {
+		q = s + 5;
+		if (q < e && b[q] == ':')
+			q++;
+		q = skip_ws(p, q, e);
+		if (iword(b, q, e, "commit"))
+			q = skip_ws(p, q + 6, e);
+		return hex_run(b, q, e) >= 5;
+	}
+	if (iword(b, s, e, "commit")) {
+		q = skip_ws(p, s + 6, e);
+		return q > s + 6 && hex_run(b, q, e) >= 5;
+	}
+	if (iprefix(b, s, e, "this reverts commit"))
+		return 1;
+	/* a trailer: Signed-off-by:, Reviewed-by:, Cc:, Link:, Closes: */
+	if (iprefix(b, s, e, "cc:") || iprefix(b, s, e, "link:") || iprefix(b, s, e, "closes:"))
+		return 1;
+	for (q = s; q < e && (is_alpha((unsigned char)b[q]) || b[q] == '-'); q++)
+		;
+	return q > s + 3 && q + 1 < e && b[q] == ':' && b[q + 1] == ' ' && b[q - 1] != '-' &&
+	       iprefix(b, q - 3, q, "-by");
+}
+
 /* A line that can carry on a reference begun on the line before. */
 static int is_continuation(const parser *p, const line_t *l)
 {
-	size_t s = skip_ws(p, l->start, l->end);
+	size_t s = skip_ws(p, l->start, l->end), e = trim_end(p, l->start, l->end);
 
-	if (s >= trim_end(p, l->start, l->end) || p->buf[s] == '>')
+	if (s >= e || p->buf[s] == '>')
+		return 0;
+	if (starts_own(p, s, e))
 		return 0;
 	if (is_diff_start(p, l))
 		return 0;
@@ -422,8 +464,10 @@ static void window_copy(parser *p, size_t q, size_t e, unsigned ln)
 	window *w = &p->w;
 	size_t k = e > q ? e - q : 0;
 
-	if (k > REFS_WINDOW - w->n)
-		k = REFS_WINDOW - w->n;
+	if (k > w->cap - w->n) {
+		k = w->cap - w->n;
+		w->cut = 1;
+	}
 	w->at[ln] = w->n;
 	w->from[ln] = q;
 	w->lines = ln + 1;
@@ -436,14 +480,17 @@ static void window_copy(parser *p, size_t q, size_t e, unsigned ln)
  * following prose lines, each trimmed and joined by one space (which
  * stands for the newline).
  */
-static void window_fill(parser *p, const line_t *l, size_t from)
+static void window_fill(parser *p, const line_t *l, size_t from, char *c, size_t cap)
 {
 	window *w = &p->w;
 	line_t cur = *l;
 
+	w->c = c;
+	w->cap = cap;
 	w->n = 0;
+	w->cut = 0;
 	window_copy(p, from, trim_end(p, l->start, l->end), 0);
-	for (unsigned ln = 1; ln <= 2 && w->n < REFS_WINDOW; ln++) {
+	for (unsigned ln = 1; ln <= 2; ln++) {
 		line_t nx;
 
 		if (cur.next >= p->len)
@@ -451,6 +498,10 @@ static void window_fill(parser *p, const line_t *l, size_t from)
 		line_at(p, cur.next, &nx);
 		if (!is_continuation(p, &nx))
 			break;
+		if (w->n >= w->cap) {
+			w->cut = 1;
+			break;
+		}
 		w->nl[ln] = cur.end;
 		w->c[w->n++] = ' ';
 		window_copy(p, skip_ws(p, nx.start, nx.end), trim_end(p, nx.start, nx.end), ln);
@@ -700,6 +751,43 @@ static size_t quoted_close(const window *w, size_t open, int nested)
 	return w->n;
 }
 
+/*
+ * Whether w[k..) is a reference of its own, as in git.git's fe2005e7236a
+ * `Commit 51a7e8b654 (d93f1713b0 ("gitk: Use themed...", 2009-04-17)`:
+ * 7 or more hex chars (after an optional word commit), then a blank and
+ * a parenthesis or a quote.
+ */
+static int nested_ref(const window *w, size_t k)
+{
+	size_t n = 0;
+
+	if (k < w->n && w->n - k > 7 && !memcmp(w->c + k, "commit ", 7))
+		k += 7;
+	while (k + n < w->n && is_hex((unsigned char)w->c[k + n]))
+		n++;
+	if (n < 7 || n > REFS_MAX_HEX)
+		return 0;
+	k += n;
+	if (k >= w->n || w->c[k] != ' ')
+		return 0;
+	while (k < w->n && w->c[k] == ' ')
+		k++;
+	return k < w->n && (w->c[k] == '(' || w->c[k] == '"');
+}
+
+/*
+ * The quote that ends a subject followed by a remark before the closing
+ * parenthesis at `close`: ("subject", remark) or ("subject"; remark).
+ * The last `",` (or `";`) before it, or SIZE_MAX.
+ */
+static size_t remark_quote(const window *w, size_t t0, size_t close)
+{
+	for (size_t k = close; k > t0 + 1; k--)
+		if (w->c[k - 2] == '"' && (w->c[k - 1] == ',' || w->c[k - 1] == ';'))
+			return k - 2;
+	return SIZE_MAX;
+}
+
 /* The subject at the start of the window: ("..."), (...), "..." or none. */
 static void parse_subject(const window *w, subject_t *s)
 {
@@ -726,6 +814,8 @@ static void parse_subject(const window *w, subject_t *s)
 		s->last = close;
 		return;
 	}
+	if (nested_ref(w, k + 1))
+		return; /* (<id> ("subject"), ...): no subject of its own */
 	s->found = 1;
 	close = balanced_close(w, k);
 	if (close != SIZE_MAX && trailing_date(w, k + 1, close, &d)) {
@@ -763,11 +853,21 @@ static void parse_subject(const window *w, subject_t *s)
 		if (close != SIZE_MAX && close >= k + 3 && w->c[close - 1] == '"' &&
 		    ends_subject(w, close + 1)) {
 			s->t1 = close - 1;
+		} else if (close != SIZE_MAX && (q = remark_quote(w, k + 2, close)) != SIZE_MAX) {
+			/* ("subject", remark): the remark stays, as a date does */
+			s->t1 = q;
+			s->flags |= REFS_F_REMARK;
 		} else if ((q = quote_paren(w, k + 2)) != SIZE_MAX) {
 			s->t1 = q;
 			close = q + 1;
 		} else if (close != SIZE_MAX && close >= k + 3 && w->c[close - 1] == '"') {
 			s->t1 = close - 1;
+		} else if (close != SIZE_MAX && close > k + 2) {
+			/* ("words ... / more words): the quote lost, the subject ends at its ')' */
+			s->style |= REFS_STYLE_UNCLOSED;
+			s->t1 = close;
+			while (s->t1 > s->t0 && w->c[s->t1 - 1] == ' ')
+				s->t1--;
 		} else {
 			s->style |= REFS_STYLE_UNCLOSED;
 			s->t1 = window_eol(w, k);
@@ -786,6 +886,48 @@ static void parse_subject(const window *w, subject_t *s)
 	s->t1 = close;
 	s->last = close;
 	s->style |= REFS_STYLE_NO_QUOTES;
+}
+
+/*
+ * The window after the ID at `from` on line l, and the subject it
+ * starts.  A subject that does not close within the small window is read
+ * again in a window of its lines' whole length, but for one reference a
+ * line: a line of garbage costs no more than its length twice.
+ */
+static void subject_after(parser *p, const line_t *l, size_t from, subject_t *sj)
+{
+	window *w = &p->w;
+	size_t need = 0, k;
+	line_t cur = *l;
+
+	window_fill(p, l, from, w->small, sizeof(w->small));
+	parse_subject(w, sj);
+	if (!w->cut || (sj->found && !(sj->style & REFS_STYLE_UNCLOSED)) ||
+	    p->big_line == l->start + 1)
+		return;
+	for (k = 0; k < w->n && w->c[k] == ' '; k++)
+		;
+	if (k >= w->n || (w->c[k] != '(' && w->c[k] != '"'))
+		return;
+	p->big_line = l->start + 1;
+	/* the lines the window may take: this one's rest and two more */
+	need = l->end - from + 1;
+	for (unsigned ln = 1; ln <= 2 && cur.next < p->len; ln++) {
+		line_at(p, cur.next, &cur);
+		need += cur.end - cur.start + 1;
+	}
+	if (need > p->big_cap) {
+		char *b = realloc(p->big, need);
+
+		if (!b) {
+			p->nomem = 1;
+			return;
+		}
+		p->big = b;
+		p->big_cap = need;
+	}
+	window_fill(p, l, from, p->big, need);
+	parse_subject(w, sj);
 }
 
 /* ---- building references --------------------------------------------------- */
@@ -928,8 +1070,7 @@ static size_t try_fixes(parser *p, const line_t *l, size_t lineno, size_t s)
 	n = id_at(p, q, e, 5);
 	if (!n)
 		return 0;
-	window_fill(p, l, q + n);
-	parse_subject(&p->w, &sj);
+	subject_after(p, l, q + n, &sj);
 	/* a bug number, a word: a commit only if one has the ID */
 	if (!sj.found && !has_digit_and_letter(b, q, n)) {
 		if (n < REFS_MAYBE_MIN_HEX)
@@ -1050,8 +1191,7 @@ static size_t try_commit(parser *p, const line_t *l, size_t lineno, size_t s, in
 	n = id_at(p, q, e, bare ? 7 : 5);
 	if (!n)
 		return 0;
-	window_fill(p, &idl, q + n);
-	parse_subject(&p->w, &sj);
+	subject_after(p, &idl, q + n, &sj);
 	if (bare) {
 		if (sj.found && (sj.style & (REFS_STYLE_NO_QUOTES | REFS_STYLE_NO_PARENS |
 					     REFS_STYLE_UNCLOSED)) && !(sj.flags & REFS_F_DATED))
@@ -1251,6 +1391,7 @@ int refs_parse(refs_list *out, const char *buf, size_t len, unsigned opts)
 	ret = p->nomem ? -1 : 0;
 	drop_title(p);
 	free(p->hsubj);
+	free(p->big);
 	free(p);
 	return ret;
 }

@@ -24,7 +24,10 @@
 #define REFS_MAX_HEX 128
 /* refs_ref.id keeps this many hex chars (2 x the widest hash); id_len says all. */
 #define REFS_ID_MAX 64
-/* A subject is looked for within this many bytes after its ID (3 lines at most). */
+/*
+ * A subject is looked for within this many bytes after its ID (3 lines at
+ * most); one that does not close within them is read whole, once a line.
+ */
 #define REFS_WINDOW 2048
 
 enum refs_kind {
@@ -63,7 +66,8 @@ enum refs_flag {
 	 * with no subject.  The resolver drops it, uncounted, when no commit
 	 * has the ID (a blob in pasted output, a checksum, a number).
 	 */
-	REFS_F_MAYBE = 1u << 8
+	REFS_F_MAYBE = 1u << 8,
+	REFS_F_REMARK = 1u << 9     /* ("subject", remark): the remark kept, as a date is */
 };
 
 /* The fewest hex chars of a bare ID in prose (checkpatch's GIT_COMMIT_ID: 12). */

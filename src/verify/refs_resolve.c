@@ -660,6 +660,7 @@ typedef struct {
 	const unsigned char *ctx;  /* the commit whose message this is, or NULL */
 	refs_result *x;
 	int several;          /* a subject several commits have: suggest none */
+	int unsure;           /* the ID and the subject disagree, neither known wrong: suggest none */
 	int dropped;          /* not a reference after all (REFS_F_MAYBE) */
 	int nomem;
 } job;
@@ -767,6 +768,31 @@ static int same_but_blanks(const char *a, size_t an, const char *b, size_t bn)
 }
 
 /*
+ * a[0..an) and b[0..bn) have the same bytes once every blank and quote
+ * mark is left out: words that lost their layout (a subject wrapped
+ * without its closing quote, a space added after a comma).
+ */
+static int same_words(const char *a, size_t an, const char *b, size_t bn)
+{
+	size_t i = 0, k = 0;
+
+	while (an && (is_space((unsigned char)a[an - 1]) || strchr(".,;:", a[an - 1])))
+		an--;
+	while (bn && (is_space((unsigned char)b[bn - 1]) || strchr(".,;:", b[bn - 1])))
+		bn--;
+	for (;;) {
+		while (i < an && (is_space((unsigned char)a[i]) || is_quote((unsigned char)a[i])))
+			i++;
+		while (k < bn && (is_space((unsigned char)b[k]) || is_quote((unsigned char)b[k])))
+			k++;
+		if (i == an || k == bn)
+			return i == an && k == bn;
+		if (a[i++] != b[k++])
+			return 0;
+	}
+}
+
+/*
  * Whether the reference's subject is the real one laid out otherwise:
  * quoted differently, or followed by ", <author>" (or more commas) as in
  * (subject, A U Thor, 2010-06-24).  The part before a comma must match
@@ -779,6 +805,13 @@ static int subject_layout(const refs_ref *ref, const char *real)
 	const char *colon = strstr(real, ": ");
 
 	if (same_text(ref->subject, n, real, rl, 1))
+		return 1;
+	/*
+	 * A subject that lost its closing quote at a line wrap, or a revert's
+	 * title: its words are what counts, not the blanks between them
+	 */
+	if (((ref->style & REFS_STYLE_UNCLOSED) || (ref->flags & REFS_F_TITLE)) &&
+	    same_words(ref->subject, n, real, rl))
 		return 1;
 	/* "gitk: ", "git-svn: ", "config: ": the area prefix left out */
 	if (colon && colon - real < 40 && !memchr(real, ' ', (size_t)(colon - real)) &&
@@ -1459,8 +1492,23 @@ static void resolve_one(job *j)
 					/* (referenced above), "reverted": maybe no subject at all */
 					add(j, REFS_P_SUBJECT_UNSURE, "\"%s\" is not the subject of %s (\"%s\"); "
 					    "if it stands for it, write it whole", ref->subject, hex, real);
+					j->unsure = 1;
 				} else {
-					add(j, REFS_P_SUBJECT, "subject does not match %s (\"%s\")", hex, real);
+					/*
+					 * The ID or the subject is wrong, and nothing tells
+					 * which: --fix rewrites neither; the ID's commit is
+					 * listed, and the subject names none
+					 */
+					add(j, REFS_P_SUBJECT, "subject does not match %s (\"%s\"), and no commit "
+					    "has the subject written: the ID or the subject is wrong, "
+					    "nothing tells which", hex, real);
+					j->unsure = 1;
+				}
+				if (j->unsure && !x->ncands) {
+					if (!(x->cands = calloc(1, sizeof(*x->cands))))
+						goto nomem;
+					x->cands[0] = x->commit;
+					x->ncands = 1;
 				}
 			}
 		}
@@ -1476,8 +1524,9 @@ static void resolve_one(job *j)
 	if (j->ctx && (ref->kind == REFS_FIXES || ref->kind == REFS_REVERT) && x->suggest &&
 	    !(ref->flags & REFS_F_MAYBE))
 		ancestry(j, x->target.id);
-	if (x->suggest && x->nf && x->target.subject && !j->several) {
-		if (ref->kind == REFS_REVERT)
+	if (x->suggest && x->nf && x->target.subject && !j->several && !j->unsure) {
+		/* a full ID stays full ([ Upstream commit <id> ], git's own reverts) */
+		if (ref->kind == REFS_REVERT || ref->id_len >= hexsz)
 			hexid_fmt(x->target_hex, x->target.id, r->rawsz);
 		else
 			short_hex(j, x->target_hex, x->target.id);
@@ -1550,7 +1599,7 @@ int refs_resolve(refs_resolver *r, refs_results *out, const char *buf, const ref
 			goto failed;
 	}
 	for (size_t i = 0; i < refs->n; i++) {
-		job j = { r, buf, &refs->v[i], commit, NULL, 0, 0, 0 };
+		job j = { r, buf, &refs->v[i], commit, NULL, 0, 0, 0, 0 };
 		refs_result x = { 0 };
 
 		j.x = &x;
