@@ -8,7 +8,9 @@
  * has no cached table, found from the pack's entry headers (objread.h:
  * no walk of every object), in pack order, so each delta's base is still
  * in the cache: on two threads, each with a reader of its own and half of
- * the commits (git.git's 200k commits take 0.9 s of inflating).  The
+ * the commits (git.git's 200k commits take 0.9 s of inflating), by
+ * commits.h, which asks raw_commit() here only for what the packs cannot
+ * give.  The
  * IDs asked about come from the object database's own index (the walker
  * listed them), so hashing each object
  * again on reading (libgit2's strict verification) is turned off while a
@@ -44,6 +46,7 @@
 
 #include "commit.h"
 #include "commit_graph.h"
+#include "commits.h"
 #include "hexid.h"
 #include "objread.h"
 #include "range_walk.h"
@@ -69,7 +72,7 @@ struct refs_git2 {
 	unsigned char *loose; /* the loose commits no pack holds, for the subject index */
 	size_t nloose;
 	int scan_packs;       /* a pack's commits from its entry headers, not from the walk's list */
-	struct pending *pend; /* the parents the subject index read: cg on first need */
+	commits *pend;        /* the parents the subject index read: cg on first need */
 	double walk_cpu;      /* CPU seconds libgit2's ancestry walks took so far */
 	size_t nwalks;        /* how many there were */
 	size_t ncommits;      /* the subject index's commits, once it is made (0: not yet) */
@@ -205,39 +208,10 @@ static int note_parents(parents_batch *pb, uint32_t i, const char *d, size_t len
 static int graph_from_parents(refs_git2 *g, parents_batch *pb, const unsigned char *ids,
 			      size_t n)
 {
-	uint32_t *pstart = NULL, *plist = NULL;
-	int rc = 0;
-
-	/*
-	 * No commit read (every pack's subjects came from the cache): no
-	 * graph, or an empty one would stand for the file and send every
-	 * "public" question of --range to libgit2's walk (2x the time on git.git)
-	 */
-	if (!pb->ok || !n || n >= UINT32_MAX || pb->nids >= UINT32_MAX)
+	if (!pb->ok)
 		return 0;
-	pstart = malloc((n + 1) * sizeof(*pstart));
-	plist = malloc((pb->nids ? pb->nids : 1) * sizeof(*plist));
-	if (!pstart || !plist) {
-		rc = -1;
-		goto done;
-	}
-	pstart[0] = 0;
-	for (size_t i = 0; i < n; i++) {
-		for (uint32_t k = 0; k < pb->count[i]; k++) {
-			size_t p = hexid_find(ids, 0, n, GIT_OID_RAWSZ,
-					      pb->ids + ((size_t)pb->first[i] + k) * GIT_OID_RAWSZ);
-
-			if (p == SIZE_MAX)
-				goto done;
-			plist[pstart[i] + k] = (uint32_t)p;
-		}
-		pstart[i + 1] = pstart[i] + pb->count[i];
-	}
-	rc = commit_graph_build(&g->cg, GIT_OID_RAWSZ, ids, (uint32_t)n, pstart, plist);
-done:
-	free(pstart);
-	free(plist);
-	return rc;
+	return commits_graph_of(&g->cg, GIT_OID_RAWSZ, ids, n, pb->count, pb->first, pb->ids,
+				pb->nids);
 }
 
 static int cmp_located(const void *pa, const void *pb)
@@ -319,284 +293,54 @@ done:
 /* ---- the subject index ------------------------------------------------------------ */
 
 /*
- * One commit to read for the subject tables: of a pack without a table
- * (at its offset there), or loose (pack == npacks).  The jobs of a pack
- * are one run, in pack order; the loose ones come last.
+ * commits_read()'s other reader: a loose commit, or an entry of a pack
+ * objread could not rebuild, through raw_commit() (libgit2 has the last word).
  */
-typedef struct {
-	const unsigned char *id;
-	uint64_t off;
-	uint32_t pack;
-	uint32_t pos;         /* its .idx position (loose: in g->loose) */
-} job;
-
-enum { GOT_NOT, GOT_OK, GOT_RETRY };
-
-/* What reading a job gave. */
-typedef struct {
-	size_t soff;          /* the subject, in the text of the part that read it */
-	int64_t time;
-	uint32_t first, np;   /* its parents in the part's pids (without a commit-graph) */
-	unsigned char part;
-	unsigned char state;  /* GOT_*: GOT_RETRY, the packs could not: libgit2 reads it */
-} got;
-
-/*
- * A share of the jobs, [lo, hi), read by one thread with a reader of its
- * own: the threads write disjoint results and their own texts.
- */
-typedef struct part part;
-struct part {
-	objread *rd;
-	const job *jobs;
-	got *res;
-	size_t lo, hi;
-	unsigned char idx;
-	int parents;          /* note parents: no commit-graph file */
-	int parents_ok;       /* every parent line read so far */
-	subject_text text;
-	commit_buf subject;
-	unsigned char *pids;
-	size_t npids, pcap;
-	_Atomic size_t done;
-	int rc;               /* 0 or -1 (memory) */
-	progress *p;          /* the first part's: the count of all, shown here */
-	part *other;
-};
-
-/* The commit d[0..len) of job j into the part: subject, time, parents.  0 or -1. */
-static int part_take(part *pt, size_t j, const char *d, size_t len)
+static int other_read(void *ctx, const commits_job *j, int packed, const char **d, size_t *len,
+		      void **hold)
 {
-	got *r = &pt->res[j];
-	unsigned char *b;
-	size_t room, cap;
-	int np;
+	located at = { j->pack, 0, j->off };
+	git_odb_object *o;
+	int rc = raw_commit(ctx, j->id, packed ? &at : NULL, d, len, &o);
 
-	if (commit_subject(d, len, &pt->subject) ||
-	    (r->soff = subject_text_add(&pt->text, pt->subject.s)) == SIZE_MAX)
-		return -1;
-	r->time = commit_time(d, len);
-	r->part = pt->idx;
-	r->state = GOT_OK;
-	if (!pt->parents || !pt->parents_ok)
-		return 0;
-	for (;;) {
-		room = pt->pcap - pt->npids;
-		np = commit_parents(d, len, GIT_OID_RAWSZ, pt->pids + pt->npids * GIT_OID_RAWSZ, room);
-		if (np < 0 || pt->npids + (size_t)np >= UINT32_MAX) {
-			pt->parents_ok = 0; /* git could not walk it either: libgit2 answers */
-			return 0;
-		}
-		if ((size_t)np <= room)
-			break;
-		cap = 2 * pt->pcap + (size_t)np + 1024;
-		if (!(b = realloc(pt->pids, cap * GIT_OID_RAWSZ)))
-			return -1;
-		pt->pids = b;
-		pt->pcap = cap;
-	}
-	r->first = (uint32_t)pt->npids;
-	r->np = (uint32_t)np;
-	pt->npids += (size_t)np;
-	return 0;
+	*hold = o;
+	return rc;
 }
 
-static void part_run(part *pt)
+static void other_release(void *ctx, void *hold)
 {
-	for (size_t j = pt->lo; j < pt->hi && !pt->rc; j++) {
-		const job *jb = &pt->jobs[j];
-		const unsigned char *b;
-		size_t len;
-		int type, rc = objread_read_head(pt->rd, jb->pack, jb->off, enough, &type, &b, &len);
-
-		if (rc == -1)
-			pt->rc = -1;
-		else if (rc != 1)
-			pt->res[j].state = GOT_RETRY;
-		else if (type != GIT_OBJECT_COMMIT)
-			pt->parents_ok = 0; /* no table of it kept, no graph */
-		else if (part_take(pt, j, (const char *)b, len))
-			pt->rc = -1;
-		/* the count of both parts, shown by the first (progress is not for two threads) */
-		atomic_store_explicit(&pt->done, j + 1 - pt->lo, memory_order_relaxed);
-		if (pt->p)
-			progress_update(pt->p, j + 1 - pt->lo +
-					       atomic_load_explicit(&pt->other->done, memory_order_relaxed));
-	}
-}
-
-static void *part_thread(void *arg)
-{
-	part_run(arg);
-	return NULL;
-}
-
-/* Below this many commits one thread reads them all. */
-#define SPLIT_MIN 4096
-
-/*
- * Read the n jobs (the packed ones in [0, npacked)) into res[]: the
- * packed ones on two threads, each with its half in pack order; what the
- * packs could not give and the loose ones through raw_commit() after.
- * 0 or -1 (memory).
- */
-static int read_jobs(refs_git2 *g, const job *jobs, size_t n, size_t npacked, got *res,
-		     part *pt, progress *p)
-{
-	pthread_t thread;
-	int threaded = 0, rc = 0;
-
-	for (int i = 0; i < 2; i++) {
-		pt[i] = (part){ .rd = g->rd, .jobs = jobs, .res = res, .idx = (unsigned char)i,
-				.parents = !g->cg, .parents_ok = 1, .other = &pt[!i] };
-		atomic_init(&pt[i].done, 0);
-	}
-	pt[0].p = p;
-	pt[0].hi = pt[1].lo = pt[1].hi = npacked;
-	if (npacked >= test_hook_split_min(SPLIT_MIN) && npacked >= 2 &&
-	    !objread_fork(g->rd, &pt[1].rd)) {
-		pt[0].hi = pt[1].lo = npacked / 2;
-		threaded = !pthread_create(&thread, NULL, part_thread, &pt[1]);
-		if (!threaded) {
-			objread_free(pt[1].rd);
-			pt[1].rd = g->rd;
-			pt[0].hi = pt[1].lo = npacked;
-		}
-	}
-	part_run(&pt[0]);
-	if (threaded) {
-		pthread_join(thread, NULL);
-		objread_free(pt[1].rd);
-		pt[1].rd = g->rd;
-	}
-	if (pt[0].rc || pt[1].rc)
-		return -1;
-	/* the rest on this thread: loose commits, and entries the packs could not give */
-	for (size_t j = 0; j < n && !rc; j++) {
-		git_odb_object *o;
-		located at = { jobs[j].pack, 0, jobs[j].off };
-		const char *d;
-		size_t len;
-
-		if (j < npacked && res[j].state != GOT_RETRY)
-			continue;
-		res[j].state = GOT_NOT;
-		rc = raw_commit(g, jobs[j].id, j < npacked ? &at : NULL, &d, &len, &o);
-		if (rc == 1)
-			rc = part_take(&pt[0], j, d, len);
-		else if (rc == 0)
-			pt[0].parents_ok = 0;
-		git_odb_object_free(o);
-		progress_update(p, j + 1);
-	}
-	return rc < 0 ? -1 : 0;
+	(void)ctx;
+	git_odb_object_free(hold);
 }
 
 /*
  * Without a commit-graph file, the parents read for the subject index
  * (every commit's, when no pack had a table) make the graph of the
- * ancestry questions, on the first one: most runs ask none.
+ * ancestry questions, on the first one: most runs ask none.  Keep the
+ * set (taken over: *c is NULL after) when every commit and its parents
+ * were read.
  */
-struct pending {
-	job *jobs;            /* as read */
-	got *res;
-	size_t n;
-	unsigned char *pids;  /* the first part's parent IDs, then the second's */
-	size_t np0, npids;    /* how many are the first part's; in all */
-};
-
-static void pending_free(struct pending *pd)
+static void pending_keep(refs_git2 *g, commits **c)
 {
-	if (!pd)
+	if (g->cg || !commits_whole(*c))
 		return;
-	free(pd->jobs);
-	free(pd->res);
-	free(pd->pids);
-	free(pd);
-}
-
-/*
- * Keep the jobs, their results and the parts' parent IDs (taken over:
- * *jobs, *res and the parts' pids are NULL after) for the graph, when
- * every commit and its parents were read.  0 or -1 (memory).
- */
-static int pending_keep(refs_git2 *g, job **jobs, size_t n, got **res, part *pt)
-{
-	struct pending *pd;
-	unsigned char *ids;
-
-	if (g->cg || !pt[0].parents_ok || !pt[1].parents_ok || n >= UINT32_MAX ||
-	    pt[0].npids + pt[1].npids >= UINT32_MAX)
-		return 0;
-	for (size_t j = 0; j < n; j++)
-		if ((*res)[j].state != GOT_OK)
-			return 0;
-	if (!(pd = calloc(1, sizeof(*pd))))
-		return -1;
-	ids = realloc(pt[0].pids, (pt[0].npids + pt[1].npids + 1) * GIT_OID_RAWSZ);
-	if (!ids) {
-		free(pd);
-		return -1;
-	}
-	if (pt[1].npids) /* none: pids may be NULL, and memcpy's source must not be (UBSan) */
-		memcpy(ids + pt[0].npids * GIT_OID_RAWSZ, pt[1].pids, pt[1].npids * GIT_OID_RAWSZ);
-	*pd = (struct pending){ *jobs, *res, n, ids, pt[0].npids, pt[0].npids + pt[1].npids };
-	pt[0].pids = NULL;
-	*jobs = NULL;
-	*res = NULL;
-	pending_free(g->pend);
-	g->pend = pd;
-	return 0;
-}
-
-/* Jobs in ID order, for the graph of their parents. */
-static int cmp_job_id(const void *pa, const void *pb)
-{
-	const job *const *a = pa, *const *b = pb;
-
-	return memcmp((*a)->id, (*b)->id, GIT_OID_RAWSZ);
+	commits_drop_text(*c);
+	commits_free(g->pend);
+	g->pend = *c;
+	*c = NULL;
 }
 
 /* The graph of the parents kept by pending_keep(), when there are some (none if out of memory). */
 static void need_graph(refs_git2 *g)
 {
-	struct pending *pd = g->pend;
-	const job **by;
-	unsigned char *ids;
-	parents_batch pb = { 1, NULL, NULL, NULL, 0, 0 };
-	size_t k = 0, n;
+	commits *pd = g->pend;
 
 	if (!pd)
 		return;
 	g->pend = NULL;
-	n = pd->n;
-	by = malloc((n ? n : 1) * sizeof(*by));
-	ids = malloc((n ? n : 1) * GIT_OID_RAWSZ);
-	pb.count = malloc((n ? n : 1) * sizeof(*pb.count));
-	pb.first = malloc((n ? n : 1) * sizeof(*pb.first));
-	pb.ids = pd->pids;
-	pb.nids = pd->npids;
-	if (!by || !ids || !pb.count || !pb.first)
-		goto done;
-	for (size_t j = 0; j < n; j++)
-		by[j] = &pd->jobs[j];
-	qsort(by, n, sizeof(*by), cmp_job_id);
-	for (size_t i = 0; i < n; i++) {
-		const got *r = &pd->res[by[i] - pd->jobs];
-
-		if (k && !memcmp(ids + (k - 1) * GIT_OID_RAWSZ, by[i]->id, GIT_OID_RAWSZ))
-			continue; /* in two packs */
-		memcpy(ids + k * GIT_OID_RAWSZ, by[i]->id, GIT_OID_RAWSZ);
-		pb.first[k] = r->first + (r->part ? (uint32_t)pd->np0 : 0);
-		pb.count[k++] = r->np;
-	}
-	(void)graph_from_parents(g, &pb, ids, k); /* out of memory: libgit2 answers */
-done:
-	free(by);
-	free(ids);
-	free(pb.count);
-	free(pb.first);
-	pending_free(pd);
+	if (!g->cg)
+		(void)commits_graph(pd, &g->cg); /* out of memory: libgit2 answers */
+	commits_free(pd);
 }
 
 /*
@@ -604,8 +348,8 @@ done:
  * the pack `sum` of nobjects: 0, 1 when some of them could not be read (a
  * table to use, not to keep: the next run tries again), or -1 (memory).
  */
-static int table_of(subject_table **out, const job *jobs, const got *res, const part *pt,
-		    size_t lo, size_t hi, const unsigned char *sum, uint32_t nobjects)
+static int table_of(subject_table **out, const commits *c, size_t lo, size_t hi,
+		    const unsigned char *sum, uint32_t nobjects)
 {
 	subject_row *rows = malloc((hi > lo ? hi - lo : 1) * sizeof(*rows));
 	size_t k = 0;
@@ -613,94 +357,17 @@ static int table_of(subject_table **out, const job *jobs, const got *res, const 
 
 	if (!rows)
 		return -1;
-	for (size_t j = lo; j < hi; j++)
-		if (res[j].state == GOT_OK)
-			rows[k++] = (subject_row){ pt[res[j].part].text.s + res[j].soff, jobs[j].pos,
-						   res[j].time };
+	for (size_t j = lo; j < hi; j++) {
+		const commits_job *jb;
+		const char *subject;
+		int64_t time;
+
+		if (commits_get(c, j, &jb, &subject, &time))
+			rows[k++] = (subject_row){ subject, jb->pos, time };
+	}
 	rc = subject_table_build(out, GIT_OID_RAWSZ, sum, nobjects, rows, k);
 	free(rows);
 	return rc ? rc : k < hi - lo;
-}
-
-typedef struct {
-	job *v;
-	size_t n, cap;
-} jobs;
-
-static int job_add(jobs *js, const unsigned char *id, uint32_t pack, uint32_t pos, uint64_t off)
-{
-	if (js->n == js->cap) {
-		size_t cap = js->cap ? 2 * js->cap : 1024;
-		job *v = realloc(js->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		js->v = v;
-		js->cap = cap;
-	}
-	js->v[js->n++] = (job){ id, off, pack, pos };
-	return 0;
-}
-
-/* The ID at .idx position pos of pack p. */
-static const unsigned char *pack_id(refs_git2 *g, uint32_t p, uint32_t pos)
-{
-	const unsigned char *sum, *ids;
-	uint32_t n;
-	size_t stride;
-
-	objread_pack(g->rd, p, &sum, &n, &ids, &stride);
-	return ids + (size_t)pos * stride;
-}
-
-/*
- * The jobs of pack p from its entry headers: 0, 1 when they cannot be
- * read (the walk of all objects says why), -1 (memory).
- */
-static int jobs_scan(refs_git2 *g, uint32_t p, jobs *js)
-{
-	uint32_t *pos;
-	uint64_t *off;
-	size_t n;
-	char err[512];
-	int rc = objread_pack_commits(g->rd, p, &pos, &off, &n, err, sizeof(err));
-
-	for (size_t i = 0; !rc && i < n; i++)
-		rc = job_add(js, pack_id(g, p, pos[i]), p, pos[i], off[i]);
-	free(pos);
-	free(off);
-	return rc == -2 ? 1 : rc;
-}
-
-static int cmp_job_off(const void *pa, const void *pb)
-{
-	const job *a = pa, *b = pb;
-
-	return a->off < b->off ? -1 : a->off > b->off;
-}
-
-/*
- * The jobs of pack p from the list of all commits (ascending): those it
- * holds, in pack order.  0 or -1.
- */
-static int jobs_pick(refs_git2 *g, uint32_t p, const unsigned char *all, size_t nall, jobs *js)
-{
-	size_t first = js->n;
-
-	for (size_t a = 0; a < nall; a++) {
-		const unsigned char *id = all + a * GIT_OID_RAWSZ;
-		uint32_t pos = objread_find_in(g->rd, p, id);
-		uint64_t off;
-
-		if (pos == UINT32_MAX)
-			continue;
-		if (objread_offset(g->rd, p, pos, &off))
-			off = 0; /* cannot be read there: libgit2 says */
-		if (job_add(js, id, p, pos, off))
-			return -1;
-	}
-	qsort(js->v + first, js->n - first, sizeof(*js->v), cmp_job_off);
-	return 0;
 }
 
 /*
@@ -711,22 +378,20 @@ static int jobs_pick(refs_git2 *g, uint32_t p, const unsigned char *all, size_t 
  * their own that is not kept (loose objects come and go).
  */
 static int git2_subject_index(void *ctx,
-			      int (*commits)(void *arg, const unsigned char **ids, size_t *n),
+			      int (*commits_of)(void *arg, const unsigned char **ids, size_t *n),
 			      void *arg, progress *p, subject_index **out)
 {
 	refs_git2 *g = ctx;
 	uint32_t np = g->rd ? objread_npacks(g->rd) : 0;
 	subject_table **tabs = NULL, *t;
 	size_t *from = NULL; /* pack k's jobs: [from[k], from[k + 1]) */
-	jobs js = { 0 };
-	got *res = NULL;
-	part pt[2];
+	commits *c = NULL;
+	commits_other other = { other_read, other_release, g };
 	const unsigned char *all = NULL;
-	size_t nall = 0, npacked;
+	size_t nall = 0;
 	int rc = -1, scan = g->scan_packs;
 
 	*out = NULL;
-	memset(pt, 0, sizeof(pt));
 	if (!g->rd)
 		return 1;
 	/* listed again (read_all_parents() may have listed them): what is there now */
@@ -739,7 +404,8 @@ static int git2_subject_index(void *ctx,
 	rc = -1;
 	tabs = calloc(np + 1, sizeof(*tabs));
 	from = calloc(np + 2, sizeof(*from));
-	if (!tabs || !from || subject_index_new(out, GIT_OID_RAWSZ))
+	if (!tabs || !from || commits_new(&c, g->rd, GIT_OID_RAWSZ) ||
+	    subject_index_new(out, GIT_OID_RAWSZ))
 		goto done;
 	for (uint32_t k = 0; k < np; k++) {
 		const unsigned char *sum, *ids;
@@ -759,31 +425,28 @@ static int git2_subject_index(void *ctx,
 	for (uint32_t k = 0; k < np; k++) {
 		int r = 1;
 
-		from[k] = js.n;
+		from[k] = commits_count(c);
 		if (tabs[k])
 			continue;
-		if (scan && (r = jobs_scan(g, k, &js)) < 0)
+		if (scan && (r = commits_scan(c, k)) < 0)
 			goto done;
 		if (r > 0 && scan) { /* a header the packs cannot read: the walk's word on it */
 			scan = 0;
-			js.n = 0;
+			commits_restart(c);
 			k = UINT32_MAX; /* all again, from the list */
 			continue;
 		}
-		if (r > 0 && !all && commits(arg, &all, &nall))
+		if (r > 0 && !all && commits_of(arg, &all, &nall))
 			goto done;
-		if (r > 0 && jobs_pick(g, k, all, nall, &js))
+		if (r > 0 && commits_pick(c, k, all, nall))
 			goto done;
 	}
-	from[np] = npacked = js.n;
-	for (size_t l = 0; l < g->nloose; l++)
-		if (job_add(&js, g->loose + l * GIT_OID_RAWSZ, np, (uint32_t)l, 0))
-			goto done;
-	from[np + 1] = js.n;
-	if (!(res = calloc(js.n ? js.n : 1, sizeof(*res))))
+	from[np] = commits_count(c);
+	if (commits_add_loose(c, g->loose, g->nloose))
 		goto done;
-	progress_start(p, "indexing commit subjects", js.n);
-	rc = read_jobs(g, js.v, js.n, npacked, res, pt, p);
+	from[np + 1] = commits_count(c);
+	progress_start(p, "indexing commit subjects", commits_count(c));
+	rc = commits_read(c, !g->cg, &other, p);
 	progress_stop(p);
 	if (rc)
 		goto done;
@@ -797,7 +460,7 @@ static int git2_subject_index(void *ctx,
 		if (k < np)
 			objread_pack(g->rd, k, &sum, &n, &ids, &stride);
 		if (k < np && !tabs[k]) {
-			int whole = table_of(&tabs[k], js.v, res, pt, from[k], from[k + 1], sum, n);
+			int whole = table_of(&tabs[k], c, from[k], from[k + 1], sum, n);
 
 			if (whole < 0)
 				goto done;
@@ -805,8 +468,7 @@ static int git2_subject_index(void *ctx,
 			if (g->cache_dir && !whole && scan)
 				(void)subject_table_save(tabs[k], g->cache_dir);
 		}
-		if (k == np &&
-		    table_of(&tabs[k], js.v, res, pt, from[np], from[np + 1], loose_sum, n) < 0)
+		if (k == np && table_of(&tabs[k], c, from[np], from[np + 1], loose_sum, n) < 0)
 			goto done;
 		t = tabs[k];
 		tabs[k] = NULL;
@@ -814,19 +476,14 @@ static int git2_subject_index(void *ctx,
 		if (subject_index_add(*out, t, ids, stride, n))
 			goto done;
 	}
-	rc = pending_keep(g, &js.v, js.n, &res, pt);
+	pending_keep(g, &c);
+	rc = 0;
 done:
 	for (uint32_t k = 0; tabs && k <= np; k++)
 		subject_table_free(tabs[k]);
-	for (int i = 0; i < 2; i++) {
-		free(pt[i].text.s);
-		commit_buf_free(&pt[i].subject);
-		free(pt[i].pids);
-	}
 	free(tabs);
 	free(from);
-	free(js.v);
-	free(res);
+	commits_free(c);
 	if (rc) {
 		subject_index_free(*out);
 		*out = NULL;
@@ -844,41 +501,30 @@ done:
 static int read_all_parents(refs_git2 *g)
 {
 	uint32_t np = g->rd ? objread_npacks(g->rd) : 0;
-	jobs js = { 0 };
-	got *res = NULL;
-	part pt[2];
-	size_t npacked;
+	commits_other other = { other_read, other_release, g };
+	commits *c = NULL;
 	int rc = 0;
 
-	memset(pt, 0, sizeof(pt));
 	g->parents_read = 1;
 	if (!g->rd || !g->scan_packs)
 		return 0;
+	if (commits_new(&c, g->rd, GIT_OID_RAWSZ))
+		return -1;
 	for (uint32_t k = 0; k < np && !rc; k++)
-		rc = jobs_scan(g, k, &js);
+		rc = commits_scan(c, k);
 	if (rc) /* 1: a header the scan cannot read: libgit2 then */
 		goto done;
-	npacked = js.n;
 	if (!g->loose && (rc = objread_loose_commits(g->rd, &g->loose, &g->nloose)))
 		goto done;
-	for (size_t l = 0; l < g->nloose && !rc; l++)
-		rc = job_add(&js, g->loose + l * GIT_OID_RAWSZ, np, (uint32_t)l, 0);
-	if (rc || !(res = calloc(js.n ? js.n : 1, sizeof(*res))) ||
-	    read_jobs(g, js.v, js.n, npacked, res, pt, NULL) ||
-	    pending_keep(g, &js.v, js.n, &res, pt)) {
+	if (commits_add_loose(c, g->loose, g->nloose) || commits_read(c, !g->cg, &other, NULL)) {
 		rc = -1;
 		goto done;
 	}
+	pending_keep(g, &c);
 	need_graph(g);
 	test_hook_trace(g->cg ? "every commit's parents read: the graph answers ancestry" : NULL);
 done:
-	for (int i = 0; i < 2; i++) {
-		free(pt[i].text.s);
-		commit_buf_free(&pt[i].subject);
-		free(pt[i].pids);
-	}
-	free(js.v);
-	free(res);
+	commits_free(c);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -902,21 +548,21 @@ static double cpu_seconds(void)
  */
 static double walk_budget(refs_git2 *g)
 {
-	double commits = (double)g->ncommits;
+	double count = (double)g->ncommits;
 	size_t ms = test_hook_walk_budget_ms(SIZE_MAX);
 
 	if (ms != SIZE_MAX)
 		return ms / 1000.0;
 
-	for (uint32_t k = 0; !commits && g->rd && k < objread_npacks(g->rd); k++) {
+	for (uint32_t k = 0; !count && g->rd && k < objread_npacks(g->rd); k++) {
 		const unsigned char *sum, *ids;
 		uint32_t n;
 		size_t stride;
 
 		objread_pack(g->rd, k, &sum, &n, &ids, &stride);
-		commits += n / 4.0;
+		count += n / 4.0;
 	}
-	return 4e-6 * commits;
+	return 4e-6 * count;
 }
 
 static int git2_is_ancestor(void *ctx, const unsigned char *anc, const unsigned char *of)
@@ -1107,7 +753,7 @@ void refs_git2_free(refs_git2 *g)
 	objread_free(g->rd);
 	commit_graph_close(g->cg);
 	commit_graph_close(g->rcg);
-	pending_free(g->pend);
+	commits_free(g->pend);
 	commit_buf_free(&g->subject);
 	free(g->cache_dir);
 	free(g->loose);

@@ -1,0 +1,459 @@
+/*
+ * commits.c - every commit of the packs and the loose ones, read once on
+ * two threads (commits.h).
+ */
+#include <config.h>
+
+#include "commits.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commit.h"
+#include "hexid.h"
+#include "subject_cache.h"
+#include "test_hooks.h"
+
+enum { GOT_NOT, GOT_OK, GOT_RETRY };
+
+/* What reading a job gave. */
+typedef struct {
+	size_t soff;          /* the subject, in the text of the part that read it */
+	int64_t time;
+	uint32_t first, np;   /* its parents in the part's pids */
+	unsigned char part;
+	unsigned char state;  /* GOT_*: GOT_RETRY, the packs could not: the other reader's */
+} got;
+
+/*
+ * A share of the jobs, [lo, hi), read by one thread with a reader of its
+ * own: the threads write disjoint results and their own texts.
+ */
+typedef struct part part;
+struct part {
+	objread *rd;
+	const commits_job *jobs;
+	got *res;
+	size_t rawsz;
+	size_t lo, hi;
+	unsigned char idx;
+	int parents;          /* note parents */
+	int parents_ok;       /* every parent line read so far */
+	subject_text text;
+	commit_buf subject;
+	unsigned char *pids;
+	size_t npids, pcap;
+	_Atomic size_t done;
+	int rc;               /* 0 or -1 (memory) */
+	progress *p;          /* the first part's: the count of all, shown here */
+	part *other;
+};
+
+struct commits {
+	objread *rd;
+	size_t rawsz;
+	commits_job *v;
+	size_t n, cap;
+	size_t npacked;       /* the jobs in packs: [0, npacked) */
+	got *res;             /* after commits_read() */
+	int read, parents;
+	part pt[2];
+	unsigned char *pids;  /* after commits_drop_text(): the parts' parent IDs, joined */
+	size_t np0;           /* how many of them are the first part's */
+};
+
+int commits_new(commits **out, objread *rd, size_t rawsz)
+{
+	*out = calloc(1, sizeof(**out));
+	if (!*out)
+		return -1;
+	(*out)->rd = rd;
+	(*out)->rawsz = rawsz;
+	return 0;
+}
+
+static void parts_free(commits *c)
+{
+	for (int i = 0; i < 2; i++) {
+		free(c->pt[i].text.s);
+		c->pt[i].text = (subject_text){ 0 };
+		commit_buf_free(&c->pt[i].subject);
+	}
+}
+
+void commits_free(commits *c)
+{
+	if (!c)
+		return;
+	parts_free(c);
+	for (int i = 0; i < 2; i++)
+		free(c->pt[i].pids);
+	free(c->pids);
+	free(c->v);
+	free(c->res);
+	free(c);
+}
+
+static int job_add(commits *c, const unsigned char *id, uint32_t pack, uint32_t pos, uint64_t off)
+{
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 1024;
+		commits_job *v = realloc(c->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		c->v = v;
+		c->cap = cap;
+	}
+	c->v[c->n++] = (commits_job){ id, off, pack, pos };
+	return 0;
+}
+
+size_t commits_count(const commits *c)
+{
+	return c->n;
+}
+
+void commits_restart(commits *c)
+{
+	c->n = 0;
+}
+
+int commits_scan(commits *c, uint32_t pack)
+{
+	const unsigned char *sum, *ids;
+	uint32_t *pos, nobj;
+	uint64_t *off;
+	size_t n, stride, first = c->n;
+	char err[512];
+	int rc = objread_pack_commits(c->rd, pack, &pos, &off, &n, err, sizeof(err));
+
+	if (!rc)
+		objread_pack(c->rd, pack, &sum, &nobj, &ids, &stride);
+	for (size_t i = 0; !rc && i < n; i++)
+		rc = job_add(c, ids + (size_t)pos[i] * stride, pack, pos[i], off[i]);
+	free(pos);
+	free(off);
+	if (rc)
+		c->n = first;
+	return rc == -2 ? 1 : rc;
+}
+
+static int cmp_job_off(const void *pa, const void *pb)
+{
+	const commits_job *a = pa, *b = pb;
+
+	return a->off < b->off ? -1 : a->off > b->off;
+}
+
+int commits_pick(commits *c, uint32_t pack, const unsigned char *all, size_t nall)
+{
+	size_t first = c->n;
+
+	for (size_t a = 0; a < nall; a++) {
+		const unsigned char *id = all + a * c->rawsz;
+		uint32_t pos = objread_find_in(c->rd, pack, id);
+		uint64_t off;
+
+		if (pos == UINT32_MAX)
+			continue;
+		if (objread_offset(c->rd, pack, pos, &off))
+			off = 0; /* cannot be read there: the other reader says */
+		if (job_add(c, id, pack, pos, off))
+			return -1;
+	}
+	if (c->n > first)
+		qsort(c->v + first, c->n - first, sizeof(*c->v), cmp_job_off);
+	return 0;
+}
+
+int commits_add_loose(commits *c, const unsigned char *ids, size_t n)
+{
+	uint32_t np = objread_npacks(c->rd);
+
+	c->npacked = c->n;
+	for (size_t l = 0; l < n; l++)
+		if (job_add(c, ids + l * c->rawsz, np, (uint32_t)l, 0))
+			return -1;
+	return 0;
+}
+
+/* The commit d[0..len) of job j into the part: subject, time, parents.  0 or -1. */
+static int part_take(part *pt, size_t j, const char *d, size_t len)
+{
+	got *r = &pt->res[j];
+	unsigned char *b;
+	size_t room, cap;
+	int np;
+
+	if (commit_subject(d, len, &pt->subject) ||
+	    (r->soff = subject_text_add(&pt->text, pt->subject.s)) == SIZE_MAX)
+		return -1;
+	r->time = commit_time(d, len);
+	r->part = pt->idx;
+	r->state = GOT_OK;
+	if (!pt->parents || !pt->parents_ok)
+		return 0;
+	for (;;) {
+		room = pt->pcap - pt->npids;
+		np = commit_parents(d, len, pt->rawsz, pt->pids + pt->npids * pt->rawsz, room);
+		if (np < 0 || pt->npids + (size_t)np >= UINT32_MAX) {
+			pt->parents_ok = 0; /* git could not walk it either: no graph */
+			return 0;
+		}
+		if ((size_t)np <= room)
+			break;
+		cap = 2 * pt->pcap + (size_t)np + 1024;
+		if (!(b = realloc(pt->pids, cap * pt->rawsz)))
+			return -1;
+		pt->pids = b;
+		pt->pcap = cap;
+	}
+	r->first = (uint32_t)pt->npids;
+	r->np = (uint32_t)np;
+	pt->npids += (size_t)np;
+	return 0;
+}
+
+static int enough(const char *d, size_t n)
+{
+	return commit_head_complete(d, n);
+}
+
+static void part_run(part *pt)
+{
+	for (size_t j = pt->lo; j < pt->hi && !pt->rc; j++) {
+		const commits_job *jb = &pt->jobs[j];
+		const unsigned char *b;
+		size_t len;
+		int type, rc = objread_read_head(pt->rd, jb->pack, jb->off, enough, &type, &b, &len);
+
+		if (rc == -1)
+			pt->rc = -1;
+		else if (rc != 1)
+			pt->res[j].state = GOT_RETRY;
+		else if (type != ABBREV_TYPE_COMMIT)
+			pt->parents_ok = 0; /* no table of it kept, no graph */
+		else if (part_take(pt, j, (const char *)b, len))
+			pt->rc = -1;
+		/* the count of both parts, shown by the first (progress is not for two threads) */
+		atomic_store_explicit(&pt->done, j + 1 - pt->lo, memory_order_relaxed);
+		if (pt->p)
+			progress_update(pt->p, j + 1 - pt->lo +
+					       atomic_load_explicit(&pt->other->done, memory_order_relaxed));
+	}
+}
+
+static void *part_thread(void *arg)
+{
+	part_run(arg);
+	return NULL;
+}
+
+/* Below this many commits one thread reads them all. */
+#define SPLIT_MIN 4096
+
+int commits_read(commits *c, int parents, const commits_other *other, progress *p)
+{
+	part *pt = c->pt;
+	size_t n = c->n, npacked = c->npacked;
+	pthread_t thread;
+	int threaded = 0, rc = 0;
+
+	if (c->read || !(c->res = calloc(n ? n : 1, sizeof(*c->res))))
+		return -1;
+	c->read = 1;
+	c->parents = parents;
+	for (int i = 0; i < 2; i++) {
+		pt[i] = (part){ .rd = c->rd, .jobs = c->v, .res = c->res, .rawsz = c->rawsz,
+				.idx = (unsigned char)i, .parents = parents, .parents_ok = 1,
+				.other = &pt[!i] };
+		atomic_init(&pt[i].done, 0);
+	}
+	pt[0].p = p;
+	pt[0].hi = pt[1].lo = pt[1].hi = npacked;
+	if (npacked >= test_hook_split_min(SPLIT_MIN) && npacked >= 2 &&
+	    !objread_fork(c->rd, &pt[1].rd)) {
+		pt[0].hi = pt[1].lo = npacked / 2;
+		threaded = !pthread_create(&thread, NULL, part_thread, &pt[1]);
+		if (!threaded) {
+			objread_free(pt[1].rd);
+			pt[1].rd = c->rd;
+			pt[0].hi = pt[1].lo = npacked;
+		}
+	}
+	part_run(&pt[0]);
+	if (threaded) {
+		pthread_join(thread, NULL);
+		objread_free(pt[1].rd);
+		pt[1].rd = c->rd;
+	}
+	if (pt[0].rc || pt[1].rc)
+		return -1;
+	/* the rest on this thread: loose commits, and entries the packs could not give */
+	for (size_t j = 0; j < n && !rc; j++) {
+		void *hold = NULL;
+		const char *d;
+		size_t len;
+
+		if (j < npacked && c->res[j].state != GOT_RETRY)
+			continue;
+		c->res[j].state = GOT_NOT;
+		rc = other->read(other->ctx, &c->v[j], j < npacked, &d, &len, &hold);
+		if (rc == 1)
+			rc = part_take(&pt[0], j, d, len);
+		else if (rc == 0)
+			pt[0].parents_ok = 0;
+		if (hold)
+			other->release(other->ctx, hold);
+		progress_update(p, j + 1);
+	}
+	return rc < 0 ? -1 : 0;
+}
+
+int commits_get(const commits *c, size_t j, const commits_job **job, const char **subject,
+		int64_t *time)
+{
+	const got *r;
+
+	*job = &c->v[j];
+	if (!c->res || (r = &c->res[j])->state != GOT_OK || !c->pt[r->part].text.s)
+		return 0;
+	*subject = c->pt[r->part].text.s + r->soff;
+	*time = r->time;
+	return 1;
+}
+
+int commits_whole(const commits *c)
+{
+	if (!c->read || !c->parents || !c->pt[0].parents_ok || !c->pt[1].parents_ok ||
+	    c->n >= UINT32_MAX || c->pt[0].npids + c->pt[1].npids >= UINT32_MAX)
+		return 0;
+	for (size_t j = 0; j < c->n; j++)
+		if (c->res[j].state != GOT_OK)
+			return 0;
+	return 1;
+}
+
+void commits_drop_text(commits *c)
+{
+	parts_free(c);
+	if (c->pids || !c->read)
+		return;
+	/* the parent IDs in one array, the first part's first (out of memory: kept apart) */
+	if (!(c->pids = malloc((c->pt[0].npids + c->pt[1].npids + 1) * c->rawsz)))
+		return;
+	if (c->pt[0].npids) /* none: pids may be NULL, and memcpy's source must not be (UBSan) */
+		memcpy(c->pids, c->pt[0].pids, c->pt[0].npids * c->rawsz);
+	if (c->pt[1].npids)
+		memcpy(c->pids + c->pt[0].npids * c->rawsz, c->pt[1].pids, c->pt[1].npids * c->rawsz);
+	c->np0 = c->pt[0].npids;
+	for (int i = 0; i < 2; i++) {
+		free(c->pt[i].pids);
+		c->pt[i].pids = NULL;
+		c->pt[i].pcap = 0;
+	}
+}
+
+static size_t cmp_rawsz; /* for qsort, set just before it (one sort at a time) */
+
+/* Jobs in ID order, for the graph of their parents. */
+static int cmp_job_id(const void *pa, const void *pb)
+{
+	const commits_job *const *a = pa, *const *b = pb;
+
+	return memcmp((*a)->id, (*b)->id, cmp_rawsz);
+}
+
+int commits_graph(const commits *c, commit_graph **out)
+{
+	const commits_job **by = NULL;
+	unsigned char *ids = NULL, *joined = c->pids;
+	uint32_t *count = NULL, *first = NULL;
+	size_t k = 0, n = c->n, rawsz = c->rawsz, np0 = c->np0,
+	       npids = c->pt[0].npids + c->pt[1].npids;
+	int rc = -1;
+
+	*out = NULL;
+	if (!commits_whole(c))
+		return 0;
+	if (!joined) { /* the parts' arrays not joined yet */
+		np0 = c->pt[0].npids;
+		if (!(joined = malloc((npids + 1) * rawsz)))
+			return -1;
+		if (np0)
+			memcpy(joined, c->pt[0].pids, np0 * rawsz);
+		if (c->pt[1].npids)
+			memcpy(joined + np0 * rawsz, c->pt[1].pids, c->pt[1].npids * rawsz);
+	}
+	by = malloc((n ? n : 1) * sizeof(*by));
+	ids = malloc((n ? n : 1) * rawsz);
+	count = malloc((n ? n : 1) * sizeof(*count));
+	first = malloc((n ? n : 1) * sizeof(*first));
+	if (!by || !ids || !count || !first)
+		goto done;
+	for (size_t j = 0; j < n; j++)
+		by[j] = &c->v[j];
+	cmp_rawsz = rawsz;
+	if (n > 1)
+		qsort(by, n, sizeof(*by), cmp_job_id);
+	for (size_t i = 0; i < n; i++) {
+		const got *r = &c->res[by[i] - c->v];
+
+		if (k && !memcmp(ids + (k - 1) * rawsz, by[i]->id, rawsz))
+			continue; /* in two packs */
+		memcpy(ids + k * rawsz, by[i]->id, rawsz);
+		first[k] = r->first + (r->part ? (uint32_t)np0 : 0);
+		count[k++] = r->np;
+	}
+	rc = commits_graph_of(out, rawsz, ids, k, count, first, joined, npids);
+done:
+	if (joined != c->pids)
+		free(joined);
+	free(by);
+	free(ids);
+	free(count);
+	free(first);
+	return rc;
+}
+
+int commits_graph_of(commit_graph **out, size_t rawsz, const unsigned char *ids, size_t n,
+		     const uint32_t *count, const uint32_t *first, const unsigned char *pids,
+		     size_t npids)
+{
+	uint32_t *pstart = NULL, *plist = NULL;
+	int rc = 0;
+
+	*out = NULL;
+	/*
+	 * No commit read (every pack's subjects came from the cache): no
+	 * graph, or an empty one would stand for the file and send every
+	 * "public" question of --range to libgit2's walk (2x the time on git.git)
+	 */
+	if (!n || n >= UINT32_MAX || npids >= UINT32_MAX)
+		return 0;
+	pstart = malloc((n + 1) * sizeof(*pstart));
+	plist = malloc((npids ? npids : 1) * sizeof(*plist));
+	if (!pstart || !plist) {
+		rc = -1;
+		goto done;
+	}
+	pstart[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		for (uint32_t k = 0; k < count[i]; k++) {
+			size_t p = hexid_find(ids, 0, n, rawsz, pids + ((size_t)first[i] + k) * rawsz);
+
+			if (p == SIZE_MAX)
+				goto done;
+			plist[pstart[i] + k] = (uint32_t)p;
+		}
+		pstart[i + 1] = pstart[i] + count[i];
+	}
+	rc = commit_graph_build(out, rawsz, ids, (uint32_t)n, pstart, plist);
+done:
+	free(pstart);
+	free(plist);
+	return rc;
+}
