@@ -16,15 +16,15 @@ Each folder of src/ is a layer (docs/architecture.md draws them):
 Only walk, verify and cmd include libgit2's <git2.h>.
 A file may include a header of its own folder or of a folder below it
 (LOWER).  walk and verify are siblings: neither includes the other.
+No circle of calls between files: a file that calls a function defined
+in another (a non-static function defined in one file only) depends on
+it, and no file may depend on itself through others (the pack walker's
+eight files once did: its entry file was also its helper file).
 Headers are included by their bare names (every folder is on the
 include path), so this script maps each name to its folder.  An include
 that names no header of src/ (a system or library header) is not
 checked.  Exit 0 when every include keeps the layers, else 1 with one
 line per offending include.
-
-KNOWN lists the includes that go against the layers today, each with the
-reason; the list may only shrink (an entry no longer seen is an error
-too, so the list cannot go stale).
 """
 import os
 import re
@@ -39,19 +39,65 @@ LOWER = {
     "cmd": {"emit", "verify", "walk", "odb", "core"},
 }
 
-# (file, header): the pack walker's internal header is still the API of
-# the pack readers (objidx.c, objread.c) until they read through an odb
-# handle of their own
-KNOWN = {
-    ("odb/objidx.c", "walk_pack_int.h"),
-    ("odb/objread.c", "walk_pack_int.h"),
-}
-
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 # only these layers talk to libgit2; the core, the object database and the
 # emitters are unit-tested without it
 GIT2 = {"walk", "verify", "cmd"}
 GIT2_INCLUDE = re.compile(r'^\s*#\s*include\s+<git2[./]', re.M)
+
+
+DEFINITION = re.compile(r'^(?!static)[A-Za-z_][\w \*]*?\b([A-Za-z_]\w*)\s*\([^;{]*\)\s*\{', re.M)
+COMMENT = re.compile(r'/\*.*?\*/', re.S)
+
+
+def circles(src, files):
+    """The sets of .c files that call each other round (Tarjan's SCCs)."""
+    text = {}
+    for layer, name in files:
+        if name.endswith(".c"):
+            with open(os.path.join(src, layer, name), encoding="utf-8") as f:
+                text[layer + "/" + name] = COMMENT.sub("", f.read())
+    where = {}
+    for f, t in text.items():
+        for m in DEFINITION.finditer(t):
+            where.setdefault(m.group(1), set()).add(f)
+    calls = {f: set() for f in text}
+    words = {f: set(re.findall(r"\b[A-Za-z_]\w*\b", t)) for f, t in text.items()}
+    for fn, defined in where.items():
+        if len(defined) != 1:
+            continue
+        (home,) = defined
+        for f in text:
+            if f != home and fn in words[f]:
+                calls[f].add(home)
+    index, low, stack, on, found = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(calls[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    sys.setrecursionlimit(max(1000, 4 * len(text)))
+    for v in sorted(text):
+        if v not in index:
+            visit(v)
+    return found
 
 
 def main(argv):
@@ -78,7 +124,6 @@ def main(argv):
             print("layers: src/%s stands outside the layers' folders" % name)
             return 1
     bad = 0
-    seen = set()
     for layer, name in files:
         with open(os.path.join(src, layer, name), encoding="utf-8") as f:
             text = f.read()
@@ -90,20 +135,15 @@ def main(argv):
             to = where.get(os.path.basename(header))
             if to is None or to == layer or to in LOWER[layer]:
                 continue
-            key = ("%s/%s" % (layer, name), header)
-            if key in KNOWN:
-                seen.add(key)
-                continue
             print("layers: src/%s/%s includes %s (src/%s/): %s may include only %s"
                   % (layer, name, header, to, layer,
                      ", ".join(sorted(LOWER[layer])) or "its own folder"))
             bad += 1
-    for key in sorted(KNOWN - seen):
-        print("layers: %s no longer includes %s: remove it from KNOWN" % key)
+    for group in circles(src, files):
+        print("layers: a circle of calls: %s" % " -> ".join("src/" + f for f in group))
         bad += 1
     if bad == 0:
-        print("layers: %d files, every include keeps the layers (%d known exceptions)"
-              % (len(files), len(KNOWN)))
+        print("layers: %d files, every include keeps the layers, no circle of calls" % len(files))
     return 1 if bad else 0
 
 

@@ -42,12 +42,12 @@ static inline void test_hook_wait(const char *name, int *done)
 
 /*
  * GIT_ABBREV_TEST_PAUSE_MS: between listing an object directory's packs
- * and reading its loose objects (walk_pack_dirs.c).
+ * and reading its loose objects (walk_pack.c).
  */
 #define test_hook_pause(done) test_hook_wait("GIT_ABBREV_TEST_PAUSE_MS", done)
 /*
  * GIT_ABBREV_TEST_LOOSE_PAUSE_MS: halfway through the loose objects, before
- * fan-out directory 80 (walk_pack_loose.c).
+ * fan-out directory 80 (odb_loose.c).
  */
 #define test_hook_loose_pause(done) test_hook_wait("GIT_ABBREV_TEST_LOOSE_PAUSE_MS", done)
 /*

@@ -4,18 +4,18 @@
  * (find_short_packed_object, find_short_object_filename,
  * find_abbrev_len_packed).
  *
- * The object directories and packs are found and mapped by the pack
- * walker's own code (walk_pack_dirs.c, walk_pack_idx.c); a prefix is a
+ * The object directories and packs are found and mapped by the object
+ * database reader (odb.h: odb_dirs.c, odb_pack.c); a prefix is a
  * lower-bound search in each index's fan-out bucket.  A packed object's
  * type is its entry header's, or for a delta its base's, found by
  * following the chain of headers down (no inflation).  The loose objects
- * are listed once, at the start, with each one's type (walk_pack_loose.c),
+ * are listed once, at the start, with each one's type (odb_loose.c),
  * as the walker lists them: the packs mapped and the loose objects listed
  * are then one state of the object directory, so a repack or gc that
  * moves objects from one to the other while verify runs cannot hide an
  * object from it (git's own lazy listing can).  Tags are read one at a
- * time, when a prefix names one, by the walker's tag reader
- * (walk_pack_tags.c).
+ * time, when a prefix names one, by the tag reader
+ * (odb_tags.c).
  */
 #include <config.h>
 
@@ -28,7 +28,7 @@
 
 #include "pack_obj.h"
 #include "test_hooks.h"
-#include "walk_pack_int.h"
+#include "odb.h"
 
 #define MAX_ATTEMPTS 3    /* a pack renamed away between listing and opening */
 #define MAX_PEEL 1000     /* tags of tags followed before giving up */
@@ -39,7 +39,7 @@ typedef struct {
 } cand;
 
 struct objidx {
-	walker w;
+	odb db;
 	char err[512];         /* the walker's messages */
 	struct sigaction old_bus;
 	int bus_caught;
@@ -55,44 +55,44 @@ struct objidx {
 int objidx_new(objidx **out, const char *objdir, size_t rawsz, char *err, size_t errsz)
 {
 	objidx *x = NULL;
-	int rc = WALK_ERR;
+	int rc = ODB_ERR;
 
 	*out = NULL;
-	for (int attempt = 0; attempt < MAX_ATTEMPTS && rc == WALK_ERR; attempt++) {
+	for (int attempt = 0; attempt < MAX_ATTEMPTS && rc == ODB_ERR; attempt++) {
 		objidx_free(x);
 		if (!(x = calloc(1, sizeof(*x))))
 			return -1;
-		x->w.rawsz = rawsz;
-		x->w.err = x->err;
-		x->w.errsz = sizeof(x->err);
-		rc = wp_find_objdirs(&x->w, objdir);
-		for (size_t i = 0; i < x->w.ndirs && !rc; i++)
-			if (!(rc = wp_add_packs(&x->w, x->w.dirs[i])))
-				rc = wp_add_loose(&x->w, x->w.dirs[i]);
-		if (!rc && x->w.vanished)
-			rc = wp_fail(&x->w, "%s: the object directory kept changing while it was "
+		x->db.rawsz = rawsz;
+		x->db.err = x->err;
+		x->db.errsz = sizeof(x->err);
+		rc = odb_find_objdirs(&x->db, objdir);
+		for (size_t i = 0; i < x->db.ndirs && !rc; i++)
+			if (!(rc = odb_add_packs(&x->db, x->db.dirs[i])))
+				rc = odb_add_loose(&x->db, x->db.dirs[i]);
+		if (!rc && x->db.vanished)
+			rc = odb_fail(&x->db, "%s: the object directory kept changing while it was "
 				     "read (a repack or gc?); try again", objdir);
-		else if (rc == WALK_ERR && !x->w.vanished)
+		else if (rc == ODB_ERR && !x->db.vanished)
 			break; /* damage, not a repack: trying again will not help */
 	}
 	if (rc) {
 		snprintf(err, errsz, "%s", x->err);
 		objidx_free(x);
-		return rc == WALK_NOMEM ? -1 : -2;
+		return rc == ODB_NOMEM ? -1 : -2;
 	}
-	if (x->w.nloose > 1)
-		qsort(x->w.loose, x->w.nloose, sizeof(*x->w.loose), wp_loose_cmp);
+	if (x->db.nloose > 1)
+		qsort(x->db.loose, x->db.nloose, sizeof(*x->db.loose), odb_loose_cmp);
 	for (int b = 0, i = 0; b <= 256; b++) {
-		while ((size_t)i < x->w.nloose && x->w.loose[i].id[0] < b)
+		while ((size_t)i < x->db.nloose && x->db.loose[i].id[0] < b)
 			i++;
 		x->lo[b] = (size_t)i;
 	}
-	/* a pack cut short under the maps faults: wp_bus_guard() turns that into an error */
-	wp_bus_catch(&x->old_bus);
+	/* a pack cut short under the maps faults: odb_bus_guard() turns that into an error */
+	odb_bus_catch(&x->old_bus);
 	x->bus_caught = 1;
-	x->w.vanished = 0;
+	x->db.vanished = 0;
 	/* the suite's build waits here: tests/t-truncate.sh cuts a pack meanwhile */
-	test_hook_pause(&x->w.paused);
+	test_hook_pause(&x->db.paused);
 	*out = x;
 	return 0;
 }
@@ -102,27 +102,27 @@ void objidx_free(objidx *x)
 	if (!x)
 		return;
 	if (x->bus_caught)
-		wp_bus_restore(&x->old_bus);
-	for (size_t p = 0; x->fan16 && p < x->w.npacks; p++)
+		odb_bus_restore(&x->old_bus);
+	for (size_t p = 0; x->fan16 && p < x->db.npacks; p++)
 		free(x->fan16[p]);
 	free(x->fan16);
-	wp_walker_free(&x->w);
+	odb_free(&x->db);
 	free(x->c);
 	free(x);
 }
 
 size_t objidx_count(const objidx *x)
 {
-	size_t n = x->w.nloose;
+	size_t n = x->db.nloose;
 
-	for (size_t p = 0; p < x->w.npacks; p++)
-		n += x->w.packs[p].n;
+	for (size_t p = 0; p < x->db.npacks; p++)
+		n += x->db.packs[p].n;
 	return n;
 }
 
 const char *objidx_warnings(const objidx *x)
 {
-	return x->w.warn ? x->w.warn : "";
+	return x->db.warn ? x->db.warn : "";
 }
 
 /* ---- packs ------------------------------------------------------------------ */
@@ -137,7 +137,7 @@ const char *objidx_warnings(const objidx *x)
 /* Count a question; make the packs' fan16 once they pay (under the SIGBUS guard). */
 static void count_question(objidx *x)
 {
-	walker *w = &x->w;
+	odb *w = &x->db;
 
 	if (x->fan16_tried || ++x->asked <= FAN16_AFTER(objidx_count(x)))
 		return;
@@ -162,7 +162,7 @@ static void count_question(objidx *x)
 static size_t bucket(const objidx *x, size_t p, const unsigned char *from, size_t n, uint32_t *lo,
 		     uint32_t *hi)
 {
-	const pack_file *pk = &x->w.packs[p];
+	const pack_file *pk = &x->db.packs[p];
 	int b0 = from[0], b1 = n >= 2 ? b0 : n == 1 ? b0 | 0x0f : 0xff;
 
 	if (n >= 3 && x->fan16 && x->fan16[p]) {
@@ -172,8 +172,8 @@ static size_t bucket(const objidx *x, size_t p, const unsigned char *from, size_
 		*hi = x->fan16[p][(n >= 4 ? k : k | 0x0f) + 1];
 		return n >= 4 ? 2 : 1;
 	}
-	*lo = wp_fanout(pk, b0 - 1);
-	*hi = wp_fanout(pk, b1);
+	*lo = odb_fanout(pk, b0 - 1);
+	*hi = odb_fanout(pk, b1);
 	return b0 == b1;
 }
 
@@ -186,20 +186,20 @@ static uint32_t lower_bound(const pack_file *pk, const unsigned char *id, size_t
 {
 	if (lo >= hi)
 		return lo;
-	return lo + (uint32_t)hexid_lower_bound(wp_pack_name(pk, lo), pk->name_stride, 0, hi - lo,
+	return lo + (uint32_t)hexid_lower_bound(odb_pack_name(pk, lo), pk->name_stride, 0, hi - lo,
 						rawsz, shared, id);
 }
 
 /*
  * The type of index entry i: its header's, or down a delta chain its
- * base's.  0, or WALK_ERR with a message.
+ * base's.  0, or ODB_ERR with a message.
  */
 static int packed_type(objidx *x, const pack_file *pk, uint32_t i, int *type)
 {
-	walker *w = &x->w;
+	odb *w = &x->db;
 	uint64_t end = pk->pack_size - w->rawsz, off;
 	pack_entry e;
-	int rc = wp_entry_offset(w, pk, i, &off);
+	int rc = odb_entry_offset(pk, i, &off, w->err, w->errsz);
 
 	x->reading = pk->pack_path;
 	for (int depth = 0; !rc && depth < MAX_DELTA_DEPTH; depth++) {
@@ -213,16 +213,16 @@ static int packed_type(objidx *x, const pack_file *pk, uint32_t i, int *type)
 			off = e.base_off;
 		} else if (e.type == PACK_REF_DELTA) {
 			/* git requires a REF_DELTA's base in the same pack */
-			uint32_t b = wp_index_find(pk, e.base_id, w->rawsz);
+			uint32_t b = odb_index_find(pk, e.base_id, w->rawsz);
 
 			if (b == NOT_FOUND)
 				break;
-			rc = wp_entry_offset(w, pk, b, &off);
+			rc = odb_entry_offset(pk, b, &off, w->err, w->errsz);
 		} else {
 			break;
 		}
 	}
-	return rc ? rc : wp_fail(w, "%s: cannot read the type of object %u", pk->pack_path, i);
+	return rc ? rc : odb_fail(w, "%s: cannot read the type of object %u", pk->pack_path, i);
 }
 
 /* ---- loose objects ------------------------------------------------------------- */
@@ -230,13 +230,13 @@ static int packed_type(objidx *x, const pack_file *pk, uint32_t i, int *type)
 /* The type of `id`: 1 with *type, 0 when no object has it, or an error. */
 static int type_of(objidx *x, const unsigned char *id, int *type)
 {
-	walker *w = &x->w;
+	odb *w = &x->db;
 	loose_obj key;
 	const loose_obj *l;
 	int rc;
 
 	for (size_t p = 0; p < w->npacks; p++) {
-		uint32_t i = (x->reading = w->packs[p].idx_path, wp_index_find(&w->packs[p], id, w->rawsz));
+		uint32_t i = (x->reading = w->packs[p].idx_path, odb_index_find(&w->packs[p], id, w->rawsz));
 
 		if (i != NOT_FOUND)
 			return (rc = packed_type(x, &w->packs[p], i, type)) ? rc : 1;
@@ -246,7 +246,7 @@ static int type_of(objidx *x, const unsigned char *id, int *type)
 	memset(&key, 0, sizeof(key));
 	memcpy(key.id, id, w->rawsz);
 	l = bsearch(&key, w->loose + x->lo[id[0]], x->lo[id[0] + 1] - x->lo[id[0]], sizeof(key),
-		    wp_loose_cmp);
+		    odb_loose_cmp);
 	if (!l)
 		return 0;
 	*type = l->type;
@@ -256,9 +256,9 @@ static int type_of(objidx *x, const unsigned char *id, int *type)
 /* ---- tags -------------------------------------------------------------------------- */
 
 /* What the tag `id` says, read now if need be: 1 with *out, 0 (unreadable), or an error. */
-static int tag_record(objidx *x, const unsigned char *id, wp_tag *out)
+static int tag_record(objidx *x, const unsigned char *id, odb_tag *out)
 {
-	walker *w = &x->w;
+	odb *w = &x->db;
 	int rc;
 
 	for (int pass = 0; pass < 2; pass++) {
@@ -272,10 +272,10 @@ static int tag_record(objidx *x, const unsigned char *id, wp_tag *out)
 		/* a loose tag was read with the listing; a packed one is read now */
 		for (size_t p = 0; p < w->npacks; p++) {
 			uint32_t i = (x->reading = w->packs[p].idx_path,
-				      wp_index_find(&w->packs[p], id, w->rawsz));
+				      odb_index_find(&w->packs[p], id, w->rawsz));
 
 			if (i != NOT_FOUND && (x->reading = w->packs[p].pack_path,
-					       rc = wp_pack_tag(w, &w->packs[p], i)))
+					       rc = odb_pack_tag(w, &w->packs[p], i)))
 				return rc;
 		}
 	}
@@ -290,11 +290,11 @@ static int tag_record(objidx *x, const unsigned char *id, wp_tag *out)
 static int peels_to_commit(objidx *x, const unsigned char *id, int *commitish)
 {
 	unsigned char cur[ABBREV_MAX_RAWSZ];
-	wp_tag t;
+	odb_tag t;
 	int rc, type;
 
 	*commitish = 0;
-	memcpy(cur, id, x->w.rawsz);
+	memcpy(cur, id, x->db.rawsz);
 	for (int depth = 0; depth < MAX_PEEL; depth++) {
 		if ((rc = tag_record(x, cur, &t)) <= 0)
 			return rc;
@@ -308,7 +308,7 @@ static int peels_to_commit(objidx *x, const unsigned char *id, int *commitish)
 			*commitish = type == t.type && type == ABBREV_TYPE_COMMIT;
 			return 0;
 		}
-		memcpy(cur, t.target, x->w.rawsz);
+		memcpy(cur, t.target, x->db.rawsz);
 	}
 	return 0;
 }
@@ -317,10 +317,10 @@ static int peels_to_commit(objidx *x, const unsigned char *id, int *commitish)
 
 static int cand_add(objidx *x, const unsigned char *id, int type)
 {
-	if (wp_grow(&x->c, &x->capc, x->nc + 1, sizeof(*x->c)))
-		return WALK_NOMEM;
+	if (odb_grow(&x->c, &x->capc, x->nc + 1, sizeof(*x->c)))
+		return ODB_NOMEM;
 	memset(&x->c[x->nc], 0, sizeof(*x->c));
-	memcpy(x->c[x->nc].id, id, x->w.rawsz);
+	memcpy(x->c[x->nc].id, id, x->db.rawsz);
 	x->c[x->nc++].type = type;
 	return 0;
 }
@@ -333,7 +333,7 @@ static int cand_cmp(const void *a, const void *b)
 /* Every object starting with the n hex chars of `from` into x->c, sorted, each once. */
 static int collect(objidx *x, const unsigned char *from, size_t n)
 {
-	walker *w = &x->w;
+	odb *w = &x->db;
 	/* the fan-out bytes the prefix spans: one, 16 (one hex char), or all */
 	int b0 = from[0], b1 = n >= 2 ? b0 : n == 1 ? b0 | 0x0f : 0xff;
 	size_t k = 0;
@@ -346,11 +346,11 @@ static int collect(objidx *x, const unsigned char *from, size_t n)
 		size_t shared = (x->reading = pk->idx_path, bucket(x, p, from, n, &lo, &hi));
 
 		for (uint32_t i = lower_bound(pk, from, w->rawsz, lo, hi, shared);
-		     i < hi && hexid_lcp(wp_pack_name(pk, i), from, w->rawsz) >= n; i++) {
+		     i < hi && hexid_lcp(odb_pack_name(pk, i), from, w->rawsz) >= n; i++) {
 			int type;
 
 			if ((rc = packed_type(x, pk, i, &type)) ||
-			    (rc = cand_add(x, wp_pack_name(pk, i), type)))
+			    (rc = cand_add(x, odb_pack_name(pk, i), type)))
 				return rc;
 		}
 	}
@@ -370,7 +370,7 @@ static int collect(objidx *x, const unsigned char *from, size_t n)
 /* 0, -1 (memory) or -2 (message copied to err) from a walker status. */
 static int status(objidx *x, int rc, char *err, size_t errsz)
 {
-	if (rc == WALK_NOMEM)
+	if (rc == ODB_NOMEM)
 		return -1;
 	if (rc) {
 		snprintf(err, errsz, "%s", x->err);
@@ -382,7 +382,7 @@ static int status(objidx *x, int rc, char *err, size_t errsz)
 /* A pack cut short under the maps (SIGBUS): what the question says. */
 static int cut_short(objidx *x, char *err, size_t errsz)
 {
-	wp_bus_guard(NULL);
+	odb_bus_guard(NULL);
 	snprintf(err, errsz, "%s: cut short while it was read (a repack or gc?); try again",
 		 x->reading ? x->reading : "a pack");
 	return -2;
@@ -413,13 +413,13 @@ int objidx_prefix(objidx *x, const char *hex, size_t n, objidx_fn fn, void *arg,
 	sigjmp_buf cut;
 	int rc, stop = 0;
 
-	if (hexid_parse_prefix(from, x->w.rawsz, hex, n))
+	if (hexid_parse_prefix(from, x->db.rawsz, hex, n))
 		return 0; /* not hex, or longer than an ID: no object has it */
 	if (sigsetjmp(cut, 0))
 		return cut_short(x, err, errsz);
-	wp_bus_guard(&cut);
+	odb_bus_guard(&cut);
 	rc = prefix_guarded(x, from, n, fn, arg, &stop);
-	wp_bus_guard(NULL);
+	odb_bus_guard(NULL);
 	return rc ? status(x, rc, err, errsz) : stop;
 }
 
@@ -431,7 +431,7 @@ int objidx_prefix(objidx *x, const char *hex, size_t n, objidx_fn fn, void *arg,
  */
 static void unique_guarded(objidx *x, const unsigned char *id, unsigned *len)
 {
-	walker *w = &x->w;
+	odb *w = &x->db;
 	unsigned most = 0, l;
 
 	count_question(x);
@@ -447,11 +447,11 @@ static void unique_guarded(objidx *x, const unsigned char *id, unsigned *len)
 
 		i = lower_bound(pk, id, w->rawsz, lo, hi, shared);
 
-		if (i > lo && (l = hexid_lcp(wp_pack_name(pk, i - 1), id, w->rawsz)) > most)
+		if (i > lo && (l = hexid_lcp(odb_pack_name(pk, i - 1), id, w->rawsz)) > most)
 			most = l;
-		if (i < hi && !memcmp(wp_pack_name(pk, i), id, w->rawsz))
+		if (i < hi && !memcmp(odb_pack_name(pk, i), id, w->rawsz))
 			i++;
-		if (i < hi && (l = hexid_lcp(wp_pack_name(pk, i), id, w->rawsz)) > most)
+		if (i < hi && (l = hexid_lcp(odb_pack_name(pk, i), id, w->rawsz)) > most)
 			most = l;
 	}
 	for (size_t i = x->lo[id[0]]; i < x->lo[id[0] + 1]; i++)
@@ -468,8 +468,8 @@ int objidx_unique_length(objidx *x, const unsigned char *id, unsigned *len, char
 
 	if (sigsetjmp(cut, 0))
 		return cut_short(x, err, errsz);
-	wp_bus_guard(&cut);
+	odb_bus_guard(&cut);
 	unique_guarded(x, id, len);
-	wp_bus_guard(NULL);
+	odb_bus_guard(NULL);
 	return 0;
 }

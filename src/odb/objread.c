@@ -1,8 +1,8 @@
 /*
  * objread.c - objects by ID from the mapped packs (objread.h).
  *
- * The packs are found and mapped by the pack walker's own code
- * (walk_pack_dirs.c, walk_pack_idx.c), entries parsed and deltas applied
+ * The packs are found and mapped by the object database reader
+ * (odb.h: odb_dirs.c, odb_pack.c), entries parsed and deltas applied
  * by pack_obj.c.  An object is rebuilt by following its delta chain down
  * to a whole object or to an object still in the base cache, then
  * applying the deltas back up; each object made on the way goes into the
@@ -21,7 +21,7 @@
 
 #include "pack_obj.h"
 #include "test_hooks.h"
-#include "walk_pack_int.h"
+#include "odb.h"
 
 #define BASE_SLOTS 4096
 #define BASE_MAX_OBJ (256u << 10)
@@ -37,7 +37,7 @@ typedef struct {
 } slot;
 
 struct objread {
-	walker w;             /* a fork's: a copy of its parent's, not its own to free */
+	odb db;             /* a fork's: a copy of its parent's, not its own to free */
 	int forked;
 	char err[512];
 	z_stream zs;          /* an object's first bytes (objread_read_head) */
@@ -59,22 +59,22 @@ int objread_new(objread **out, const char *objdir, size_t rawsz, char *err, size
 	*out = NULL;
 	if (!r)
 		return -1;
-	r->w.rawsz = rawsz;
-	r->w.err = r->err;
-	r->w.errsz = sizeof(r->err);
+	r->db.rawsz = rawsz;
+	r->db.err = r->err;
+	r->db.errsz = sizeof(r->err);
 	r->slots = calloc(BASE_SLOTS, sizeof(*r->slots));
-	rc = r->slots ? wp_find_objdirs(&r->w, objdir) : WALK_NOMEM;
-	for (size_t i = 0; i < r->w.ndirs && !rc; i++)
-		rc = wp_add_packs(&r->w, r->w.dirs[i]);
+	rc = r->slots ? odb_find_objdirs(&r->db, objdir) : ODB_NOMEM;
+	for (size_t i = 0; i < r->db.ndirs && !rc; i++)
+		rc = odb_add_packs(&r->db, r->db.dirs[i]);
 	if (!rc && inflateInit(&r->zs) != Z_OK)
-		rc = WALK_NOMEM;
+		rc = ODB_NOMEM;
 	r->zs_ready = !rc;
 	if (!rc && !(r->ld = libdeflate_alloc_decompressor()))
-		rc = WALK_NOMEM;
+		rc = ODB_NOMEM;
 	if (rc) {
 		snprintf(err, errsz, "%s", r->err);
 		objread_free(r);
-		return rc == WALK_NOMEM ? -1 : -2;
+		return rc == ODB_NOMEM ? -1 : -2;
 	}
 	*out = r;
 	test_hook_read_pause(&r->paused);
@@ -88,9 +88,9 @@ int objread_fork(const objread *r, objread **out)
 	*out = NULL;
 	if (!f)
 		return -1;
-	f->w = r->w;
-	f->w.err = f->err;
-	f->w.errsz = sizeof(f->err);
+	f->db = r->db;
+	f->db.err = f->err;
+	f->db.errsz = sizeof(f->err);
 	f->forked = 1;
 	f->paused = 1;
 	f->slots = calloc(BASE_SLOTS, sizeof(*f->slots));
@@ -117,22 +117,21 @@ void objread_free(objread *r)
 	free(r->hold);
 	free(r->chain);
 	if (!r->forked)
-		wp_walker_free(&r->w);
+		odb_free(&r->db);
 	free(r);
 }
 
 int objread_locate(const objread *r, const unsigned char *id, uint32_t *pack, uint64_t *off)
 {
-	for (size_t p = 0; p < r->w.npacks; p++) {
-		const pack_file *pk = &r->w.packs[p];
-		uint32_t i = wp_index_find(pk, id, r->w.rawsz);
-		walker quiet = r->w;
+	for (size_t p = 0; p < r->db.npacks; p++) {
+		const pack_file *pk = &r->db.packs[p];
+		uint32_t i = odb_index_find(pk, id, r->db.rawsz);
 
 		/* a bad offset is the caller's "cannot be read" (-2 from the read) */
 		if (i == NOT_FOUND)
 			continue;
 		*pack = (uint32_t)p;
-		if (wp_entry_offset(&quiet, pk, i, off))
+		if (odb_entry_offset(pk, i, off, NULL, 0))
 			*off = 0;
 		return 1;
 	}
@@ -189,7 +188,7 @@ static int inflate_whole(objread *r, const unsigned char *src, size_t avail, uns
 /* The entry's zlib stream inflated into a new buffer (size + 1 bytes, NUL-ended). */
 static int inflate_entry(objread *r, const pack_file *pk, const pack_entry *e, unsigned char **out)
 {
-	const unsigned char *end = pk->pack + pk->pack_size - r->w.rawsz;
+	const unsigned char *end = pk->pack + pk->pack_size - r->db.rawsz;
 	unsigned char *b;
 
 	if (e->size > OBJ_MAX)
@@ -221,12 +220,12 @@ int objread_read_head(objread *r, uint32_t pack, uint64_t off,
 	pack_entry e;
 	int zr;
 
-	if (pack >= r->w.npacks)
+	if (pack >= r->db.npacks)
 		return -2;
-	pk = &r->w.packs[pack];
-	end = pk->pack + pk->pack_size - r->w.rawsz;
+	pk = &r->db.packs[pack];
+	end = pk->pack + pk->pack_size - r->db.rawsz;
 	if ((s->buf && s->pack == pack && s->off == off) ||
-	    pack_entry_parse(pk->pack, (uint64_t)(end - pk->pack), off, r->w.rawsz, &e) ||
+	    pack_entry_parse(pk->pack, (uint64_t)(end - pk->pack), off, r->db.rawsz, &e) ||
 	    e.type == PACK_OFS_DELTA || e.type == PACK_REF_DELTA || e.size <= HEAD_WHOLE)
 		return objread_read_at(r, pack, off, type, data, len);
 	if (inflateReset(&r->zs) != Z_OK)
@@ -282,10 +281,10 @@ int objread_read_at(objread *r, uint32_t pack, uint64_t off, int *type,
 	int btype = 0, rc;
 	pack_entry e;
 
-	if (pack >= r->w.npacks)
+	if (pack >= r->db.npacks)
 		return -2;
-	pk = &r->w.packs[pack];
-	end = pk->pack_size - r->w.rawsz;
+	pk = &r->db.packs[pack];
+	end = pk->pack_size - r->db.rawsz;
 	/* down the chain to a whole object, or one the cache has */
 	for (;;) {
 		slot *s = slot_of(r, pack, cur);
@@ -294,7 +293,7 @@ int objread_read_at(objread *r, uint32_t pack, uint64_t off, int *type,
 			base = s->buf, blen = s->len, btype = s->type;
 			break;
 		}
-		if (pack_entry_parse(pk->pack, end, cur, r->w.rawsz, &e))
+		if (pack_entry_parse(pk->pack, end, cur, r->db.rawsz, &e))
 			return -2;
 		if (e.type != PACK_OFS_DELTA && e.type != PACK_REF_DELTA) {
 			unsigned char *b;
@@ -307,16 +306,15 @@ int objread_read_at(objread *r, uint32_t pack, uint64_t off, int *type,
 		}
 		if (depth >= MAX_DELTA_DEPTH)
 			return -2;
-		if (wp_grow(&r->chain, &r->chain_cap, depth + 1, sizeof(*r->chain)))
+		if (odb_grow(&r->chain, &r->chain_cap, depth + 1, sizeof(*r->chain)))
 			return -1;
 		r->chain[depth++] = cur;
 		if (e.type == PACK_OFS_DELTA) {
 			cur = e.base_off;
 		} else {
-			uint32_t i = wp_index_find(pk, e.base_id, r->w.rawsz);
-			walker quiet = r->w;
+			uint32_t i = odb_index_find(pk, e.base_id, r->db.rawsz);
 
-			if (i == NOT_FOUND || wp_entry_offset(&quiet, pk, i, &cur))
+			if (i == NOT_FOUND || odb_entry_offset(pk, i, &cur, NULL, 0))
 				return -2; /* git requires a REF_DELTA's base in the same pack */
 		}
 	}
@@ -326,7 +324,7 @@ int objread_read_at(objread *r, uint32_t pack, uint64_t off, int *type,
 		size_t rlen;
 
 		cur = r->chain[--depth];
-		if (pack_entry_parse(pk->pack, end, cur, r->w.rawsz, &e))
+		if (pack_entry_parse(pk->pack, end, cur, r->db.rawsz, &e))
 			return -2;
 		if ((rc = inflate_entry(r, pk, &e, &delta)))
 			return rc;
@@ -358,16 +356,16 @@ int objread_read(objread *r, const unsigned char *id, int *type, const unsigned 
 
 uint32_t objread_npacks(const objread *r)
 {
-	return (uint32_t)r->w.npacks;
+	return (uint32_t)r->db.npacks;
 }
 
 void objread_pack(const objread *r, uint32_t pack, const unsigned char **sum, uint32_t *n,
 		  const unsigned char **ids, size_t *stride)
 {
-	const pack_file *pk = &r->w.packs[pack];
+	const pack_file *pk = &r->db.packs[pack];
 
 	/* the .idx ends with the pack's checksum, then its own (checked when mapped) */
-	*sum = pk->idx + pk->idx_size - 2 * r->w.rawsz;
+	*sum = pk->idx + pk->idx_size - 2 * r->db.rawsz;
 	*n = pk->n;
 	*ids = pk->names;
 	*stride = pk->name_stride;
@@ -375,10 +373,9 @@ void objread_pack(const objread *r, uint32_t pack, const unsigned char **sum, ui
 
 int objread_offset(const objread *r, uint32_t pack, uint32_t pos, uint64_t *off)
 {
-	walker quiet = r->w;
 
-	return pack < r->w.npacks && pos < r->w.packs[pack].n &&
-			       !wp_entry_offset(&quiet, &r->w.packs[pack], pos, off)
+	return pack < r->db.npacks && pos < r->db.packs[pack].n &&
+			       !odb_entry_offset(&r->db.packs[pack], pos, off, NULL, 0)
 		       ? 0
 		       : -2;
 }
@@ -386,7 +383,7 @@ int objread_offset(const objread *r, uint32_t pack, uint32_t pos, uint64_t *off)
 int objread_pack_commits(objread *r, uint32_t pack, uint32_t **pos, uint64_t **off, size_t *n,
 			 char *err, size_t errsz)
 {
-	const pack_file *pk = &r->w.packs[pack];
+	const pack_file *pk = &r->db.packs[pack];
 	pack_order o = { 0 };
 	size_t k = 0;
 	int rc;
@@ -394,61 +391,61 @@ int objread_pack_commits(objread *r, uint32_t pack, uint32_t **pos, uint64_t **o
 	*pos = NULL;
 	*off = NULL;
 	*n = 0;
-	if (!r->w.chain && !(r->w.chain = malloc(MAX_DELTA_DEPTH * sizeof(*r->w.chain))))
+	if (!r->db.chain && !(r->db.chain = malloc(MAX_DELTA_DEPTH * sizeof(*r->db.chain))))
 		return -1;
-	rc = wp_pack_types(&r->w, pk, &o);
+	rc = odb_pack_types(&r->db, pk, &o);
 	if (!rc) {
 		for (uint32_t i = 0; i < pk->n; i++)
 			k += o.type[i] == ABBREV_TYPE_COMMIT;
 		*pos = malloc((k ? k : 1) * sizeof(**pos));
 		*off = malloc((k ? k : 1) * sizeof(**off));
-		rc = *pos && *off ? 0 : WALK_NOMEM;
+		rc = *pos && *off ? 0 : ODB_NOMEM;
 	}
 	for (uint32_t i = 0; !rc && i < pk->n; i++)
 		if (o.type[i] == ABBREV_TYPE_COMMIT) {
 			(*pos)[*n] = o.pos[i];
 			(*off)[(*n)++] = o.off[i];
 		}
-	wp_order_free(&o);
+	odb_order_free(&o);
 	if (rc) {
 		free(*pos);
 		free(*off);
 		*pos = NULL;
 		*off = NULL;
 		*n = 0;
-		if (rc != WALK_NOMEM)
+		if (rc != ODB_NOMEM)
 			snprintf(err, errsz, "%s", r->err);
 	}
-	return rc == WALK_NOMEM ? -1 : rc ? -2 : 0;
+	return rc == ODB_NOMEM ? -1 : rc ? -2 : 0;
 }
 
 uint32_t objread_find_in(const objread *r, uint32_t pack, const unsigned char *id)
 {
-	uint32_t i = wp_index_find(&r->w.packs[pack], id, r->w.rawsz);
+	uint32_t i = odb_index_find(&r->db.packs[pack], id, r->db.rawsz);
 
 	return i == NOT_FOUND ? UINT32_MAX : i;
 }
 
 int objread_loose_commits(objread *r, unsigned char **ids, size_t *n)
 {
-	size_t rawsz = r->w.rawsz, k = 0;
+	size_t rawsz = r->db.rawsz, k = 0;
 	unsigned char *v;
 	int rc = 0;
 
 	*ids = NULL;
 	*n = 0;
-	r->w.nloose = 0;
-	for (size_t i = 0; i < r->w.ndirs && !rc; i++)
-		rc = wp_add_loose(&r->w, r->w.dirs[i]);
+	r->db.nloose = 0;
+	for (size_t i = 0; i < r->db.ndirs && !rc; i++)
+		rc = odb_add_loose(&r->db, r->db.dirs[i]);
 	if (rc)
-		return rc == WALK_NOMEM ? -1 : -2;
-	if (r->w.nloose) /* none: no array at all, and qsort() wants one */
-		qsort(r->w.loose, r->w.nloose, sizeof(*r->w.loose), wp_loose_cmp);
-	v = malloc(r->w.nloose ? r->w.nloose * rawsz : 1);
+		return rc == ODB_NOMEM ? -1 : -2;
+	if (r->db.nloose) /* none: no array at all, and qsort() wants one */
+		qsort(r->db.loose, r->db.nloose, sizeof(*r->db.loose), odb_loose_cmp);
+	v = malloc(r->db.nloose ? r->db.nloose * rawsz : 1);
 	if (!v)
 		return -1;
-	for (size_t i = 0; i < r->w.nloose; i++) {
-		const loose_obj *o = &r->w.loose[i];
+	for (size_t i = 0; i < r->db.nloose; i++) {
+		const loose_obj *o = &r->db.loose[i];
 		uint32_t p;
 		uint64_t off;
 

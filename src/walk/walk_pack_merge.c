@@ -30,7 +30,7 @@ static uint64_t id_key(const unsigned char *id, size_t rawsz)
 	uint64_t k = 0;
 
 	if (rawsz >= 8)
-		return wp_be64(id);
+		return odb_be64(id);
 	for (size_t i = 0; i < 8; i++)
 		k = k << 8 | (i < rawsz ? id[i] : 0);
 	return k;
@@ -68,7 +68,7 @@ static void sift_down(source **h, size_t n, size_t i, size_t rawsz)
 /* Does index entry i (named `id`) sit where the fan-out table says? */
 static int fanout_ok(const pack_file *pk, size_t i, const unsigned char *id)
 {
-	return i >= wp_fanout(pk, id[0] - 1) && i < wp_fanout(pk, id[0]);
+	return i >= odb_fanout(pk, id[0] - 1) && i < odb_fanout(pk, id[0]);
 }
 
 /* Move a source to its next ID, checking the index is sorted; 1 at its end. */
@@ -81,13 +81,13 @@ static int src_next(walker *w, source *s)
 		return 1;
 	s->id += s->id_stride;
 	s->type += s->type_stride;
-	s->key = id_key(s->id, w->rawsz);
+	s->key = id_key(s->id, w->db.rawsz);
 	if (s->pk) {
 		if (s->key < prev_key ||
-		    (s->key == prev_key && memcmp(prev, s->id, w->rawsz) >= 0))
-			return wp_fail(w, "%s: index is not sorted at entry %zu", s->pk->idx_path, s->i);
+		    (s->key == prev_key && memcmp(prev, s->id, w->db.rawsz) >= 0))
+			return odb_fail(&w->db, "%s: index is not sorted at entry %zu", s->pk->idx_path, s->i);
 		if (!fanout_ok(s->pk, s->i, s->id))
-			return wp_fail(w, "%s: fan-out table does not match entry %zu",
+			return odb_fail(&w->db, "%s: fan-out table does not match entry %zu",
 				    s->pk->idx_path, s->i);
 	}
 	return 0;
@@ -103,7 +103,7 @@ static void release_map(void *ctx)
 {
 	kept_map *k = ctx;
 
-	wp_unmap(k->map, k->size);
+	odb_unmap(k->map, k->size);
 	free(k);
 }
 
@@ -113,8 +113,8 @@ static void release_map(void *ctx)
  */
 static int give_indexes(walker *w, idsets *set)
 {
-	for (size_t i = 0; i < w->npacks; i++) {
-		pack_file *pk = &w->packs[i];
+	for (size_t i = 0; i < w->db.npacks; i++) {
+		pack_file *pk = &w->db.packs[i];
 		kept_map *k;
 
 		if (!pk->idx)
@@ -133,9 +133,9 @@ static int give_indexes(walker *w, idsets *set)
 
 int wp_merge(walker *w, idsets *set)
 {
-	size_t nsrc = 0, nh = 0, total = w->nloose, added = 0;
-	source *src = calloc(w->npacks + 1, sizeof(*src));
-	source **heap = calloc(w->npacks + 1, sizeof(*heap));
+	size_t nsrc = 0, nh = 0, total = w->db.nloose, added = 0;
+	source *src = calloc(w->db.npacks + 1, sizeof(*src));
+	source **heap = calloc(w->db.npacks + 1, sizeof(*heap));
 	const unsigned char *last = NULL;
 	uint64_t last_key = 0;
 	idsets_bulk *bulk = NULL;
@@ -145,30 +145,30 @@ int wp_merge(walker *w, idsets *set)
 		rc = WALK_NOMEM;
 		goto done;
 	}
-	for (size_t i = 0; i < w->npacks; i++) {
-		pack_file *pk = &w->packs[i];
+	for (size_t i = 0; i < w->db.npacks; i++) {
+		pack_file *pk = &w->db.packs[i];
 
 		total += pk->n;
 		if (!pk->n)
 			continue;
-		src[nsrc] = (source){ id_key(wp_pack_name(pk, 0), w->rawsz), wp_pack_name(pk, 0), pk->types,
+		src[nsrc] = (source){ id_key(odb_pack_name(pk, 0), w->db.rawsz), odb_pack_name(pk, 0), pk->types,
 				      pk->name_stride, 1, 0, pk->n, pk };
-		if (!fanout_ok(pk, 0, wp_pack_name(pk, 0))) {
-			rc = wp_fail(w, "%s: fan-out table does not match entry 0", pk->idx_path);
+		if (!fanout_ok(pk, 0, odb_pack_name(pk, 0))) {
+			rc = odb_fail(&w->db, "%s: fan-out table does not match entry 0", pk->idx_path);
 			goto done;
 		}
 		nsrc++;
 	}
-	if (w->nloose) {
-		qsort(w->loose, w->nloose, sizeof(*w->loose), wp_loose_cmp);
-		src[nsrc++] = (source){ id_key(w->loose[0].id, w->rawsz), w->loose[0].id,
-					&w->loose[0].type, sizeof(*w->loose), sizeof(*w->loose), 0,
-					w->nloose, NULL };
+	if (w->db.nloose) {
+		qsort(w->db.loose, w->db.nloose, sizeof(*w->db.loose), odb_loose_cmp);
+		src[nsrc++] = (source){ id_key(w->db.loose[0].id, w->db.rawsz), w->db.loose[0].id,
+					&w->db.loose[0].type, sizeof(*w->db.loose), sizeof(*w->db.loose), 0,
+					w->db.nloose, NULL };
 	}
 	for (size_t i = 0; i < nsrc; i++)
 		heap[nh++] = &src[i];
 	for (size_t i = nh / 2; i-- > 0;)
-		sift_down(heap, nh, i, w->rawsz);
+		sift_down(heap, nh, i, w->db.rawsz);
 	if ((rc = give_indexes(w, set)))
 		goto done;
 	/* the merge yields the IDs in ascending order: the sets' bulk adding */
@@ -177,12 +177,12 @@ int wp_merge(walker *w, idsets *set)
 		goto done;
 	}
 
-	progress_start(w->p, "adding objects", total);
+	progress_start(w->db.p, "adding objects", total);
 	while (nh) {
 		source *s = heap[0];
 
 		/* an object in two packs, or loose and packed, counts once */
-		if (!last || s->key != last_key || memcmp(last, s->id, w->rawsz)) {
+		if (!last || s->key != last_key || memcmp(last, s->id, w->db.rawsz)) {
 			/* a pack's names stay mapped for the sets; loose IDs are copied */
 			int r = s->pk ? idsets_bulk_add_ref(bulk, s->id, *s->type)
 				      : idsets_bulk_add(bulk, s->id, *s->type);
@@ -192,13 +192,13 @@ int wp_merge(walker *w, idsets *set)
 				goto done;
 			}
 			if (r < 0) {
-				rc = wp_fail(w, "%s: bad object type", s->pk ? s->pk->pack_path : "loose object");
+				rc = odb_fail(&w->db, "%s: bad object type", s->pk ? s->pk->pack_path : "loose object");
 				goto done;
 			}
 		}
 		last = s->id;
 		last_key = s->key;
-		progress_update(w->p, ++added);
+		progress_update(w->db.p, ++added);
 		rc = src_next(w, s);
 		if (rc < 0)
 			goto done;
@@ -211,13 +211,21 @@ int wp_merge(walker *w, idsets *set)
 			}
 			heap[0] = heap[--nh];
 		}
-		sift_down(heap, nh, 0, w->rawsz);
+		sift_down(heap, nh, 0, w->db.rawsz);
 	}
-	progress_stop(w->p);
+	progress_stop(w->db.p);
 done:
 	if (idsets_bulk_finish(bulk) && !rc)
 		rc = WALK_NOMEM;
 	free(src);
 	free(heap);
 	return rc;
+}
+
+int wp_tags_to_sets(walker *w, idsets *s)
+{
+	for (size_t i = 0; i < w->db.ntags; i++)
+		if (idsets_tag_target(s, w->db.tags[i].id, w->db.tags[i].target, w->db.tags[i].type) == -2)
+			return WALK_NOMEM;
+	return 0;
 }

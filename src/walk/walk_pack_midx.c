@@ -97,30 +97,30 @@ int wp_midx_find(walker *w, const char *dir)
 	midx_file mx = { .dir = dir };
 	int rc;
 
-	if (!(mx.path = wp_join(dir, "pack/multi-pack-index")))
+	if (!(mx.path = odb_join(dir, "pack/multi-pack-index")))
 		return WALK_NOMEM;
 	/* no multi-pack-index, or one that cannot be read: the packs are scanned */
-	rc = wp_map_file(w, mx.path, 1, &mx.map, &mx.size, NULL);
-	if (rc || mx.size < MIDX_HEADER + w->rawsz)
+	rc = odb_map_file(&w->db, mx.path, 1, &mx.map, &mx.size, NULL);
+	if (rc || mx.size < MIDX_HEADER + w->db.rawsz)
 		goto none;
-	mx.bitmap_path = sibling_path(dir, mx.map + mx.size - w->rawsz, w->rawsz, ".bitmap");
+	mx.bitmap_path = sibling_path(dir, mx.map + mx.size - w->db.rawsz, w->db.rawsz, ".bitmap");
 	if (!mx.bitmap_path) {
 		rc = WALK_NOMEM;
 		goto none;
 	}
 	/* a multi-pack-index without a bitmap is common and worth no note */
-	rc = wp_map_file(w, mx.bitmap_path, 1, &mx.bitmap, &mx.bitmap_size, NULL);
+	rc = odb_map_file(&w->db, mx.bitmap_path, 1, &mx.bitmap, &mx.bitmap_size, NULL);
 	if (rc || !mx.bitmap)
 		goto none;
-	if (wp_grow(&w->midx, &w->midx_cap, w->nmidx + 1, sizeof(*w->midx))) {
+	if (odb_grow(&w->midx, &w->midx_cap, w->nmidx + 1, sizeof(*w->midx))) {
 		rc = WALK_NOMEM;
 		goto none;
 	}
 	w->midx[w->nmidx++] = mx;
 	return 0;
 none:
-	wp_unmap(mx.map, mx.size);
-	wp_unmap(mx.bitmap, mx.bitmap_size);
+	odb_unmap(mx.map, mx.size);
+	odb_unmap(mx.bitmap, mx.bitmap_size);
 	free(mx.path);
 	free(mx.bitmap_path);
 	return rc == WALK_NOMEM ? rc : 0;
@@ -130,24 +130,24 @@ none:
 static int read_chunks(walker *w, const midx_file *mx, midx *m)
 {
 	const unsigned char *f = mx->map;
-	size_t end = mx->size - w->rawsz, nchunks;
+	size_t end = mx->size - w->db.rawsz, nchunks;
 
 	if (memcmp(f, "MIDX", 4))
 		return refuse(m, "not a multi-pack-index");
 	if (f[4] != 1 && f[4] != 2)
 		return refuse(m, "unsupported version %d", f[4]);
-	if (f[5] != (w->rawsz == 32 ? 2 : 1))
+	if (f[5] != (w->db.rawsz == 32 ? 2 : 1))
 		return refuse(m, "made for another hash");
 	if (f[7])
 		return refuse(m, "one of a chain (unsupported)");
 	nchunks = f[6];
-	m->npacks = wp_be32(f + 8);
+	m->npacks = odb_be32(f + 8);
 	m->sum = f + end;
 	if ((nchunks + 1) * CHUNK_ROW > end - MIDX_HEADER)
 		return refuse(m, "truncated");
 	for (size_t i = 0; i < nchunks; i++) {
 		const unsigned char *row = f + MIDX_HEADER + i * CHUNK_ROW;
-		uint64_t at = wp_be64(row + 4), next = wp_be64(row + 4 + CHUNK_ROW);
+		uint64_t at = odb_be64(row + 4), next = odb_be64(row + 4 + CHUNK_ROW);
 		chunk *c = NULL;
 
 		if (at > next || next > end)
@@ -172,13 +172,13 @@ static int read_chunks(walker *w, const midx_file *mx, midx *m)
 	if (m->oidf.size != 1024)
 		return refuse(m, "bad fan-out chunk");
 	for (int b = 0; b < 256; b++) {
-		uint32_t x = wp_be32(m->oidf.p + 4 * b);
+		uint32_t x = odb_be32(m->oidf.p + 4 * b);
 
 		if (x < m->n)
 			return refuse(m, "fan-out table is not monotone");
 		m->n = x;
 	}
-	if (m->oidl.size / w->rawsz != m->n || m->oidl.size % w->rawsz ||
+	if (m->oidl.size / w->db.rawsz != m->n || m->oidl.size % w->db.rawsz ||
 	    m->ooff.size / 8 != m->n || m->ooff.size % 8 || m->loff.size % 8 ||
 	    (m->ridx.p && (m->ridx.size / 4 != m->n || m->ridx.size % 4)))
 		return refuse(m, "chunk sizes do not match its %u objects", m->n);
@@ -199,8 +199,8 @@ static int find_packs(walker *w, const midx_file *mx, midx *m)
 
 		if (!nul)
 			return refuse(m, "bad pack names chunk");
-		for (size_t k = 0; k < w->npacks && !m->packs[i]; k++) {
-			pack_file *pk = &w->packs[k];
+		for (size_t k = 0; k < w->db.npacks && !m->packs[i]; k++) {
+			pack_file *pk = &w->db.packs[k];
 			const char *base = strrchr(pk->idx_path, '/');
 
 			if (pk->dir == mx->dir && !strcmp(base ? base + 1 : pk->idx_path, name))
@@ -220,9 +220,9 @@ static int find_packs(walker *w, const midx_file *mx, midx *m)
 static int object_at(midx *m, uint32_t i, uint32_t *pack, uint64_t *off)
 {
 	const unsigned char *e = m->ooff.p + (size_t)i * 8;
-	uint32_t o = wp_be32(e + 4);
+	uint32_t o = odb_be32(e + 4);
 
-	*pack = wp_be32(e);
+	*pack = odb_be32(e);
 	*off = o;
 	if (*pack >= m->npacks)
 		return refuse(m, "object %u in pack %u of %u", i, *pack, m->npacks);
@@ -231,7 +231,7 @@ static int object_at(midx *m, uint32_t i, uint32_t *pack, uint64_t *off)
 		o &= ~LARGE_OFFSET;
 		if (o >= m->loff.size / 8)
 			return refuse(m, "large offset %u out of range", o);
-		*off = wp_be64(m->loff.p + (size_t)o * 8);
+		*off = odb_be64(m->loff.p + (size_t)o * 8);
 	}
 	return 0;
 }
@@ -251,25 +251,25 @@ static int read_order(walker *w, const midx_file *mx, midx *m)
 	int rc;
 
 	if (!r) {
-		if (!(m->rev_path = sibling_path(mx->dir, m->sum, w->rawsz, ".rev")))
+		if (!(m->rev_path = sibling_path(mx->dir, m->sum, w->db.rawsz, ".rev")))
 			return WALK_NOMEM;
-		rc = wp_map_file(w, m->rev_path, 1, &m->rev, &m->rev_size, NULL);
+		rc = odb_map_file(&w->db, m->rev_path, 1, &m->rev, &m->rev_size, NULL);
 		if (rc == WALK_NOMEM)
 			return rc;
 		if (rc)
 			return refuse(m, "no reverse index (neither a RIDX chunk nor %s)", m->rev_path);
-		if (m->rev_size != 12 + (size_t)m->n * 4 + 2 * w->rawsz ||
-		    memcmp(m->rev, "RIDX", 4) || wp_be32(m->rev + 4) != 1 ||
-		    wp_be32(m->rev + 8) != (w->rawsz == 32 ? 2u : 1u))
+		if (m->rev_size != 12 + (size_t)m->n * 4 + 2 * w->db.rawsz ||
+		    memcmp(m->rev, "RIDX", 4) || odb_be32(m->rev + 4) != 1 ||
+		    odb_be32(m->rev + 8) != (w->db.rawsz == 32 ? 2u : 1u))
 			return refuse(m, "%s: bad header or size", m->rev_path);
-		if (memcmp(m->rev + m->rev_size - 2 * w->rawsz, m->sum, w->rawsz))
+		if (memcmp(m->rev + m->rev_size - 2 * w->db.rawsz, m->sum, w->db.rawsz))
 			return refuse(m, "%s: made for another multi-pack-index (stale)", m->rev_path);
 		r = m->rev + 12;
 	}
 	if (!(m->pos = malloc((size_t)(m->n ? m->n : 1) * sizeof(*m->pos))))
 		return WALK_NOMEM;
 	for (uint32_t k = 0; k < m->n; k++) {
-		uint32_t i = wp_be32(r + (size_t)k * 4), pack;
+		uint32_t i = odb_be32(r + (size_t)k * 4), pack;
 		uint64_t off, key;
 
 		if (i >= m->n)
@@ -325,7 +325,7 @@ static int spread_types(walker *w, midx *m)
 		if ((rc = object_at(m, i, &p, &off)))
 			break;
 		pk = m->packs[p];
-		while (cursor[p] < pk->n && !(rc = wp_entry_offset(w, pk, cursor[p], &at)) && at != off) {
+		while (cursor[p] < pk->n && !(rc = odb_entry_offset(pk, cursor[p], &at, w->db.err, w->db.errsz)) && at != off) {
 			cursor[p]++;
 			skipped++;
 		}
@@ -347,17 +347,17 @@ static int spread_types(walker *w, midx *m)
 		pack_file *pk = m->packs[p];
 
 		for (uint32_t k = 0; k < pk->n && !rc; k++) {
-			const unsigned char *id = wp_pack_name(pk, k);
+			const unsigned char *id = odb_pack_name(pk, k);
 			uint32_t i, q;
 			uint64_t off;
 
 			if (pk->types[k])
 				continue;
-			i = wp_fanout_find(m->oidf.p, m->oidl.p, w->rawsz, id, w->rawsz);
+			i = odb_fanout_find(m->oidf.p, m->oidl.p, w->db.rawsz, id, w->db.rawsz);
 			if (i == NOT_FOUND)
 				rc = refuse(m, "does not list entry %u of %s", k, pk->idx_path);
 			else if (!(rc = object_at(m, i, &q, &off)) &&
-				 memcmp(wp_pack_name(m->packs[q], entry[i]), id, w->rawsz))
+				 memcmp(odb_pack_name(m->packs[q], entry[i]), id, w->db.rawsz))
 				rc = refuse(m, "lists object %u at an entry of another name", i);
 			if (!rc)
 				pk->types[k] = m->types[i];
@@ -388,30 +388,30 @@ int wp_midx_types(walker *w, midx_file *mx)
 	if (!rc && !(m.types = malloc(m.n ? m.n : 1)))
 		rc = WALK_NOMEM;
 	/* its name says which index it is for; its header had better agree */
-	if (!rc && mx->bitmap_size >= 12 + w->rawsz && !memcmp(mx->bitmap, "BITM", 4) &&
-	    memcmp(mx->bitmap + 12, m.sum, w->rawsz))
+	if (!rc && mx->bitmap_size >= 12 + w->db.rawsz && !memcmp(mx->bitmap, "BITM", 4) &&
+	    memcmp(mx->bitmap + 12, m.sum, w->db.rawsz))
 		rc = refuse(&m, "made for another multi-pack-index (stale)");
-	if (!rc && bitmap_pack_types(mx->bitmap, mx->bitmap_size, w->rawsz, m.sum, m.n, m.pos,
+	if (!rc && bitmap_pack_types(mx->bitmap, mx->bitmap_size, w->db.rawsz, m.sum, m.n, m.pos,
 				     m.types, m.why, sizeof(m.why)) != BITMAP_OK)
 		rc = 1;
 	if (!rc)
 		usable = !(rc = spread_types(w, &m));
-	/* a bad offset in an index (wp_entry_offset) is the scan's to report */
+	/* a bad offset in an index (odb_entry_offset) is the scan's to report */
 	if (rc == WALK_ERR)
-		rc = refuse(&m, "%s", w->err);
+		rc = refuse(&m, "%s", w->db.err);
 	if (rc == 1)
-		rc = wp_note(w, "%s: its bitmap is not used (%s); its packs are read instead",
+		rc = odb_note(&w->db, "%s: its bitmap is not used (%s); its packs are read instead",
 			     mx->path, m.why);
 	for (uint32_t p = 0; usable && p < m.npacks && !rc; p++)
 		rc = wp_pack_typed(w, m.packs[p]);
-	wp_unmap(m.rev, m.rev_size);
+	odb_unmap(m.rev, m.rev_size);
 	free(m.rev_path);
 	free(m.packs);
 	free(m.pos);
 	free(m.types);
 	/* the merge reads the packs' own indexes: the multi-pack-index is done with */
-	wp_unmap(mx->map, mx->size);
-	wp_unmap(mx->bitmap, mx->bitmap_size);
+	odb_unmap(mx->map, mx->size);
+	odb_unmap(mx->bitmap, mx->bitmap_size);
 	mx->map = mx->bitmap = NULL;
 	return rc;
 }

@@ -1,5 +1,5 @@
 /*
- * walk_pack_tags.c - step 2's tags: what each annotated tag points at,
+ * odb_tags.c - what each annotated tag points at,
  * read from the pack or loose file itself, for the commit-ish set.
  *
  * A tag's "object <hex>\ntype <type>\n" lines are its first bytes
@@ -16,7 +16,7 @@
  */
 #include <config.h>
 
-#include "walk_pack_int.h"
+#include "odb.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -31,37 +31,22 @@
 #define MAX_TAG_DEPTH 64         /* deltas of tags; git's default depth is 50 */
 #define LOOSE_TAG_READ 4096      /* bytes of a loose tag's file read */
 
-/*
- * The offset of index entry i, or -1: a bad offset is the scan's to
- * report, so wp_entry_offset() writes its message into a buffer of its
- * own here, and the walker's (which may hold a warning) is left alone.
- */
-static int entry_off(const walker *w, const pack_file *pk, uint32_t i, uint64_t *off)
-{
-	walker quiet = *w;
-	char err[256];
-
-	quiet.err = err;
-	quiet.errsz = sizeof(err);
-	return wp_entry_offset(&quiet, pk, i, off) ? -1 : 0;
-}
-
-/* Remember what a tag says; 0 or WALK_NOMEM. */
-static int record(walker *w, const unsigned char *id, const unsigned char *obj, size_t len)
+/* Remember what a tag says; 0 or ODB_NOMEM. */
+static int record(odb *db, const unsigned char *id, const unsigned char *obj, size_t len)
 {
 	unsigned char target[ABBREV_MAX_RAWSZ];
-	wp_tag *t;
+	odb_tag *t;
 	int type;
 
 	/* a malformed header gets no record: git cannot peel the tag either */
-	if (tagobj_parse(obj, len, w->rawsz, target, &type))
+	if (tagobj_parse(obj, len, db->rawsz, target, &type))
 		return 0;
-	if (wp_grow(&w->tags, &w->tags_cap, w->ntags + 1, sizeof(*w->tags)))
-		return WALK_NOMEM;
-	t = &w->tags[w->ntags++];
+	if (odb_grow(&db->tags, &db->tags_cap, db->ntags + 1, sizeof(*db->tags)))
+		return ODB_NOMEM;
+	t = &db->tags[db->ntags++];
 	memset(t, 0, sizeof(*t));
-	memcpy(t->id, id, w->rawsz);
-	memcpy(t->target, target, w->rawsz);
+	memcpy(t->id, id, db->rawsz);
+	memcpy(t->target, target, db->rawsz);
 	t->type = (unsigned char)type;
 	return 0;
 }
@@ -93,12 +78,12 @@ static int inflate_prefix(const unsigned char *src, size_t n, unsigned char *out
  * The object at pack offset `off`: whole (want 0) or at least its first
  * `want` bytes (a whole object is stored at most; a delta is always
  * rebuilt whole), in a new buffer.  0, -1 when it cannot be read here,
- * or WALK_NOMEM.
+ * or ODB_NOMEM.
  */
-static int obj_read(walker *w, const pack_file *pk, uint64_t off, size_t want, int depth,
+static int obj_read(odb *db, const pack_file *pk, uint64_t off, size_t want, int depth,
 		    unsigned char **out, size_t *outn)
 {
-	const unsigned char *e = pk->pack + pk->pack_size - w->rawsz;
+	const unsigned char *e = pk->pack + pk->pack_size - db->rawsz;
 	unsigned char *base = NULL, *delta = NULL;
 	size_t bn, got;
 	uint64_t boff = 0;
@@ -106,14 +91,14 @@ static int obj_read(walker *w, const pack_file *pk, uint64_t off, size_t want, i
 	int rc;
 
 	if (depth > MAX_TAG_DEPTH ||
-	    pack_entry_parse(pk->pack, (uint64_t)(e - pk->pack), off, w->rawsz, &pe))
+	    pack_entry_parse(pk->pack, (uint64_t)(e - pk->pack), off, db->rawsz, &pe))
 		return -1;
 	if (pe.type == PACK_OFS_DELTA) {
 		boff = pe.base_off;
 	} else if (pe.type == PACK_REF_DELTA) {
-		uint32_t i = wp_index_find(pk, pe.base_id, w->rawsz);
+		uint32_t i = odb_index_find(pk, pe.base_id, db->rawsz);
 
-		if (i == NOT_FOUND || entry_off(w, pk, i, &boff))
+		if (i == NOT_FOUND || odb_entry_offset(pk, i, &boff, NULL, 0))
 			return -1;
 	} else {
 		size_t n = want && want < pe.size ? want : pe.size;
@@ -122,7 +107,7 @@ static int obj_read(walker *w, const pack_file *pk, uint64_t off, size_t want, i
 			return -1;
 		*out = malloc(n ? n : 1);
 		if (!*out)
-			return WALK_NOMEM;
+			return ODB_NOMEM;
 		if (n && (inflate_prefix(pe.data, (size_t)(e - pe.data), *out, n, &got) || got != n)) {
 			free(*out);
 			*out = NULL;
@@ -134,52 +119,52 @@ static int obj_read(walker *w, const pack_file *pk, uint64_t off, size_t want, i
 	/* a delta: its base whole, then the delta applied */
 	if (pe.size > MAX_TAG_BYTES)
 		return -1;
-	rc = obj_read(w, pk, boff, 0, depth + 1, &base, &bn);
+	rc = obj_read(db, pk, boff, 0, depth + 1, &base, &bn);
 	if (rc)
 		return rc;
 	delta = malloc(pe.size ? pe.size : 1);
-	rc = !delta ? WALK_NOMEM
+	rc = !delta ? ODB_NOMEM
 		    : pe.size && (inflate_prefix(pe.data, (size_t)(e - pe.data), delta, pe.size, &got) ||
 				  got != pe.size)
 		    ? -1 : pack_delta_apply(base, bn, delta, pe.size, MAX_TAG_BYTES, out, outn);
 	if (rc == -2)
-		rc = WALK_NOMEM;
+		rc = ODB_NOMEM;
 	free(base);
 	free(delta);
 	return rc;
 }
 
-int wp_pack_tag(walker *w, const pack_file *pk, uint32_t i)
+int odb_pack_tag(odb *db, const pack_file *pk, uint32_t i)
 {
 	unsigned char *obj = NULL;
 	size_t n = 0;
 	uint64_t off;
 	int rc;
 
-	if (entry_off(w, pk, i, &off))
+	if (odb_entry_offset(pk, i, &off, NULL, 0))
 		return 0;
-	rc = obj_read(w, pk, off, TAGOBJ_HEAD_MAX, 0, &obj, &n);
-	if (rc == WALK_NOMEM)
+	rc = obj_read(db, pk, off, TAGOBJ_HEAD_MAX, 0, &obj, &n);
+	if (rc == ODB_NOMEM)
 		return rc;
 	if (rc)
 		return 0;
-	rc = record(w, wp_pack_name(pk, i), obj, n);
+	rc = record(db, odb_pack_name(pk, i), obj, n);
 	free(obj);
 	return rc;
 }
 
-int wp_pack_tags(walker *w, const pack_file *pk)
+int odb_pack_tags(odb *db, const pack_file *pk)
 {
 	for (uint32_t i = 0; i < pk->n; i++) {
 		int rc;
 
-		if (pk->types[i] == ABBREV_TYPE_TAG && (rc = wp_pack_tag(w, pk, i)))
+		if (pk->types[i] == ABBREV_TYPE_TAG && (rc = odb_pack_tag(db, pk, i)))
 			return rc;
 	}
 	return 0;
 }
 
-int wp_loose_tag(walker *w, const char *path, const unsigned char *id)
+int odb_loose_tag(odb *db, const char *path, const unsigned char *id)
 {
 	unsigned char in[LOOSE_TAG_READ], out[64 + TAGOBJ_HEAD_MAX];
 	const unsigned char *nul;
@@ -197,13 +182,5 @@ int wp_loose_tag(walker *w, const char *path, const unsigned char *id)
 	nul = memchr(out, 0, got);
 	if (!nul)
 		return 0;
-	return record(w, id, nul + 1, got - (size_t)(nul + 1 - out));
-}
-
-int wp_tags_to_sets(walker *w, idsets *s)
-{
-	for (size_t i = 0; i < w->ntags; i++)
-		if (idsets_tag_target(s, w->tags[i].id, w->tags[i].target, w->tags[i].type) == -2)
-			return WALK_NOMEM;
-	return 0;
+	return record(db, id, nul + 1, got - (size_t)(nul + 1 - out));
 }

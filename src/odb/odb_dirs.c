@@ -1,13 +1,11 @@
 /*
- * walk_pack_dirs.c - step 1 of walk_pack.c: the object directories, the
- * given one and its alternates (info/alternates, recursively, and
- * GIT_ALTERNATE_OBJECT_DIRECTORIES, each directory once, as git reads
- * them), and for each its packs and loose objects.
+ * odb_dirs.c - the object directories: the given one and its alternates
+ * (info/alternates, recursively, and GIT_ALTERNATE_OBJECT_DIRECTORIES,
+ * each directory once, as git reads them).
  */
 #include <config.h>
 
-#include "test_hooks.h"
-#include "walk_pack_int.h"
+#include "odb.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -58,7 +56,7 @@ static int unquote(const char *s, char *out, const char **end)
 	return 0;
 }
 
-static int add_dir(walker *w, const char *dir, int depth, const char *from);
+static int add_dir(odb *db, const char *dir, int depth, const char *from);
 
 /*
  * Follow a list of object directories separated by `sep`, as git parses
@@ -69,7 +67,7 @@ static int add_dir(walker *w, const char *dir, int depth, const char *from);
  * against the real object directory), or with base NULL to the current
  * directory.  `from` names the list in messages.
  */
-static int add_list(walker *w, const char *list, int sep, const char *base, int depth,
+static int add_list(odb *db, const char *list, int sep, const char *base, int depth,
 		    const char *from)
 {
 	char *entry = malloc(strlen(list) + 1);
@@ -77,11 +75,11 @@ static int add_list(walker *w, const char *list, int sep, const char *base, int 
 	int rc = 0;
 
 	if (!entry)
-		return WALK_NOMEM;
+		return ODB_NOMEM;
 	if (*list && depth > MAX_ALT_DEPTH) {
 		/* as git: an error message, and the walk goes on without them */
 		free(entry);
-		return wp_warn(w, "%s: ignoring alternate object stores, nesting too deep", from);
+		return odb_warn(db, "%s: ignoring alternate object stores, nesting too deep", from);
 	}
 	while (*p && !rc) {
 		char *alt;
@@ -97,9 +95,9 @@ static int add_list(walker *w, const char *list, int sep, const char *base, int 
 		p = *end ? end + 1 : end;
 		if (!entry[0])
 			continue;
-		alt = entry[0] == '/' || !base ? strdup(entry) : wp_join(base, entry);
+		alt = entry[0] == '/' || !base ? strdup(entry) : odb_join(base, entry);
 		/* add_dir() resolves it as git does, with realpath() */
-		rc = alt ? add_dir(w, alt, depth, from) : WALK_NOMEM;
+		rc = alt ? add_dir(db, alt, depth, from) : ODB_NOMEM;
 		free(alt);
 	}
 	free(entry);
@@ -107,32 +105,32 @@ static int add_list(walker *w, const char *list, int sep, const char *base, int 
 }
 
 /* Follow dir/info/alternates (dir a real path): one object directory a line. */
-static int add_alternates(walker *w, const char *dir, int depth)
+static int add_alternates(odb *db, const char *dir, int depth)
 {
-	char *path = wp_join(dir, "info/alternates"), *text = NULL;
+	char *path = odb_join(dir, "info/alternates"), *text = NULL;
 	const unsigned char *m;
 	size_t size;
 	int rc;
 
 	if (!path)
-		return WALK_NOMEM;
-	rc = wp_map_file(w, path, 1, &m, &size, NULL);
+		return ODB_NOMEM;
+	rc = odb_map_file(db, path, 1, &m, &size, NULL);
 	if (rc) {
 		free(path);
 		return rc == 1 ? 0 : rc;
 	}
 	text = malloc(size + 1);
 	if (!text) {
-		rc = WALK_NOMEM;
+		rc = ODB_NOMEM;
 		goto done;
 	}
 	if (size) /* an empty file maps to NULL */
 		memcpy(text, m, size);
 	text[size] = '\0';
-	rc = add_list(w, text, '\n', dir, depth, path);
+	rc = add_list(db, text, '\n', dir, depth, path);
 done:
 	free(text);
-	wp_unmap(m, size);
+	odb_unmap(m, size);
 	free(path);
 	return rc;
 }
@@ -143,7 +141,7 @@ done:
  * (`from`) that is not there is warned about and left out, as git does;
  * the repository's own must be there.
  */
-static int add_dir(walker *w, const char *dir, int depth, const char *from)
+static int add_dir(odb *db, const char *dir, int depth, const char *from)
 {
 	char *real = realpath(dir, NULL);
 	struct stat st;
@@ -153,50 +151,32 @@ static int add_dir(walker *w, const char *dir, int depth, const char *from)
 
 		free(real);
 		if (e == ENOMEM)
-			return WALK_NOMEM;
+			return ODB_NOMEM;
 		if (from)
-			return wp_warn(w, "%s: alternate object directory %s: %s; ignored", from,
+			return odb_warn(db, "%s: alternate object directory %s: %s; ignored", from,
 				       dir, strerror(e));
-		return wp_fail(w, "%s: cannot open object directory: %s", dir, strerror(e));
+		return odb_fail(db, "%s: cannot open object directory: %s", dir, strerror(e));
 	}
-	for (size_t i = 0; i < w->ndirs; i++)
-		if (!strcmp(w->dirs[i], real)) {
+	for (size_t i = 0; i < db->ndirs; i++)
+		if (!strcmp(db->dirs[i], real)) {
 			free(real);
 			return 0;
 		}
-	if (wp_grow(&w->dirs, &w->dirs_cap, w->ndirs + 1, sizeof(*w->dirs))) {
+	if (odb_grow(&db->dirs, &db->dirs_cap, db->ndirs + 1, sizeof(*db->dirs))) {
 		free(real);
-		return WALK_NOMEM;
+		return ODB_NOMEM;
 	}
-	w->dirs[w->ndirs++] = real;
-	return add_alternates(w, real, depth + 1);
+	db->dirs[db->ndirs++] = real;
+	return add_alternates(db, real, depth + 1);
 }
 
-int wp_find_objdirs(walker *w, const char *objdir)
+int odb_find_objdirs(odb *db, const char *objdir)
 {
 	const char *env = getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
-	int rc = add_dir(w, objdir, -1, NULL);
+	int rc = add_dir(db, objdir, -1, NULL);
 
 	/* as git: the variable's directories are alternates of the repository's */
 	if (!rc && env)
-		rc = add_list(w, env, ':', NULL, 0, "GIT_ALTERNATE_OBJECT_DIRECTORIES");
-	return rc;
-}
-
-int wp_add_objdirs(walker *w, const char *objdir)
-{
-	int rc = wp_find_objdirs(w, objdir);
-
-	for (size_t i = 0; i < w->ndirs && !rc; i++) {
-		if ((rc = wp_add_packs(w, w->dirs[i])) || (rc = wp_midx_find(w, w->dirs[i])))
-			break;
-		/*
-		 * A test hook: wait here, between listing the packs and reading
-		 * the loose objects, so that tests/t-concurrent.sh can repack in
-		 * between every time instead of by chance (test_hooks.h).
-		 */
-		test_hook_pause(&w->paused);
-		rc = wp_add_loose(w, w->dirs[i]);
-	}
+		rc = add_list(db, env, ':', NULL, 0, "GIT_ALTERNATE_OBJECT_DIRECTORIES");
 	return rc;
 }

@@ -1,14 +1,13 @@
 /*
- * walk_pack_idx.c - the packs of an object directory (step 1 and the
- * start of step 2 of walk_pack.c): list dir/pack, map each pack-*.idx
+ * odb_pack.c - the packs of an object directory: list dir/pack, map each pack-*.idx
  * with its .pack and .rev, check the index layout against the pack, and
  * put a pack's entries in offset order (from the .rev file, or by sorting
  * the offsets).  Also the second listing that tells whether the packs
- * changed during the walk.
+ * changed while they were read.
  */
 #include <config.h>
 
-#include "walk_pack_int.h"
+#include "odb.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -21,38 +20,39 @@
  * 32-bit offsets, 64-bit offsets, two checksums; version 1: fan-out, then
  * (offset, name) pairs, two checksums) and the pack header against it.
  */
-static int pack_check(walker *w, pack_file *pk)
+static int pack_check(odb *db, pack_file *pk)
 {
 	const unsigned char *idx = pk->idx;
-	size_t rawsz = w->rawsz;
+	size_t rawsz = db->rawsz;
 	uint64_t min;
 	uint32_t prev = 0;
 
 	if (pk->idx_size >= 8 && !memcmp(idx, "\377tOc", 4)) {
-		pk->version = (int)wp_be32(idx + 4);
+		pk->version = (int)odb_be32(idx + 4);
 		if (pk->version != 2)
-			return wp_fail(w, "%s: unsupported index version %u", pk->idx_path,
-				    wp_be32(idx + 4));
+			return odb_fail(db, "%s: unsupported index version %u", pk->idx_path,
+				    odb_be32(idx + 4));
 		pk->fanout = idx + 8;
 	} else {
 		pk->version = 1;
 		pk->fanout = idx;
 	}
 	if (pk->idx_size < (size_t)(pk->fanout - idx) + 1024 + 2 * rawsz)
-		return wp_fail(w, "%s: index file too small", pk->idx_path);
+		return odb_fail(db, "%s: index file too small", pk->idx_path);
 	for (int b = 0; b < 256; b++) {
-		uint32_t f = wp_fanout(pk, b);
+		uint32_t f = odb_fanout(pk, b);
 
 		if (f < prev)
-			return wp_fail(w, "%s: index fan-out table is not monotone", pk->idx_path);
+			return odb_fail(db, "%s: index fan-out table is not monotone", pk->idx_path);
 		prev = f;
 	}
 	pk->n = prev;
+	pk->rawsz = rawsz;
 	if (pk->version == 2) {
 		min = 8 + 1024 + (uint64_t)pk->n * (rawsz + 8) + 2 * rawsz;
 		if (pk->idx_size < min || (pk->idx_size - min) % 8 ||
 		    (pk->idx_size - min) / 8 > pk->n)
-			return wp_fail(w, "%s: index size does not match its %u objects",
+			return odb_fail(db, "%s: index size does not match its %u objects",
 				    pk->idx_path, pk->n);
 		pk->n64 = (uint32_t)((pk->idx_size - min) / 8);
 		pk->names = idx + 8 + 1024;
@@ -63,7 +63,7 @@ static int pack_check(walker *w, pack_file *pk)
 	} else {
 		min = 1024 + (uint64_t)pk->n * (rawsz + 4) + 2 * rawsz;
 		if (pk->idx_size != min)
-			return wp_fail(w, "%s: index size does not match its %u objects",
+			return odb_fail(db, "%s: index size does not match its %u objects",
 				    pk->idx_path, pk->n);
 		pk->off32 = idx + 1024;
 		pk->off_stride = rawsz + 4;
@@ -72,63 +72,69 @@ static int pack_check(walker *w, pack_file *pk)
 	}
 
 	if (pk->pack_size < 12 + rawsz || memcmp(pk->pack, "PACK", 4))
-		return wp_fail(w, "%s: not a pack file", pk->pack_path);
-	if (wp_be32(pk->pack + 4) != 2 && wp_be32(pk->pack + 4) != 3)
-		return wp_fail(w, "%s: unsupported pack version %u", pk->pack_path,
-			    wp_be32(pk->pack + 4));
-	if (wp_be32(pk->pack + 8) != pk->n)
-		return wp_fail(w, "%s: holds %u objects, its index %u", pk->pack_path,
-			    wp_be32(pk->pack + 8), pk->n);
+		return odb_fail(db, "%s: not a pack file", pk->pack_path);
+	if (odb_be32(pk->pack + 4) != 2 && odb_be32(pk->pack + 4) != 3)
+		return odb_fail(db, "%s: unsupported pack version %u", pk->pack_path,
+			    odb_be32(pk->pack + 4));
+	if (odb_be32(pk->pack + 8) != pk->n)
+		return odb_fail(db, "%s: holds %u objects, its index %u", pk->pack_path,
+			    odb_be32(pk->pack + 8), pk->n);
 	/*
 	 * The index ends with the pack's checksum: a truncated or other pack
 	 * fails.  So does a pack rewritten under the same name between the
 	 * two opens (git repack -f), so this is worth another attempt first.
 	 */
 	if (memcmp(pk->pack + pk->pack_size - rawsz, idx + pk->idx_size - 2 * rawsz, rawsz)) {
-		if (!wp_same_file(pk->idx_path, &pk->idx_id) || !wp_same_file(pk->pack_path, &pk->pack_id))
-			w->vanished = 1; /* rewritten meanwhile: look again */
-		return wp_fail(w, "%s: checksum does not match its index (truncated?)", pk->pack_path);
+		if (!odb_same_file(pk->idx_path, &pk->idx_id) || !odb_same_file(pk->pack_path, &pk->pack_id))
+			db->vanished = 1; /* rewritten meanwhile: look again */
+		return odb_fail(db, "%s: checksum does not match its index (truncated?)", pk->pack_path);
 	}
 	return 0;
 }
 
-/* The pack offset of index entry i, checked to lie inside the pack. */
-int wp_entry_offset(walker *w, const pack_file *pk, uint32_t i, uint64_t *out)
+int odb_entry_offset(const pack_file *pk, uint32_t i, uint64_t *out, char *err, size_t errsz)
 {
-	uint32_t o = wp_be32(pk->off32 + (size_t)i * pk->off_stride);
+	uint32_t o = odb_be32(pk->off32 + (size_t)i * pk->off_stride);
 	uint64_t off = o;
 
 	if (pk->version == 2 && (o & 0x80000000u)) {
 		o &= 0x7fffffffu;
-		if (o >= pk->n64)
-			return wp_fail(w, "%s: large offset entry %u out of range", pk->idx_path, o);
-		off = wp_be64(pk->off64 + (size_t)o * 8);
+		if (o >= pk->n64) {
+			if (errsz)
+				snprintf(err, errsz, "%s: large offset entry %u out of range",
+					 pk->idx_path, o);
+			return ODB_ERR;
+		}
+		off = odb_be64(pk->off64 + (size_t)o * 8);
 	}
-	if (off < 12 || off >= pk->pack_size - w->rawsz)
-		return wp_fail(w, "%s: offset %llu of object %u lies outside %s", pk->idx_path,
-			    (unsigned long long)off, i, pk->pack_path);
+	if (off < 12 || off >= pk->pack_size - pk->rawsz) {
+		if (errsz)
+			snprintf(err, errsz, "%s: offset %llu of object %u lies outside %s",
+				 pk->idx_path, (unsigned long long)off, i, pk->pack_path);
+		return ODB_ERR;
+	}
 	*out = off;
 	return 0;
 }
 
-uint32_t wp_fanout_find(const unsigned char *fanout, const unsigned char *names, size_t stride,
+uint32_t odb_fanout_find(const unsigned char *fanout, const unsigned char *names, size_t stride,
 			const unsigned char *id, size_t rawsz)
 {
-	uint32_t lo = id[0] ? wp_be32(fanout + 4 * (id[0] - 1)) : 0, hi = wp_be32(fanout + 4 * id[0]);
+	uint32_t lo = id[0] ? odb_be32(fanout + 4 * (id[0] - 1)) : 0, hi = odb_be32(fanout + 4 * id[0]);
 	size_t i = hexid_find_stride(names, stride, lo, hi, rawsz, id);
 
 	return i == SIZE_MAX ? NOT_FOUND : (uint32_t)i;
 }
 
 /* Index position of `id` in the pack, or NOT_FOUND. */
-uint32_t wp_index_find(const pack_file *pk, const unsigned char *id, size_t rawsz)
+uint32_t odb_index_find(const pack_file *pk, const unsigned char *id, size_t rawsz)
 {
-	return wp_fanout_find(pk->fanout, pk->names, pk->name_stride, id, rawsz);
+	return odb_fanout_find(pk->fanout, pk->names, pk->name_stride, id, rawsz);
 }
 
 /* ---- offset order ---------------------------------------------------------- */
 
-void wp_order_free(pack_order *o)
+void odb_order_free(pack_order *o)
 {
 	free(o->off);
 	free(o->pos);
@@ -151,28 +157,28 @@ static void fill_buckets(pack_order *o, uint32_t n)
 }
 
 /* The .rev file's header and size: "RIDX", version 1, this hash, n entries. */
-static int rev_check_header(walker *w, const pack_file *pk)
+static int rev_check_header(odb *db, const pack_file *pk)
 {
-	if (pk->rev_size != 12 + (size_t)pk->n * 4 + 2 * w->rawsz ||
-	    memcmp(pk->rev, "RIDX", 4) || wp_be32(pk->rev + 4) != 1)
-		return wp_fail(w, "%s: bad reverse index header or size", pk->rev_path);
-	if (wp_be32(pk->rev + 8) != (w->rawsz == 32 ? 2u : 1u))
-		return wp_fail(w, "%s: reverse index is for another hash", pk->rev_path);
+	if (pk->rev_size != 12 + (size_t)pk->n * 4 + 2 * db->rawsz ||
+	    memcmp(pk->rev, "RIDX", 4) || odb_be32(pk->rev + 4) != 1)
+		return odb_fail(db, "%s: bad reverse index header or size", pk->rev_path);
+	if (odb_be32(pk->rev + 8) != (db->rawsz == 32 ? 2u : 1u))
+		return odb_fail(db, "%s: reverse index is for another hash", pk->rev_path);
 	return 0;
 }
 
 #define REV_AHEAD 16 /* index offsets prefetched ahead of the .rev reading */
 
 /* Read the .rev file: index positions in pack order, checked as it goes. */
-static int order_from_rev(walker *w, const pack_file *pk, pack_order *o)
+static int order_from_rev(odb *db, const pack_file *pk, pack_order *o)
 {
 	uint32_t n = pk->n;
 	int rc;
 
-	if ((rc = rev_check_header(w, pk)))
+	if ((rc = rev_check_header(db, pk)))
 		return rc;
 	for (uint32_t r = 0; r < n; r++) {
-		uint32_t i = wp_be32(pk->rev + 12 + (size_t)r * 4);
+		uint32_t i = odb_be32(pk->rev + 12 + (size_t)r * 4);
 
 #ifdef __GNUC__
 		/*
@@ -181,19 +187,19 @@ static int order_from_rev(walker *w, const pack_file *pk, pack_order *o)
 		 * ahead (the .rev entries themselves are read in order).
 		 */
 		if (r + REV_AHEAD < n) {
-			uint32_t ahead = wp_be32(pk->rev + 12 + (size_t)(r + REV_AHEAD) * 4);
+			uint32_t ahead = odb_be32(pk->rev + 12 + (size_t)(r + REV_AHEAD) * 4);
 
 			if (ahead < n)
 				__builtin_prefetch(pk->off32 + (size_t)ahead * pk->off_stride);
 		}
 #endif
 		if (i >= n)
-			return wp_fail(w, "%s: index position %u out of range", pk->rev_path, i);
-		if ((rc = wp_entry_offset(w, pk, i, &o->off[r])))
+			return odb_fail(db, "%s: index position %u out of range", pk->rev_path, i);
+		if ((rc = odb_entry_offset(pk, i, &o->off[r], db->err, db->errsz)))
 			return rc;
 		/* strictly increasing offsets also prove it is a permutation */
 		if (r && o->off[r] <= o->off[r - 1])
-			return wp_fail(w, "%s: not in pack order at position %u", pk->rev_path, r);
+			return odb_fail(db, "%s: not in pack order at position %u", pk->rev_path, r);
 		o->pos[r] = i;
 	}
 	return 0;
@@ -209,7 +215,7 @@ static int order_from_rev(walker *w, const pack_file *pk, pack_order *o)
  * one bucket per object would scatter every write over the whole array,
  * a cache miss each with millions of objects.
  */
-static int order_by_sorting(walker *w, const pack_file *pk, pack_order *o)
+static int order_by_sorting(odb *db, const pack_file *pk, pack_order *o)
 {
 	uint32_t n = pk->n, *pos2 = malloc((size_t)n * sizeof(*pos2) + 1);
 	uint64_t *off2 = malloc((size_t)n * sizeof(*off2) + 1);
@@ -222,13 +228,13 @@ static int order_by_sorting(walker *w, const pack_file *pk, pack_order *o)
 	passes = (bits + RADIX_BITS - 1) / RADIX_BITS;
 	count = calloc(passes ? passes : 1, sizeof(*count));
 	if (!pos2 || !off2 || !count) {
-		rc = WALK_NOMEM;
+		rc = ODB_NOMEM;
 		goto done;
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t off;
 
-		if ((rc = wp_entry_offset(w, pk, i, &off)))
+		if ((rc = odb_entry_offset(pk, i, &off, db->err, db->errsz)))
 			goto done;
 		o->off[i] = off;
 		o->pos[i] = i;
@@ -261,7 +267,7 @@ static int order_by_sorting(walker *w, const pack_file *pk, pack_order *o)
 	}
 	for (uint32_t r = 1; r < n; r++)
 		if (o->off[r] == o->off[r - 1]) {
-			rc = wp_fail(w, "%s: two objects at offset %llu", pk->idx_path,
+			rc = odb_fail(db, "%s: two objects at offset %llu", pk->idx_path,
 				  (unsigned long long)o->off[r]);
 			goto done;
 		}
@@ -272,12 +278,12 @@ done:
 	return rc;
 }
 
-int wp_order_build(walker *w, const pack_file *pk, pack_order *o)
+int odb_order_build(odb *db, const pack_file *pk, pack_order *o)
 {
 	size_t n = pk->n ? pk->n : 1;
 	int rc;
 
-	o->end = pk->pack_size - w->rawsz;
+	o->end = pk->pack_size - db->rawsz;
 	/* about one bucket per object, so a lookup looks at one or two */
 	o->shift = 0;
 	while ((o->end >> o->shift) > pk->n)
@@ -289,8 +295,8 @@ int wp_order_build(walker *w, const pack_file *pk, pack_order *o)
 	o->base = malloc(n * sizeof(*o->base));
 	o->bucket = malloc((size_t)(o->nb + 1) * sizeof(*o->bucket));
 	if (!o->off || !o->pos || !o->type || !o->base || !o->bucket)
-		return WALK_NOMEM;
-	rc = pk->rev ? order_from_rev(w, pk, o) : order_by_sorting(w, pk, o);
+		return ODB_NOMEM;
+	rc = pk->rev ? order_from_rev(db, pk, o) : order_by_sorting(db, pk, o);
 	if (!rc)
 		fill_buckets(o, pk->n);
 	return rc;
@@ -302,22 +308,22 @@ int wp_order_build(walker *w, const pack_file *pk, pack_order *o)
  * .rev that is not a permutation itself (an object with two types or
  * none), and which reads neither offsets nor the pack.
  */
-static int positions_from_rev(walker *w, const pack_file *pk, uint32_t *pos)
+static int positions_from_rev(odb *db, const pack_file *pk, uint32_t *pos)
 {
 	uint32_t n = pk->n;
 	int rc;
 
-	if ((rc = rev_check_header(w, pk)))
+	if ((rc = rev_check_header(db, pk)))
 		return rc;
 	for (uint32_t r = 0; r < n; r++) {
-		pos[r] = wp_be32(pk->rev + 12 + (size_t)r * 4);
+		pos[r] = odb_be32(pk->rev + 12 + (size_t)r * 4);
 		if (pos[r] >= n)
-			return wp_fail(w, "%s: index position %u out of range", pk->rev_path, pos[r]);
+			return odb_fail(db, "%s: index position %u out of range", pk->rev_path, pos[r]);
 	}
 	return 0;
 }
 
-int wp_order_positions(walker *w, const pack_file *pk, uint32_t **out)
+int odb_order_positions(odb *db, const pack_file *pk, uint32_t **out)
 {
 	size_t n = pk->n ? pk->n : 1;
 	pack_order o = { 0 };
@@ -326,19 +332,19 @@ int wp_order_positions(walker *w, const pack_file *pk, uint32_t **out)
 	*out = NULL;
 	o.pos = malloc(n * sizeof(*o.pos));
 	if (!o.pos)
-		return WALK_NOMEM;
+		return ODB_NOMEM;
 	if (pk->rev) {
-		rc = positions_from_rev(w, pk, o.pos);
+		rc = positions_from_rev(db, pk, o.pos);
 	} else {
-		o.end = pk->pack_size - w->rawsz;
+		o.end = pk->pack_size - db->rawsz;
 		o.off = malloc(n * sizeof(*o.off));
-		rc = o.off ? order_by_sorting(w, pk, &o) : WALK_NOMEM;
+		rc = o.off ? order_by_sorting(db, pk, &o) : ODB_NOMEM;
 	}
 	if (!rc) {
 		*out = o.pos;
 		o.pos = NULL;
 	}
-	wp_order_free(&o);
+	odb_order_free(&o);
 	return rc;
 }
 
@@ -366,18 +372,18 @@ static uint32_t rank_in(const pack_order *o, uint64_t off, uint32_t lo, uint32_t
 	return lo < end && o->off[lo] == off ? lo : NOT_FOUND;
 }
 
-uint32_t wp_rank_before(const pack_order *o, uint64_t off, uint32_t r)
+uint32_t odb_rank_before(const pack_order *o, uint64_t off, uint32_t r)
 {
 	uint32_t lo = r > NEAR_RANKS ? r - NEAR_RANKS : 0;
 
 	if (lo >= r || o->off[lo] > off)
-		return wp_rank_of(o, off);
+		return odb_rank_of(o, off);
 	/* sorted offsets: if any entry starts at `off`, it is one of [lo, r) */
 	return rank_in(o, off, lo, r);
 }
 
 /* Rank of the entry starting at offset `off`, or NOT_FOUND. */
-uint32_t wp_rank_of(const pack_order *o, uint64_t off)
+uint32_t odb_rank_of(const pack_order *o, uint64_t off)
 {
 	uint64_t b = off >> o->shift;
 
@@ -406,7 +412,7 @@ static void free_names(char **names, size_t n)
  * reproducible), and appended to `seen` one per line.  A missing
  * directory has none.
  */
-static int list_packs(walker *w, const char *pdir, char ***out, size_t *nout,
+static int list_packs(odb *db, const char *pdir, char ***out, size_t *nout,
 		      char **seen, size_t *seen_len, size_t *seen_cap)
 {
 	char **names = NULL;
@@ -419,17 +425,17 @@ static int list_packs(walker *w, const char *pdir, char ***out, size_t *nout,
 	*nout = 0;
 	d = opendir(pdir);
 	if (!d)
-		return errno == ENOENT ? 0 : wp_fail(w, "%s: cannot read: %s", pdir, strerror(errno));
+		return errno == ENOENT ? 0 : odb_fail(db, "%s: cannot read: %s", pdir, strerror(errno));
 	while ((de = readdir(d))) {
 		size_t len = strlen(de->d_name);
 
 		if (len <= 9 || strncmp(de->d_name, "pack-", 5) ||
 		    strcmp(de->d_name + len - 4, ".idx"))
 			continue;
-		if ((rc = wp_grow(&names, &cap, n + 1, sizeof(*names))))
+		if ((rc = odb_grow(&names, &cap, n + 1, sizeof(*names))))
 			break;
 		if (!(names[n] = strndup(de->d_name, len - 4))) {
-			rc = WALK_NOMEM;
+			rc = ODB_NOMEM;
 			break;
 		}
 		n++;
@@ -440,7 +446,7 @@ static int list_packs(walker *w, const char *pdir, char ***out, size_t *nout,
 	for (size_t i = 0; !rc && i < n; i++) {
 		size_t need = strlen(pdir) + strlen(names[i]) + 3;
 
-		if ((rc = wp_grow(seen, seen_cap, *seen_len + need, 1)))
+		if ((rc = odb_grow(seen, seen_cap, *seen_len + need, 1)))
 			break;
 		*seen_len += (size_t)sprintf(*seen + *seen_len, "%s/%s\n", pdir, names[i]);
 	}
@@ -455,36 +461,36 @@ static int list_packs(walker *w, const char *pdir, char ***out, size_t *nout,
 
 /*
  * Map every pack-*.idx of dir/pack that has its .pack (git skips the
- * others); `dir` is one of w->dirs, which the packs point to.
+ * others); `dir` is one of db->dirs, which the packs point to.
  */
-int wp_add_packs(walker *w, const char *dir)
+int odb_add_packs(odb *db, const char *dir)
 {
-	char *pdir = wp_join(dir, "pack");
+	char *pdir = odb_join(dir, "pack");
 	char **names = NULL;
 	size_t n = 0, i;
 	int rc = 0;
 
 	if (!pdir)
-		return WALK_NOMEM;
-	rc = wp_note_dir(w, pdir);
+		return ODB_NOMEM;
+	rc = odb_note_dir(db, pdir);
 	if (!rc)
-		rc = list_packs(w, pdir, &names, &n, &w->packs_seen, &w->packs_seen_len,
-			&w->packs_seen_cap);
+		rc = list_packs(db, pdir, &names, &n, &db->packs_seen, &db->packs_seen_len,
+			&db->packs_seen_cap);
 	if (rc) {
 		free(pdir);
 		return rc;
 	}
 	for (i = 0; i < n; i++) {
 		pack_file *pk;
-		char *base = wp_join(pdir, names[i]);
+		char *base = odb_join(pdir, names[i]);
 		size_t bl;
 
-		if (!base || (rc = wp_grow(&w->packs, &w->packs_cap, w->npacks + 1, sizeof(*pk)))) {
+		if (!base || (rc = odb_grow(&db->packs, &db->packs_cap, db->npacks + 1, sizeof(*pk)))) {
 			free(base);
-			rc = WALK_NOMEM;
+			rc = ODB_NOMEM;
 			goto done;
 		}
-		pk = &w->packs[w->npacks];
+		pk = &db->packs[db->npacks];
 		memset(pk, 0, sizeof(*pk));
 		pk->dir = dir;
 		bl = strlen(base);
@@ -498,7 +504,7 @@ int wp_add_packs(walker *w, const char *dir)
 			free(pk->rev_path);
 			free(pk->bitmap_path);
 			free(base);
-			rc = WALK_NOMEM;
+			rc = ODB_NOMEM;
 			goto done;
 		}
 		sprintf(pk->idx_path, "%s.idx", base);
@@ -506,10 +512,10 @@ int wp_add_packs(walker *w, const char *dir)
 		sprintf(pk->rev_path, "%s.rev", base);
 		sprintf(pk->bitmap_path, "%s.bitmap", base);
 		free(base);
-		w->npacks++; /* from here on, freed with the walker */
-		rc = wp_map_file(w, pk->pack_path, 1, &pk->pack, &pk->pack_size, &pk->pack_id);
+		db->npacks++; /* from here on, freed with the odb */
+		rc = odb_map_file(db, pk->pack_path, 1, &pk->pack, &pk->pack_size, &pk->pack_id);
 		if (rc == 1) { /* an index without its pack: not a pack to git either */
-			w->npacks--;
+			db->npacks--;
 			free(pk->idx_path);
 			free(pk->pack_path);
 			free(pk->rev_path);
@@ -517,15 +523,15 @@ int wp_add_packs(walker *w, const char *dir)
 			rc = 0;
 			continue;
 		}
-		if (rc || (rc = wp_map_file(w, pk->idx_path, 0, &pk->idx, &pk->idx_size, &pk->idx_id)) ||
-		    (rc = pack_check(w, pk)))
+		if (rc || (rc = odb_map_file(db, pk->idx_path, 0, &pk->idx, &pk->idx_size, &pk->idx_id)) ||
+		    (rc = pack_check(db, pk)))
 			goto done;
-		rc = wp_map_file(w, pk->rev_path, 1, &pk->rev, &pk->rev_size, NULL);
+		rc = odb_map_file(db, pk->rev_path, 1, &pk->rev, &pk->rev_size, NULL);
 		if (rc < 0)
 			goto done;
 		/* an unreadable bitmap is no bitmap: the pack is read instead */
-		if (wp_map_file(w, pk->bitmap_path, 1, &pk->bitmap, &pk->bitmap_size, NULL) == WALK_NOMEM) {
-			rc = WALK_NOMEM;
+		if (odb_map_file(db, pk->bitmap_path, 1, &pk->bitmap, &pk->bitmap_size, NULL) == ODB_NOMEM) {
+			rc = ODB_NOMEM;
 			goto done;
 		}
 		rc = 0;
@@ -542,24 +548,24 @@ done:
  * objects we had not read yet), so the walk must start again.
  * 1 if they changed, 0 if not, or an error.
  */
-int wp_packs_changed(walker *w)
+int odb_packs_changed(odb *db)
 {
 	char *now = NULL, *pdir;
 	size_t len = 0, cap = 0;
 	int rc = 0;
 
-	for (size_t i = 0; !rc && i < w->ndirs; i++) {
+	for (size_t i = 0; !rc && i < db->ndirs; i++) {
 		char **names;
 		size_t n;
 
-		if (!(pdir = wp_join(w->dirs[i], "pack")))
-			rc = WALK_NOMEM;
-		else if (!(rc = list_packs(w, pdir, &names, &n, &now, &len, &cap)))
+		if (!(pdir = odb_join(db->dirs[i], "pack")))
+			rc = ODB_NOMEM;
+		else if (!(rc = list_packs(db, pdir, &names, &n, &now, &len, &cap)))
 			free_names(names, n);
 		free(pdir);
 	}
 	if (!rc)
-		rc = len != w->packs_seen_len || (len && memcmp(now, w->packs_seen, len));
+		rc = len != db->packs_seen_len || (len && memcmp(now, db->packs_seen, len));
 	free(now);
 	return rc;
 }
