@@ -9,7 +9,7 @@ cd "$(dirname "$0")"
 # bash-completion and tmux: tests/t-completion.sh types into a real
 # interactive bash (tmux) with completion loaded as an installed one is
 PACKAGES="build-essential autoconf automake pkg-config git python3
-libgit2-dev libjudy-dev libjansson-dev zlib1g-dev libzstd-dev libdeflate-dev check
+libgit2-dev libjudy-dev libjansson-dev zlib1g-dev libzstd-dev libdeflate-dev nettle-dev check
 bash-completion tmux parallel"
 
 missing=

@@ -497,10 +497,24 @@ END_TEST
 static unsigned char gen_ids[NIDS * 32];
 static int gen_types[NIDS];
 
-/* The report of the IDs of gen_ids in shard sh, with its shard set. */
+/* The first NDUP IDs of gen_ids are read twice (an ID list's repeats). */
+#define NDUP 5
+
+/* The repeats among the IDs of a report's shard: those read, less those counted. */
+static uint64_t shard_dups(const stats_report *r)
+{
+	return r->kept.n - r->sets[ABBREV_SET_ALL].count;
+}
+
+/*
+ * The report of the IDs of gen_ids in shard sh, with its shard set and
+ * the spread of all n IDs read (those of every shard, and the first NDUP
+ * twice), as every shard of one run computes it.
+ */
 static void shard_report(stats_report *r, idsets **keep, size_t rawsz, size_t n, shard sh)
 {
 	idsets *s = idsets_new(rawsz);
+	idset_spread sp;
 
 	ck_assert_ptr_nonnull(s);
 	for (size_t i = 0; i < n; i++)
@@ -509,6 +523,12 @@ static void shard_report(stats_report *r, idsets **keep, size_t rawsz, size_t n,
 	memset(r, 0, sizeof(*r));
 	ck_assert_int_eq(stats_report_compute(r, s), 0);
 	r->shard = sh;
+	memset(&sp, 0, sizeof(sp));
+	for (size_t i = 0; i < n; i++)
+		idset_spread_add(&sp, gen_ids + i * rawsz, rawsz);
+	for (size_t i = 0; i < NDUP && i < n; i++)
+		idset_spread_add(&sp, gen_ids + i * rawsz, rawsz);
+	stats_report_prints(r, &sp);
 	r->improbable = 1e-4;
 	*keep = s;
 }
@@ -563,7 +583,7 @@ START_TEST(test_merge_equals_whole)
 	ck_assert_int_eq(sources_add(&src, &in), 0);
 	shard_report(&whole, &ws, rawsz, NIDS, SHARD_ALL);
 	sources_totals(&src, &total);
-	total.duplicates = 5;
+	total.duplicates = shard_dups(&whole);
 	whole.input = &total;
 	whole.sources = &src;
 	whole.repos = (const char *const *)src.names;
@@ -587,7 +607,7 @@ START_TEST(test_merge_equals_whole)
 			if (n == 2)
 				kk = 1 - j;
 			shard_report(&r, &s, rawsz, NIDS, (shard){ kk, n });
-			in_shard.duplicates = kk == 0 ? 5 : 0;
+			in_shard.duplicates = shard_dups(&r);
 			r.input = &in_shard;
 			round_trip(&parts[j], &r, &src);
 			paths[j] = "part";
@@ -654,18 +674,17 @@ START_TEST(test_merge_errors)
 	round_trip(&parts[2], &r, &none);
 	stats_report_clear(&r);
 	idsets_free(s);
-	shard_report(&r, &s, 20, 200, (shard){ 7, 8 });
+	shard_report(&r, &s, 20, 200, (shard){ 3, 4 });
 	round_trip(&parts[3], &r, &none);
 	stats_report_clear(&r);
 	idsets_free(s);
 
 	ck_assert_int_eq(merge_partials(&merged, parts, paths, 2, err, sizeof(err)), -1);
-	ck_assert_str_eq(err, "shards overlap: 0/2 (IDs 0... to 7...) (a.part) and "
-			      "1/4 (IDs 4... to 7...) (b.part)");
+	ck_assert_str_eq(err, "parts of different shard counts: a.part is a part of 2, b.part of 4");
 	ck_assert_int_eq(merge_partials(&merged, parts + 1, paths + 1, 2, err, sizeof(err)), -1);
 	ck_assert_str_eq(err, "shard 1/4 (IDs 4... to 7...) is given twice: b.part and c.part");
 	ck_assert_int_eq(merge_partials(&merged, parts + 2, paths + 2, 2, err, sizeof(err)), -1);
-	ck_assert_str_eq(err, "shards missing: 0/8, 1/8, 4/8, 5/8, 6/8");
+	ck_assert_str_eq(err, "shards missing: 0/4, 2/4");
 	ck_assert_int_eq(merge_partials(&merged, parts, paths, 0, err, sizeof(err)), -1);
 	for (int i = 0; i < 4; i++)
 		partial_clear(&parts[i]);
@@ -678,8 +697,11 @@ START_TEST(test_partial_damaged)
 	static const struct {
 		const char *from, *to, *msg;
 	} edits[] = {
-		{ "git-abbrev partial 1", "git-abbrev partial 9", "part:1: not a partial result" },
-		{ "\nend\n", "\n", "no \"end\" line" },
+		{ "git-abbrev partial 2", "git-abbrev partial 9", "part:1: not a partial result" },
+		{ "git-abbrev partial 2", "git-abbrev partial 1", "part:1: a partial result of an older" },
+		{ "\nend\n", "\n", "not a record" },
+		{ "\nkept ids=", "\nkept ids=1", "the IDs kept are not those of shard 0/1" },
+		{ "\nset all count=", "\nset all count=1", "the set of all objects counts" },
 		{ "hash sha1", "hash md5", "part:2: unknown hash" },
 		{ "shard 0/1", "shard 0/3", "part:3: a shard is K/N" },
 		{ "length all 5 ", "length all 6 ", "lengths run from 4" },
@@ -688,6 +710,7 @@ START_TEST(test_partial_damaged)
 		{ "\nmember all ", "\nmember all x", "a member is a full ID" },
 		{ "\ngroup all ", "\ngroup all 99", "a group has a shared length" },
 		{ "\nend\n", "\nend\nhash sha1\n", "a record after \"end\"" },
+		{ "\nend\n", "\nend\nsha256 00\nsha256 00\n", "a record after the digest" },
 		{ "\nset commit", "\nset all", "a set given twice" },
 		{ "source stream \"a b\\\"c\"", "source stream \"a b\\qc\"", "not a record" },
 	};
@@ -695,6 +718,7 @@ START_TEST(test_partial_damaged)
 	idsets *s;
 	sources src = { 0 };
 	source in = { .name = "a b\"c", .stream = 1, .lines = 10 };
+	stats_input total;
 	char *mem = NULL, err[256], *edited;
 	size_t len = 0;
 	FILE *f;
@@ -705,6 +729,9 @@ START_TEST(test_partial_damaged)
 	ck_assert_int_eq(sources_add(&src, &in), 0);
 	f = open_memstream(&mem, &len);
 	r.sources = &src;
+	sources_totals(&src, &total);
+	total.duplicates = shard_dups(&r);
+	r.input = &total;
 	ck_assert_int_eq(partial_write(f, &r), 0);
 	fclose(f);
 	ck_assert_ptr_nonnull(strstr(mem, "\nmember all "));
@@ -717,11 +744,20 @@ START_TEST(test_partial_damaged)
 		memcpy(edited, mem, (size_t)(at - mem));
 		strcpy(edited + (at - mem), edits[i].to);
 		strcat(edited, at + strlen(edits[i].from));
+		/* the records are checked without the digest, which no edit matches */
 		f = fmemopen(edited, strlen(edited), "r");
-		ck_assert_int_eq(partial_read(&p, f, "part", err, sizeof(err)), -1);
+		ck_assert_int_eq(partial_read_unsealed(&p, f, "part", err, sizeof(err)), -1);
 		ck_assert_msg(strstr(err, edits[i].msg) != NULL, "edit %zu: %s", i, err);
 		ck_assert_msg(!strncmp(err, "part:", 5), "%s", err);
 		fclose(f);
+		if (i > 1) {
+			f = fmemopen(edited, strlen(edited), "r");
+			ck_assert_int_eq(partial_read(&p, f, "part", err, sizeof(err)), -1);
+			ck_assert_msg(strstr(err, "the sha256 digest does not match") ||
+				      strstr(err, "a sha256 digest that is not") ||
+				      strstr(err, "cut short"), "edit %zu, sealed: %s", i, err);
+			fclose(f);
+		}
 		free(edited);
 	}
 	/* the untouched file reads back, with the quoted name */

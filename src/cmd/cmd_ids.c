@@ -34,6 +34,7 @@ typedef struct {
 	sources src;
 	progress *p;
 	uint64_t lines;    /* over all inputs, for progress */
+	idset_spread spread; /* every object ID read, of any shard (idset.h) */
 } ids_reader;
 
 /* The name of an input in messages and in the report. */
@@ -84,11 +85,15 @@ static int read_input(ids_reader *r, const char *path)
 				break;
 			}
 		}
-		if (kind == IDLINE_OTHER)
+		if (kind == IDLINE_OTHER) {
 			src.other[l.other]++;
-		else if (shard_has_byte(r->sh, l.id[0]) && idbatch_push(r->batch, l.id, l.type)) {
-			rc = IDSTREAM_NOMEM;
-			break;
+		} else {
+			/* every shard folds every ID: the input's identity (partial.h) */
+			idset_spread_add(&r->spread, l.id, l.rawsz);
+			if (shard_has_byte(r->sh, l.id[0]) && idbatch_push(r->batch, l.id, l.type)) {
+				rc = IDSTREAM_NOMEM;
+				break;
+			}
 		}
 		if (!(++r->lines & 0xffff))
 			progress_update(r->p, (size_t)r->lines);
@@ -232,6 +237,7 @@ int cmd_ids(int argc, char **argv)
 	rep.input = &in;
 	rep.sources = &r.src;
 	rep.shard = o.r.shard;
+	stats_report_prints(&rep, &r.spread);
 	rep.improbable = o.r.improbable;
 	for (int set = 0; set < ABBREV_SET_COUNT; set++)
 		stats_mark_improbable(&rep.sets[set], o.r.improbable);

@@ -56,6 +56,7 @@ int cmd_report(int argc, char **argv)
 	rep.reach = o.reachable ? &cs.reach : NULL;
 	rep.nrepos = cs.n;
 	rep.shard = o.shard;
+	stats_report_prints(&rep, idsets_spread(cs.s));
 	rep.title = o.title;
 	if (ret) {
 		cmd_error("out of memory");

@@ -94,6 +94,7 @@ struct idsets {
 	size_t commitish_tags; /* tags flagged by idsets_peel() */
 	unsigned keep_lo, keep_hi; /* only IDs whose first byte is in [keep_lo, keep_hi) */
 	unsigned store_mask; /* types stored (1 << type); the others only counted */
+	idset_spread spread; /* every ID handed in (idsets_spread()) */
 };
 
 static const char *const set_names[ABBREV_SET_COUNT] = {
@@ -113,6 +114,60 @@ int idset_from_name(const char *name)
 		if (!strcmp(name, set_names[set]))
 			return set;
 	return -1;
+}
+
+/* splitmix64's finaliser: every input bit moves every output bit */
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+void idset_spread_add(idset_spread *sp, const unsigned char *id, size_t rawsz)
+{
+	idset_print *p = &sp->byte[id[0]];
+	uint64_t ha = 0x6a09e667f3bcc908ULL ^ rawsz, hb = 0xbb67ae8584caa73bULL ^ rawsz;
+
+	for (size_t i = 0; i < rawsz; i += 8) {
+		uint64_t w = 0;
+
+		for (size_t j = i; j < i + 8 && j < rawsz; j++)
+			w = w << 8 | id[j];
+		ha = mix64(ha ^ w);
+		hb = mix64(hb + w);
+	}
+	p->n++;
+	p->a += ha;
+	p->b += hb;
+}
+
+void idset_print_sum(idset_print *p, const idset_print *q)
+{
+	p->n += q->n;
+	p->a += q->a;
+	p->b += q->b;
+}
+
+int idset_print_eq(const idset_print *p, const idset_print *q)
+{
+	return p->n == q->n && p->a == q->a && p->b == q->b;
+}
+
+idset_print idset_spread_range(const idset_spread *sp, unsigned lo, unsigned hi)
+{
+	idset_print p = { 0, 0, 0 };
+
+	for (unsigned i = lo; i < hi && i < 256; i++)
+		idset_print_sum(&p, &sp->byte[i]);
+	return p;
+}
+
+const idset_spread *idsets_spread(const idsets *s)
+{
+	return &s->spread;
 }
 
 idsets *idsets_new(size_t rawsz)
@@ -524,6 +579,8 @@ oom:
 
 int idsets_add(idsets *s, const unsigned char *id, int type)
 {
+	if (type >= ABBREV_TYPE_COMMIT && type <= ABBREV_TYPE_TAG)
+		idset_spread_add(&s->spread, id, s->rawsz);
 	return add_one(s, id, type, 0);
 }
 
@@ -680,6 +737,8 @@ static int bulk_add(idsets_bulk *b, const unsigned char *id, int type, int exter
 	Word_t k;
 	int c;
 
+	if (type >= ABBREV_TYPE_COMMIT && type <= ABBREV_TYPE_TAG)
+		idset_spread_add(&s->spread, id, s->rawsz);
 	if (!b->keys)
 		return add_one(s, id, type, external);
 	if (type < ABBREV_TYPE_COMMIT || type > ABBREV_TYPE_TAG)
@@ -1016,6 +1075,7 @@ idsets *idsets_copy_range(const idsets *s, unsigned lo, unsigned hi)
 		idsets_free(c);
 		return NULL;
 	}
+	c->spread = s->spread;
 	/* the tags that peel to a commit stay in the commit-ish set */
 	for (size_t idx = 0; idx < c->nids; idx++)
 		if (arena_type(c, idx) == ABBREV_TYPE_TAG &&

@@ -45,6 +45,42 @@ int idset_from_name(const char *name);
 
 typedef struct idsets idsets;
 
+/*
+ * The identity of an input: an order-independent fingerprint of the IDs
+ * handed to a collection (or read from an ID list), one per first byte,
+ * so any shard's part of it and the whole are sums of entries.  Every
+ * shard of one run walks the same input and sees every ID (it drops the
+ * other shards' afterwards), so all shards compute the same spread; the
+ * IDs kept by each shard add up to the whole only when the shards are of
+ * one input and cover it once.  An ID handed in twice counts twice (the
+ * same input walked the same way gives the same spread).  This tells
+ * inputs apart; it is no defence against a crafted input.
+ */
+typedef struct {
+	uint64_t n;     /* IDs folded in */
+	uint64_t a, b;  /* sums of two 64-bit hashes of each ID, mod 2^64 */
+} idset_print;
+
+typedef struct {
+	idset_print byte[256]; /* by the ID's first byte */
+} idset_spread;
+
+/* Fold one ID of rawsz bytes into the spread. */
+void idset_spread_add(idset_spread *sp, const unsigned char *id, size_t rawsz);
+/* The fingerprint of the IDs whose first byte is in [lo, hi). */
+idset_print idset_spread_range(const idset_spread *sp, unsigned lo, unsigned hi);
+/* p += q (the fingerprint of a union of disjoint parts). */
+void idset_print_sum(idset_print *p, const idset_print *q);
+/* Whether two fingerprints are equal. */
+int idset_print_eq(const idset_print *p, const idset_print *q);
+
+/*
+ * The spread of every ID handed to idsets_add() and idsets_bulk_add*()
+ * with a valid type, including those dropped by idsets_keep_range()
+ * (idsets_copy_range() gives the copy the spread of its source).
+ */
+const idset_spread *idsets_spread(const idsets *s);
+
 /* A new, empty collection for IDs of rawsz bytes (1..ABBREV_MAX_RAWSZ), or NULL. */
 idsets *idsets_new(size_t rawsz);
 void idsets_free(idsets *s);

@@ -3,9 +3,61 @@
  */
 #include "merge.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/*
+ * Check that the parts are of one input: one hash, one shard count, one
+ * spread (the fingerprint of the input's IDs in each shard), and inputs of
+ * one name that agree on what they held.
+ */
+static int check_input(const partial *parts, const char *const *paths, size_t n, char *err,
+		       size_t errsz)
+{
+	const partial *a = &parts[0];
+
+	for (size_t i = 1; i < n; i++) {
+		const partial *b = &parts[i];
+
+		if (b->rep.rawsz != a->rep.rawsz) {
+			snprintf(err, errsz, "%s holds %s IDs, %s %s IDs: not parts of one run",
+				 paths[0], a->rep.hash, paths[i], b->rep.hash);
+			return -1;
+		}
+		if (b->rep.shard.n != a->rep.shard.n) {
+			snprintf(err, errsz, "parts of different shard counts: %s is a part of %u, "
+				 "%s of %u", paths[0], a->rep.shard.n, paths[i], b->rep.shard.n);
+			return -1;
+		}
+		for (unsigned k = 0; k < a->rep.shard.n; k++)
+			if (!idset_print_eq(&a->rep.spread[k], &b->rep.spread[k])) {
+				snprintf(err, errsz, "%s:%" PRIu64 ": a part of another input than "
+					 "%s (its IDs in shard %u/%u differ: %" PRIu64 " against %"
+					 PRIu64 ", or other IDs)", paths[i], b->spread_line[k],
+					 paths[0], k, a->rep.shard.n, b->rep.spread[k].n,
+					 a->rep.spread[k].n);
+				return -1;
+			}
+		for (size_t x = 0; x < b->src.n; x++)
+			for (size_t y = 0; y < a->src.n; y++) {
+				const source *u = &b->src.v[x], *v = &a->src.v[y];
+
+				if (u->stream != v->stream || strcmp(u->name, v->name) ||
+				    u->bytes != v->bytes || u->crc != v->crc)
+					continue;
+				if (u->lines != v->lines || u->bad != v->bad ||
+				    memcmp(u->other, v->other, sizeof(u->other))) {
+					snprintf(err, errsz, "%s and %s read \"%s\" (the same bytes) "
+						 "and disagree on its lines", paths[i], paths[0],
+						 u->name);
+					return -1;
+				}
+			}
+	}
+	return 0;
+}
 
 /* Check that the parts cover every first byte exactly once, with one hash. */
 static int check_parts(const partial *parts, const char *const *paths, size_t n, char *err,
@@ -18,15 +70,8 @@ static int check_parts(const partial *parts, const char *const *paths, size_t n,
 
 	if (!sh)
 		return -2;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		sh[i] = parts[i].rep.shard;
-		if (parts[i].rep.rawsz != parts[0].rep.rawsz) {
-			snprintf(err, errsz, "%s holds %s IDs, %s %s IDs: not parts of one run",
-				 paths[0], parts[0].rep.hash, paths[i], parts[i].rep.hash);
-			free(sh);
-			return -1;
-		}
-	}
 	rc = shard_cover(sh, n, &a, &b, missing, sizeof(missing));
 	if (rc == 1) {
 		if (sh[a].k == sh[b].k && sh[a].n == sh[b].n)
@@ -142,7 +187,8 @@ int merge_partials(partial *out, const partial *parts, const char *const *paths,
 		snprintf(err, errsz, "no partial results to merge");
 		return -1;
 	}
-	if ((rc = check_parts(parts, paths, n, err, errsz)))
+	if ((rc = check_input(parts, paths, n, err, errsz)) ||
+	    (rc = check_parts(parts, paths, n, err, errsz)))
 		goto done;
 	if (!(sorted = by_shard(parts, n))) {
 		rc = -2;
@@ -151,6 +197,10 @@ int merge_partials(partial *out, const partial *parts, const char *const *paths,
 	r->rawsz = parts[0].rep.rawsz;
 	r->hash = parts[0].rep.hash;
 	r->shard = SHARD_ALL;
+	/* the whole input is one shard of 1; its IDs are all kept */
+	for (unsigned k = 0; k < parts[0].rep.shard.n; k++)
+		idset_print_sum(&r->spread[0], &parts[0].rep.spread[k]);
+	r->kept = r->spread[0];
 	r->cvo_last_len = ABBREV_MIN_LEN;
 	for (size_t i = 0; i < n && !rc; i++) {
 		const partial *p = sorted[i];

@@ -22,8 +22,10 @@
 
 /*
  * Merge parts[0..n) (read from paths[0..n), for messages).  Returns 0;
- * -1 with a one-line message in err when they do not make one whole (two
- * overlap, some shards are missing, hashes differ); -2 when out of memory.
+ * -1 with a one-line message in err when they do not make one whole
+ * (their inputs' spreads, shard counts or hashes differ, a shard is
+ * repeated or missing, two disagree on an input's lines); -2 when out of
+ * memory.  What each part says of itself was checked by partial_read().
  */
 int merge_partials(partial *out, const partial *parts, const char *const *paths, size_t n,
 		   char *err, size_t errsz);

@@ -1,15 +1,23 @@
 /*
  * partial.c - write and read partial results (see partial.h).
  *
- * The reader trusts nothing: every number is range-checked and every
- * record must fit the ones before it, so a damaged or hand-edited file
- * is refused with its line number instead of giving a wrong merge.
+ * The writer seals a part with the SHA-256 of its content; the reader
+ * refuses a part whose digest does not match, so a damaged or edited
+ * file is refused with its line number instead of giving a wrong merge.
+ * The digest proves only that the file is the one written (anyone can
+ * write a new one), so the reader also range-checks every number and
+ * checks every record against the ones before it, and recomputes what a
+ * part lists twice: the groups against the table's row at the longest
+ * length, the member IDs against the shard, the type sets against the
+ * set of all objects, the IDs kept against the input's spread.
  */
 #include "partial.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <nettle/sha2.h>
 
 #include "hexid.h"
 #include "idline.h"
@@ -61,12 +69,25 @@ static void write_set(FILE *out, const stats_set *st, const char *name, size_t r
 	}
 }
 
-int partial_write(FILE *out, const stats_report *r)
+static void put_print(FILE *out, const idset_print *p)
+{
+	fprintf(out, "ids=%" PRIu64 " print=%016" PRIx64 "%016" PRIx64, p->n, p->a, p->b);
+}
+
+static void write_body(FILE *out, const stats_report *r)
 {
 	const sources *src = r->sources;
 
-	fprintf(out, "%s\nhash %s\nshard %u/%u\nlacks %u\nduplicates %" PRIu64 "\n",
-		PARTIAL_HEADER, r->hash ? r->hash : "unknown", r->shard.k, r->shard.n, r->lacks,
+	fprintf(out, "%s\nhash %s\nshard %u/%u\n", PARTIAL_HEADER, r->hash ? r->hash : "unknown",
+		r->shard.k, r->shard.n);
+	for (unsigned k = 0; k < r->shard.n; k++) {
+		fprintf(out, "spread %u ", k);
+		put_print(out, &r->spread[k]);
+		fputc('\n', out);
+	}
+	fputs("kept ", out);
+	put_print(out, &r->kept);
+	fprintf(out, "\nlacks %u\nduplicates %" PRIu64 "\n", r->lacks,
 		r->input ? r->input->duplicates : 0);
 	for (size_t i = 0; !src && i < r->nrepos; i++) {
 		fputs("source repository ", out);
@@ -101,6 +122,39 @@ int partial_write(FILE *out, const stats_report *r)
 	for (unsigned L = ABBREV_MIN_LEN; L <= r->cvo_last_len; L++)
 		fprintf(out, "cvo %u %zu\n", L, r->cvo[L]);
 	fputs("end\n", out);
+}
+
+static void sha256_hex(char hex[2 * SHA256_DIGEST_SIZE + 1], const char *buf, size_t len)
+{
+	struct sha256_ctx ctx;
+	uint8_t d[SHA256_DIGEST_SIZE];
+
+	sha256_init(&ctx);
+	sha256_update(&ctx, len, (const uint8_t *)buf);
+	sha256_digest(&ctx, sizeof(d), d);
+	hexid_fmt(hex, d, sizeof(d));
+}
+
+int partial_write(FILE *out, const stats_report *r)
+{
+	char *buf = NULL, hex[2 * SHA256_DIGEST_SIZE + 1];
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	int failed;
+
+	/* the body first, in memory: the digest line follows it */
+	if (!mem)
+		return -2;
+	write_body(mem, r);
+	failed = ferror(mem);
+	if (fclose(mem) || failed) {
+		free(buf);
+		return -2;
+	}
+	sha256_hex(hex, buf, len);
+	fwrite(buf, 1, len, out);
+	fprintf(out, "sha256 %s\n", hex);
+	free(buf);
 	return ferror(out) ? -1 : 0;
 }
 
@@ -115,7 +169,10 @@ typedef struct {
 	size_t errsz;
 	partial *p;
 	size_t rawsz;
-	int have_hash, have_shard, ended;
+	int have_hash, have_shard, ended, have_digest, have_kept;
+	unsigned next_spread;                 /* the next "spread" expected */
+	uint64_t kept_line, set_line[ABBREV_SET_COUNT], cvo_line;
+	uint64_t len_line[ABBREV_SET_COUNT][ABBREV_MAX_HEXSZ + 1];
 	int declared[ABBREV_SET_COUNT];
 	unsigned next_len[ABBREV_SET_COUNT];  /* the next "length" expected */
 	size_t cap_groups[ABBREV_SET_COUNT], cap_members[ABBREV_SET_COUNT];
@@ -123,12 +180,19 @@ typedef struct {
 	int have_cvo;
 	unsigned next_cvo;
 	int have_reach;
+	int unsealed;   /* partial_read_unsealed(): the digest is not asked for */
+	int sealed;     /* the last line is a digest, and it matched */
 } reader;
+
+static int fail_at(reader *rd, uint64_t lineno, const char *reason)
+{
+	snprintf(rd->err, rd->errsz, "%s:%" PRIu64 ": %s", rd->path, lineno, reason);
+	return -1;
+}
 
 static int fail(reader *rd, const char *reason)
 {
-	snprintf(rd->err, rd->errsz, "%s:%" PRIu64 ": %s", rd->path, rd->lineno, reason);
-	return -1;
+	return fail_at(rd, rd->lineno, reason);
 }
 
 /*
@@ -265,8 +329,8 @@ static int read_set(reader *rd, char **tok, int n)
 	int set;
 	stats_set *st;
 
-	if (!rd->have_hash)
-		return fail(rd, "a set before the hash");
+	if (!rd->have_hash || !rd->have_shard)
+		return fail(rd, "a set before the hash and the shard");
 	if (n != 5 || (set = set_of(tok[1])) < 0)
 		return fail(rd, "unknown set");
 	if (rd->declared[set])
@@ -277,6 +341,7 @@ static int read_set(reader *rd, char **tok, int n)
 		return fail(rd, "a set has count=, longest= (0 or 4 .. last - 1) and last= (4 .. the "
 				"hash's hex length)");
 	rd->declared[set] = 1;
+	rd->set_line[set] = rd->lineno;
 	rd->next_len[set] = ABBREV_MIN_LEN;
 	st = &rd->p->rep.sets[set];
 	st->count = (size_t)count;
@@ -302,6 +367,13 @@ static int read_length(reader *rd, char **tok, int n)
 	if (parse_size(tok[3], &obj) || parse_size(tok[4], &pre) || obj > st->count ||
 	    pre > obj / 2)
 		return fail(rd, "colliding objects and prefixes out of range");
+	if (!obj != !pre)
+		return fail(rd, "colliding objects without a colliding prefix, or a prefix without "
+				"objects");
+	if (L > ABBREV_MIN_LEN && obj > st->objects[L - 1])
+		return fail(rd, "the table is not monotone: more objects collide at this length "
+				"than at the one before");
+	rd->len_line[set][L] = rd->lineno;
 	st->objects[L] = obj;
 	st->prefixes[L] = pre;
 	rd->next_len[set]++;
@@ -320,10 +392,18 @@ static int read_group(reader *rd, char **tok, int n)
 	st = &rd->p->rep.sets[set];
 	if (st->ngroups && st->groups[st->ngroups - 1].n != rd->want_groups_done[set])
 		return fail(rd, "a group before the last one's members");
-	if (parse_u64(tok[2], &len) || len < st->longest || len > st->hexsz ||
-	    !st->longest || parse_size(tok[3], &members) || members < 2 || members > st->count)
-		return fail(rd, "a group has a shared length (the set's longest or more) and 2 or "
-				"more members");
+	if (parse_u64(tok[2], &len) || len > st->hexsz || !st->longest ||
+	    parse_size(tok[3], &members) || members < 2 || members > st->count)
+		return fail(rd, "a group has a shared length (the set's longest) and 2 or more "
+				"members");
+	if (len != st->longest) {
+		char msg[160];
+
+		snprintf(msg, sizeof(msg), "a group at length %" PRIu64 ", where the set's longest "
+			 "colliding length is %u (the table's row at %" PRIu64 " says %zu)", len,
+			 st->longest, len, len <= st->last_len ? st->objects[len] : 0);
+		return fail(rd, msg);
+	}
 	if (st->ngroups == rd->cap_groups[set]) {
 		size_t cap = rd->cap_groups[set] ? 2 * rd->cap_groups[set] : 4;
 		stats_group *g = realloc(st->groups, cap * sizeof(*g));
@@ -370,8 +450,31 @@ static int read_member(reader *rd, char **tok, int n)
 		st->member_desc = desc;
 		rd->cap_members[set] = cap;
 	}
-	if (hexid_parse_prefix(st->member_ids + st->nmembers * rawsz, rawsz, tok[2], 2 * rawsz))
+	unsigned char *id = st->member_ids + st->nmembers * rawsz;
+
+	if (hexid_parse_prefix(id, rawsz, tok[2], 2 * rawsz))
 		return fail(rd, "a member's ID is not hex");
+	if (set != ABBREV_SET_ALL && type != set &&
+	    !(set == ABBREV_SET_COMMITISH && (type == ABBREV_TYPE_COMMIT || type == ABBREV_TYPE_TAG)))
+		return fail(rd, "a member of another type than its set's");
+	if (!shard_has_byte(rd->p->rep.shard, id[0])) {
+		char msg[128], d[64];
+
+		snprintf(msg, sizeof(msg), "a member outside the part's shard %s",
+			 shard_describe(d, sizeof(d), rd->p->rep.shard));
+		return fail(rd, msg);
+	}
+	if (st->nmembers) {
+		const unsigned char *prev = id - rawsz;
+		unsigned c = hexid_lcp(prev, id, rawsz);
+		int first = rd->want_groups_done[set] == 0;
+
+		if (memcmp(prev, id, rawsz) >= 0)
+			return fail(rd, "members out of ID order");
+		if (first ? c >= st->longest : c != st->longest)
+			return fail(rd, first ? "a group that shares its prefix with the group before"
+					      : "a member that does not share the group's prefix");
+	}
 	st->member_types[st->nmembers] = (unsigned char)type;
 	st->member_desc[st->nmembers] = NULL;
 	if (n == 5 && !(st->member_desc[st->nmembers] = strdup(tok[4])))
@@ -392,6 +495,7 @@ static int read_cvo(reader *rd, char **tok, int n)
 		if (rd->have_cvo || v < ABBREV_MIN_LEN || v > 2 * rd->rawsz)
 			return fail(rd, "commit-vs-other's last length given twice or out of range");
 		rd->have_cvo = 1;
+		rd->cvo_line = rd->lineno;
 		r->cvo_last_len = (unsigned)v;
 		rd->next_cvo = ABBREV_MIN_LEN;
 		return 0;
@@ -399,8 +503,66 @@ static int read_cvo(reader *rd, char **tok, int n)
 	if (n != 3 || !rd->have_cvo || parse_u64(tok[1], &L) || L != rd->next_cvo ||
 	    L > r->cvo_last_len || parse_u64(tok[2], &v) || v > SIZE_MAX / 2)
 		return fail(rd, "commit-vs-other lengths run from 4 to its last, in order");
+	if (L > ABBREV_MIN_LEN && v > r->cvo[L - 1])
+		return fail(rd, "the commit-vs-other table is not monotone");
+	if (!v != (L == r->cvo_last_len))
+		return fail(rd, "commit-vs-other is 0 at its last length only");
 	r->cvo[L] = (size_t)v;
 	rd->next_cvo++;
+	return 0;
+}
+
+/* "ids=<u64> print=<32 hex>" in tok[0], tok[1] */
+static int parse_print(char **tok, idset_print *p)
+{
+	unsigned char b[16];
+
+	if (parse_kv(tok[0], "ids", &p->n) || strncmp(tok[1], "print=", 6) ||
+	    strlen(tok[1]) != 6 + 32 || hexid_parse_prefix(b, 16, tok[1] + 6, 32))
+		return -1;
+	p->a = p->b = 0;
+	for (int i = 0; i < 8; i++) {
+		p->a = p->a << 8 | b[i];
+		p->b = p->b << 8 | b[8 + i];
+	}
+	return 0;
+}
+
+static int read_spread(reader *rd, char **tok, int n)
+{
+	partial *p = rd->p;
+	uint64_t k;
+
+	if (!rd->have_shard || n != 4 || parse_u64(tok[1], &k) || k != rd->next_spread ||
+	    k >= p->rep.shard.n)
+		return fail(rd, "the spread runs from 0 to the shard count - 1, in order, after "
+				"the shard");
+	if (parse_print(tok + 2, &p->rep.spread[k]))
+		return fail(rd, "a spread entry has ids= and print= (32 hex chars)");
+	p->spread_line[k] = rd->lineno;
+	rd->next_spread++;
+	return 0;
+}
+
+static int read_kept(reader *rd, char **tok, int n)
+{
+	partial *p = rd->p;
+
+	if (rd->have_kept || !rd->have_shard || rd->next_spread != p->rep.shard.n || n != 3)
+		return fail(rd, "kept comes once, after the whole spread");
+	if (parse_print(tok + 1, &p->rep.kept))
+		return fail(rd, "kept has ids= and print= (32 hex chars)");
+	/* the IDs this run kept are the spread's at its shard, or it is another shard's part */
+	if (!idset_print_eq(&p->rep.kept, &p->rep.spread[p->rep.shard.k])) {
+		char msg[160], d[64];
+
+		snprintf(msg, sizeof(msg), "the IDs kept are not those of shard %s of the spread "
+			 "(line %" PRIu64 "): the part of another shard, relabelled",
+			 shard_describe(d, sizeof(d), p->rep.shard), p->spread_line[p->rep.shard.k]);
+		return fail(rd, msg);
+	}
+	rd->have_kept = 1;
+	rd->kept_line = rd->lineno;
 	return 0;
 }
 
@@ -413,8 +575,18 @@ static int read_record(reader *rd, char *line)
 
 	if (n <= 0)
 		return fail(rd, "not a record of a partial result");
-	if (rd->ended)
-		return fail(rd, "a record after \"end\"");
+	if (rd->have_digest)
+		return fail(rd, "a record after the digest");
+	if (rd->ended) {
+		/* the digest itself was checked before any record was read */
+		if (strcmp(tok[0], "sha256") || n != 2)
+			return fail(rd, "a record after \"end\" other than its sha256 digest");
+		if (!rd->sealed && !rd->unsealed)
+			return fail(rd, "a sha256 digest that is not a whole last line of 64 hex "
+				    "chars");
+		rd->have_digest = 1;
+		return 0;
+	}
 	if (!strcmp(tok[0], "hash") && n == 2) {
 		if (rd->have_hash)
 			return fail(rd, "the hash given twice");
@@ -427,6 +599,10 @@ static int read_record(reader *rd, char *line)
 		rd->have_hash = 1;
 		return 0;
 	}
+	if (!strcmp(tok[0], "spread"))
+		return read_spread(rd, tok, n);
+	if (!strcmp(tok[0], "kept"))
+		return read_kept(rd, tok, n);
 	if (!strcmp(tok[0], "shard") && n == 2) {
 		if (rd->have_shard || shard_parse(&rd->p->rep.shard, tok[1], err, sizeof(err)))
 			return fail(rd, "a shard is K/N, given once, N a divisor of 256");
@@ -490,23 +666,35 @@ static int read_record(reader *rd, char *line)
 	return fail(rd, "not a record of a partial result");
 }
 
+/* Whether every input is an ID stream (none a repository). */
+static int streams_only(const sources *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!l->v[i].stream)
+			return 0;
+	return l->n > 0;
+}
+
 /* After "end": everything a report needs is there and adds up. */
 static int read_complete(reader *rd)
 {
 	stats_report *r = &rd->p->rep;
 
+	size_t types = 0, kept_min;
+	char msg[200];
+
 	if (!rd->ended)
 		return fail(rd, "cut short (no \"end\" line)");
-	if (!rd->have_shard || !rd->have_cvo)
-		return fail(rd, "no shard or commit-vs-other table");
+	if (!rd->have_digest && !rd->unsealed)
+		return fail(rd, "cut short (no sha256 digest after \"end\")");
+	if (!rd->have_shard || !rd->have_cvo || !rd->have_kept)
+		return fail(rd, "no shard, spread or commit-vs-other table");
 	if (rd->next_cvo != r->cvo_last_len + 1)
 		return fail(rd, "commit-vs-other lengths missing");
 	for (int set = 0; set < ABBREV_SET_COUNT; set++) {
 		const stats_set *st = &r->sets[set];
 
 		if (!rd->declared[set]) {
-			char msg[64];
-
 			snprintf(msg, sizeof(msg), "no set '%s'", idset_name(set));
 			return fail(rd, msg);
 		}
@@ -515,6 +703,63 @@ static int read_complete(reader *rd)
 		if (!st->longest != !st->ngroups ||
 		    (st->ngroups && rd->want_groups_done[set] != st->groups[st->ngroups - 1].n))
 			return fail(rd, "groups of a set missing or incomplete");
+		/* the table ends at the first length without a collision, after the longest */
+		if (st->last_len != (st->longest ? st->longest + 1 : ABBREV_MIN_LEN) ||
+		    st->objects[st->last_len] || (st->longest && !st->objects[st->longest]))
+			return fail_at(rd, rd->set_line[set], "the set's longest and last lengths "
+				       "disagree with its table");
+		/* the groups listed are the table's row at the longest length */
+		if (st->longest && (st->objects[st->longest] != st->nmembers ||
+				    st->prefixes[st->longest] != st->ngroups)) {
+			snprintf(msg, sizeof(msg), "the row at length %u says %zu objects in %zu "
+				 "prefixes, the groups listed have %zu in %zu", st->longest,
+				 st->objects[st->longest], st->prefixes[st->longest], st->nmembers,
+				 st->ngroups);
+			return fail_at(rd, rd->len_line[set][st->longest], msg);
+		}
+	}
+	/* the types split the set of all objects, and their collisions are among its */
+	for (int set = ABBREV_SET_COMMIT; set <= ABBREV_SET_TAG; set++)
+		types += r->sets[set].count;
+	if (types != r->sets[ABBREV_SET_ALL].count) {
+		snprintf(msg, sizeof(msg), "the set of all objects counts %zu, its types %zu",
+			 r->sets[ABBREV_SET_ALL].count, types);
+		return fail_at(rd, rd->set_line[ABBREV_SET_ALL], msg);
+	}
+	if (r->sets[ABBREV_SET_COMMITISH].count < r->sets[ABBREV_SET_COMMIT].count ||
+	    r->sets[ABBREV_SET_COMMITISH].count - r->sets[ABBREV_SET_COMMIT].count >
+	    r->sets[ABBREV_SET_TAG].count)
+		return fail_at(rd, rd->set_line[ABBREV_SET_COMMITISH], "commit-ish counts other "
+			       "than the commits and some tags");
+	for (unsigned L = ABBREV_MIN_LEN; L <= r->sets[ABBREV_SET_ALL].last_len; L++) {
+		size_t sum = 0;
+
+		for (int set = ABBREV_SET_COMMIT; set <= ABBREV_SET_TAG; set++)
+			sum += r->sets[set].last_len >= L ? r->sets[set].objects[L] : 0;
+		if (sum > r->sets[ABBREV_SET_ALL].objects[L] ||
+		    (L <= r->cvo_last_len && r->cvo[L] > r->sets[ABBREV_SET_ALL].objects[L])) {
+			snprintf(msg, sizeof(msg), "fewer objects collide at length %u than "
+				 "commits with other objects or objects within their type", L);
+			return fail_at(rd, rd->len_line[ABBREV_SET_ALL][L], msg);
+		}
+	}
+	for (int set = ABBREV_SET_COMMIT; set <= ABBREV_SET_COMMITISH; set++)
+		if (r->sets[set].last_len > r->sets[ABBREV_SET_ALL].last_len)
+			return fail_at(rd, rd->set_line[set], "a set collides longer than the set of "
+				       "all objects");
+	if (r->cvo_last_len > r->sets[ABBREV_SET_ALL].last_len)
+		return fail_at(rd, rd->cvo_line, "commits collide with other objects longer than "
+			       "the set of all objects does");
+	/*
+	 * Every ID kept was read (and folded into the spread) at least once;
+	 * an ID list's repeats are counted, so there the count is exact.
+	 */
+	kept_min = r->sets[ABBREV_SET_ALL].count;
+	if (r->kept.n < kept_min ||
+	    (streams_only(&rd->p->src) && r->kept.n != kept_min + rd->p->input.duplicates)) {
+		snprintf(msg, sizeof(msg), "%" PRIu64 " IDs kept, but the sets count %zu (and %"
+			 PRIu64 " repeats)", r->kept.n, kept_min, rd->p->input.duplicates);
+		return fail_at(rd, rd->kept_line, msg);
 	}
 	for (int set = 0; set < ABBREV_SET_COUNT; set++)
 		stats_set_model(&r->sets[set]);
@@ -531,48 +776,130 @@ static int read_complete(reader *rd)
 	return 0;
 }
 
-int partial_read(partial *p, FILE *in, const char *path, char *err, size_t errsz)
+/* The whole file in memory: 0, -1 on a read error, -2 when out of memory. */
+static int slurp(FILE *in, char **buf, size_t *len)
 {
-	reader rd = { .path = path, .err = err, .errsz = errsz, .p = p };
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	int rc = 0;
+	size_t cap = 0, n = 0, got;
+	char *b = NULL;
+
+	do {
+		if (cap - n < 4096) {
+			char *nb;
+
+			cap = cap ? 2 * cap : 65536;
+			if (!(nb = realloc(b, cap))) {
+				free(b);
+				return -2;
+			}
+			b = nb;
+		}
+		got = fread(b + n, 1, cap - n, in);
+		n += got;
+	} while (got);
+	if (ferror(in)) {
+		free(b);
+		return -1;
+	}
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+/*
+ * The last line, when it is "sha256 <hex>", must be the digest of every
+ * byte before it.  A file without one is read on and refused at its end
+ * (cut short), so that it is told by its first damaged record.
+ */
+static int check_digest(reader *rd, const char *buf, size_t len)
+{
+	char hex[2 * SHA256_DIGEST_SIZE + 1];
+	size_t start, lines = 0;
+
+	if (!len || buf[len - 1] != '\n')
+		return 0;
+	for (start = len - 1; start > 0 && buf[start - 1] != '\n'; start--)
+		;
+	if (len - start != 7 + 2 * SHA256_DIGEST_SIZE + 1 || memcmp(buf + start, "sha256 ", 7))
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		lines += buf[i] == '\n';
+	sha256_hex(hex, buf, start);
+	if (memcmp(buf + start + 7, hex, 2 * SHA256_DIGEST_SIZE))
+		return fail_at(rd, lines, "the sha256 digest does not match the content: the part "
+			       "was changed after it was written");
+	rd->sealed = 1;
+	return 0;
+}
+
+static int read_unsealed(partial *p, FILE *in, const char *path, char *err, size_t errsz,
+			 int unsealed)
+{
+	reader rd = { .path = path, .err = err, .errsz = errsz, .p = p, .unsealed = unsealed };
+	char *buf = NULL, *line, *end;
+	size_t len = 0;
+	int rc;
 
 	memset(p, 0, sizeof(*p));
 	p->rep.shard = SHARD_ALL;
-	while ((len = getline(&line, &cap, in)) >= 0) {
+	rc = slurp(in, &buf, &len);
+	if (rc == -1) {
+		snprintf(err, errsz, "%s: read error", path);
+		return -1;
+	}
+	if (rc)
+		goto done;
+	if (!len) {
+		rc = fail_at(&rd, 0, "empty file, not a partial result");
+		goto done;
+	}
+	for (line = buf; !rc && line < buf + len; line = end + 1) {
+		size_t n;
+
+		end = memchr(line, '\n', (size_t)(buf + len - line));
+		if (!end)
+			end = buf + len;
+		*end = '\0';
+		n = (size_t)(end - line);
 		rd.lineno++;
-		if (len > 0 && line[len - 1] == '\n')
-			line[--len] = '\0';
-		if ((size_t)len != strlen(line)) {
+		if (n != strlen(line)) {
 			rc = fail(&rd, "a NUL byte in the file");
 			break;
 		}
 		if (rd.lineno == 1) {
-			if (strcmp(line, PARTIAL_HEADER)) {
+			if (!strcmp(line, "git-abbrev partial 1"))
+				rc = fail(&rd, "a partial result of an older git-abbrev, without a "
+					  "digest: write the parts again with this version");
+			else if (strcmp(line, PARTIAL_HEADER))
 				rc = fail(&rd, "not a partial result of git-abbrev (--format=partial)");
-				break;
+			else if (!unsealed) {
+				/* the line ends were cut: the digest needs them back */
+				*end = end < buf + len ? '\n' : '\0';
+				rc = check_digest(&rd, buf, len);
+				*end = '\0';
 			}
 			continue;
 		}
-		if ((rc = read_record(&rd, line)))
-			break;
+		rc = read_record(&rd, line);
 	}
-	free(line);
-	if (!rc && ferror(in)) {
-		snprintf(err, errsz, "%s: read error", path);
-		rc = -1;
-	}
-	if (!rc && !rd.lineno)
-		rc = fail(&rd, "empty file, not a partial result");
 	if (!rc)
 		rc = read_complete(&rd);
+done:
+	free(buf);
 	if (rc == -2)
 		snprintf(err, errsz, "out of memory");
 	if (rc)
 		partial_clear(p);
 	return rc;
+}
+
+int partial_read(partial *p, FILE *in, const char *path, char *err, size_t errsz)
+{
+	return read_unsealed(p, in, path, err, errsz, 0);
+}
+
+int partial_read_unsealed(partial *p, FILE *in, const char *path, char *err, size_t errsz)
+{
+	return read_unsealed(p, in, path, err, errsz, 1);
 }
 
 void partial_clear(partial *p)

@@ -4,9 +4,9 @@
  *
  * Every shard of a sharded run reads the same inputs, so the inputs of a
  * merge come many times over: an input is one (kind, name, bytes, CRC-32)
- * and counts once however often it comes, while inputs that differ (one
- * pre-split stream per shard, all named "-") add up.  A single run
- * goes through the same list, so its report and a merge's agree.
+ * and counts once however often it comes; inputs that differ (a plain and
+ * a gzip copy of one list) are listed each.  A single run goes through
+ * the same list, so its report and a merge's agree.
  *
  * Ownership: a sources list is a caller-owned struct, zeroed to start;
  * sources_add() copies the name; sources_clear() frees everything.

@@ -453,6 +453,16 @@ static int all_and_cvo(stats_report *r, const idsets *s)
 	return 0;
 }
 
+void stats_report_prints(stats_report *r, const idset_spread *sp)
+{
+	shard k = r->shard;
+
+	memset(r->spread, 0, sizeof(r->spread));
+	for (k.k = 0; k.k < k.n; k.k++)
+		r->spread[k.k] = idset_spread_range(sp, shard_lo(k), shard_hi(k));
+	r->kept = idset_spread_range(sp, shard_lo(r->shard), shard_hi(r->shard));
+}
+
 int stats_report_compute(stats_report *r, const idsets *s)
 {
 	typed_passes_job job = { r, s, 0 };
@@ -465,6 +475,7 @@ int stats_report_compute(stats_report *r, const idsets *s)
 	r->sources = NULL;
 	r->shard = SHARD_ALL;
 	r->title = NULL;
+	stats_report_prints(r, idsets_spread(s));
 	r->rawsz = idsets_rawsz(s);
 	r->hash = hexid_hash_name(r->rawsz);
 	/*

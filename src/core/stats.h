@@ -140,6 +140,14 @@ typedef struct {
 	/* what the IDs were read from, for --format=partial (sources.h); NULL: repos */
 	const struct sources *sources;
 	shard shard;             /* the IDs counted: one shard, or SHARD_ALL */
+	/*
+	 * Fingerprints (idset.h) of the whole input's IDs in each of the
+	 * shard.n shards, and of the IDs this run kept (those of its shard):
+	 * what --format=partial writes so that a merge can tell parts of one
+	 * input from others and a part from another shard's (partial.h).
+	 */
+	idset_print spread[SHARD_MAX];
+	idset_print kept;
 	const char *title;       /* --title: the chart's title (borrowed); NULL: its own */
 } stats_report;
 
@@ -156,6 +164,12 @@ typedef struct {
 	const abbrev_reach *reach; /* --reachable: what was walked; NULL without */
 	stats_set found;         /* groups from stats_groups_at() */
 } stats_check;
+
+/*
+ * Fill r->spread and r->kept from the spread of every ID read, for
+ * r->shard (set it first).
+ */
+void stats_report_prints(stats_report *r, const idset_spread *sp);
 
 /* Compute every table of the report.  0, or -1 when out of memory. */
 int stats_report_compute(stats_report *r, const idsets *s);
