@@ -370,6 +370,67 @@ START_TEST(test_no_swallow)
 }
 END_TEST
 
+/* The text names a reference as another project's, or quotes it. */
+static void expect_foreign(size_t i, int foreign, const char *project)
+{
+	ck_assert_uint_lt(i, L.n);
+	ck_assert_int_eq(L.v[i].foreign, foreign);
+	ck_assert_int_eq(!!(L.v[i].flags & REFS_F_FOREIGN), !!foreign);
+	if (project)
+		ck_assert_str_eq(L.v[i].project, project);
+	else
+		ck_assert_ptr_null(L.v[i].project);
+}
+
+START_TEST(test_foreign)
+{
+	ck_assert_uint_eq(parse("Backported from the Linux kernel commit " ID12 " (\"a\").\n"
+				"Ported from Linux commit " ID12 " (\"a\").\n"
+				"QEMU commit " ID12 " (\"a\") did it.\n"
+				"As commit " ID12 " (\"a\") in git.git did.\n"
+				"Backport of commit " ID12 " (\"a\").\n"
+				"This was taken from foo.c. See commit " ID12 " (\"a\").\n"
+				"The previous commit " ID12 " (\"a\") did.\n"
+				"Fixes: " ID12 " (\"a\")\n"), 8);
+	expect_foreign(0, REFS_FOREIGN_NAMED, "Linux kernel");
+	expect_foreign(1, REFS_FOREIGN_NAMED, "Linux");
+	expect_foreign(2, REFS_FOREIGN_NAMED, "QEMU");
+	expect_foreign(3, REFS_FOREIGN_NAMED, "git.git");
+	expect_foreign(4, REFS_FOREIGN_NAMED, "");
+	expect_foreign(5, 0, NULL);
+	expect_foreign(6, 0, NULL);
+	expect_foreign(7, 0, NULL);
+	/* "from" on the line before "commit <id>" */
+	ck_assert_uint_eq(parse("This is ported from Linux\ncommit " ID12 " (\"a\").\n"), 1);
+	expect_foreign(0, REFS_FOREIGN_NAMED, "Linux");
+	/* quoted: an indented tag, prose indented by a tab or four blanks */
+	ck_assert_uint_eq(parse("It said:\n\n  Fixes: " ID12 " (\"a\")\n\tcommit " ID12 " (\"a\")\n"
+				"    commit " ID12 " (\"a\")\n  - commit " ID12 " (\"a\")\n"), 4);
+	expect_foreign(0, REFS_FOREIGN_QUOTED, NULL);
+	expect_foreign(1, REFS_FOREIGN_QUOTED, NULL);
+	expect_foreign(2, REFS_FOREIGN_QUOTED, NULL);
+	expect_foreign(3, 0, NULL);
+	/* a message with upstream's marker: all of its references, before it too */
+	ck_assert_uint_eq(parse_msg("x: port\n\nFixes: " ID12 " (\"a\")\n\n"
+				    "[ upstream commit: " ID40 " ]\n"), 2);
+	expect_foreign(0, REFS_FOREIGN_MESSAGE, NULL);
+	expect_foreign(1, REFS_FOREIGN_MESSAGE, NULL); /* the bare ID: a reference if a commit has it */
+	ck_assert_uint_eq(maybes(), 1);
+	ck_assert_uint_eq(parse_msg("x: port\n\ncommit " ID40 " upstream.\n\n"
+				    "Fixes: " ID12 " (\"a\")\n"), 2);
+	ck_assert_uint_eq(L.v[0].flags & REFS_F_UPSTREAM, REFS_F_UPSTREAM);
+	expect_foreign(0, REFS_FOREIGN_MESSAGE, NULL);
+	expect_foreign(1, REFS_FOREIGN_MESSAGE, NULL);
+	/* in a mailbox, only that message's */
+	ck_assert_uint_eq(parse("From 2222222222222222222222222222222222222222 Mon Sep 17 00:00:00 2001\n"
+				"Subject: [PATCH 1/2] one\n\nUpstream commit:\nFixes: " ID12 " (\"a\")\n"
+				"From 3333333333333333333333333333333333333333 Mon Sep 17 00:00:00 2001\n"
+				"Subject: [PATCH 2/2] two\n\nFixes: " ID12 " (\"a\")\n"), 2);
+	expect_foreign(0, REFS_FOREIGN_MESSAGE, NULL);
+	expect_foreign(1, 0, NULL);
+}
+END_TEST
+
 START_TEST(test_bare_ids)
 {
 	static const char *const yes[] = {
@@ -486,7 +547,7 @@ START_TEST(test_log_pasted)
 	ck_assert_uint_eq(parse("From: x\n\n  commit " ID40 "\r\n  Author: A <a@b>\r\n\ntext\n"), 0);
 	/* but a stable backport's first line is a reference, whatever follows it */
 	ck_assert_uint_eq(parse_msg("t\n\ncommit " ID40 " upstream.\nSigned-off-by: x <y@z>\n"), 1);
-	ck_assert_uint_eq(L.v[0].flags, REFS_F_UPSTREAM);
+	ck_assert_uint_eq(L.v[0].flags, REFS_F_UPSTREAM | REFS_F_FOREIGN);
 }
 END_TEST
 
@@ -798,6 +859,7 @@ Suite *make_refs_suite(void)
 	tcase_add_test(core, test_format_fixed);
 	tcase_add_test(core, test_bare_ids);
 	tcase_add_test(core, test_no_swallow);
+	tcase_add_test(core, test_foreign);
 	tcase_add_test(core, test_unique_length);
 	tcase_add_test(prose, test_mbox);
 	tcase_add_test(prose, test_log_output);

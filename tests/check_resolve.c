@@ -628,7 +628,8 @@ START_TEST(test_resolve_subject_elsewhere)
 		"; a commit has this subject",
 		"; no commit has this subject",
 		"; in there.git, beef100000bb has this subject",
-		" and none has a commit with this subject; another repository's commit?",
+		/* the text names the project, and no --repo has the subject */
+		" is not in this repository; the text names it as curl's",
 	};
 
 	ck_assert_ptr_nonnull(here);

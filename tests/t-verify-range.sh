@@ -237,4 +237,36 @@ grep -q "^git-abbrev: cannot walk history: $a1: no such commit" "$err" ||
 	{ fail "missing commit: message"; show "$err"; }
 [ -s "$out" ] && fail "missing commit: findings printed before the error"
 
+# ---- a port citing its original by an ID not here, with the port's own subject:
+# under --range only the citing commit has that subject, so it is another
+# project's commit (a warning, nothing suggested); as a file, an error
+p=$tmp/port
+git init -q -b main "$p"
+echo 1 >"$p/a"
+git -C "$p" add a
+git -C "$p" commit -q -m "base"
+echo 2 >"$p/a"
+git -C "$p" commit -qam "net: fix the loop" -m 'Same as commit 0123456789ab ("net: fix the loop") there.'
+[ "$(git -C "$p" log --all --format=%s | grep -c '^net: fix the loop$')" = 1 ] ||
+	die "port: the subject is not the citing commit's alone"
+git -C "$p" rev-parse -q --verify 0123456789ab >/dev/null && die "port: 0123456789ab names an object"
+expect_exit 1 "$GIT_ABBREV" verify -C "$p" --range=HEAD --format=json
+checks=$((checks + 1))
+"$PYTHON3" - "$out" <<'PY' || { fail "port: --range"; show "$out"; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = [(x["severity"], x["kind"], x["suggestion"]) for x in d["findings"] if x["given_id"] == "0123456789ab"]
+assert f == [("warning", "not-here", None)], f
+assert d["errors"] == 0, d
+PY
+git -C "$p" log -1 --format=%B >"$tmp/port.msg"
+expect_exit 1 "$GIT_ABBREV" verify -C "$p" --format=json "$tmp/port.msg"
+checks=$((checks + 1))
+"$PYTHON3" - "$out" <<'PY' || { fail "port: as a file"; show "$out"; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = [(x["severity"], x["kind"]) for x in d["findings"] if x["given_id"] == "0123456789ab"]
+assert f == [("error", "unknown-id")], f
+PY
+
 finish

@@ -81,6 +81,8 @@ typedef struct {
 	size_t hsubj_len;
 	int in_subject;       /* the last header line was Subject: */
 	int nomem;
+	size_t msg_first;     /* the first reference of the message being read */
+	int msg_foreign;      /* that message carries another project's marker */
 	size_t big_line;      /* the line whose references were given a big window (+1) */
 	char *big;            /* that window's bytes */
 	size_t big_cap;
@@ -1029,8 +1031,193 @@ static int take_subject(parser *p, refs_ref *r, const subject_t *s)
 	return 0;
 }
 
-static void push_ref(parser *p)
+/* ---- another project's commits ---------------------------------------------- */
+
+/* How far before a reference the words naming its project are looked for. */
+#define FOREIGN_REACH 160
+
+/* The end of the word b[s..e) without its "'s" (Linux's). */
+static size_t possessive(const char *b, size_t s, size_t e)
 {
+	return e - s > 2 && b[e - 2] == '\'' && b[e - 1] == 's' ? e - 2 : e;
+}
+
+/* Projects whose commits other projects cite by name: "Linux commit <id>". */
+static int project_word(const char *b, size_t s, size_t e)
+{
+	static const char *const names[] = {
+		"linux", "kernel", "mainline", "upstream", "qemu", "glibc", "gcc", "llvm", "clang",
+		"freebsd", "netbsd", "openbsd", "musl", "busybox", "u-boot", "openssl", "curl",
+		"libgit2", "dpdk", "ffmpeg", "mesa", "systemd", "binutils", "gdb", "zephyr", "xen",
+		"gnulib", "coreutils", "libbpf", "wine", "openwrt", "buildroot", "chromium",
+	};
+
+	e = possessive(b, s, e);
+	if (e - s > 4 && !memcmp(b + e - 4, ".git", 4))
+		return 1; /* git.git, linux.git */
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (e - s == strlen(names[i]) && iprefix(b, s, e, names[i]))
+			return 1;
+	return 0;
+}
+
+/* The word of b[lo..hi) that ends at or before `at` (skipping blanks): its start, or SIZE_MAX. */
+static size_t word_end_before(const char *b, size_t lo, size_t *at)
+{
+	size_t e = *at, s;
+
+	while (e > lo && (is_space((unsigned char)b[e - 1]) || b[e - 1] == '\n'))
+		e--;
+	s = e;
+	while (s > lo && !is_space((unsigned char)b[s - 1]) && b[s - 1] != '\n' &&
+	       b[s - 1] != '(' && b[s - 1] != '"')
+		s--;
+	*at = e;
+	return s < e ? s : SIZE_MAX;
+}
+
+/* Keep the project's name b[s..e) as the reference's; 0 or -1 (memory). */
+static int set_project(parser *p, refs_ref *r, size_t s, size_t e)
+{
+	e = possessive(p->buf, s, e);
+	if (e - s > 60)
+		e = s + 60;
+	r->project = arena_alloc(&p->out->text, e - s + 1);
+	if (!r->project) {
+		p->nomem = 1;
+		return -1;
+	}
+	memcpy(r->project, p->buf + s, e - s);
+	r->project[e - s] = '\0';
+	r->flags |= REFS_F_FOREIGN;
+	r->foreign = REFS_FOREIGN_NAMED;
+	return 0;
+}
+
+/*
+ * Whether the text names reference r as another project's: "Backported
+ * from the Linux kernel commit <id>", "Ported from Linux commit <id>",
+ * "QEMU commit <id>", "<id> (...) in git.git"; or it stands in a quoted
+ * message or example: an indented Fixes: tag or revert line, or prose
+ * indented by a tab or four blanks (as git log quotes a message).
+ */
+static void name_foreign(parser *p, const line_t *l, refs_ref *r)
+{
+	static const char *const verbs[] = {
+		"ported from", "backported from", "imported from", "taken from", "synced from",
+		"adapted from", "borrowed from", "derived from", "backport of", "port of",
+	};
+	const char *b = p->buf;
+	size_t ls = l->start, e = trim_end(p, l->start, l->end), before = r->start, w, q;
+	size_t ind = 0;
+
+	/* the line before too, when "commit <id>" starts its line */
+	if (r->kind == REFS_COMMIT && skip_ws(p, ls, before) == before && ls > 0) {
+		for (ls--; ls > 0 && b[ls - 1] != '\n';)
+			ls--;
+	}
+	/* a bounded look back: a line of many references stays linear */
+	if (before - ls > FOREIGN_REACH)
+		ls = before - FOREIGN_REACH;
+	/* "ported from <project> commit <id>", "backport of <id> from <project>" */
+	for (q = ls; q < before; q++) {
+		for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+			size_t n = strlen(verbs[i]), a, z;
+
+			if (!iword(b, q, before, verbs[i]) || (q > ls && is_word((unsigned char)b[q - 1])))
+				continue;
+			a = skip_ws(p, q + n, before);
+			if (iword(b, a, before, "the"))
+				a = skip_ws(p, a + 3, before);
+			z = before;
+			while (z > a && (is_space((unsigned char)b[z - 1]) || b[z - 1] == '\n'))
+				z--;
+			if (z - a >= 6 && iprefix(b, z - 6, z, "commit"))
+				z -= 6; /* "ported from Linux commit <id>": Linux */
+			while (z > a && (is_space((unsigned char)b[z - 1]) || b[z - 1] == '\n'))
+				z--;
+			/* the words between name the project: a few, in one sentence */
+			if (z - a >= 40 || memchr(b + a, '\n', z - a) || memchr(b + a, '.', z - a) ||
+			    memchr(b + a, ',', z - a))
+				continue;
+			set_project(p, r, a, z); /* z == a: named as ported, not from where */
+			return;
+		}
+	}
+	/* the word before "commit <id>": Linux commit, git.git's commit */
+	if (r->kind == REFS_COMMIT && !(r->flags & REFS_F_BARE)) {
+		w = before;
+		q = word_end_before(b, ls, &w);
+		if (q != SIZE_MAX && project_word(b, q, w)) {
+			set_project(p, r, q, w);
+			return;
+		}
+	}
+	/* after it on its line: "in git.git", "from Linux", "of the QEMU tree" */
+	for (q = r->end; q < e && q < r->end + 40; q++) {
+		size_t a, z;
+
+		if (!(iword(b, q, e, "in") || iword(b, q, e, "of") || iword(b, q, e, "from")) ||
+		    (q > 0 && is_word((unsigned char)b[q - 1])))
+			continue;
+		a = skip_ws(p, q + (b[q] == 'f' || b[q] == 'F' ? 4 : 2), e);
+		if (iword(b, a, e, "the"))
+			a = skip_ws(p, a + 3, e);
+		for (z = a; z < e && !is_space((unsigned char)b[z]) && !strchr(",;)", b[z]); z++)
+			;
+		while (z > a && (b[z - 1] == '.' || b[z - 1] == ':'))
+			z--;
+		if (z > a && project_word(b, a, z)) {
+			set_project(p, r, a, z);
+			return;
+		}
+	}
+	/* quoted: an indented tag, or prose indented as git log indents a message */
+	while (l->start + ind < e && b[l->start + ind] == ' ')
+		ind++;
+	if ((r->kind != REFS_COMMIT && r->start > l->start && is_space((unsigned char)b[l->start])) ||
+	    b[l->start] == '\t' || ind >= 4) {
+		r->flags |= REFS_F_FOREIGN;
+		r->foreign = REFS_FOREIGN_QUOTED;
+	}
+}
+
+/*
+ * A message ends (another begins, or the input): if it carries another
+ * project's marker, all of its references are that project's.
+ */
+static void message_end(parser *p)
+{
+	refs_list *o = p->out;
+
+	if (p->msg_foreign)
+		for (size_t i = p->msg_first; i < o->n; i++)
+			if (!(o->v[i].flags & REFS_F_FOREIGN)) {
+				o->v[i].flags |= REFS_F_FOREIGN;
+				o->v[i].foreign = REFS_FOREIGN_MESSAGE;
+			}
+	p->msg_first = o->n;
+	p->msg_foreign = 0;
+}
+
+/* A line that says the message is another project's: [ upstream commit: <id> ], Upstream commit: */
+static void note_marker(parser *p, size_t s, size_t e)
+{
+	const char *b = p->buf;
+
+	if (s < e && b[s] == '[')
+		s = skip_ws(p, s + 1, e);
+	if (iprefix(b, s, e, "upstream commit"))
+		p->msg_foreign = 1;
+}
+
+static void push_ref(parser *p, const line_t *l)
+{
+	refs_ref *r = &p->out->v[p->out->n];
+
+	if (r->flags & REFS_F_UPSTREAM)
+		p->msg_foreign = 1; /* commit <id> upstream. */
+	name_foreign(p, l, r);
 	p->out->n++;
 }
 
@@ -1100,7 +1287,7 @@ static size_t try_fixes(parser *p, const line_t *l, size_t lineno, size_t s)
 		style |= REFS_STYLE_NO_SUBJECT;
 	}
 	r->style |= style;
-	push_ref(p);
+	push_ref(p, l);
 	return r->end;
 }
 
@@ -1227,7 +1414,7 @@ static size_t try_commit(parser *p, const line_t *l, size_t lineno, size_t s, in
 	} else if (!(r->flags & REFS_F_UPSTREAM)) {
 		r->style |= REFS_STYLE_NO_SUBJECT;
 	}
-	push_ref(p);
+	push_ref(p, l);
 	return r->end;
 }
 
@@ -1262,7 +1449,7 @@ static size_t try_revert(parser *p, const line_t *l, size_t lineno, size_t s)
 		r->subject_len = p->title_len;
 		r->flags |= REFS_F_TITLE;
 	}
-	push_ref(p);
+	push_ref(p, l);
 	return r->end;
 }
 
@@ -1337,6 +1524,7 @@ static void process_line(parser *p, const line_t *l, size_t lineno)
 	} else {
 		if (is_mbox_from(p, l) || is_log_header(p, l) ||
 		    (lineno == 1 && is_mail_header(p, l))) {
+			message_end(p);
 			p->state = ST_HEADER;
 			p->in_subject = 0;
 			drop_title(p);
@@ -1365,6 +1553,7 @@ static void process_line(parser *p, const line_t *l, size_t lineno)
 	}
 	if (b[s] == '>')
 		return;
+	note_marker(p, s, e);
 	scan_prose(p, l, lineno, s, e);
 }
 
@@ -1388,6 +1577,7 @@ int refs_parse(refs_list *out, const char *buf, size_t len, unsigned opts)
 		process_line(p, &l, ++lineno);
 		pos = l.next;
 	}
+	message_end(p);
 	ret = p->nomem ? -1 : 0;
 	drop_title(p);
 	free(p->hsubj);

@@ -67,7 +67,19 @@ enum refs_flag {
 	 * has the ID (a blob in pasted output, a checksum, a number).
 	 */
 	REFS_F_MAYBE = 1u << 8,
-	REFS_F_REMARK = 1u << 9     /* ("subject", remark): the remark kept, as a date is */
+	REFS_F_REMARK = 1u << 9,    /* ("subject", remark): the remark kept, as a date is */
+	/*
+	 * The text names the reference as another project's (`foreign` says
+	 * how): an ID no commit here has is then a note, not an error.
+	 */
+	REFS_F_FOREIGN = 1u << 10
+};
+
+/* How the text names a reference as another project's (refs_ref.foreign). */
+enum refs_foreign {
+	REFS_FOREIGN_NAMED = 1,  /* "ported from Linux commit <id>", "<id> in git.git": `project` */
+	REFS_FOREIGN_QUOTED,     /* in a quoted message or example (indented) */
+	REFS_FOREIGN_MESSAGE     /* the message is upstream's ([ upstream commit: <id> ]) */
 };
 
 /* The fewest hex chars of a bare ID in prose (checkpatch's GIT_COMMIT_ID: 12). */
@@ -88,6 +100,8 @@ typedef struct {
 	size_t subject_len;
 	size_t match_len;        /* with REFS_F_ELLIPSIS: the bytes before the "..." */
 	size_t date_start, date_len; /* with REFS_F_DATED: the date as written */
+	int foreign;             /* with REFS_F_FOREIGN: enum refs_foreign */
+	char *project;           /* REFS_FOREIGN_NAMED: the project as written ("the Linux kernel") */
 } refs_ref;
 
 typedef struct {

@@ -1268,6 +1268,18 @@ static int indented(const job *j)
 	return j->buf[ls] == ' ' || j->buf[ls] == '\t';
 }
 
+/*
+ * Whether the one commit the subject search found is the commit being
+ * checked (--range): a port citing the original it ports.  A later
+ * commit is not taken as such: on git.git's history that is a series
+ * reordered after its messages were written (e05b027627 in b65abcafc7ab,
+ * 2d216a7ef6 in f08fb8dfea40), an ID that is really wrong.
+ */
+static int only_this_commit(const job *j, const subject_pick *pk)
+{
+	return j->ctx && pk->n == 1 && pk->total == 1 && !memcmp(pk->ids[0], j->ctx, j->r->rawsz);
+}
+
 /* How an ID no object has is said: with --repo, none of them has it either. */
 static const char *no_object(const refs_resolver *r)
 {
@@ -1335,7 +1347,7 @@ static void resolve_one(job *j)
 	subject_pick pk;
 	char tail[128];
 	prefix_hits *ph, *oh;
-	int rc, elsewhere = -1;
+	int rc, elsewhere = -1, foreign = !!(ref->flags & REFS_F_FOREIGN);
 
 	if (!r->hits && !(r->hits = malloc(2 * sizeof(*r->hits)))) {
 		j->nomem = 1;
@@ -1362,9 +1374,40 @@ static void resolve_one(job *j)
 		add(j, REFS_P_UPPER, "%.*s has upper-case hex; git writes IDs in lower case",
 		    given_len, given);
 
+	if (ph->ncommits == 0 && elsewhere < 0 && (ref->flags & REFS_F_FOREIGN) && r->nothers) {
+		/* a --repo with the subject is the project named: the ID is wrong there */
+		subject_hits sh;
+		int nomem = 0;
+
+		if (subject_elsewhere(j, &sh, &nomem) >= 0)
+			foreign = 0;
+		if (nomem)
+			goto nomem;
+		if (r->failed)
+			return;
+	}
 	if (elsewhere >= 0) {
 		if (judge_elsewhere(j, &r->others[elsewhere], oh))
 			goto nomem;
+	} else if (ph->ncommits == 0 && foreign) {
+		/* the text names it as another project's: nothing to search or suggest here */
+		if (ref->foreign == REFS_FOREIGN_NAMED && ref->project && ref->project[0])
+			add(j, REFS_P_NOT_HERE, "%.*s is not in this repository; the text names it as "
+			    "%s's", given_len, given, ref->project);
+		else if (ref->foreign == REFS_FOREIGN_NAMED)
+			add(j, REFS_P_NOT_HERE, "%.*s is not in this repository; the text names it as "
+			    "another project's (ported from)", given_len, given);
+		else if (ref->foreign == REFS_FOREIGN_QUOTED)
+			add(j, REFS_P_NOT_HERE, "%.*s is not in this repository; it stands in a quoted "
+			    "message or example (indented), of the history quoted", given_len, given);
+		else
+			add(j, REFS_P_NOT_HERE, "%.*s is not in this repository; the message is another "
+			    "project's (it names its upstream commit)", given_len, given);
+	} else if (ph->ncommits == 0 && (rc = find_ref_subject(j, NULL, &pk)) > 0 &&
+		   only_this_commit(j, &pk)) {
+		/* the port of another project's commit: the subject is this commit's own */
+		add(j, REFS_P_NOT_HERE, "%.*s is not in this repository, and only this commit has "
+		    "its subject: another project's commit, ported here?", given_len, given);
 	} else if (ph->ncommits == 0) {
 		const char *none = ref->subject ? "; no commit has this subject" : "";
 		subject_hits sh;
@@ -1521,8 +1564,9 @@ static void resolve_one(job *j)
 		    "<id> (subject, YYYY-MM-DD)");
 	if (ref->style & ~(unsigned)REFS_STYLE_LAYOUT)
 		style_finding(j);
+	/* another project's reference names a commit of its history, not of this one's */
 	if (j->ctx && (ref->kind == REFS_FIXES || ref->kind == REFS_REVERT) && x->suggest &&
-	    !(ref->flags & REFS_F_MAYBE))
+	    !(ref->flags & (REFS_F_MAYBE | REFS_F_FOREIGN)))
 		ancestry(j, x->target.id);
 	if (x->suggest && x->nf && x->target.subject && !j->several && !j->unsure) {
 		/* a full ID stays full ([ Upstream commit <id> ], git's own reverts) */
