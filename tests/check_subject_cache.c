@@ -249,22 +249,31 @@ START_TEST(test_files)
 {
 	char dir[] = "/tmp/check-subject-cache.XXXXXX", path[512], sub[300];
 	subject_table *t = table_a(), *l;
+	subject_bind bind = { { 1, 2, 3, 4, 5 }, { 1, 6, 7, 8, 9 } }, other = bind;
 	size_t len;
-	const unsigned char *b = subject_table_bytes(t, &len);
+	const unsigned char *b;
 	FILE *f;
 
+	ck_assert_int_eq(subject_table_bind(t, &bind), 0);
+	b = subject_table_bytes(t, &len);
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(sub, sizeof(sub), "%s/new/git-abbrev", dir); /* made with its parent */
-	ck_assert_int_eq(subject_table_load(&l, sub, RAW, sum_a, 4), 1);
+	ck_assert_int_eq(subject_table_load(&l, sub, RAW, sum_a, 4, &bind), 1);
 	ck_assert_int_eq(subject_table_save(t, sub), 0);
-	ck_assert_int_eq(subject_table_load(&l, sub, RAW, sum_a, 4), 0);
+	ck_assert_int_eq(subject_table_load(&l, sub, RAW, sum_a, 4, &bind), 0);
 	ck_assert_uint_eq(subject_table_count(l), 4);
 	subject_table_free(l);
-	ck_assert_int_eq(subject_table_load(&l, sub, RAW, sum_b, 3), 1); /* no file of B */
+	ck_assert_int_eq(subject_table_load(&l, sub, RAW, sum_b, 3, &bind), 1); /* no file of B */
+	/* the same checksum, other files (a pack that claims it): refused */
+	other.pack.mtime_nsec++;
+	ck_assert_int_eq(subject_table_load(&l, sub, RAW, sum_a, 4, &other), 1);
+	other = bind;
+	other.idx.ino++;
+	ck_assert_int_eq(subject_table_load(&l, sub, RAW, sum_a, 4, &other), 1);
 	/* the file cut short: refused */
 	snprintf(path, sizeof(path), "%s/pack-aa%038d.subjects", sub, 0);
 	ck_assert_int_eq(truncate(path, (off_t)len - 1), 0);
-	ck_assert_int_eq(subject_table_load(&l, sub, RAW, sum_a, 4), 1);
+	ck_assert_int_eq(subject_table_load(&l, sub, RAW, sum_a, 4, &bind), 1);
 	/* a cache directory that cannot be made: no file, an error for the caller to ignore */
 	snprintf(sub, sizeof(sub), "%s/new/git-abbrev/pack-aa%038d.subjects/x", dir, 0);
 	ck_assert_int_eq(subject_table_save(t, sub), -1);
@@ -335,7 +344,7 @@ START_TEST(test_build_large)
 	b = subject_table_bytes(t, &len);
 	n = le32(b + 52);
 	ck_assert_uint_eq(n, N);
-	ent = b + 64;
+	ent = b + 144; /* the header, with the files it is for */
 	bypos = ent + (size_t)n * 24;
 	text = (const char *)bypos + (size_t)n * 4;
 	for (uint32_t i = 0; i < n; i++) {

@@ -17,6 +17,7 @@
 #include "emit.h"
 #include "emit_parts.h"
 #include "exitcodes.h"
+#include "subject_cache.h"
 #include "shard.h"
 #include "walk.h"
 #include "walk_pack.h"
@@ -322,6 +323,7 @@ int cmd_begin(const cli_command *cmd, void *opts, int argc, char **argv)
 
 int cmd_chdir(const char *dir)
 {
+	subject_cache_pin(); /* a relative cache directory is where the command started */
 	if (*dir && chdir(dir)) {
 		cmd_error("cannot change to '%s': %s", dir, strerror(errno));
 		return ABBREV_EXIT_RUNTIME;

@@ -73,6 +73,16 @@ uint32_t objread_npacks(const objread *r);
 void objread_pack(const objread *r, uint32_t pack, const unsigned char **sum, uint32_t *n,
 		  const unsigned char **ids, size_t *stride);
 
+/* Which file: its device, inode, size and modification time, as mapped. */
+typedef struct {
+	uint64_t dev, ino, size;
+	int64_t mtime_sec;
+	uint32_t mtime_nsec;
+} objread_file;
+
+/* The files of pack `pack` as the reader mapped them: the .pack's, the .idx's. */
+void objread_pack_files(const objread *r, uint32_t pack, objread_file *packf, objread_file *idxf);
+
 /* The offset of the object at .idx position `pos` of pack `pack`: 0, or -2 (a bad offset). */
 int objread_offset(const objread *r, uint32_t pack, uint32_t pos, uint64_t *off);
 

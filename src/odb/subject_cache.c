@@ -11,7 +11,10 @@
  *   48  u32 objects            in the pack (its .idx says)
  *   52  u32 n                  commits
  *   56  u64 text length
- *   64  n entries of 24 bytes  u32 key, u32 subject (offsets in the text),
+ *   64  the pack file it was built from: u64 device, u64 inode, u64 size,
+ *       i64 mtime seconds, u32 nanoseconds, u32 zero
+ *   104 its .idx file, the same 40 bytes
+ *   144 n entries of 24 bytes  u32 key, u32 subject (offsets in the text),
  *                              u32 .idx position, u32 zero, i64 time;
  *                              sorted by key, then position
  *   ..  n u32                  the entries in .idx position order (their
@@ -30,23 +33,25 @@
 #include <config.h>
 
 #include "subject_cache.h"
-#include "mapguard.h"
 #include "test_hooks.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #define MAGIC "GABSUBJ\n"
-#define FORMAT_VERSION 2u
-#define HEADER 64u
+#define FORMAT_VERSION 3u
+#define BIND 64u    /* where the files it was built from are named */
+#define HEADER 144u
 #define ENTRY 24u
 #define ROW (ENTRY + 4u)  /* an entry and its place in position order */
 #define TRAILER 4u
@@ -57,8 +62,8 @@ struct subject_table {
 	uint32_t nobjects;
 	const unsigned char *img;  /* the file's bytes */
 	size_t len;
-	unsigned char *own;        /* built here (img), or NULL */
-	void *map;                 /* mapped from a file (img), or NULL */
+	unsigned char *own;        /* built here or read from a file (img), or NULL */
+	int built;                 /* built here: may be bound */
 	uint32_t n;
 	const unsigned char *ent;
 	const unsigned char *bypos;
@@ -422,6 +427,7 @@ int subject_table_build(subject_table **out, size_t rawsz, const unsigned char *
 	memcpy(t->sum, sum, rawsz);
 	t->nobjects = nobjects;
 	t->img = t->own = img;
+	t->built = 1;
 	t->len = len;
 	t->n = (uint32_t)n;
 	t->ent = img + HEADER;
@@ -460,28 +466,87 @@ void subject_table_free(subject_table *t)
 	if (!t)
 		return;
 	free(t->own);
-	if (t->map) {
-		mapguard_forget(t->map);
-		munmap(t->map, t->len);
-	}
 	free(t);
 }
 
+/* The 40 bytes naming file f. */
+static void put_file(unsigned char *p, const objread_file *f)
+{
+	put64(p, f->dev);
+	put64(p + 8, f->ino);
+	put64(p + 16, f->size);
+	put64(p + 24, (uint64_t)f->mtime_sec);
+	put32(p + 32, f->mtime_nsec);
+	put32(p + 36, 0);
+}
+
+static void put_bind(unsigned char *p, const subject_bind *b)
+{
+	put_file(p, &b->pack);
+	put_file(p + 40, &b->idx);
+}
+
+int subject_table_bind(subject_table *t, const subject_bind *b)
+{
+	if (!t->built)
+		return -1;
+	put_bind(t->own + BIND, b);
+	put32(t->own + t->len - TRAILER, crc_all(t->own, t->len - TRAILER));
+	return 0;
+}
+
 /* ---- the files -------------------------------------------------------------- */
+
+static char *pinned; /* a relative $GIT_ABBREV_CACHE_DIR, made absolute before -C */
+
+static char *absolute(const char *d)
+{
+	char cwd[4096], *out = NULL;
+
+	if (*d == '/' || !getcwd(cwd, sizeof(cwd)))
+		return strdup(d);
+	return asprintf(&out, "%s/%s", cwd, d) < 0 ? NULL : out;
+}
+
+void subject_cache_pin(void)
+{
+	const char *d = getenv("GIT_ABBREV_CACHE_DIR");
+
+	if (!pinned && d && *d && *d != '/')
+		pinned = absolute(d); /* kept for the process's life */
+}
+
+/* Not the user's own, or writable by others: not to be trusted. */
+static int foreign(const struct stat *st)
+{
+	return st->st_uid != geteuid() || (st->st_mode & (S_IWGRP | S_IWOTH));
+}
 
 char *subject_cache_dir(void)
 {
 	const char *d = getenv("GIT_ABBREV_CACHE_DIR"), *x = getenv("XDG_CACHE_HOME"),
 		   *h = getenv("HOME");
+	static int noted;
+	struct stat st;
 	char *out = NULL;
 
 	if (d && *d)
-		return strdup(d);
-	if (x && *x == '/') /* the XDG rule: a relative path is to be ignored */
-		return asprintf(&out, "%s/git-abbrev", x) < 0 ? NULL : out;
-	if (h && *h)
-		return asprintf(&out, "%s/.cache/git-abbrev", h) < 0 ? NULL : out;
-	return NULL;
+		out = pinned && *d != '/' ? strdup(pinned) : absolute(d);
+	else if (x && *x == '/') /* the XDG rule: a relative path is to be ignored */
+		out = asprintf(&out, "%s/git-abbrev", x) < 0 ? NULL : out;
+	else if (h && *h)
+		out = asprintf(&out, "%s/.cache/git-abbrev", h) < 0 ? NULL : out;
+	/* missing: made 0700 when a table is written */
+	if (out && !stat(out, &st) && (!S_ISDIR(st.st_mode) || foreign(&st))) {
+		if (!noted++)
+			fprintf(stderr, "git-abbrev: not using the cache '%s': %s\n", out,
+				!S_ISDIR(st.st_mode) ? "not a directory" :
+				st.st_uid != geteuid() ? "owned by another user" :
+				"writable by others");
+		free(out);
+		return NULL;
+	}
+	return out;
 }
 
 /* dir/pack-<hex>.subjects, malloc'ed */
@@ -495,43 +560,56 @@ static char *file_name(const char *dir, const unsigned char *sum, size_t rawsz)
 }
 
 int subject_table_load(subject_table **out, const char *dir, size_t rawsz,
-		       const unsigned char *sum, uint32_t nobjects)
+		       const unsigned char *sum, uint32_t nobjects, const subject_bind *b)
 {
 	char *path = file_name(dir, sum, rawsz);
 	static int paused; /* the test hook waits once */
+	unsigned char bind[80], *buf = NULL;
 	struct stat st;
-	void *m;
+	size_t len, got = 0;
 	int fd, rc;
 
 	*out = NULL;
 	if (!path)
 		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) ||
-	    st.st_size < (off_t)(HEADER + TRAILER)) {
+	/* a FIFO is no table and must not block; a symlink is not followed */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+	free(path);
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || foreign(&st) ||
+	    st.st_size < (off_t)(HEADER + TRAILER) || (uint64_t)st.st_size > SIZE_MAX) {
 		if (fd >= 0)
 			close(fd);
-		free(path);
 		return 1;
 	}
-	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (m == MAP_FAILED) {
-		free(path);
-		return 1;
+	len = (size_t)st.st_size;
+	/* read, not mapped: a file cut short meanwhile is a short read, rebuilt */
+	if (!(buf = malloc(len))) {
+		close(fd);
+		return -1;
 	}
-	/* cut short by another process while read: a message, not SIGBUS (mapguard.h) */
-	rc = mapguard_name(m, (size_t)st.st_size, path) ? -1 : 0;
 	test_hook_cache_pause(&paused);
-	if (!rc)
-		rc = subject_table_parse(out, m, (size_t)st.st_size, rawsz, sum, nobjects);
-	free(path);
+	while (got < len) {
+		ssize_t r = read(fd, buf + got, len - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	put_bind(bind, b);
+	rc = got == len ? subject_table_parse(out, buf, len, rawsz, sum, nobjects) : -2;
+	if (!rc && memcmp(buf + BIND, bind, sizeof(bind))) {
+		subject_table_free(*out); /* a table of other files (maybe claiming this checksum) */
+		*out = NULL;
+		rc = -2;
+	}
 	if (rc) {
-		mapguard_forget(m);
-		munmap(m, (size_t)st.st_size);
+		free(buf);
 		return rc == -1 ? -1 : 1;
 	}
-	(*out)->map = m;
+	(*out)->own = buf;
 	return 0;
 }
 
@@ -555,18 +633,60 @@ static int make_dir(const char *dir)
 	return rc || (mkdir(dir, 0700) && errno != EEXIST) ? -1 : 0;
 }
 
+/* A temporary file left this long is a killed run's even if its process ID is in use again. */
+#define TMP_STALE_SECONDS (24 * 3600)
+
+/*
+ * Remove the temporary files (pack-*.subjects.tmp<pid>) of runs that are
+ * gone: their process no longer exists, or they are a day old.
+ */
+static void remove_stale(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		const char *t = strstr(e->d_name, ".subjects.tmp");
+		char *end, *path;
+		struct stat st;
+		long pid;
+
+		if (strncmp(e->d_name, "pack-", 5) || !t)
+			continue;
+		pid = strtol(t + 13, &end, 10);
+		if (*end || pid <= 0 || pid == (long)getpid() ||
+		    asprintf(&path, "%s/%s", dir, e->d_name) < 0)
+			continue;
+		if (!lstat(path, &st) &&
+		    ((kill((pid_t)pid, 0) && errno == ESRCH) || time(NULL) - st.st_mtime > TMP_STALE_SECONDS))
+			unlink(path);
+		free(path);
+	}
+	closedir(d);
+}
+
 int subject_table_save(const subject_table *t, const char *dir)
 {
 	char *path = file_name(dir, t->sum, t->rawsz), *tmp = NULL;
 	size_t done = 0;
 	int fd = -1, rc = -1, e;
 
-	if (!path || make_dir(dir) || asprintf(&tmp, "%s.XXXXXX", path) < 0) {
+	if (!path || make_dir(dir) || asprintf(&tmp, "%s.tmp%ld", path, (long)getpid()) < 0) {
 		tmp = NULL;
 		goto out;
 	}
-	/* a crash before the rename leaves a temporary file, never a partial table */
-	fd = mkstemp(tmp);
+	remove_stale(dir);
+	/*
+	 * Exclusively, never through a symlink: what is at the name already
+	 * (this process ID's leftover, or something planted) is removed, not
+	 * written through.  A crash before the rename leaves a temporary
+	 * file, never a partial table.
+	 */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 && errno == EEXIST && !unlink(tmp))
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		done = SIZE_MAX; /* nothing made: nothing to remove */
 		goto out;

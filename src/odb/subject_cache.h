@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "hexid.h"
+#include "objread.h"
 
 typedef struct subject_table subject_table;
 
@@ -76,30 +77,54 @@ int subject_table_build(subject_table **out, size_t rawsz, const unsigned char *
 int subject_table_parse(subject_table **out, const unsigned char *buf, size_t len, size_t rawsz,
 			const unsigned char *sum, uint32_t nobjects);
 
+/*
+ * The files a table is for: the pack's and its .idx's identity (device,
+ * inode, size, modification time to the nanosecond) when it was read.  A
+ * pack's checksum is only what its .idx claims, which a crafted repository
+ * can copy from another pack of the same object count; a table answers
+ * only for the very files it was built from.
+ */
+typedef struct {
+	objread_file pack, idx;
+} subject_bind;
+
+/* Bind a built table to the files b (written into its bytes): 0, or -1 for a loaded table. */
+int subject_table_bind(subject_table *t, const subject_bind *b);
+
 /* How many commits the table holds. */
 size_t subject_table_count(const subject_table *t);
 /* The table as its file holds it: *len bytes (the table's). */
 const unsigned char *subject_table_bytes(const subject_table *t, size_t *len);
 
 /*
- * The path of the cache directory, malloc'ed: $GIT_ABBREV_CACHE_DIR, else
- * $XDG_CACHE_HOME/git-abbrev, else $HOME/.cache/git-abbrev; NULL when none
- * can be named (or out of memory).
+ * The path of the cache directory, malloc'ed: $GIT_ABBREV_CACHE_DIR (a
+ * relative one from where the command started: subject_cache_pin()),
+ * else $XDG_CACHE_HOME/git-abbrev, else $HOME/.cache/git-abbrev; NULL
+ * when none can be named (or out of memory), or when the directory is
+ * not the user's own (another owner, or writable by group or others: a
+ * table there could be anyone's), with one note on stderr then.
  */
 char *subject_cache_dir(void);
 
-/*
- * The table of the pack `sum` from its file in `dir`: 0 with *out, 1 when
- * there is no usable file (none, unreadable, or not a whole table of this
- * pack), -1 (memory).
- */
-int subject_table_load(subject_table **out, const char *dir, size_t rawsz,
-		       const unsigned char *sum, uint32_t nobjects);
+/* Before the first chdir (-C): a relative $GIT_ABBREV_CACHE_DIR is taken from here. */
+void subject_cache_pin(void);
 
 /*
- * Write the table to its file in `dir` (created if missing, with its
- * parent), atomically.  0, or -1 when it cannot be written (errno set);
- * nothing is left behind then.
+ * The table of the pack `sum` from its file in `dir`, built from the files
+ * b: 0 with *out, 1 when there is no usable file (none, not a regular
+ * file, not the user's own or writable by others, unreadable, cut short,
+ * or not a whole table of these very files), -1 (memory).  Never blocks
+ * (a FIFO at its path is no table) and never follows a symlink.
+ */
+int subject_table_load(subject_table **out, const char *dir, size_t rawsz,
+		       const unsigned char *sum, uint32_t nobjects, const subject_bind *b);
+
+/*
+ * Write the table to its file in `dir` (created 0700 if missing, with its
+ * parent), atomically: a temporary file of this process, created 0600 and
+ * exclusively (never through a symlink), renamed.  Temporary files of
+ * runs that were killed are removed.  0, or -1 when it cannot be written
+ * (errno set); nothing is left behind then.
  */
 int subject_table_save(const subject_table *t, const char *dir);
 

@@ -411,15 +411,17 @@ static int git2_subject_index(void *ctx,
 		const unsigned char *sum, *ids;
 		uint32_t n;
 		size_t stride;
+		subject_bind b;
 
 		objread_pack(g->rd, k, &sum, &n, &ids, &stride);
+		objread_pack_files(g->rd, k, &b.pack, &b.idx);
 		/*
 		 * A pack's table holds all its commits: with --reachable or
 		 * --walker=libgit2 (no scan) the commits are the walk's, so
 		 * a table is neither read nor kept then
 		 */
 		if (g->cache_dir && scan &&
-		    subject_table_load(&tabs[k], g->cache_dir, GIT_OID_RAWSZ, sum, n) < 0)
+		    subject_table_load(&tabs[k], g->cache_dir, GIT_OID_RAWSZ, sum, n, &b) < 0)
 			goto done;
 	}
 	for (uint32_t k = 0; k < np; k++) {
@@ -465,8 +467,13 @@ static int git2_subject_index(void *ctx,
 			if (whole < 0)
 				goto done;
 			/* no cache (a read-only home, a full disk) is no error: the next run reads again */
-			if (g->cache_dir && !whole && scan)
-				(void)subject_table_save(tabs[k], g->cache_dir);
+			if (g->cache_dir && !whole && scan) {
+				subject_bind b; /* for these very files, not any claiming the checksum */
+
+				objread_pack_files(g->rd, k, &b.pack, &b.idx);
+				if (!subject_table_bind(tabs[k], &b))
+					(void)subject_table_save(tabs[k], g->cache_dir);
+			}
 		}
 		if (k == np && table_of(&tabs[k], c, from[np], from[np + 1], loose_sum, n) < 0)
 			goto done;
