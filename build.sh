@@ -7,10 +7,12 @@ set -eu
 cd "$(dirname "$0")"
 
 # bash-completion and tmux: tests/t-completion.sh types into a real
-# interactive bash (tmux) with completion loaded as an installed one is
+# interactive bash (tmux) with completion loaded as an installed one is;
+# munge, slurmctld, slurmd and slurm-client: tests/t-slurm.sh runs
+# contrib/slurm's array job on a one-node cluster (12 s to install)
 PACKAGES="build-essential autoconf automake pkg-config git python3
 libgit2-dev libjudy-dev libjansson-dev zlib1g-dev libzstd-dev libdeflate-dev nettle-dev check
-bash-completion tmux parallel"
+bash-completion tmux parallel munge slurmctld slurmd slurm-client"
 
 missing=
 for p in $PACKAGES; do
