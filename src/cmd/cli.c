@@ -342,7 +342,7 @@ static const cli_choice fits[] = {
 	      "count only shard K of N (N divides 256): IDs whose first byte is K*256/N to (K+1)*256/N-1")
 #define TITLE(T, R) \
 	STRING("title", offsetof(T, R title), "<text>", \
-	       "the chart's title (default: the repositories' names and counts)")
+	       "the title of a chart or Markdown heading (default: repository names)")
 #define PROGRESS_ROWS(T, R) \
 	FLAG("progress", 0, offsetof(T, R progress), 1, "show progress on stderr"), \
 	FLAG("no-progress", 0, offsetof(T, R progress), 0, \

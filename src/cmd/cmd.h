@@ -12,8 +12,11 @@
 
 #include "cli.h"
 #include "idset.h"
+#include "policy.h"
 #include "progress.h"
+#include "projection.h"
 #include "stats.h"
+#include "verdict.h"
 #include "walk.h"
 
 typedef struct {
@@ -119,6 +122,33 @@ int cmd_sets_describe(cmd_sets *cs, stats_set *st);
  */
 int cmd_commit_times(unsigned char **ids, int64_t **times, size_t *n, cmd_sets *cs,
 		     progress *p);
+
+/* History's fit of the sets' commit count (cmd_verdict.c). */
+typedef struct {
+	int64_t *times;         /* the commit times, ascending (malloc'd; NULL: none read) */
+	size_t ntimes;
+	projection_results pr;  /* the fit (pr.status says whether there is one) */
+	int have_fit;
+} cmd_growth;
+
+/*
+ * Read the commit times of cs and fit their growth over window_years
+ * with `fit` (enum projection_fit_kind) seen from `now`.  Commit dates
+ * that cannot be read are a note and no fit.  Returns an exit status;
+ * free with cmd_growth_free() whatever the result.
+ */
+int cmd_growth_read(cmd_growth *gr, cmd_sets *cs, double window_years, int fit, int64_t now,
+		    progress *p);
+/* The fit as policy's growth (kind NONE without a fit; t0 is the caller's). */
+void cmd_growth_policy(policy_growth *g, const cmd_growth *gr);
+void cmd_growth_free(cmd_growth *gr);
+
+/*
+ * The verdict (verdict.h) for the sets measured in sets[] (commits,
+ * commit-ish, all objects, in that order), at history's growth (the
+ * default window and fit, as policy's).  Returns an exit status.
+ */
+int cmd_verdict(verdict *v, cmd_sets *cs, const stats_set *const sets[3], progress *p);
 
 /* Whether to show progress for an option value of 1, 0 or -1 (auto). */
 int cmd_want_progress(int option);

@@ -8,6 +8,7 @@
 #include <config.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli.h"
 #include "cmd.h"
@@ -20,6 +21,9 @@ int cmd_check(int argc, char **argv)
 	cli_check_opts o;
 	stats_check c = { 0 };
 	cmd_sets cs = { 0 };
+	stats_set sets[3];
+	int nsets = 0;
+	verdict *v = NULL;
 	progress *p = NULL;
 	int ret = cmd_begin(&cli_cmd_check, &o, argc, argv);
 
@@ -58,12 +62,38 @@ int cmd_check(int argc, char **argv)
 		goto done;
 	}
 	stats_mark_improbable(&c.found, c.improbable);
+	if (!o.quiet) {
+		/* the verdict: the same question at the lengths that matter */
+		static const int kinds[3] = { ABBREV_SET_COMMIT, ABBREV_SET_COMMITISH,
+					      ABBREV_SET_ALL };
+		const stats_set *in[3] = { &sets[0], &sets[1], &sets[2] };
+
+		for (; nsets < 3; nsets++)
+			if (stats_set_compute(&sets[nsets], cs.s, kinds[nsets])) {
+				cmd_error("out of memory");
+				ret = ABBREV_EXIT_NOMEM;
+				goto done;
+			}
+		v = malloc(sizeof(*v));
+		if (!v) {
+			cmd_error("out of memory");
+			ret = ABBREV_EXIT_NOMEM;
+			goto done;
+		}
+		ret = cmd_verdict(v, &cs, in, p);
+		if (ret)
+			goto done;
+		c.verdict = v;
+	}
 	ret = c.found.ngroups ? ABBREV_EXIT_FOUND : ABBREV_EXIT_OK;
 	if (!o.quiet && (emit_check(stdout, &c, o.r.format) || fflush(stdout))) {
 		cmd_error("cannot write the answer: %s", cmd_write_reason());
 		ret = ABBREV_EXIT_RUNTIME;
 	}
 done:
+	for (int k = 0; k < nsets; k++)
+		stats_set_clear(&sets[k]);
+	free(v);
 	stats_set_clear(&c.found);
 	cmd_sets_free(&cs);
 	progress_free(p);

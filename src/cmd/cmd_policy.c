@@ -27,13 +27,6 @@
 #include "projection.h"
 #include "stats.h"
 
-static int cmp_time(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The growth --growth gives, for sets of these counts (0: not given). */
 static void given_growth(policy_growth *g, const cli_policy_opts *o, uint64_t objects,
 			 uint64_t commits)
@@ -54,37 +47,19 @@ static void given_growth(policy_growth *g, const cli_policy_opts *o, uint64_t ob
 	}
 }
 
-/* The growth of history's fit: the same law, relative to today's count. */
-static void fitted_growth(policy_growth *g, const projection_results *pr)
-{
-	const projection_fit *f = &pr->fits[pr->chosen];
-
-	if (f->kind == PROJECTION_FIT_EXP) {
-		g->kind = POLICY_GROWTH_EXP;
-		g->rate = f->growth;
-	} else {
-		g->kind = POLICY_GROWTH_LINEAR;
-		g->rate = pr->commits ? f->growth / (double)pr->commits : 0;
-	}
-}
-
 /* What a repository gives: the sets, measured; history's fit; the commit times. */
 typedef struct {
 	cmd_sets cs;
 	stats_set sets[3];
 	int computed[3];
-	int64_t *times;
-	size_t ntimes;
-	projection_results pr;
-	int have_fit;
+	cmd_growth gr;
 } repo_input;
 
 static const int repo_sets[3] = { ABBREV_SET_COMMIT, ABBREV_SET_COMMITISH, ABBREV_SET_ALL };
 
-static int read_repos(repo_input *ri, cli_policy_opts *o, policy_input *in, progress *p)
+static int read_repos(repo_input *ri, cli_policy_opts *o, policy_input *in, double now,
+		      progress *p)
 {
-	unsigned char *ids = NULL;
-	projection_opts po;
 	int ret;
 
 	ret = cmd_sets_load(&ri->cs, &o->r, p);
@@ -102,32 +77,7 @@ static int read_repos(repo_input *ri, cli_policy_opts *o, policy_input *in, prog
 		in[k] = (policy_input){ idset_name(repo_sets[k]), ri->sets[k].count,
 					ri->sets[k].prefixes };
 	}
-	ret = cmd_commit_times(&ids, &ri->times, &ri->ntimes, &ri->cs, p);
-	free(ids);
-	if (ret == ABBREV_EXIT_RUNTIME) {
-		/* commit dates that cannot be read (a SHA-256 repository without a
-		 * commit-graph, for libgit2): the measured numbers stand alone */
-		cmd_error("note: without commit dates there is no growth to fit "
-			  "(--growth=8%%/year gives one)");
-		free(ri->times);
-		ri->times = NULL;
-		ri->ntimes = 0;
-		return ABBREV_EXIT_OK;
-	}
-	if (ret)
-		return ret;
-	qsort(ri->times, ri->ntimes, sizeof(*ri->times), cmp_time);
-	projection_opts_init(&po);
-	po.window_years = o->window_years;
-	po.fit = o->fit;
-	po.now = (int64_t)time(NULL);
-	if (projection_compute(&ri->pr, ri->times, ri->ntimes,
-			       (uint64_t)idsets_count(ri->cs.s, ABBREV_SET_ALL), &po)) {
-		cmd_error("bad projection options");
-		return ABBREV_EXIT_USAGE;
-	}
-	ri->have_fit = ri->pr.status == PROJECTION_OK;
-	return ABBREV_EXIT_OK;
+	return cmd_growth_read(&ri->gr, &ri->cs, o->window_years, o->fit, (int64_t)now, p);
 }
 
 int cmd_policy(int argc, char **argv)
@@ -155,7 +105,7 @@ int cmd_policy(int argc, char **argv)
 			cmd_error("out of memory");
 			return ABBREV_EXIT_NOMEM;
 		}
-		ret = read_repos(&ri, &o, in, p);
+		ret = read_repos(&ri, &o, in, now, p);
 		if (ret)
 			goto done;
 		nin = 3;
@@ -173,8 +123,8 @@ int cmd_policy(int argc, char **argv)
 	if (o.growth_unit != CLI_GROWTH_NONE) {
 		given_growth(&g, &o, objects, commits);
 		source = POLICY_SOURCE_GIVEN;
-	} else if (ri.have_fit) {
-		fitted_growth(&g, &ri.pr);
+	} else if (ri.gr.have_fit) {
+		cmd_growth_policy(&g, &ri.gr);
 		source = POLICY_SOURCE_HISTORY;
 	}
 	g.t0 = now; /* the counts are today's: the growth starts from them */
@@ -185,7 +135,7 @@ int cmd_policy(int argc, char **argv)
 		goto done;
 	}
 	if (policy_compute(res, in, nin, o.lengths, o.nlengths, &g, source, now, o.horizon_years,
-			   ri.times, ri.ntimes, commits)) {
+			   ri.gr.times, ri.gr.ntimes, commits)) {
 		cmd_error("bad policy options");
 		ret = ABBREV_EXIT_USAGE;
 		goto done;
@@ -196,8 +146,8 @@ int cmd_policy(int argc, char **argv)
 		.lacks = ri.cs.lacks,
 		.hash = counts ? NULL : hexid_hash_name(idsets_rawsz(ri.cs.s)),
 		.r = res,
-		.fit = source == POLICY_SOURCE_HISTORY ? &ri.pr : NULL,
-		.unfit = ri.times && ri.pr.status != PROJECTION_OK ? &ri.pr : NULL,
+		.fit = source == POLICY_SOURCE_HISTORY ? &ri.gr.pr : NULL,
+		.unfit = ri.gr.times && ri.gr.pr.status != PROJECTION_OK ? &ri.gr.pr : NULL,
 		.title = o.r.title,
 	};
 	if (emit_policy(stdout, &rep, o.r.format) || fflush(stdout)) {
@@ -208,7 +158,7 @@ done:
 	for (int k = 0; k < 3; k++)
 		if (ri.computed[k])
 			stats_set_clear(&ri.sets[k]);
-	free(ri.times);
+	cmd_growth_free(&ri.gr);
 	free(res);
 	if (!counts)
 		cmd_sets_free(&ri.cs);

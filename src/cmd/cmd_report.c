@@ -22,6 +22,7 @@ int cmd_report(int argc, char **argv)
 	cli_report_opts o;
 	stats_report rep;
 	cmd_sets cs = { 0 };
+	verdict *v = NULL;
 	progress *p = NULL;
 	int ret = cmd_begin(&cli_cmd_report, &o, argc, argv);
 
@@ -58,6 +59,25 @@ int cmd_report(int argc, char **argv)
 	rep.shard = o.shard;
 	stats_report_prints(&rep, idsets_spread(cs.s));
 	rep.title = o.title;
+	/* the verdict: of whole repositories, in the formats a person reads */
+	if (!ret && shard_is_all(o.shard) && o.format != ABBREV_FORMAT_PARTIAL &&
+	    o.format != ABBREV_FORMAT_CLASSIC && o.format != ABBREV_FORMAT_SVG) {
+		const stats_set *sets[3] = { &rep.sets[ABBREV_SET_COMMIT],
+					     &rep.sets[ABBREV_SET_COMMITISH],
+					     &rep.sets[ABBREV_SET_ALL] };
+
+		v = malloc(sizeof(*v));
+		if (!v) {
+			ret = ABBREV_EXIT_NOMEM;
+		} else {
+			ret = cmd_verdict(v, &cs, sets, p);
+			if (ret) {
+				stats_report_clear(&rep);
+				goto done;
+			}
+			rep.verdict = v;
+		}
+	}
 	if (ret) {
 		cmd_error("out of memory");
 	} else {
@@ -67,6 +87,7 @@ int cmd_report(int argc, char **argv)
 	}
 	stats_report_clear(&rep);
 done:
+	free(v);
 	cmd_sets_free(&cs);
 	progress_free(p);
 	return ret;

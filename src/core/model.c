@@ -213,6 +213,14 @@ unsigned model_git_auto_abbrev(uint64_t count)
 	return len < 7 ? 7 : len;
 }
 
+uint64_t model_git_auto_next(uint64_t count)
+{
+	/* (bits + 1) / 2 stays L while bits <= 2L: bits is 2L + 1 from 2^(2L) */
+	unsigned L = model_git_auto_abbrev(count);
+
+	return 2 * L < 64 ? (uint64_t)1 << (2 * L) : 0;
+}
+
 static void fill_row(model_row *row, uint64_t n, unsigned L)
 {
 	row->expected_pairs = model_expected_pairs(n, L);

@@ -89,6 +89,13 @@ void model_expect_at(model_expect *e, uint64_t n, unsigned L);
  */
 unsigned model_git_auto_abbrev(uint64_t count);
 
+/*
+ * The object count from which git's automatic abbreviation is one char
+ * longer than for `count` objects (2^(2 L) for L = model_git_auto_abbrev(
+ * count)); 0 when no 64-bit count reaches it.
+ */
+uint64_t model_git_auto_next(uint64_t count);
+
 /* The two probabilities the capacity is given for. */
 #define MODEL_P_LOW 0.01
 #define MODEL_P_HIGH 0.5

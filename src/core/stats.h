@@ -22,6 +22,7 @@
 #include "model.h"
 #include "shard.h"
 #include "lacks.h"
+#include "verdict.h"
 
 /* A group of IDs that share one prefix at the longest colliding length. */
 typedef struct {
@@ -149,6 +150,7 @@ typedef struct {
 	idset_print spread[SHARD_MAX];
 	idset_print kept;
 	const char *title;       /* --title: the chart's title (borrowed); NULL: its own */
+	const verdict *verdict;  /* the answer at a glance (borrowed); NULL: none */
 } stats_report;
 
 /* The answer of `check`: do IDs of a set collide at `length` chars? */
@@ -163,6 +165,7 @@ typedef struct {
 	unsigned lacks;          /* what a shallow or partial clone lacks (lacks.h) */
 	const abbrev_reach *reach; /* --reachable: what was walked; NULL without */
 	stats_set found;         /* groups from stats_groups_at() */
+	const verdict *verdict;  /* the answer at a glance (borrowed); NULL: none */
 } stats_check;
 
 /*

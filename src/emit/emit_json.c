@@ -166,6 +166,8 @@ static json_t *input_json(const stats_input *in)
 			 "skipped", skipped, "tags_peeled", 0);
 }
 
+static json_t *verdict_json(const verdict *v);
+
 static int report_json(FILE *out, const stats_report *r)
 {
 	json_t *root, *repos, *types, *cvo;
@@ -208,6 +210,8 @@ static int report_json(FILE *out, const stats_report *r)
 	}
 	json_object_set_new(root, "commit_vs_other", cvo);
 	json_object_set_new(root, "git_auto_abbrev", json_integer(r->git_auto_abbrev));
+	if (r->verdict)
+		json_object_set_new(root, "verdict", verdict_json(r->verdict));
 
 	return dump(out, root, JSON_INDENT(2));
 }
@@ -245,6 +249,8 @@ static int check_json(FILE *out, const stats_check *c)
 		"colliding_prefixes", (json_int_t)f->prefixes[c->length],
 		"groups", groups);
 	json_object_set_new(root, "reachable", reach_json(c->reach));
+	if (c->verdict)
+		json_object_set_new(root, "verdict", verdict_json(c->verdict));
 	return dump(out, root, JSON_INDENT(2));
 }
 
@@ -534,6 +540,48 @@ static int policy_json(FILE *out, const policy_report *p)
 			 "growth", policy_growth_json(p),
 			 "sets", sets, "quotes", quotes);
 	return dump(out, root, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+}
+
+/* ---- verdict ------------------------------------------------------------ */
+
+static json_t *verdict_json(const verdict *v)
+{
+	const policy_results *r = &v->pol;
+	json_t *lengths = json_object(), *growth = json_null();
+	char key[16];
+	int y = v->years_index;
+
+	for (size_t i = 0; i < r->nlengths; i++) {
+		json_t *sets = json_object();
+
+		for (size_t k = 0; k < r->nsets; k++) {
+			const policy_row *row = &r->sets[k].rows[i];
+
+			json_object_set_new(sets, r->sets[k].name, json_pack(
+				"{s:o,s:f,s:o,s:o,s:s}",
+				"colliding_prefixes", row->measured ?
+					json_integer((json_int_t)row->prefixes) : json_null(),
+				"p_now", row->p_now,
+				"p_in_years", y >= 0 ? real_or_null(row->p_at[y]) : json_null(),
+				"p01", policy_when_json(&row->p01),
+				"concern", verdict_concern_name(v->concern[k][i])));
+		}
+		snprintf(key, sizeof(key), "%u", r->lengths[i]);
+		json_object_set_new(lengths, key, json_pack("{s:b,s:o}", "git_auto",
+			r->lengths[i] == v->git_auto, "sets", sets));
+	}
+	if (r->growth.kind != POLICY_GROWTH_NONE)
+		growth = json_pack("{s:s,s:f}", "kind", r->growth.kind == POLICY_GROWTH_EXP ?
+				   "exponential" : "linear", "rate", r->growth.rate);
+	return json_pack("{s:f,s:f,s:o,s:I,s:I,s:o,s:{s:I,s:I,s:f},s:o}",
+		"years", VERDICT_YEARS, "p", VERDICT_P, "growth", growth,
+		"git_auto_abbrev", (json_int_t)v->git_auto,
+		"git_objects", (json_int_t)v->git_objects,
+		"git_next_at", v->git_next ? json_integer((json_int_t)v->git_next) : json_null(),
+		"suggest", "core_abbrev", (json_int_t)v->suggest_abbrev,
+		"commit_length", (json_int_t)v->suggest_commit,
+		"over_years", v->suggest_grown ? VERDICT_YEARS : 0.0,
+		"lengths", lengths);
 }
 
 const emit_format emit_format_json = {

@@ -58,12 +58,34 @@ static void paragraph(FILE *out, const char *s)
 	emit_wrap(out, s, 0, 0, 1);
 }
 
+/*
+ * What a heading names: --title, else the repositories by name ("linux +
+ * git", emit_repo_names()), never a local path, which says nothing to the
+ * reader of a mail and tells them where the sender keeps their files.
+ */
+static void heading_repos(FILE *out, const char *title, const char *const *repos,
+			  size_t nrepos)
+{
+	char names[256];
+
+	if (title) {
+		fputs(title, out);
+		return;
+	}
+	if (!nrepos)
+		return;
+	emit_repo_names(names, sizeof(names), repos, nrepos, 40);
+	code_span(out, names);
+}
+
 static int md_table(FILE *out, emit_table *t, int rc)
 {
 	rc = rc || emit_table_markdown(out, t);
 	emit_table_clear(t);
 	return rc ? -1 : 0;
 }
+
+static int verdict_markdown(FILE *out, const verdict *v);
 
 static int report_markdown(FILE *out, const stats_report *r)
 {
@@ -73,10 +95,7 @@ static int report_markdown(FILE *out, const stats_report *r)
 	emit_table t;
 
 	fputs("### Colliding abbreviated IDs: ", out);
-	for (size_t i = 0; i < r->nrepos; i++) {
-		fputs(i ? " + " : "", out);
-		code_span(out, r->repos[i]);
-	}
+	heading_repos(out, r->title, r->repos, r->nrepos);
 	fmt_count(num, sizeof(num), (double)all->count);
 	fprintf(out, "%s%s objects (%s)\n\n", r->nrepos ? ", " : "", num, r->hash ? r->hash : "unknown");
 	for (int i = 0; emit_lacks_note(r->lacks, i); i++) {
@@ -119,7 +138,7 @@ static int report_markdown(FILE *out, const stats_report *r)
 	fputc('\n', out);
 	paragraph(out, "Colliding prefixes, measured / expected for as many random IDs (birthday "
 		       "model); *P(>=)*: the chance of at least the measured count if the IDs were "
-		       "random:");
+		       "random (-: none measured, nothing to weigh):");
 	fputc('\n', out);
 	if (md_table(out, &t, emit_report_model_table(&t, r)))
 		return -1;
@@ -138,6 +157,8 @@ static int report_markdown(FILE *out, const stats_report *r)
 			 "abbreviation for %s objects: %u", r->cvo_last_len, num, r->git_auto_abbrev);
 	fputc('\n', out);
 	paragraph(out, line);
+	if (r->verdict && verdict_markdown(out, r->verdict))
+		return -1;
 	return ferror(out) ? -1 : 0;
 }
 
@@ -227,10 +248,7 @@ static int history_markdown(FILE *out, const history_report *r)
 	emit_table t;
 
 	fputs("### When each length stopped being unique: ", out);
-	for (size_t i = 0; i < r->nrepos; i++) {
-		fputs(i ? " + " : "", out);
-		code_span(out, r->repos[i]);
-	}
+	heading_repos(out, r->title, r->repos, r->nrepos);
 	/* the counts under the heading, which cannot wrap */
 	emit_history_counts(counts, sizeof(counts), h);
 	fprintf(out, "\n\n%s.\n\n", counts);
@@ -282,6 +300,33 @@ static void escaped_stars(char *buf, size_t n, const char *s)
 		buf[0] = (char)(buf[0] - 'a' + 'A');
 }
 
+/* The verdict: a heading, its table, the growth, git's length, the suggestion, the key. */
+static int verdict_markdown(FILE *out, const verdict *v)
+{
+	char line[1024];
+	emit_table t;
+
+	fputs("\n#### Verdict: 12 and 16 chars, and git's own length\n\n", out);
+	if (md_table(out, &t, emit_verdict_table(&t, v, 1)))
+		return -1;
+	emit_verdict_growth(line, sizeof(line) - 1, v);
+	line[0] = (char)(line[0] >= 'a' && line[0] <= 'z' ? line[0] - 'a' + 'A' : line[0]);
+	fputc('\n', out);
+	paragraph(out, line);
+	emit_verdict_git(line, sizeof(line) - 1, v);
+	line[0] = (char)(line[0] >= 'a' && line[0] <= 'z' ? line[0] - 'a' + 'A' : line[0]);
+	fputc('\n', out);
+	paragraph(out, line);
+	emit_verdict_suggest(line, sizeof(line) - 1, v);
+	line[0] = (char)(line[0] >= 'a' && line[0] <= 'z' ? line[0] - 'a' + 'A' : line[0]);
+	fputc('\n', out);
+	paragraph(out, line);
+	fputc('\n', out);
+	escaped_stars(line, sizeof(line), emit_verdict_legend);
+	paragraph(out, line);
+	return ferror(out) ? -1 : 0;
+}
+
 static int policy_markdown(FILE *out, const policy_report *p)
 {
 	const policy_results *r = p->r;
@@ -290,10 +335,7 @@ static int policy_markdown(FILE *out, const policy_report *p)
 
 	fmt_day(now, sizeof(now), (int64_t)r->now);
 	fputs("### Abbreviation policy: ", out);
-	for (size_t i = 0; i < p->nrepos; i++) {
-		fputs(i ? " + " : "", out);
-		code_span(out, p->repos[i]);
-	}
+	heading_repos(out, p->title, p->repos, p->nrepos);
 	fprintf(out, "%s%s%s%s, %s\n\n", p->nrepos ? "" : "the counts given",
 		p->hash ? " (" : "", p->hash ? p->hash : "", p->hash ? ")" : "", now);
 	emit_policy_growth(line, sizeof(line) - 1, p);

@@ -623,7 +623,7 @@ void emit_report_counts(char *buf, size_t n, const stats_report *r)
 /*
  * The chance that random IDs give at least as many colliding prefixes as
  * measured (a one-sided Poisson tail, "0.043" for 93 against 77.1); ""
- * where the model expects none.
+ * where the model expects none, "-" where none was measured.
  */
 static void tail_cell(char *buf, size_t n, const stats_set *st, unsigned L)
 {
@@ -631,6 +631,8 @@ static void tail_cell(char *buf, size_t n, const stats_set *st, unsigned L)
 
 	if (!(e > 0))
 		buf[0] = '\0';
+	else if (!st->prefixes[L]) /* P(X >= 0) is 1 whatever the model: nothing to weigh */
+		snprintf(buf, n, "-");
 	else
 		emit_fmt_p(buf, n, model_poisson_tail(st->prefixes[L], e, 1), 2);
 }
@@ -722,6 +724,17 @@ void emit_policy_when(char *buf, size_t n, const policy_when *w, const policy_re
 	snprintf(buf, n, "-");
 }
 
+/* P after years[y] of growth: "-" without a growth, "1" only when certain. */
+static void p_at_cell(char *buf, size_t n, const policy_set *s, const policy_row *row, int y)
+{
+	if (isnan(row->p_at[y]))
+		snprintf(buf, n, "-");
+	else if (s->n_at[y] > ldexp(1.0, 4 * (int)row->length))
+		snprintf(buf, n, "1"); /* more IDs than prefixes */
+	else /* as emit_fmt_p_collision(): below 1 unless certain */
+		emit_fmt_p(buf, n, fmin(row->p_at[y], nextafter(1.0, 0.0)), 2);
+}
+
 int emit_policy_table(emit_table *t, const policy_results *r, const policy_set *s, int markdown)
 {
 	static const char *const heads[] = {
@@ -743,15 +756,8 @@ int emit_policy_table(emit_table *t, const policy_results *r, const policy_set *
 			snprintf(c[1], EMIT_TABLE_CELL, "-");
 		fmt_expected(c[2], EMIT_TABLE_CELL, row->expected_prefixes);
 		emit_fmt_p_collision(c[3], EMIT_TABLE_CELL, row->p_now, s->n, row->length, 2);
-		for (int y = 0; y < POLICY_NYEARS; y++) {
-			if (isnan(row->p_at[y]))
-				snprintf(c[4 + y], EMIT_TABLE_CELL, "-");
-			else if (s->n_at[y] > ldexp(1.0, 4 * (int)row->length))
-				snprintf(c[4 + y], EMIT_TABLE_CELL, "1"); /* more IDs than prefixes */
-			else /* as emit_fmt_p_collision(): below 1 unless certain */
-				emit_fmt_p(c[4 + y], EMIT_TABLE_CELL,
-					   fmin(row->p_at[y], nextafter(1.0, 0.0)), 2);
-		}
+		for (int y = 0; y < POLICY_NYEARS; y++)
+			p_at_cell(c[4 + y], EMIT_TABLE_CELL, s, row, y);
 		emit_policy_when(c[7], EMIT_TABLE_CELL, &row->p01, r, markdown);
 		emit_policy_when(c[8], EMIT_TABLE_CELL, &row->p50, r, markdown);
 	}
@@ -974,3 +980,97 @@ void emit_safe_sentence(char *buf, size_t n, const projection_results *p)
 		 "then): commit IDs need %s, all objects %s", year, 100.0 * p->target_p, commits,
 		 objects, c, o);
 }
+
+/* ---- verdict ------------------------------------------------------------ */
+
+int emit_verdict_table(emit_table *t, const verdict *v, int markdown)
+{
+	static const char *const heads[] = {
+		"len", "set", "colliding", "P now", "P in 10y", "1% in", "concern"
+	};
+	const policy_results *r = &v->pol;
+
+	emit_table_init(t, 7, heads, "rlrrrrl");
+	for (size_t i = 0; i < r->nlengths; i++)
+		for (size_t k = 0; k < r->nsets; k++) {
+			const policy_set *s = &r->sets[k];
+			const policy_row *row = &s->rows[i];
+			char (*c)[EMIT_TABLE_CELL] = emit_table_row(t);
+
+			if (!c)
+				return -1;
+			if (k == 0 || markdown)
+				snprintf(c[0], EMIT_TABLE_CELL, "%u%s", row->length,
+					 row->length == v->git_auto ? " git" : "");
+			snprintf(c[1], EMIT_TABLE_CELL, "%s", emit_set_title(s->name));
+			if (row->measured)
+				fmt_count(c[2], EMIT_TABLE_CELL, (double)row->prefixes);
+			else
+				snprintf(c[2], EMIT_TABLE_CELL, "-");
+			emit_fmt_p_collision(c[3], EMIT_TABLE_CELL, row->p_now, s->n, row->length,
+					     2);
+			if (v->years_index >= 0)
+				p_at_cell(c[4], EMIT_TABLE_CELL, s, row, v->years_index);
+			else
+				snprintf(c[4], EMIT_TABLE_CELL, "-");
+			emit_policy_when(c[5], EMIT_TABLE_CELL, &row->p01, r, markdown);
+			snprintf(c[6], EMIT_TABLE_CELL, "%s",
+				 verdict_concern_name(v->concern[k][i]));
+		}
+	return 0;
+}
+
+void emit_verdict_git(char *buf, size_t n, const verdict *v)
+{
+	char objs[48], next[48];
+
+	fmt_count(objs, sizeof(objs), (double)v->git_objects);
+	if (!v->git_next) {
+		snprintf(buf, n, "git abbreviates to %u chars for %s objects (core.abbrev=auto)",
+			 v->git_auto, objs);
+		return;
+	}
+	fmt_count(next, sizeof(next), (double)v->git_next);
+	snprintf(buf, n, "git abbreviates to %u chars for %s objects (core.abbrev=auto), "
+		 "to %u from %s objects", v->git_auto, objs, v->git_auto + 1, next);
+}
+
+void emit_verdict_growth(char *buf, size_t n, const verdict *v)
+{
+	const policy_growth *g = &v->pol.growth;
+
+	if (g->kind == POLICY_GROWTH_EXP)
+		snprintf(buf, n, "growth: %+.1f%%/year, the exponential fit of the commit count "
+			 "(git abbrev policy tells more)", 100 * expm1(g->rate));
+	else if (g->kind == POLICY_GROWTH_LINEAR)
+		snprintf(buf, n, "growth: %+.1f%% of today's count a year, the linear fit of the "
+			 "commit count (git abbrev policy tells more)", 100 * g->rate);
+	else
+		snprintf(buf, n, "growth: none fitted (a history of less than a year, or no "
+			 "commit dates): P now only");
+}
+
+void emit_verdict_suggest(char *buf, size_t n, const verdict *v)
+{
+	char until[32];
+
+	if (v->suggest_grown) {
+		fmt_year(until, sizeof(until),
+			 v->pol.now + VERDICT_YEARS * PROJECTION_YEAR);
+		snprintf(buf, n, "suggested: git config core.abbrev %u (all objects stay below "
+			 "1%% until %s at the growth above); quote commits with at least %u chars",
+			 v->suggest_abbrev, until, v->suggest_commit);
+	} else {
+		snprintf(buf, n, "suggested: git config core.abbrev %u (all objects below 1%% "
+			 "now; no growth to look ten years ahead); quote commits with at least %u "
+			 "chars", v->suggest_abbrev, v->suggest_commit);
+	}
+}
+
+const char emit_verdict_legend[] =
+	"colliding: prefixes of that length two IDs of the set share now; P: the "
+	"chance of a collision among as many random IDs, now and in 10 years; "
+	"1% in: the year the set passes 1% (* passed already); concern: act when "
+	"IDs collide now or P is 1% or more, watch when P passes 1% within 10 years "
+	"(without a growth: P is 0.1% or more now), none otherwise; git: the length "
+	"git picks itself";

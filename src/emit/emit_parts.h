@@ -242,4 +242,21 @@ void emit_policy_quote(char *buf, size_t n, const policy_results *r, size_t i);
 /* The key under the policy tables, one paragraph. */
 extern const char emit_policy_legend[];
 
+/* ---- verdict ---- */
+
+/*
+ * The verdict's table: len ("7 git" for git's own length; Markdown on
+ * every row, text on the first set's), set, colliding (measured), P now,
+ * P in 10y, 1% in, concern.  0, or -1 when out of memory.
+ */
+int emit_verdict_table(emit_table *t, const verdict *v, int markdown);
+/* "git abbreviates to 7 chars for 2,191 objects (core.abbrev=auto), to 8 from 16,384 objects" */
+void emit_verdict_git(char *buf, size_t n, const verdict *v);
+/* "growth: +8.0%/year, the exponential fit of the commit count (...)" */
+void emit_verdict_growth(char *buf, size_t n, const verdict *v);
+/* "suggested: git config core.abbrev 13 (...); quote commits with at least 12 chars" */
+void emit_verdict_suggest(char *buf, size_t n, const verdict *v);
+/* The key under the verdict's table, one paragraph. */
+extern const char emit_verdict_legend[];
+
 #endif

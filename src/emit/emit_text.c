@@ -133,6 +133,29 @@ static void print_reach(FILE *out, const abbrev_reach *reach)
 	fprintf(out, "reachable from %s%s\n", patterns, counts);
 }
 
+/* The answer at a glance, last: the table, git's own length, the suggestion, the key. */
+static int print_verdict(FILE *out, const verdict *v)
+{
+	emit_table t;
+	char line[512];
+
+	if (!v)
+		return 0;
+	fputs("\nverdict: 12 and 16 chars, and git's own length, at the growth of the "
+	      "history:\n", out);
+	if (print_table(out, &t, emit_verdict_table(&t, v, 0), NULL))
+		return -1;
+	emit_verdict_growth(line, sizeof(line), v);
+	print_wrapped(out, line, 0, 2);
+	emit_verdict_git(line, sizeof(line), v);
+	print_wrapped(out, line, 0, 2);
+	emit_verdict_suggest(line, sizeof(line), v);
+	print_wrapped(out, line, 0, 2);
+	snprintf(line, sizeof(line), "(%s)", emit_verdict_legend);
+	print_wrapped(out, line, 0, 1);
+	return 0;
+}
+
 static int report_text(FILE *out, const stats_report *r)
 {
 	const stats_set *all = &r->sets[ABBREV_SET_ALL];
@@ -162,7 +185,8 @@ static int report_text(FILE *out, const stats_report *r)
 	fputs("\ncolliding prefixes, measured / expected for random IDs (birthday model):\n", out);
 	if (print_table(out, &t, emit_report_model_table(&t, r),
 			"(P(>=): the chance of at least the measured count if the IDs were\n"
-			" random, P(X >= measured) for X Poisson with the expected mean)\n"))
+			" random, P(X >= measured) for X Poisson with the expected mean;\n"
+			" -: none measured, nothing to weigh)\n"))
 		return -1;
 
 	fprintf(out, "\nmin unique length:");
@@ -186,6 +210,8 @@ static int report_text(FILE *out, const stats_report *r)
 	/* the commit-ish groups, when a tag makes them differ from the commits' */
 	if (emit_groups_have_tag(&r->sets[ABBREV_SET_COMMITISH]))
 		print_groups(out, &r->sets[ABBREV_SET_COMMITISH], "commit-ish", r->rawsz);
+	if (print_verdict(out, r->verdict))
+		return -1;
 	return ferror(out) ? -1 : 0;
 }
 
@@ -209,6 +235,8 @@ static int check_text(FILE *out, const stats_check *c)
 				 what, c->length, count, emit_set_noun(c->set, f->count));
 		print_wrapped(out, line, 0, 2);
 		print_reach(out, c->reach);
+		if (print_verdict(out, c->verdict))
+			return -1;
 		return ferror(out) ? -1 : 0;
 	}
 	/* the groups hold IDs of the set too: two commits share a prefix with each other */
@@ -232,6 +260,8 @@ static int check_text(FILE *out, const stats_check *c)
 		print_group(out, f, gr, c->length, c->rawsz, 0);
 		print_improbable(out, f->count, gr->len, gr->p_random, gr->improbable);
 	}
+	if (print_verdict(out, c->verdict))
+		return -1;
 	return ferror(out) ? -1 : 0;
 }
 

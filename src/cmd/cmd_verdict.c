@@ -1,0 +1,109 @@
+/*
+ * cmd_verdict.c - what the report, check and policy share about growth:
+ * history's fit of the commit count read from the sets' commit times, as
+ * policy's growth; and the verdict at the end of the report and of check
+ * (verdict.h), from the sets measured and that growth.
+ */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "cmd.h"
+#include "exitcodes.h"
+
+static int cmp_time(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+int cmd_growth_read(cmd_growth *gr, cmd_sets *cs, double window_years, int fit, int64_t now,
+		    progress *p)
+{
+	unsigned char *ids = NULL;
+	projection_opts po;
+	int ret;
+
+	ret = cmd_commit_times(&ids, &gr->times, &gr->ntimes, cs, p);
+	free(ids);
+	if (ret == ABBREV_EXIT_RUNTIME) {
+		/* commit dates that cannot be read (a SHA-256 repository without a
+		 * commit-graph, for libgit2): the measured numbers stand alone */
+		cmd_error("note: without commit dates there is no growth to fit "
+			  "(--growth=8%%/year gives one)");
+		free(gr->times);
+		gr->times = NULL;
+		gr->ntimes = 0;
+		return ABBREV_EXIT_OK;
+	}
+	if (ret)
+		return ret;
+	qsort(gr->times, gr->ntimes, sizeof(*gr->times), cmp_time);
+	projection_opts_init(&po);
+	po.window_years = window_years;
+	po.fit = fit;
+	po.now = now;
+	if (projection_compute(&gr->pr, gr->times, gr->ntimes,
+			       (uint64_t)idsets_count(cs->s, ABBREV_SET_ALL), &po)) {
+		cmd_error("bad projection options");
+		return ABBREV_EXIT_USAGE;
+	}
+	gr->have_fit = gr->pr.status == PROJECTION_OK;
+	return ABBREV_EXIT_OK;
+}
+
+void cmd_growth_policy(policy_growth *g, const cmd_growth *gr)
+{
+	const projection_fit *f = &gr->pr.fits[gr->pr.chosen];
+
+	if (!gr->have_fit) {
+		g->kind = POLICY_GROWTH_NONE;
+		g->rate = 0;
+		return;
+	}
+	if (f->kind == PROJECTION_FIT_EXP) {
+		g->kind = POLICY_GROWTH_EXP;
+		g->rate = f->growth;
+	} else {
+		g->kind = POLICY_GROWTH_LINEAR;
+		g->rate = gr->pr.commits ? f->growth / (double)gr->pr.commits : 0;
+	}
+}
+
+void cmd_growth_free(cmd_growth *gr)
+{
+	free(gr->times);
+	gr->times = NULL;
+	gr->ntimes = 0;
+}
+
+int cmd_verdict(verdict *v, cmd_sets *cs, const stats_set *const sets[3], progress *p)
+{
+	static const int kinds[3] = { ABBREV_SET_COMMIT, ABBREV_SET_COMMITISH, ABBREV_SET_ALL };
+	policy_input in[3];
+	policy_growth g = { POLICY_GROWTH_NONE, 0, 0 };
+	cmd_growth gr = { 0 };
+	double now = (double)time(NULL);
+	int ret;
+
+	for (int k = 0; k < 3; k++)
+		in[k] = (policy_input){ idset_name(kinds[k]), sets[k]->count, sets[k]->prefixes };
+	ret = cmd_growth_read(&gr, cs, PROJECTION_DEFAULT_WINDOW, PROJECTION_FIT_AUTO,
+			      (int64_t)now, p);
+	if (ret)
+		goto done;
+	cmd_growth_policy(&g, &gr);
+	g.t0 = now;
+	if (verdict_compute(v, in, 3, NULL, 0, (unsigned)(2 * idsets_rawsz(cs->s)), &g,
+			    gr.have_fit ? POLICY_SOURCE_HISTORY : POLICY_SOURCE_NONE, now, gr.times,
+			    gr.ntimes, sets[0]->count)) {
+		cmd_error("bad verdict options");
+		ret = ABBREV_EXIT_USAGE;
+	}
+done:
+	cmd_growth_free(&gr);
+	return ret;
+}

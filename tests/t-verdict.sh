@@ -1,0 +1,104 @@
+#!/bin/sh
+# t-verdict.sh - the verdict at the end of the report and of check: for
+# git's own length, 12 and 16, per set, what collides now, P now and in
+# ten years, the year P passes 1%, the level of concern, and the
+# core.abbrev to suggest.
+#
+# On generated repositories (planted collisions without a growth; a
+# history of six years with one; 17,000 objects, where git moves to 8
+# chars), the JSON of the report and of check is checked against policy's
+# JSON at the same lengths, against git's objects and `git rev-parse
+# --short HEAD`, and against the definitions of the words
+# (tests/verdict_check.py); the text and Markdown carry the same table
+# within 80 columns, and the report's P(>=) column has no bare 1 for a
+# measured 0.
+
+# shellcheck source-path=SCRIPTDIR source=setup.sh
+. "$(dirname "$0")/setup.sh"
+
+check() { # LABEL VERDICT.json POLICY.json REPO
+	checks=$((checks + 1))
+	if "$PYTHON3" "$tests_dir/verdict_check.py" "$2" "$3" "$4" >"$tmp/check.out" 2>&1; then
+		:
+	else
+		fail "$1"
+		show "$tmp/check.out"
+	fi
+}
+
+say "generating repositories: planted collisions, years of history, 17,000 objects"
+gen_repo "$tmp/planted" planted
+gen_repo "$tmp/history" history
+gen_repo "$tmp/many" many
+
+for r in planted history many; do
+	say "$r: the report's verdict against policy, git and its definitions"
+	expect_exit 0 "$GIT_ABBREV" report --format=json "$tmp/$r"
+	cp "$out" "$tmp/$r.report.json"
+	lens=$("$PYTHON3" -c 'import json,sys; print(",".join(json.load(open(sys.argv[1]))["verdict"]["lengths"]))' "$tmp/$r.report.json")
+	expect_exit 0 "$GIT_ABBREV" policy --format=json --lengths="$lens" "$tmp/$r"
+	cp "$out" "$tmp/$r.policy.json"
+	check "$r: report --format=json's verdict" "$tmp/$r.report.json" "$tmp/$r.policy.json" "$tmp/$r"
+
+	say "$r: check's verdict is the report's"
+	expect_exit 0 "$GIT_ABBREV" check --format=json 12 "$tmp/$r"
+	cp "$out" "$tmp/$r.check.json"
+	check "$r: check --format=json's verdict" "$tmp/$r.check.json" "$tmp/$r.policy.json" "$tmp/$r"
+
+	say "$r: text and Markdown within 80 columns, with the verdict"
+	for f in text markdown; do
+		expect_exit 0 "$GIT_ABBREV" report --format=$f "$tmp/$r"
+		cp "$out" "$tmp/$r.$f"
+		checks=$((checks + 1))
+		awk 'length > 80 { print FILENAME ": " length ": " $0; bad = 1 } END { exit bad }' \
+			"$tmp/$r.$f" >"$tmp/wide" || { fail "$r: $f report wider than 80 columns"; show "$tmp/wide"; }
+		checks=$((checks + 1))
+		grep -q "git config core.abbrev" "$tmp/$r.$f" || fail "$r: $f report has no suggestion"
+	done
+	expect_exit 0 "$GIT_ABBREV" check 12 "$tmp/$r"
+	cp "$out" "$tmp/$r.check.text"
+	checks=$((checks + 1))
+	awk 'length > 80 { bad = 1 } END { exit bad }' "$tmp/$r.check.text" ||
+		fail "$r: check's text wider than 80 columns"
+	# the verdict's rows: the same lengths and concern in the text as in the JSON
+	"$PYTHON3" - "$tmp/$r.report.json" "$tmp/$r.text" "$tmp/$r.check.text" >"$tmp/rows.out" 2>&1 <<'PY' ||
+import json, re, sys
+v = json.load(open(sys.argv[1]))["verdict"]
+names = {"commit": "commits", "commit-ish": "commit-ish", "all": "all objects"}
+want = []
+for L, row in v["lengths"].items():
+    for k in ("commit", "commit-ish", "all"):
+        want.append((names[k], row["sets"][k]["concern"]))
+for path in sys.argv[2:]:
+    text = open(path).read()
+    part = text[text.index("\nverdict:"):]
+    got = re.findall(r"^[ 0-9git]*  (commits|commit-ish|all objects) .* (none|watch|act)$",
+                     part, re.M)
+    if got != want:
+        print(path, got, want)
+        sys.exit(1)
+PY
+	{ fail "$r: the text's verdict rows are not the JSON's"; show "$tmp/rows.out"; }
+	checks=$((checks + 3))
+done
+
+say "P(>=) never prints a bare 1 for a measured 0"
+checks=$((checks + 1))
+if sed -n '/measured \/ expected/,/^(P/p' "$tmp/planted.text" |
+	grep -E '^ *[0-9]+ .* 0 / [^ ]+ +1( |$)' >"$tmp/ones"; then
+	fail "a P(>=) of 1 for a measured 0"
+	show "$tmp/ones"
+fi
+checks=$((checks + 1))
+sed -n '/measured \/ expected/,/^(P/p' "$tmp/planted.text" | grep -qE ' 0 / [^ ]+ +- ' ||
+	fail "no - for a measured 0 in P(>=)"
+
+say "check --quiet prints nothing, and the exit status is still the answer"
+expect_exit 1 "$GIT_ABBREV" check --quiet 8 "$tmp/planted"
+checks=$((checks + 1))
+[ ! -s "$out" ] || fail "check --quiet printed something"
+expect_exit 1 "$GIT_ABBREV" check 8 "$tmp/planted"
+checks=$((checks + 1))
+grep -q "^verdict:" "$out" || fail "check 8 (collisions found) has no verdict"
+
+finish
