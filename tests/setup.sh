@@ -11,7 +11,8 @@
 #   expect_exit CODE [-C DIR] CMD...
 #                           run CMD (in DIR), stdout to "$out", stderr to
 #                           "$err", fail unless it exits with CODE ("3+":
-#                           3 or more, but not killed by a signal); never
+#                           3 or more, but not killed by a signal; 129
+#                           only when CODE is 129, -h's status); never
 #                           aborts; sets $rc
 #   one_line FILE           true if FILE is exactly one non-empty line
 #   gen_repo DIR SCENARIO   tests/gen_repo.py, its JSON to DIR.json
@@ -133,7 +134,8 @@ expect_exit() {
 	out=$tmp/run$runs.out
 	err=$tmp/run$runs.err
 	if (cd "$dir" && exec "$@") >"$out" 2>"$err"; then rc=0; else rc=$?; fi
-	if [ "$rc" -ge 128 ]; then
+	# 129 is -h's status (as git's); any other status past 128 a signal
+	if [ "$rc" -ge 128 ] && [ "$rc" != "$want" ]; then
 		fail "crashed (status $rc): $*"
 		show "$err"
 		return 0

@@ -176,6 +176,24 @@ complete_line "git-abbrev ch" "git-abbrev check "
 complete_line "git-abbrev check --type=b" "git-abbrev check --type=blob "
 complete_list "git-abbrev --format=" json markdown classic
 
+say "help <command>, as git help <command>"
+complete_line "git abbrev he" "git abbrev help "
+complete_list "git abbrev help " report check model verify history policy --usage
+complete_line "git abbrev help po" "git abbrev help policy "
+complete_line "git abbrev help --usage ch" "git abbrev help --usage check "
+
+say "--refs: the repository's ref names"
+git init -q "$tmp/work/refrepo"
+git -C "$tmp/work/refrepo" commit -q --allow-empty -m one
+git -C "$tmp/work/refrepo" branch topic-xyz
+git -C "$tmp/work/refrepo" tag v9.8
+tm send-keys C-u "cd refrepo" Enter
+complete_line "git abbrev --reachable --refs=topic-x" "git abbrev --reachable --refs=topic-xyz "
+complete_line "git abbrev --reachable --refs v9" "git abbrev --reachable --refs v9.8 "
+complete_line "git abbrev check 12 --reachable --refs=topic-x" \
+	"git abbrev check 12 --reachable --refs=topic-xyz "
+tm send-keys C-u "cd .." Enter
+
 # two screens for whoever reads the log
 say "the screen after 'git abbrev --format=<TAB><TAB>':"
 sed -n '1,4p' "$tmp/screen.1" 2>/dev/null | sed 's/^/    | /'

@@ -118,11 +118,27 @@ if [ "$rc" -eq 0 ]; then
 	checks=$((checks + 1))
 	[ ! -s "$err" ] || { fail "--version: unexpected stderr"; show "$err"; }
 fi
+# as git's commands (git log -h): the usage on stdout, exit 129
 for h in -h --help; do
-	expect_exit 0 -C "$tmp/notrepo" "$GIT_ABBREV" "$h"
+	expect_exit 129 -C "$tmp/notrepo" "$GIT_ABBREV" "$h"
 	checks=$((checks + 1))
-	[ "$rc" -ne 0 ] || [ -s "$out" ] || fail "$h: no help on stdout"
+	grep -q "^usage: git abbrev" "$out" || fail "$h: no usage on stdout"
+	for c in report check model history verify policy ids merge; do
+		expect_exit 129 -C "$tmp/notrepo" "$GIT_ABBREV" "$c" "$h"
+		checks=$((checks + 2))
+		grep -q "^usage: git abbrev \[*$c" "$out" || { fail "$c $h: no usage on stdout"; show "$out"; }
+		[ ! -s "$err" ] || { fail "$c $h: stderr"; show "$err"; }
+	done
 done
+# help <cmd> opens the manual on a terminal; here (no terminal) and with
+# --usage it prints the command's options, exit 0 as git help does
+for a in "help check" "help --usage check"; do
+	# shellcheck disable=SC2086
+	expect_exit 0 -C "$tmp/notrepo" "$GIT_ABBREV" $a </dev/null
+	checks=$((checks + 1))
+	grep -q "^usage: git abbrev check" "$out" || { fail "$a: no usage"; show "$out"; }
+done
+expect_exit 2 -C "$tmp/notrepo" "$GIT_ABBREV" help chek
 
 
 say "a mistyped command is not a repository: exit 2 and git's suggestion"

@@ -470,7 +470,7 @@ commits=$(git -C "$repo" cat-file --batch-all-objects --batch-check='%(objecttyp
 expect_exit 0 "$GIT_ABBREV" model --format=json "$repo"
 json_check "model <repo>" "
 d = load(sys.argv[1])
-assert list(d) == ['sets'], list(d)
+assert list(d) == ['sets', 'schema_version'], list(d)
 assert list(d['sets']) == ['all', 'commit'], list(d['sets'])
 assert d['sets']['all']['objects'] == int(sys.argv[2]), (d['sets']['all']['objects'], sys.argv[2])
 assert d['sets']['commit']['objects'] == int(sys.argv[3]), (d['sets']['commit']['objects'], sys.argv[3])
@@ -516,7 +516,7 @@ for args in "--target-p=0" "--target-p=1" "--target-p=abc" "--target-p=" \
 	[ ! -s "$out" ] || { fail "history $args: stdout is not empty"; show "$out"; }
 done
 expect_exit 2 "$GIT_ABBREV" model --objects=10 "$repo"
-expect_exit 0 "$GIT_ABBREV" history --help
+expect_exit 129 "$GIT_ABBREV" history --help
 checks=$((checks + 1))
 grep -q 'usage: git abbrev history' "$out" || fail "history --help: no usage on stdout"
 

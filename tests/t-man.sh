@@ -36,7 +36,9 @@ for cmd in $commands; do
 		done
 	done
 	# -h shows the table's rows: every option of it
-	"$GIT_ABBREV" "$cmd" -h >"$tmp/usage" 2>&1 || fail "$cmd -h fails"
+	st=0
+	"$GIT_ABBREV" "$cmd" -h >"$tmp/usage" 2>&1 || st=$?
+	[ "$st" -eq 129 ] || fail "$cmd -h exits $st, not 129"
 	for opt in $("$GIT_ABBREV" "$cmd" --git-completion-helper); do
 		checks=$((checks + 1))
 		grep -q -- " ${opt%=}\b" "$tmp/usage" || fail "$cmd -h lacks ${opt%=}"

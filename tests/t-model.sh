@@ -60,7 +60,7 @@ cp "$out" "$tmp/seed.json"
 json_check "seed JSON" "$tmp/seed.json" "
 exec(open('$tmp/check_set.py').read())
 check_set(d, 13021585, range(4, 41))
-assert set(d) == {'objects', 'lengths', 'capacity'}, list(d)
+assert set(d) == {'schema_version', 'objects', 'lengths', 'capacity'}, list(d)
 e10 = d['lengths']['10']['expected_pairs']
 e11 = d['lengths']['11']['expected_pairs']
 assert abs(e10 - 77) / 77 < 0.02, e10
@@ -86,7 +86,8 @@ say "model --objects --commits: one entry per set"
 expect_exit 0 "$GIT_ABBREV" model --objects=13021585 --commits=1302158 --format=json
 json_check "sets JSON" "$out" "
 exec(open('$tmp/check_set.py').read())
-assert list(d) == ['sets'], list(d)
+assert list(d) == ['sets', 'schema_version'], list(d)
+assert d['schema_version'] == 2, d['schema_version']
 assert list(d['sets']) == ['all', 'commit'], list(d['sets'])
 check_set(d['sets']['all'], 13021585, range(4, 41))
 check_set(d['sets']['commit'], 1302158, range(4, 41))
@@ -165,7 +166,7 @@ checks=$((checks + 1))
 grep -q '^commits: 1,302,158$' "$out" || { fail "text: no commits table"; show "$out"; }
 
 say "help"
-expect_exit 0 "$GIT_ABBREV" model --help
+expect_exit 129 "$GIT_ABBREV" model --help
 checks=$((checks + 1))
 grep -q 'usage: git abbrev model' "$out" || fail "model --help: no usage on stdout"
 

@@ -468,7 +468,7 @@ expect_exit 2 "$GIT_ABBREV" verify --min-length=3 "$tmp/good.patch"
 expect_exit 2 "$GIT_ABBREV" verify --format=csv "$tmp/good.patch"
 expect_exit 2 "$GIT_ABBREV" verify --fix a b
 expect_exit 2 "$GIT_ABBREV" verify --range=HEAD "$tmp/good.patch"
-expect_exit 0 "$GIT_ABBREV" verify -h
+expect_exit 129 "$GIT_ABBREV" verify -h
 expect_exit 3 "$GIT_ABBREV" verify -C "$tmp/nonexistent" "$tmp/good.patch"
 one_line "$err" || fail "no repository: not one line on stderr: $(cat "$err")"
 expect_exit 3 "$GIT_ABBREV" verify -C "$repo" "$tmp/no-such-file"

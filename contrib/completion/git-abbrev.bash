@@ -71,6 +71,12 @@ _git_abbrev ()
 	--*=*) ;;
 	--*) valued=$(__git_abbrev_valued "${command:-report}" "$prev") ;;
 	esac
+	if [ "$valued" = --refs ]; then
+		# ref names, as git completes them
+		compopt +o default +o bashdefault 2>/dev/null
+		__git_complete_refs --cur="$cur"
+		return
+	fi
 	if [ -n "$valued" ]; then
 		compopt +o default +o bashdefault 2>/dev/null
 		case " $(__git abbrev "${command:-report}" --git-completion-helper=paths) " in
@@ -88,6 +94,10 @@ _git_abbrev ()
 		return
 	fi
 	case "$cur" in
+	--refs=*)
+		__git_complete_refs --cur="${cur#--refs=}"
+		return
+		;;
 	--*=*)
 		__gitcomp "$(__git abbrev ${command:-report} --git-completion-helper="${cur%%=*}")" \
 			"" "${cur#*=}"
@@ -98,10 +108,16 @@ _git_abbrev ()
 		return
 		;;
 	esac
+	if [ "$word" = help ] && [ -z "$opt" ]; then
+		# `git abbrev help <command>`, as `git help <command>`
+		__gitcomp "--usage $commands"
+		return
+	fi
 	if [ -z "$word" ] && [ -z "$opt" ]; then
-		# the commands, as `git <TAB>` offers them; a word none of them
-		# starts is a repository path, left to readline's file completion
-		__gitcomp "$commands"
+		# the commands, as `git <TAB>` offers them, and help; a word none
+		# of them starts is a repository path, left to readline's file
+		# completion
+		__gitcomp "$commands help"
 	fi
 }
 

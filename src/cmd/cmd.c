@@ -303,9 +303,10 @@ int cmd_begin(const cli_command *cmd, void *opts, int argc, char **argv)
 	char err[256];
 
 	switch (cli_parse(cmd, opts, argc, argv, err, sizeof(err))) {
-	case CLI_HELP:
+	case CLI_HELP: /* git's commands print their usage on stdout and exit 129 */
 		cli_usage(stdout, cmd);
-		return ABBREV_EXIT_OK;
+		fflush(stdout);
+		return ABBREV_EXIT_HELP;
 	case CLI_COMPLETE:
 		cli_complete(stdout, cmd, r->complete);
 		return ABBREV_EXIT_OK;

@@ -43,7 +43,7 @@ static const abbrev_cmd *find_command(const char *name)
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: git abbrev [<command>] [<options>] [<repo>...]\n"
-		     "       git abbrev help <command>\n\ncommands:\n");
+		     "       git abbrev help [--usage] <command>\n\ncommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(out, "  %-8s %s\n", commands[i].cli->name, commands[i].cli->summary);
 	fprintf(out, "\nwith no command, or an option or a repository first: report\n"
@@ -101,16 +101,30 @@ int main(int argc, char **argv)
 		printf("git-abbrev %s\n", PACKAGE_VERSION);
 		return written("the version");
 	}
-	if (!strcmp(a, "-h") || !strcmp(a, "--help") || !strcmp(a, "help")) {
-		if (!strcmp(a, "help") && first + 1 < argc) {
-			cmd = find_command(argv[first + 1]);
-			if (!cmd)
-				return unknown_command(argv[first + 1]);
-			cli_usage(stdout, cmd->cli);
-		} else {
+	if (!strcmp(a, "help")) {
+		/* as git help <cmd>: the manual; --usage (or no terminal): the options */
+		int opt_usage = first + 1 < argc && !strcmp(argv[first + 1], "--usage");
+		const char *name = first + 1 + opt_usage < argc ? argv[first + 1 + opt_usage] : NULL;
+
+		if (!name) {
 			usage(stdout);
+			return written("the help");
 		}
+		cmd = find_command(name);
+		if (!cmd)
+			return unknown_command(name);
+		if (!opt_usage && isatty(STDOUT_FILENO)) {
+			fflush(stdout);
+			execlp("man", "man", "git-abbrev", (char *)NULL);
+			/* no man: the option list below */
+		}
+		cli_usage(stdout, cmd->cli);
 		return written("the help");
+	}
+	if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+		/* git's commands: the usage on stdout, exit 129 */
+		usage(stdout);
+		return written("the help") ? ABBREV_EXIT_RUNTIME : ABBREV_EXIT_HELP;
 	}
 	if (!strcmp(a, "--git-completion-helper=commands")) {
 		cli_complete(stdout, NULL, "commands");

@@ -313,6 +313,7 @@ static int model_json(FILE *out, const model_results *r)
 					    model_set_json(&r->sets[i], r->from, r->to));
 		root = json_pack("{s:o}", "sets", sets);
 	}
+	json_object_set_new(root, "schema_version", json_integer(JSON_SCHEMA_VERSION));
 	return dump(out, root, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 }
 
@@ -431,6 +432,7 @@ static int history_json(FILE *out, const history_report *r)
 			 "not_yet", not_yet,
 			 "projection", projection_json(r),
 			 "no_projection", why[0] ? json_string(why) : json_null());
+	json_object_set_new(root, "schema_version", json_integer(JSON_SCHEMA_VERSION));
 	return dump(out, root, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 }
 
