@@ -186,4 +186,45 @@ for args in "--objects=abc" "--objects=-1" "--objects=" "--objects" \
 	[ ! -s "$out" ] || { fail "model $args: stdout is not empty"; show "$out"; }
 done
 
+say "the published kernel counts lie inside the model's 99% Poisson interval"
+# git-unique-abbrev's tables of the kernel (v6.13-rc1 + stable, December
+# 2024; v6.7-rc3 + stable, December 2023), "objects / prefixes" at each
+# length, as posted to the kernel's list (docs/history.md cites them)
+for pub in "13021585 9:2452/1226 10:186/93 11:12/6 12:0/0" \
+	   "12000853 9:2106/1053 10:160/80 11:10/5"; do
+	# shellcheck disable=SC2086
+	set -- $pub
+	n=$1
+	shift
+	expect_exit 0 "$GIT_ABBREV" model --format=json --objects="$n"
+	cp "$out" "$tmp/pub.json"
+	json_check "model --objects=$n against the published table" "$tmp/pub.json" "
+import math
+def pmf(k, m):
+    return math.exp(k * math.log(m) - m - math.lgamma(k + 1)) if m > 0 else float(k == 0)
+def interval(m, q=0.005):
+    # the central 99% of Poisson(m): lo, hi with P(X < lo) <= q, P(X > hi) <= q
+    c, k, lo = 0.0, 0, None
+    while True:
+        p = pmf(k, m)
+        if lo is None and c + p > q:
+            lo = k
+        c += p
+        if c >= 1 - q:
+            return lo, k
+        k += 1
+for cell in '$*'.split():
+    L, counts = cell.split(':')
+    objs, pre = (int(x) for x in counts.split('/'))
+    row = d['lengths'][L]
+    # recomputed here, as the model's own numbers are what is tested
+    want = $n * ($n - 1) / 2 / 16 ** int(L)
+    assert abs(row['expected_pairs'] - want) <= 1e-9 * want, (L, row['expected_pairs'], want)
+    lo, hi = interval(row['expected_prefixes'])
+    assert lo <= pre <= hi, (L, pre, row['expected_prefixes'], lo, hi)
+    # every colliding prefix of these tables holds two objects
+    assert 2 * lo <= objs <= 2 * hi, (L, objs, lo, hi)
+"
+done
+
 finish
