@@ -770,23 +770,19 @@ checks=$((checks + 1))
 	fail "model --format=csv --from=10 --to=12: $(cut -d, -f1 "$out" | tr '\n' ' ')"
 
 say "history: csv, markdown and svg against history --format=json"
-if "$GIT_ABBREV" history --help 2>/dev/null | grep -q 'git abbrev history'; then
-	for args in "$tmp/planted" "--no-projection $tmp/planted" "$tmp/small" "$tmp/empty" \
-		"$tmp/planted $tmp/many"; do
+for args in "$tmp/planted" "--no-projection $tmp/planted" "$tmp/small" "$tmp/empty" \
+	"$tmp/planted $tmp/many"; do
+	# shellcheck disable=SC2086
+	expect_exit 0 "$GIT_ABBREV" history $args --format=json
+	[ "$rc" -eq 0 ] || continue
+	cp "$out" "$tmp/history.json"
+	for f in csv markdown svg; do
 		# shellcheck disable=SC2086
-		expect_exit 0 "$GIT_ABBREV" history $args --format=json
-		[ "$rc" -eq 0 ] || continue
-		cp "$out" "$tmp/history.json"
-		for f in csv markdown svg; do
-			# shellcheck disable=SC2086
-			expect_exit 0 "$GIT_ABBREV" history $args --format=$f
-			check history-$f "history $args --format=$f" "$tmp/history.json" "$out"
-		done
+		expect_exit 0 "$GIT_ABBREV" history $args --format=$f
+		check history-$f "history $args --format=$f" "$tmp/history.json" "$out"
 	done
-	usage "history prints text, json, csv, markdown or svg" "$GIT_ABBREV" history --format=classic
-else
-	say "no history command in this build: not checked"
-fi
+done
+usage "history prints text, json, csv, markdown or svg" "$GIT_ABBREV" history --format=classic
 
 say "formats a command lacks: exit 2, one line naming the ones it has"
 usage "check prints text or json" "$GIT_ABBREV" check 8 --format=csv

@@ -19,7 +19,9 @@ snapshot() { # DIR -> stdout: every entry with its metadata, every file's hash
 		find . -type f -exec sha256sum {} + | sort)
 }
 
-# the commands, one per line; REPO stands for the repository's path
+# the commands, one per line; REPO stands for the repository's path (from
+# inside, the command runs without it); each must succeed (exit 0, or 1:
+# "collisions" or "problems"), or the snapshots prove nothing
 commands='report REPO
 report --format=json REPO
 report --reachable REPO
@@ -28,18 +30,31 @@ check 7 REPO
 check 7 --type=all --against=all --reachable --format=json REPO
 model REPO
 verify -C REPO PATCH
-history REPO'
+history REPO
+policy REPO'
+
+# CMD... in DIR: exit 0 or 1, else a failed check naming the command
+run() { # DIR CMD...
+	dir=$1
+	shift
+	checks=$((checks + 1))
+	st=0
+	(cd "$dir" && "$GIT_ABBREV" "$@") >/dev/null 2>"$tmp/run.err" </dev/null || st=$?
+	[ "$st" -le 1 ] || fail "git abbrev $* (in $dir): exit $st: $(head -n 1 "$tmp/run.err")"
+}
 
 for r in "$tmp/repo" "$tmp/bare.git" "$tmp/wt"; do
 	snapshot "$tmp/repo" >"$tmp/before.repo"
 	snapshot "$tmp/bare.git" >"$tmp/before.bare"
-	echo "$commands" | while read -r cmd; do
+	while read -r cmd; do
 		# shellcheck disable=SC2086
-		set -- $(echo "$cmd" | sed "s|REPO|$r|; s|PATCH|$tmp/patch|")
-		"$GIT_ABBREV" "$@" >/dev/null 2>&1 || :
+		run "$tmp" $(echo "$cmd" | sed "s|REPO|$r|; s|PATCH|$tmp/patch|")
 		# and from inside, found as git finds it
-		(cd "$r" && "$GIT_ABBREV" "$1" >/dev/null 2>&1) || :
-	done
+		# shellcheck disable=SC2086
+		run "$r" $(echo "$cmd" | sed "s|-C REPO||; s| REPO||; s|PATCH|$tmp/patch|")
+	done <<EOF
+$commands
+EOF
 	snapshot "$tmp/repo" >"$tmp/after.repo"
 	snapshot "$tmp/bare.git" >"$tmp/after.bare"
 	checks=$((checks + 1))
