@@ -278,6 +278,10 @@ START_TEST(test_cli_errors)
 		{ "--growth=-3%", "--growth" },
 		{ "--growth=8%/week", "--growth" },
 		{ "--growth=5 trees/year", "--growth" },
+		/* a bare number: 8%, 8 objects or 8 commits? */
+		{ "--growth=8", "'--growth=8' has no unit: say 8%/year, 8/year (objects) or "
+				"'8 commits/year'" },
+		{ "--growth=80000", "has no unit" },
 		{ "--lengths=16..12", "--lengths" },
 		{ "--lengths=3..12", "--lengths" },
 		{ "--lengths=12,,16", "--lengths" },

@@ -127,8 +127,9 @@ static int per_year(const char *s)
 
 /*
  * --growth=: "8%" or "8%/year" (8% more each year, compounded),
- * "80000", "80000/year" or "80000 objects/year" (all objects added a
- * year), "8000 commits/year" (commits added a year).
+ * "80000/year" or "80000 objects/year" (all objects added a year), "8000
+ * commits/year" (commits added a year).  A bare number has no unit: 8%,
+ * 8 objects or 8 commits a year would all be guesses, so it is refused.
  */
 static int parse_growth(void *opts, const cli_option *opt, const char *v, char *err,
 			size_t errsz)
@@ -151,8 +152,12 @@ static int parse_growth(void *opts, const cli_option *opt, const char *v, char *
 		o->growth_unit = CLI_GROWTH_COMMITS;
 	} else if (!strncmp(s, "objects", 7) && per_year(s + 7)) {
 		o->growth_unit = CLI_GROWTH_OBJECTS;
-	} else if (per_year(s)) {
+	} else if (*s && per_year(s)) {
 		o->growth_unit = CLI_GROWTH_OBJECTS;
+	} else if (!*s) {
+		snprintf(err, errsz, "'--%s=%s' has no unit: say %s%%/year, %s/year (objects) or "
+			 "'%s commits/year'", opt->name, v, v, v, v);
+		return -1;
 	} else {
 		goto bad;
 	}
