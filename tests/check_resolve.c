@@ -569,7 +569,7 @@ static void expect_cands(const refs_result *x, const int *want, size_t n)
 
 START_TEST(test_resolve_subject_search)
 {
-	static const int newest[] = { 11, 10, 14 }, near3[] = { 14, 10, 11 };
+	static const int newest[] = { 11, 10, 14 }, near12[] = { 11, 10, 14 };
 	/* 1 is "add the feature"; "the fix" is 2's (on HEAD) and 4's (a pull request's, older) */
 	const refs_result *x = check1("Fixes: 2000000000bb (\"the fix\")\n", -1);
 
@@ -587,9 +587,31 @@ START_TEST(test_resolve_subject_search)
 	ck_assert_int_eq(x->named, 1);
 	expect_cands(x, newest, 3);
 
-	/* --range: nearest in time to the commit checked (3, at 400) first */
+	/* --range: nearest in time to the commit checked (12, at 1000) first */
+	x = check1("beside a blob\n\nFixes: 9999aaaa0000 (\"typos\")\n", 12);
+	expect_cands(x, near12, 3);
+	/* never the commit checked's descendants (10, 11 of 3): 14 is the one left */
 	x = check1("later work\n\nFixes: 9999aaaa0000 (\"typos\")\n", 3);
-	expect_cands(x, near3, 3);
+	ck_assert(has(x, REFS_P_UNKNOWN));
+	expect_target(x, 14, "Fixes: 7777222222cc (\"typos\")");
+	/* nor a commit made after it on another line (10, 11 at 800, 900 for 5 at 500) */
+	x = check1("first of a pair\n\nFixes: 9999aaaa0000 (\"typos\")\n", 5);
+	expect_target(x, 14, "Fixes: 7777222222cc (\"typos\")");
+	/* nor the commit itself: only it has its subject (a port, then) */
+	x = check1("later work\n\nFixes: 9999aaaa0000 (\"later work\")\n", 3);
+	ck_assert(has(x, REFS_P_NOT_HERE));
+	ck_assert_int_eq(x->suggest, 0);
+	/* a commit made after it is named, not suggested (1 at 200 for 0 at 100) */
+	x = check1("root\n\nFixes: 9999aaaa0000 (\"add the feature\")\n", 0);
+	ck_assert(has(x, REFS_P_UNKNOWN));
+	ck_assert_int_eq(x->suggest, 0);
+	ck_assert_msg(strstr(x->f[0].message, "; only 2000000000bb, made after this commit, "
+			     "has this subject"), "%s", x->f[0].message);
+	/* several: counted (2 and 4, at 300 and 250) */
+	x = check1("root\n\nFixes: 9999aaaa0000 (\"the fix\")\n", 0);
+	ck_assert_int_eq(x->suggest, 0);
+	ck_assert_msg(strstr(x->f[0].message, "; only 2 commits made after this one have this "
+			     "subject"), "%s", x->f[0].message);
 	/* ... and its one ancestor with the subject is the one meant */
 	x = check1("merge\n\nFixes: 9999aaaa0000 (\"typos\")\n", 15);
 	ck_assert(has(x, REFS_P_UNKNOWN));

@@ -43,6 +43,14 @@ Scenarios (NAME):
               the commit, `git show <prefix>` is ambiguous); and 40 release
               tags with long, similar messages, repacked with -f so that
               git stores tags as deltas of other tags; one tag left loose.
+  asof        <dir> holds commits "cited 0" .. "cited 15" on main, then
+              a commit citing each in a Fixes: tag by its first 6 hex
+              chars, then on main a later commit (a descendant of the
+              citing one) and on the branch side one forked from the root,
+              each brute-forced to share >= 6 hex chars with a different
+              cited commit: the prefixes were unique when written and are
+              ambiguous now.  The side commit cites, by an ID of nothing,
+              the subject of main's last commit, made after it.
   history     <dir> holds 400 commits whose committer dates grow
               exponentially over six years (pairs share a date, so ties
               are broken by ID), plus planted pairs of commits, both
@@ -510,6 +518,56 @@ def scenario_forks(d):
     }
 
 
+def prefix_match(fam, targets, nhex):
+    """First candidate of fam whose first nhex hex chars are those of one
+    of the targets (a preimage search over several targets at once)."""
+    want = {t[:nhex]: t for t in targets}
+    for i in range(16 * LIMIT):
+        t = want.get(fam.hexid(i)[:nhex])
+        if t:
+            return i, t
+    die("prefix search failed")
+
+
+def scenario_asof(d):
+    init_repo(d)
+    blob = write_object(d, "blob", b"asof\n")
+    tree = write_object(d, "tree", b"100644 f\0" + bytes.fromhex(blob))
+    root = write_object(d, "commit", commit_bytes(tree, [], b"root\n", EPOCH))
+    cited, tip = [], root
+    for i in range(16):
+        tip = write_object(d, "commit", commit_bytes(tree, [tip], b"cited %d\n" % i,
+                                                     EPOCH + 100 * (i + 1)))
+        cited.append(tip)
+    msg = b"fix the cited commits\n\n" + b"".join(
+        b'Fixes: %s ("cited %d")\n' % (c[:6].encode(), i) for i, c in enumerate(cited))
+    citing = write_object(d, "commit", commit_bytes(tree, [tip], msg, EPOCH + 10000))
+    fam = Family("commit", commit_bytes(tree, [citing], b"later on main, nonce ",
+                                        EPOCH + 20000), b"\n")
+    i, main_target = prefix_match(fam, cited, 6)
+    later = write_object(d, "commit", fam.content(i))
+    head = write_object(d, "commit", commit_bytes(tree, [later], b"after the later commit\n",
+                                                  EPOCH + 30000))
+    # its Fixes: tag names no object, by the subject of a commit made after it on main
+    fam = Family("commit", commit_bytes(tree, [root], b"later on a side branch, nonce ",
+                                        EPOCH + 25000),
+                 b'\n\nFixes: 123456789abc ("after the later commit")\n')
+    i, side_target = prefix_match(fam, [c for c in cited if c != main_target], 6)
+    side = write_object(d, "commit", fam.content(i))
+    git(d, "update-ref", "refs/heads/main", head)
+    git(d, "update-ref", "refs/heads/side", side)
+    git(d, "symbolic-ref", "HEAD", "refs/heads/main")
+    return {
+        "repos": {"asof": d},
+        "citing": citing,
+        "cited": cited,
+        "planted": [dict(pair("commit-commit", (main_target, later), ("commit", "commit")),
+                         where="main"),
+                    dict(pair("commit-commit", (side_target, side), ("commit", "commit")),
+                         where="side")],
+    }
+
+
 def scenario_quoting(d):
     init_repo(d)
     blob = write_object(d, "blob", b"x\n")
@@ -733,6 +791,7 @@ SCENARIOS = {
     "empty": scenario_empty,
     "sha256": scenario_sha256,
     "history": scenario_history,
+    "asof": scenario_asof,
 }
 
 

@@ -161,7 +161,8 @@ checks=$((checks + 1))
 "$PYTHON3" - "$out" <<'PY' || fail "JSON of good.patch"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d == {"findings": [], "inputs": 1, "references": 7, "errors": 0, "warnings": 0}, d
+assert d == {"findings": [], "inputs": 1, "references": 7, "errors": 0, "warnings": 0,
+             "notes": 0}, d
 PY
 
 # ---- a revert: the title names the commit meant ------------------------------

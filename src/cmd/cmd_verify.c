@@ -175,6 +175,7 @@ static int check_text(verify_ctx *c, const char *name, const char *commit_hex,
 	c->t.references += res.nrefs;
 	c->t.errors += res.errors;
 	c->t.warnings += res.warnings;
+	c->t.notes += res.notes;
 	verify_input in = { name, commit_hex, buf, &l, &res, c->rawsz };
 	if (emit_verify_input(c->em, &in) ||
 	    (c->o->fix && (write_fixed(stdout, buf, len, &l, &res) || fflush(stdout)))) {
@@ -460,6 +461,7 @@ int cmd_verify(int argc, char **argv)
 		ret = ABBREV_EXIT_NOMEM;
 		goto done;
 	}
+	refs_resolver_improbable(c.res, o.r.improbable);
 	ret = load_others(&c, others, o.nother, p);
 	if (ret)
 		goto done;

@@ -125,6 +125,26 @@ static json_t *span_json(const verify_input *in, const refs_ref *ref)
 			json_null());
 }
 
+/*
+ * --range, an ID unique among the ancestors of the commit checked but
+ * shared by later commits: both facts, the later commits, and how
+ * improbable their shared prefix is for random IDs; null otherwise.
+ */
+static json_t *as_of_json(const verify_input *in, const refs_result *x)
+{
+	json_t *later;
+
+	if (!x->nlater)
+		return json_null();
+	later = json_array();
+	for (size_t k = 0; k < x->nlater; k++)
+		json_array_append_new(later, json_pack("{s:o,s:o}", "id",
+			jid(x->later[k].id, in->rawsz), "subject", utf8_json(x->later[k].subject)));
+	return json_pack("{s:b,s:b,s:o,s:I,s:f,s:b}", "unique_when_written", 1,
+		"ambiguous_now", 1, "later", later, "shared_length", (json_int_t)x->later_shared,
+		"p_random", x->later_p, "improbable", x->later_improbable);
+}
+
 static json_t *finding_json(const verify_input *in, const refs_result *x, const refs_finding *f)
 {
 	const refs_ref *ref = &in->refs->v[x->ref];
@@ -159,6 +179,7 @@ static json_t *finding_json(const verify_input *in, const refs_result *x, const 
 		json_array_append_new(cands, json_pack("{s:o,s:o}", "id", jid(x->cands[k].id, in->rawsz),
 			"subject", utf8_json(x->cands[k].subject)));
 	json_object_set_new(o, "candidates", cands);
+	json_object_set_new(o, "as_of", as_of_json(in, x));
 	return o;
 }
 
@@ -191,8 +212,8 @@ int emit_verify_finish(verify_emitter *e, const verify_totals *t)
 	if (e->json) {
 		fputs(e->nfound ? "\n  ],\n" : "{\n  \"findings\": [],\n", e->out);
 		fprintf(e->out, "  \"inputs\": %zu,\n  \"references\": %zu,\n"
-			"  \"errors\": %zu,\n  \"warnings\": %zu\n}\n",
-			t->inputs, t->references, t->errors, t->warnings);
+			"  \"errors\": %zu,\n  \"warnings\": %zu,\n  \"notes\": %zu\n}\n",
+			t->inputs, t->references, t->errors, t->warnings, t->notes);
 	}
 	return ferror(e->out) ? -1 : 0;
 }

@@ -3,14 +3,15 @@
  *
  * Text is editor friendly, one finding a line:
  *
- *	FILE:LINE: error|warning: <message>
+ *	FILE:LINE: error|warning|note: <message>
  *	    candidate: <id> ("<subject>")         (an ambiguous ID, each commit)
  *	    suggestion: Fixes: <id> ("<subject>")  (when the commit meant is known)
  *
  * JSON is one document, {"findings": [...], "inputs", "references",
- * "errors", "warnings"}, one finding per line (file, line, reference,
- * kind, severity, message, given_id, given_subject, resolved_id, subject,
- * suggestion, candidates; commit with --range).  It is written as the
+ * "errors", "warnings", "notes"}, one finding per line (file, line,
+ * reference, kind, severity, message, given_id, given_subject,
+ * resolved_id, subject, suggestion, candidates, as_of; commit with
+ * --range).  It is written as the
  * inputs come, so memory does not grow with their number.
  *
  * Ownership: the emitter borrows the FILE; inputs are only read.
@@ -34,7 +35,7 @@ typedef struct {
 } verify_input;
 
 typedef struct {
-	size_t inputs, references, errors, warnings;
+	size_t inputs, references, errors, warnings, notes;
 } verify_totals;
 
 typedef struct verify_emitter verify_emitter;

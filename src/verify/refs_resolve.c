@@ -32,6 +32,7 @@
 #include "refs_resolve.h"
 
 #include "arena.h"
+#include "model.h"
 #include "subject_cache.h"
 
 #include <Judy.h>
@@ -88,6 +89,7 @@ struct refs_resolver {
 	const refs_source *src;
 	size_t rawsz;
 	unsigned min_length;
+	double improbable;    /* below this P, a shared prefix is "possibly crafted" */
 	Pvoid_t cache;        /* JudyL: first 8 ID bytes -> centry list */
 	centry *last;         /* the centry asked for last (a reference asks twice running) */
 	memo_slot *memo;      /* MEMO_SLOTS, by a hash of the prefix; NULL until needed */
@@ -131,6 +133,7 @@ static const struct {
 	[REFS_P_NOT_HERE] = { "not-here", REFS_WARNING },
 	[REFS_P_LAYOUT] = { "layout", REFS_WARNING },
 	[REFS_P_SUBJECT_UNSURE] = { "subject-unsure", REFS_WARNING },
+	[REFS_P_AMBIGUOUS_LATER] = { "ambiguous-later", REFS_NOTE },
 };
 
 const char *refs_problem_name(int problem)
@@ -145,7 +148,7 @@ int refs_problem_severity(int problem)
 
 const char *refs_severity_name(int severity)
 {
-	return severity == REFS_ERROR ? "error" : "warning";
+	return severity == REFS_ERROR ? "error" : severity == REFS_NOTE ? "note" : "warning";
 }
 
 /* ---- reading commits ---------------------------------------------------------- */
@@ -348,6 +351,11 @@ static int build_index(refs_resolver *r)
 	if (rc > 0)
 		rc = subject_index_new(&r->ix, r->rawsz) || build_table(r) ? -1 : 0;
 	return rc;
+}
+
+void refs_resolver_improbable(refs_resolver *r, double threshold)
+{
+	r->improbable = threshold;
 }
 
 void refs_resolver_progress(refs_resolver *r, progress *p)
@@ -603,6 +611,7 @@ int refs_resolver_new(refs_resolver **out, const refs_ids *ids, const refs_sourc
 	r->src = src;
 	r->rawsz = ids->rawsz;
 	r->min_length = min_length;
+	r->improbable = 1e-4;
 	*out = r;
 	return 0;
 }
@@ -880,6 +889,9 @@ static unsigned lcp_given(const job *j, const unsigned char *id)
 typedef struct {
 	size_t total;         /* commits with the subject (but the one skipped) */
 	size_t n;             /* of them, in the first tier: the first MAX_LISTED in ids */
+	size_t later;         /* --range: left out as the commit checked or made after it: */
+	int self;             /* the commit checked among them */
+	unsigned char after[ABBREV_MAX_RAWSZ]; /* the first of the others */
 	unsigned char ids[MAX_LISTED][ABBREV_MAX_RAWSZ];
 } subject_pick;
 
@@ -944,17 +956,49 @@ static int find_by_subject(job *j, const char *subject, size_t len, int prefix,
 	const refs_source *src = r->src;
 	subject_hits h;
 	uint32_t v[MAX_CANDS];
-	signed char keep[MAX_CANDS];
+	signed char keep[MAX_CANDS], anc[MAX_CANDS] = { 0 };
 	size_t n = 0;
 	near_ctx nc = { r, INT64_MAX };
 
-	pk->total = pk->n = 0;
+	pk->total = pk->n = pk->later = 0;
+	pk->self = 0;
 	if (search_subject(r, subject, len, prefix, &h))
 		return -1;
 	for (size_t i = 0; i < h.n && i < MAX_CANDS; i++)
 		if (!not || memcmp(h.h[i].id, not, r->rawsz))
 			v[n++] = (uint32_t)i;
 	pk->total = h.n - ((h.n < MAX_CANDS ? h.n : MAX_CANDS) - n);
+	if (j->ctx && n) {
+		/*
+		 * As of the commit checked: not itself, nor a commit made after
+		 * it (a descendant, or committed later on another line), which
+		 * its author could not have meant
+		 */
+		centry *e = commit_info(r, j->ctx);
+		size_t k = 0;
+
+		if (!e)
+			return -1;
+		for (size_t i = 0; i < n; i++) {
+			const subject_hit *c = &h.h[v[i]];
+			int a = is_ancestor(r, c->id, j->ctx);
+
+			if (!memcmp(c->id, j->ctx, r->rawsz)) {
+				pk->self = 1;
+				pk->later++;
+				continue;
+			}
+			if (!a && (c->time > e->time || is_ancestor(r, j->ctx, c->id))) {
+				if (pk->later++ == (size_t)pk->self)
+					memcpy(pk->after, c->id, r->rawsz);
+				continue;
+			}
+			anc[v[i]] = (signed char)a; /* by hit: the tiers narrow v */
+			v[k++] = v[i];
+		}
+		n = k;
+		pk->total -= pk->later;
+	}
 	if (!n)
 		return 0;
 	/* more than MAX_CANDS ("Merge branch 'maint'"): nothing tells them apart */
@@ -966,7 +1010,7 @@ static int find_by_subject(job *j, const char *subject, size_t len, int prefix,
 		}
 		if (j->ctx && n > 1) {
 			for (size_t i = 0; i < n; i++)
-				keep[i] = (signed char)is_ancestor(r, h.h[v[i]].id, j->ctx);
+				keep[i] = anc[v[i]];
 			narrow(v, &n, keep);
 		}
 		if (n > 1) {
@@ -995,7 +1039,8 @@ static int find_ref_subject(job *j, const unsigned char *not, subject_pick *pk)
 	const refs_ref *ref = j->ref;
 	int rc;
 
-	pk->total = pk->n = 0;
+	pk->total = pk->n = pk->later = 0;
+	pk->self = 0;
 	if (!ref->subject)
 		return 0;
 	rc = find_by_subject(j, ref->subject, ref->subject_len, 0, not, pk);
@@ -1277,7 +1322,7 @@ static int indented(const job *j)
  */
 static int only_this_commit(const job *j, const subject_pick *pk)
 {
-	return j->ctx && pk->n == 1 && pk->total == 1 && !memcmp(pk->ids[0], j->ctx, j->r->rawsz);
+	return j->ctx && !pk->total && pk->self && pk->later == 1;
 }
 
 /* How an ID no object has is said: with --repo, none of them has it either. */
@@ -1336,6 +1381,70 @@ static int judge_elsewhere(job *j, const struct other_repo *o, const prefix_hits
 	return 0;
 }
 
+/*
+ * --range: an ID several commits have now, judged as of the commit
+ * checked.  When exactly one of them is its ancestor, that one is the
+ * commit named (moved to ph->commits[0], ph->ncommits 1), and a note
+ * names the others, which came later or elsewhere, with how improbable
+ * their shared prefix is for random IDs.  0 (nothing changed when none
+ * or several are ancestors: that ambiguity existed then) or -1 (memory).
+ */
+static int as_of(job *j, prefix_hits *ph)
+{
+	refs_resolver *r = j->r;
+	refs_result *x = j->x;
+	size_t nc = ph->ncommits, a = SIZE_MAX, k = 0, listed = 0;
+	int given_len = j->ref->id_len > 80 ? 80 : (int)j->ref->id_len;
+	char names[4 * (ABBREV_MAX_HEXSZ + 2) + 32], hex[ABBREV_MAX_HEXSZ + 1], chance[96];
+	size_t o = 0;
+
+	for (size_t i = 0; i < nc; i++) {
+		if (!is_ancestor(r, ph->commits[i], j->ctx))
+			continue;
+		if (a != SIZE_MAX)
+			return 0;
+		a = i;
+	}
+	if (a == SIZE_MAX)
+		return 0;
+	if (!(x->later = calloc(nc - 1, sizeof(*x->later))))
+		return -1;
+	for (size_t i = 0; i < nc; i++) {
+		unsigned l;
+
+		if (i == a)
+			continue;
+		if (set_commit(j, &x->later[k], ph->commits[i]))
+			return -1;
+		x->nlater = ++k;
+		l = hexid_lcp(ph->commits[i], ph->commits[a], r->rawsz);
+		if (l > x->later_shared)
+			x->later_shared = l;
+	}
+	x->later_p = model_p_collision(r->objs->objects_max(r->objs->ctx), x->later_shared);
+	x->later_improbable = x->later_p < r->improbable;
+	for (size_t i = 0; i < x->nlater && listed < 4; i++, listed++) {
+		short_hex(j, hex, x->later[i].id);
+		o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s", i ? ", " : "", hex);
+	}
+	if (x->nlater > listed)
+		snprintf(names + o, sizeof(names) - o, " and %zu more", x->nlater - listed);
+	if (x->later_improbable)
+		snprintf(chance, sizeof(chance), ": improbable for random IDs (p = %.2g): possibly "
+			 "crafted", x->later_p);
+	else
+		snprintf(chance, sizeof(chance), ", as random IDs do (p = %.2g)", x->later_p);
+	short_hex(j, hex, ph->commits[a]);
+	add(j, REFS_P_AMBIGUOUS_LATER, "%.*s was unique when written (%s, the one ancestor of this "
+	    "commit that starts with it); now %s too, not %s, %s %u hex chars with it%s",
+	    given_len, j->buf + j->ref->id_start, hex, names, x->nlater == 1 ? "an ancestor" :
+	    "ancestors", x->nlater == 1 ? "shares" : "share", x->later_shared, chance);
+	if (a)
+		memcpy(ph->commits[0], ph->commits[a], r->rawsz);
+	ph->ncommits = 1;
+	return j->nomem ? -1 : 0;
+}
+
 static void resolve_one(job *j)
 {
 	refs_resolver *r = j->r;
@@ -1345,7 +1454,7 @@ static void resolve_one(job *j)
 	int given_len = ref->id_len > 80 ? 80 : (int)ref->id_len;
 	const char *given = j->buf + ref->id_start;
 	subject_pick pk;
-	char tail[128];
+	char tail[256];
 	prefix_hits *ph, *oh;
 	int rc, elsewhere = -1, foreign = !!(ref->flags & REFS_F_FOREIGN);
 
@@ -1374,6 +1483,8 @@ static void resolve_one(job *j)
 		add(j, REFS_P_UPPER, "%.*s has upper-case hex; git writes IDs in lower case",
 		    given_len, given);
 
+	if (j->ctx && ph->ncommits >= 2 && ph->ncommits <= MAX_CANDS && as_of(j, ph))
+		goto nomem;
 	if (ph->ncommits == 0 && elsewhere < 0 && (ref->flags & REFS_F_FOREIGN) && r->nothers) {
 		/* a --repo with the subject is the project named: the ID is wrong there */
 		subject_hits sh;
@@ -1403,7 +1514,7 @@ static void resolve_one(job *j)
 		else
 			add(j, REFS_P_NOT_HERE, "%.*s is not in this repository; the message is another "
 			    "project's (it names its upstream commit)", given_len, given);
-	} else if (ph->ncommits == 0 && (rc = find_ref_subject(j, NULL, &pk)) > 0 &&
+	} else if (ph->ncommits == 0 && (rc = find_ref_subject(j, NULL, &pk)) == 0 &&
 		   only_this_commit(j, &pk)) {
 		/* the port of another project's commit: the subject is this commit's own */
 		add(j, REFS_P_NOT_HERE, "%.*s is not in this repository, and only this commit has "
@@ -1418,7 +1529,22 @@ static void resolve_one(job *j)
 			goto nomem;
 		if (rc == 1)
 			x->suggest = 1, set_commit(j, &x->target, pk.ids[0]);
-		if (!rc && r->nothers) {
+		if (!rc && pk.later) {
+			/* a series reordered after it was written, maybe; not suggested */
+			if (pk.later - (size_t)pk.self == 1) {
+				char ah[ABBREV_MAX_HEXSZ + 1];
+
+				short_hex(j, ah, pk.after);
+				snprintf(tail, sizeof(tail), "; only %s%s, made after this commit, has "
+					 "this subject", pk.self ? "this commit and " : "", ah);
+			} else {
+				snprintf(tail, sizeof(tail), "; only %s%zu commits made after this one "
+					 "have this subject", pk.self ? "this commit and " : "",
+					 pk.later - (size_t)pk.self);
+			}
+			none = tail;
+		}
+		if (!rc && !pk.later && r->nothers) {
 			/* "no commit has this subject" is said of every repository given */
 			there = subject_elsewhere(j, &sh, &nomem);
 			if (nomem)
@@ -1428,7 +1554,7 @@ static void resolve_one(job *j)
 			if (there >= 0)
 				none = elsewhere_tail(tail, sizeof(tail), r, there, &sh);
 		}
-		if (!ph->nothers && !rc && there < 0 && (ref->kind == REFS_COMMIT || indented(j)))
+		if (!ph->nothers && !rc && !pk.later && there < 0 && (ref->kind == REFS_COMMIT || indented(j)))
 			/*
 			 * Nothing here has the ID or the subject: in prose that is
 			 * mostly another project's commit (curl's, the kernel's),
@@ -1568,7 +1694,9 @@ static void resolve_one(job *j)
 	if (j->ctx && (ref->kind == REFS_FIXES || ref->kind == REFS_REVERT) && x->suggest &&
 	    !(ref->flags & (REFS_F_MAYBE | REFS_F_FOREIGN)))
 		ancestry(j, x->target.id);
-	if (x->suggest && x->nf && x->target.subject && !j->several && !j->unsure) {
+	/* a note alone asks for no change */
+	if (x->suggest && x->severity > REFS_NOTE && x->target.subject && !j->several &&
+	    !j->unsure) {
 		/* a full ID stays full ([ Upstream commit <id> ], git's own reverts) */
 		if (ref->kind == REFS_REVERT || ref->id_len >= hexsz)
 			hexid_fmt(x->target_hex, x->target.id, r->rawsz);
@@ -1605,6 +1733,7 @@ static void result_clear(refs_result *x)
 		free(x->f[i].message);
 	free(x->f);
 	free(x->cands);
+	free(x->later);
 	free(x->suggestion);
 	free(x->replacement);
 	memset(x, 0, sizeof(*x));
@@ -1671,10 +1800,14 @@ int refs_resolve(refs_resolver *r, refs_results *out, const char *buf, const ref
 			out->cap = cap;
 		}
 		for (size_t k = 0; k < x.nf; k++) {
-			if (refs_problem_severity(x.f[k].problem) == REFS_ERROR)
+			int sev = refs_problem_severity(x.f[k].problem);
+
+			if (sev == REFS_ERROR)
 				out->errors++;
-			else
+			else if (sev == REFS_WARNING)
 				out->warnings++;
+			else
+				out->notes++;
 		}
 		out->v[out->n++] = x;
 	}

@@ -7,8 +7,8 @@
  * commit's subject (subject_cache.h: the source's cache files, or read
  * here) is made once, lazily, the first time a subject has to be
  * searched for (an unknown or ambiguous ID, a subject that names another
- * commit).  With a commit to check against (--range), the target
- * of a Fixes: tag or a revert must be one of its ancestors.
+ * commit).  With a commit to check against (--range), references are
+ * judged as of that commit (refs_resolve()).
  *
  * Suggested IDs are max(min_length, the length at which the commit's ID
  * is unique among all objects): what `git show` needs, never shorter than
@@ -51,18 +51,20 @@ enum refs_problem {
 	REFS_P_NOT_HERE,         /* warning: no object has this ID, and no commit its subject */
 	REFS_P_LAYOUT,           /* warning: right, but not laid out as git or the kernel do */
 	REFS_P_SUBJECT_UNSURE,   /* warning: (words) that are not the commit's subject, undated, unquoted */
+	REFS_P_AMBIGUOUS_LATER,  /* note: --range: unique among the ancestors, shared by later commits */
 	REFS_P_COUNT
 };
 
 enum refs_severity {
-	REFS_WARNING = 1,
-	REFS_ERROR = 2
+	REFS_NOTE = 1,       /* said, but no problem: never fails a run */
+	REFS_WARNING = 2,
+	REFS_ERROR = 3
 };
 
 /* "unknown-id", "not-a-commit", "ambiguous", ... (for JSON and tests). */
 const char *refs_problem_name(int problem);
 int refs_problem_severity(int problem);
-/* "warning", "error". */
+/* "note", "warning", "error". */
 const char *refs_severity_name(int severity);
 
 typedef struct {
@@ -97,13 +99,25 @@ typedef struct {
 	 */
 	refs_commit *cands;
 	size_t ncands;
+	/*
+	 * --range, an ID several commits have now but only one ancestor of
+	 * the commit checked (the one named): the others, in ID order, the
+	 * most hex chars one of them shares with it, and P(random IDs, as
+	 * many as the repository's objects, collide at that length) with
+	 * whether it is below the threshold (refs_resolver_improbable()).
+	 */
+	refs_commit *later;
+	size_t nlater;
+	unsigned later_shared;
+	double later_p;
+	int later_improbable;
 } refs_result;
 
 typedef struct {
 	refs_result *v;      /* the references with findings, in input order */
 	size_t n, cap;
 	size_t nrefs;        /* references checked */
-	size_t errors, warnings; /* findings of each severity */
+	size_t errors, warnings, notes; /* findings of each severity */
 } refs_results;
 
 void refs_results_clear(refs_results *res);
@@ -213,13 +227,24 @@ void refs_resolver_free(refs_resolver *r);
 int refs_resolver_add_repo(refs_resolver *r, const refs_ids *ids, const refs_source *src,
 			   const char *name);
 
+/*
+ * Below which probability a prefix shared with later commits is called
+ * improbable for random IDs, "possibly crafted" (default 1e-4, as check's).
+ */
+void refs_resolver_improbable(refs_resolver *r, double threshold);
+
 /* Show the building of the subject index on `p` (borrowed; NULL: none). */
 void refs_resolver_progress(refs_resolver *r, progress *p);
 
 /*
  * Check the references `refs` found in buf (refs_parse()) and add the
  * ones with findings to `out`.  `commit` (raw ID) is the commit whose
- * message buf is, for the ancestry check, or NULL.  Returns 0, -1 when
+ * message buf is, or NULL (a file: written now).  With a commit, each
+ * reference is judged as of when it was written: an ID is resolved among
+ * the commit's ancestors (one of them, and later commits sharing it, is a
+ * note, not an ambiguity), a subject search never offers the commit
+ * itself or one made after it, and a Fixes: tag or a revert must name an
+ * ancestor.  Returns 0, -1 when
  * out of memory, -2 when the repository cannot be read (message in err).
  */
 int refs_resolve(refs_resolver *r, refs_results *out, const char *buf, const refs_list *refs,

@@ -1,0 +1,109 @@
+#!/bin/sh
+# t-verify-asof.sh - verify --range judges a reference as of the commit
+# that wrote it.  gen_repo.py asof: a commit cites sixteen commits by
+# their first 6 hex chars; later, one commit on main (a descendant of the
+# citing one) and one on a side branch forked from the root were
+# brute-forced to share those 6 chars with two of them.  Under --range the
+# two references stay clean (exit 0), each with a note naming the later
+# commit, how many hex chars it shares and whether that is improbable for
+# random IDs; the same prefix in a patch file (written now) is an error.
+# A subject search never offers a commit made after the citing one.
+# Oracle: git rev-parse --disambiguate (ambiguous now), git merge-base
+# --is-ancestor (which commit is an ancestor), the objects git lists (the
+# birthday model's p, computed here).
+
+# shellcheck source-path=SCRIPTDIR source=setup.sh
+. "$(dirname "$0")/setup.sh"
+
+r=$tmp/asof
+gen_repo "$r" asof
+J() { "$PYTHON3" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$r.json" "$1"; }
+citing=$(J 'd["citing"]')
+side_tip=$(git -C "$r" rev-parse side)
+for w in 0 1; do
+	cited=$(J "d['planted'][$w]['ids'][0]")
+	later=$(J "d['planted'][$w]['ids'][1]")
+	where=$(J "d['planted'][$w]['where']")
+	p6=$(echo "$cited" | cut -c1-6)
+	# the oracle: unique as of the citing commit, ambiguous now
+	git -C "$r" rev-parse --disambiguate="$p6" | sort >"$tmp/now"
+	[ "$(wc -l <"$tmp/now")" -eq 2 ] || die "$p6 does not name two objects now"
+	git -C "$r" merge-base --is-ancestor "$cited" "$citing" || die "$cited is no ancestor"
+	if git -C "$r" merge-base --is-ancestor "$later" "$citing" ||
+		[ "$later" = "$citing" ]; then
+		die "$later is an ancestor of the citing commit"
+	fi
+	if [ "$where" = main ]; then
+		git -C "$r" merge-base --is-ancestor "$citing" "$later" || die "$later is no descendant"
+		main_p6=$p6 main_later=$later main_cited=$cited
+	else
+		git -C "$r" merge-base --is-ancestor "$citing" "$later" && die "$later is a descendant"
+		side_p6=$p6 side_later=$later side_cited=$cited
+	fi
+done
+say "main: $main_p6 (later $main_later), side: $side_p6 (later $side_later)"
+
+# the birthday model's p for 6 shared chars among the objects git lists
+nobj=$(git -C "$r" cat-file --batch-all-objects --batch-check | wc -l)
+p_want=$("$PYTHON3" -c 'import math,sys; n=int(sys.argv[1]); print(-math.expm1(-n*(n-1)/2/16**6))' "$nobj")
+
+# ---- --range: clean, with a note each ---------------------------------------------
+expect_exit 0 -C "$r" "$GIT_ABBREV" verify --min-length=6 --range=HEAD --format=json
+"$PYTHON3" - "$out" "$citing" "$main_p6" "$main_later" "$main_cited" "$side_p6" "$side_later" \
+	"$side_cited" "$p_want" <<'EOF' || fail "--range: the notes are not as git says"
+import json, sys
+out, citing = sys.argv[1], sys.argv[2]
+d = json.load(open(out))
+want = {sys.argv[3]: (sys.argv[4], sys.argv[5]), sys.argv[6]: (sys.argv[7], sys.argv[8])}
+p_want = float(sys.argv[9])
+notes = [f for f in d["findings"] if f["commit"] == citing]
+ok = d["errors"] == 0 and d["warnings"] == 0 and d["notes"] == 2 and len(notes) == 2
+for f in notes:
+    later, cited = want.get(f["given_id"], (None, None))
+    a = f["as_of"] or {}
+    ok = ok and f["kind"] == "ambiguous-later" and f["severity"] == "note" \
+        and f["resolved_id"] == cited and f["suggestion"] is None \
+        and a.get("unique_when_written") is True and a.get("ambiguous_now") is True \
+        and [c["id"] for c in a.get("later", [])] == [later] \
+        and a.get("shared_length") == len(__import__("os").path.commonprefix([later, cited])) \
+        and abs(a.get("p_random", 0) - p_want) <= 1e-9 * p_want \
+        and a.get("improbable") is (p_want < 1e-4) \
+        and later[:7] in f["message"] and "possibly crafted" in f["message"]
+if not ok:
+    print(json.dumps(d, indent=1))
+sys.exit(0 if ok else 1)
+EOF
+# text says the same in one note line each
+expect_exit 0 -C "$r" "$GIT_ABBREV" verify --min-length=6 --range=HEAD
+for p6 in "$main_p6" "$side_p6"; do
+	grep -q "note: $p6 was unique when written" "$out" || { fail "no note for $p6"; show "$out"; }
+done
+grep -q "suggestion:" "$out" && { fail "a note came with a suggestion"; show "$out"; }
+
+# ---- a patch written now: every commit counts ---------------------------------------
+for p6 in "$main_p6" "$side_p6"; do
+	s=$(git -C "$r" log -1 --format=%s "$(git -C "$r" rev-parse --disambiguate="$p6" | head -1)")
+	printf 'Fixes: %s ("%s")\n' "$p6" "$s" >"$tmp/new.patch"
+	expect_exit 1 -C "$r" "$GIT_ABBREV" verify --min-length=6 "$tmp/new.patch"
+	grep -q "error: $p6 is ambiguous: 2 commits start with it" "$out" ||
+		{ fail "a new patch citing $p6: not an error"; show "$out"; }
+done
+
+# ---- a subject search offers no commit made after the citing one ---------------------
+# side's tag names no object, by the subject of main's tip, committed after side
+head=$(git -C "$r" rev-parse HEAD)
+[ "$(git -C "$r" log -1 --format=%ct HEAD)" -gt "$(git -C "$r" log -1 --format=%ct side)" ] ||
+	die "HEAD is not later than side"
+[ "$(git -C "$r" log --all --format=%s | grep -cx 'after the later commit')" -eq 1 ] ||
+	die "not one commit with the subject"
+expect_exit 1 -C "$r" "$GIT_ABBREV" verify --min-length=6 --range=side
+grep -q "123456789abc names no object in this repository; only $(echo "$head" | cut -c1-6)[0-9a-f]*, made after this commit, has this subject" "$out" ||
+	{ fail "side: not said that only a later commit has the subject"; show "$out"; }
+grep -q "suggestion:" "$out" && { fail "side: a later commit suggested"; show "$out"; }
+# written now (a file), that commit is the one meant
+git -C "$r" show -s --format=%B side >"$tmp/side.msg"
+expect_exit 1 -C "$r" "$GIT_ABBREV" verify --min-length=6 "$tmp/side.msg"
+grep -q "suggestion: Fixes: $(echo "$head" | cut -c1-6)" "$out" ||
+	{ fail "a file: the commit with the subject not suggested"; show "$out"; }
+
+finish
