@@ -8,11 +8,13 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check_suites.h"
@@ -249,7 +251,7 @@ START_TEST(test_files)
 {
 	char dir[] = "/tmp/check-subject-cache.XXXXXX", path[512], sub[300];
 	subject_table *t = table_a(), *l;
-	subject_bind bind = { { 1, 2, 3, 4, 5 }, { 1, 6, 7, 8, 9 } }, other = bind;
+	subject_bind bind = { { 1, 2, 3, 4, 5 }, { 1, 6, 7, 8, 9 }, NULL }, other = bind;
 	size_t len;
 	const unsigned char *b;
 	FILE *f;
@@ -299,6 +301,114 @@ START_TEST(test_files)
 }
 END_TEST
 
+/* Write the table of sum_a bound to dir/<name> (a file made here) into cache. */
+static void save_bound(const char *cache, const char *pack, int64_t used)
+{
+	subject_table *t = table_a();
+	subject_bind b = { { 0 }, { 0 }, pack };
+	struct timespec ts[2] = { { (time_t)used, 0 }, { (time_t)used, 0 } };
+	struct stat st;
+	char path[600], hex[2 * RAW + 1];
+	FILE *f = fopen(pack, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	ck_assert_int_eq(stat(pack, &st), 0);
+	b.pack.dev = (uint64_t)st.st_dev;
+	b.pack.ino = (uint64_t)st.st_ino;
+	b.pack.size = (uint64_t)st.st_size;
+	ck_assert_int_eq(subject_table_bind(t, &b), 0);
+	ck_assert_int_eq(subject_table_save(t, cache), 0);
+	for (size_t i = 0; i < RAW; i++)
+		sprintf(hex + 2 * i, "%02x", sum_a[i]);
+	snprintf(path, sizeof(path), "%s/pack-%s.subjects", cache, hex);
+	ck_assert_int_eq(utimensat(AT_FDCWD, path, ts, 0), 0);
+	subject_table_free(t);
+}
+
+/*
+ * The directory: a table names its pack (present, then gone when the pack
+ * is removed from a directory still there), tidy() keeps it under a cap,
+ * the longest unused first, clear() removes tables and temporary files
+ * only.  Tables of one checksum share a name, so each lives in a cache of
+ * its own and the caches' files are moved into one.
+ */
+START_TEST(test_directory)
+{
+	char dir[] = "/tmp/check-subject-cache-dir.XXXXXX", cache[300], c2[300], pack[300],
+	     a[700], b[700], keep[300];
+	subject_cache_entry *v;
+	size_t n, removed;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(cache, sizeof(cache), "%s/cache", dir);
+	snprintf(c2, sizeof(c2), "%s/c2", dir);
+	ck_assert_int_eq(subject_cache_list(cache, &v, &n), 1); /* none yet */
+	snprintf(pack, sizeof(pack), "%s/pack-old.pack", dir);
+	save_bound(c2, pack, 1000000000);
+	{
+		/* move the one file of c2 under another name into cache */
+		char cmd[1600];
+
+		snprintf(cmd, sizeof(cmd), "mkdir -p %s && mv %s/pack-*.subjects %s/pack-%040d.subjects",
+			 cache, c2, cache, 1);
+		ck_assert_int_eq(system(cmd), 0);
+	}
+	snprintf(keep, sizeof(keep), "%s/pack-new.pack", dir);
+	save_bound(cache, keep, 2000000000);
+	snprintf(b, sizeof(b), "%s/other-file", cache); /* not a table: ignored */
+	f = fopen(b, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	ck_assert_int_eq(subject_cache_list(cache, &v, &n), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_int_eq(v[0].used, 1000000000); /* the longest unused first */
+	ck_assert_str_eq(v[0].pack, pack);
+	ck_assert_int_eq(v[0].exists, 1);
+	ck_assert_str_eq(v[1].pack, keep);
+	ck_assert_int_eq(v[1].exists, 1);
+	ck_assert_uint_gt(v[0].size, 152 + strlen(pack));
+	/* a cap both fit under: nothing removed */
+	ck_assert_int_eq(subject_cache_tidy(cache, v[0].size + v[1].size), 0);
+	subject_cache_list_free(v, n);
+	ck_assert_int_eq(subject_cache_list(cache, &v, &n), 0);
+	ck_assert_uint_eq(n, 2);
+	/* one byte less: the older goes */
+	ck_assert_int_eq(subject_cache_tidy(cache, v[0].size + v[1].size - 1), 0);
+	subject_cache_list_free(v, n);
+	ck_assert_int_eq(subject_cache_list(cache, &v, &n), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(v[0].pack, keep);
+	subject_cache_list_free(v, n);
+	/* its pack removed from a directory still there: gone, and tidy removes it */
+	ck_assert_int_eq(unlink(keep), 0);
+	ck_assert_int_eq(subject_cache_list(cache, &v, &n), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(v[0].exists, 0);
+	ck_assert_int_eq(v[0].gone, 1);
+	subject_cache_list_free(v, n);
+	ck_assert_int_eq(subject_cache_tidy(cache, UINT64_MAX), 0);
+	ck_assert_int_eq(subject_cache_list(cache, &v, &n), 0);
+	ck_assert_uint_eq(n, 0);
+	subject_cache_list_free(v, n);
+	/* clear: tables and temporary files, not the rest */
+	save_bound(cache, keep, 2000000000);
+	snprintf(a, sizeof(a), "%s/pack-%040d.subjects.tmp99999999", cache, 2);
+	f = fopen(a, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	ck_assert_int_eq(subject_cache_clear(cache, &removed), 0);
+	ck_assert_uint_eq(removed, 2);
+	ck_assert_int_eq(unlink(b), 0); /* still there */
+	ck_assert_int_eq(rmdir(cache), 0); /* and nothing else */
+	ck_assert_int_eq(unlink(pack), 0);
+	ck_assert_int_eq(unlink(keep), 0);
+	ck_assert_int_eq(rmdir(c2), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 /* Little-endian fields of a table's bytes. */
 static uint32_t le32(const unsigned char *p)
 {
@@ -344,7 +454,7 @@ START_TEST(test_build_large)
 	b = subject_table_bytes(t, &len);
 	n = le32(b + 52);
 	ck_assert_uint_eq(n, N);
-	ent = b + 144; /* the header, with the files it is for */
+	ent = b + 152; /* the header, with the files it is for (and no pack path) */
 	bypos = ent + (size_t)n * 24;
 	text = (const char *)bypos + (size_t)n * 4;
 	for (uint32_t i = 0; i < n; i++) {
@@ -395,6 +505,7 @@ Suite *make_subject_cache_suite(void)
 	tcase_add_checked_fixture(errors, setup, teardown);
 	tcase_add_test(errors, test_parse_damage);
 	tcase_add_test(errors, test_files);
+	tcase_add_test(errors, test_directory);
 	suite_add_tcase(s, errors);
 	return s;
 }

@@ -140,12 +140,13 @@ verify 1
 same "another pack's file"
 rebuilt "another pack's file"
 
-# ---- a cache that cannot be written: no error, no message ----------------------
+# ---- a cache that cannot be written: no error, one note ------------------------
 : >"$tmp/a-file"
 GIT_ABBREV_CACHE_DIR=$tmp/a-file/cache verify 1
 same "an unwritable cache"
 checks=$((checks + 1))
-[ ! -s "$err" ] || { fail "an unwritable cache is reported"; show "$err"; }
+[ "$(wc -l <"$err")" -eq 1 ] && grep -q "^git-abbrev: note: cannot write the cache '$tmp/a-file/cache'" "$err" ||
+	{ fail "an unwritable cache is not one note"; show "$err"; }
 
 # ---- two writers at once: both right, and the files whole ----------------------
 rm -rf "$cache"
@@ -168,7 +169,7 @@ unchanged() { # LABEL
 }
 unchanged "before the repack"
 
-# ---- a repack: a new file for the new pack, the old ones left alone -------------
+# ---- a repack: a new file for the new pack, the old packs' removed -------------
 G repack -q -a -d
 [ "$(packs | wc -l)" -eq 1 ] || die "repack left several packs"
 sum_git "$tmp/git.before" # the repack is git's own write
@@ -178,9 +179,8 @@ same "after a repack"
 checks=$((checks + 1))
 [ -f "$cache/pack-$new.subjects" ] || fail "no file for the new pack"
 checks=$((checks + 1))
-cmp -s "$cache/pack-$first.subjects" "$tmp/good/pack-$first.subjects" &&
-	cmp -s "$cache/pack-$second.subjects" "$tmp/good/pack-$second.subjects" ||
-	fail "the old packs' files were touched"
+[ ! -e "$cache/pack-$first.subjects" ] && [ ! -e "$cache/pack-$second.subjects" ] ||
+	fail "the files of the packs repacked away were kept"
 
 verify 1
 unchanged "after the repack"

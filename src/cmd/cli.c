@@ -808,9 +808,46 @@ const cli_command cli_cmd_policy = {
 	offsetof(cli_policy_opts, r)
 };
 
+/* cache */
+
+static const cli_choice cache_formats[] = {
+	{ "text", ABBREV_FORMAT_TEXT }, { "json", ABBREV_FORMAT_JSON }, { NULL, 0 }
+};
+
+static const cli_option cache_options[] = {
+	FLAG("clear", 0, offsetof(cli_cache_opts, clear), 1, "remove every table of the cache"),
+	CHOICE("format", offsetof(cli_cache_opts, r.format), cache_formats,
+	       "the output format (default text)"),
+	CHDIR_HELP_ROWS(cli_cache_opts, r.),
+	END
+};
+
+static void cache_init(void *opts, char **argv)
+{
+	cli_cache_opts *o = opts;
+
+	memset(o, 0, sizeof(*o));
+	repo_init(&o->r, argv);
+}
+
+static int cache_positional(void *opts, char *arg, char *err, size_t errsz)
+{
+	(void)opts;
+	snprintf(err, errsz, "cache takes no arguments ('%s')", arg);
+	return -1;
+}
+
+const cli_command cli_cmd_cache = {
+	"cache", "",
+	"where verify's per-pack tables are kept, their size and packs; --clear empties it",
+	"the cache is kept under git config abbrev.cacheSize (default 1g), the longest\n"
+	"unused tables removed first, and those of repacked packs\n",
+	cache_options, cache_init, cache_positional, NULL, offsetof(cli_cache_opts, r)
+};
+
 const cli_command *const cli_commands[] = {
 	&cli_cmd_report, &cli_cmd_check, &cli_cmd_model, &cli_cmd_verify, &cli_cmd_history,
-	&cli_cmd_policy, &cli_cmd_ids, &cli_cmd_merge
+	&cli_cmd_policy, &cli_cmd_ids, &cli_cmd_merge, &cli_cmd_cache
 };
 const size_t cli_ncommands = sizeof(cli_commands) / sizeof(cli_commands[0]);
 
@@ -1090,8 +1127,8 @@ void cli_usage(FILE *out, const cli_command *cmd)
 	int deflt = cmd == cli_commands[0];
 	char left[160];
 
-	fprintf(out, "usage: git abbrev %s%s%s [<options>] %s\n\n", deflt ? "[" : "", cmd->name,
-		deflt ? "]" : "", cmd->args);
+	fprintf(out, "usage: git abbrev %s%s%s [<options>]%s%s\n\n", deflt ? "[" : "", cmd->name,
+		deflt ? "]" : "", *cmd->args ? " " : "", cmd->args);
 	for (const cli_option *opt = cmd->options; !is_end(opt); opt++) {
 		int w;
 

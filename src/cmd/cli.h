@@ -176,6 +176,11 @@ typedef struct {
  */
 int cli_parse_verify(cli_verify_opts *o, int argc, char **argv, char *err, size_t errsz);
 
+typedef struct {
+	cli_repo_opts r;     /* --format (text or json), -C */
+	int clear;           /* --clear: remove every table */
+} cli_cache_opts;
+
 /*
  * One option of a command: a row of the command's table.  The table
  * parses the command line, writes -h, and gives bash completion its
@@ -227,7 +232,7 @@ typedef struct cli_command {
 
 /* The commands' tables. */
 extern const cli_command cli_cmd_report, cli_cmd_check, cli_cmd_model, cli_cmd_verify,
-	cli_cmd_history, cli_cmd_ids, cli_cmd_merge, cli_cmd_policy;
+	cli_cmd_history, cli_cmd_ids, cli_cmd_merge, cli_cmd_policy, cli_cmd_cache;
 
 /* The commands, the default (report) first, and their number. */
 extern const cli_command *const cli_commands[];

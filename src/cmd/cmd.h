@@ -32,6 +32,11 @@ int cmd_verify(int argc, char **argv);
 int cmd_ids(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_policy(int argc, char **argv);
+int cmd_cache(int argc, char **argv);
+
+struct git_repository;
+/* The cache's cap: git config abbrev.cacheSize of repo (NULL: the user's), else 1 GiB. */
+uint64_t cmd_cache_cap(struct git_repository *repo);
 
 /* Notes on stderr about a shard and what ID streams held besides objects. */
 void cmd_input_notes(const stats_report *r);

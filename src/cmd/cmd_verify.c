@@ -491,6 +491,14 @@ int cmd_verify(int argc, char **argv)
 	}
 	if (!ret && (c.t.errors || (c.t.warnings && o.fail_on != CLI_FAIL_ON_ERROR)))
 		ret = ABBREV_EXIT_FOUND;
+	if (!o.no_cache) {
+		/* under its cap, the longest unused tables and those of repacked packs removed */
+		char *dir = subject_cache_dir();
+
+		if (dir)
+			(void)subject_cache_tidy(dir, cmd_cache_cap(walk_repo_git2(here.cs.repos[0])));
+		free(dir);
+	}
 done:
 	emit_verify_free(c.em);
 	refs_resolver_free(c.res);

@@ -29,6 +29,7 @@ static const abbrev_cmd commands[] = {
 	{ &cli_cmd_ids, cmd_ids },
 	{ &cli_cmd_merge, cmd_merge },
 	{ &cli_cmd_policy, cmd_policy },
+	{ &cli_cmd_cache, cmd_cache },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

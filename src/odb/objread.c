@@ -365,6 +365,11 @@ static objread_file file_of(const file_id *f)
 			       (int64_t)f->mtime.tv_sec, (uint32_t)f->mtime.tv_nsec };
 }
 
+const char *objread_pack_path(const objread *r, uint32_t pack)
+{
+	return r->db.packs[pack].pack_path;
+}
+
 void objread_pack_files(const objread *r, uint32_t pack, objread_file *packf, objread_file *idxf)
 {
 	*packf = file_of(&r->db.packs[pack].pack_id);

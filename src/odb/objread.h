@@ -83,6 +83,9 @@ typedef struct {
 /* The files of pack `pack` as the reader mapped them: the .pack's, the .idx's. */
 void objread_pack_files(const objread *r, uint32_t pack, objread_file *packf, objread_file *idxf);
 
+/* The path of pack `pack`'s .pack file (the reader's). */
+const char *objread_pack_path(const objread *r, uint32_t pack);
+
 /* The offset of the object at .idx position `pos` of pack `pack`: 0, or -2 (a bad offset). */
 int objread_offset(const objread *r, uint32_t pack, uint32_t pos, uint64_t *off);
 

@@ -14,7 +14,10 @@
  *   64  the pack file it was built from: u64 device, u64 inode, u64 size,
  *       i64 mtime seconds, u32 nanoseconds, u32 zero
  *   104 its .idx file, the same 40 bytes
- *   144 n entries of 24 bytes  u32 key, u32 subject (offsets in the text),
+ *   144 u32 path length p, u32 zero
+ *   152 the pack file's path (p bytes, no NUL): shown by `git abbrev
+ *       cache`, and a table whose pack is gone is removed (subject_cache_tidy)
+ *   ..  n entries of 24 bytes  u32 key, u32 subject (offsets in the text),
  *                              u32 .idx position, u32 zero, i64 time;
  *                              sorted by key, then position
  *   ..  n u32                  the entries in .idx position order (their
@@ -49,9 +52,10 @@
 #include <zlib.h>
 
 #define MAGIC "GABSUBJ\n"
-#define FORMAT_VERSION 3u
+#define FORMAT_VERSION 4u
 #define BIND 64u    /* where the files it was built from are named */
-#define HEADER 144u
+#define PATHLEN 144u /* where the path's length is */
+#define HEADER 152u
 #define ENTRY 24u
 #define ROW (ENTRY + 4u)  /* an entry and its place in position order */
 #define TRAILER 4u
@@ -60,6 +64,7 @@ struct subject_table {
 	size_t rawsz;
 	unsigned char sum[ABBREV_MAX_RAWSZ];
 	uint32_t nobjects;
+	uint32_t plen;             /* the pack path's length (at HEADER) */
 	const unsigned char *img;  /* the file's bytes */
 	size_t len;
 	unsigned char *own;        /* built here or read from a file (img), or NULL */
@@ -180,7 +185,8 @@ int subject_table_parse(subject_table **out, const unsigned char *buf, size_t le
 			const unsigned char *sum, uint32_t nobjects)
 {
 	subject_table *t;
-	uint64_t n, tlen;
+	const unsigned char *body;
+	uint64_t n, tlen, plen, blen;
 
 	*out = NULL;
 	if (len < HEADER + TRAILER || memcmp(buf, MAGIC, 8) || get32(buf + 8) != FORMAT_VERSION ||
@@ -192,8 +198,13 @@ int subject_table_parse(subject_table **out, const unsigned char *buf, size_t le
 			return -2;
 	n = get32(buf + 52);
 	tlen = get64(buf + 56);
-	if (n > (len - HEADER - TRAILER) / ROW || tlen != len - HEADER - TRAILER - n * ROW ||
-	    (tlen ? buf[HEADER + n * ROW + tlen - 1] != '\0' : n != 0) ||
+	plen = get32(buf + PATHLEN);
+	if (get32(buf + PATHLEN + 4) || plen > len - HEADER - TRAILER)
+		return -2;
+	body = buf + HEADER + plen;
+	blen = len - HEADER - plen - TRAILER;
+	if (n > blen / ROW || tlen != blen - n * ROW ||
+	    (tlen ? body[n * ROW + tlen - 1] != '\0' : n != 0) ||
 	    crc_all(buf, len - TRAILER) != get32(buf + len - TRAILER))
 		return -2;
 	t = calloc(1, sizeof(*t));
@@ -204,10 +215,11 @@ int subject_table_parse(subject_table **out, const unsigned char *buf, size_t le
 	t->nobjects = nobjects;
 	t->img = buf;
 	t->len = len;
+	t->plen = (uint32_t)plen;
 	t->n = (uint32_t)n;
-	t->ent = buf + HEADER;
-	t->bypos = buf + HEADER + n * ENTRY;
-	t->text = (const char *)buf + HEADER + n * ROW;
+	t->ent = body;
+	t->bypos = body + n * ENTRY;
+	t->text = (const char *)body + n * ROW;
 	t->tlen = tlen;
 	for (size_t i = 0; i < n; i++) {
 		const char *k;
@@ -488,10 +500,30 @@ static void put_bind(unsigned char *p, const subject_bind *b)
 
 int subject_table_bind(subject_table *t, const subject_bind *b)
 {
-	if (!t->built)
+	size_t plen = b->pack_path ? strlen(b->pack_path) : 0, blen, len;
+	unsigned char *img;
+
+	if (!t->built || plen > UINT32_MAX)
 		return -1;
-	put_bind(t->own + BIND, b);
-	put32(t->own + t->len - TRAILER, crc_all(t->own, t->len - TRAILER));
+	/* the path goes after the header: the body moves */
+	blen = t->len - HEADER - t->plen - TRAILER;
+	len = HEADER + plen + blen + TRAILER;
+	if (!(img = malloc(len)))
+		return -1;
+	memcpy(img, t->own, HEADER);
+	if (plen)
+		memcpy(img + HEADER, b->pack_path, plen);
+	memcpy(img + HEADER + plen, t->own + HEADER + t->plen, blen);
+	put_bind(img + BIND, b);
+	put32(img + PATHLEN, (uint32_t)plen);
+	put32(img + len - TRAILER, crc_all(img, len - TRAILER));
+	free(t->own);
+	t->img = t->own = img;
+	t->len = len;
+	t->plen = (uint32_t)plen;
+	t->ent = img + HEADER + plen;
+	t->bypos = t->ent + (size_t)t->n * ENTRY;
+	t->text = (const char *)t->ent + (size_t)t->n * ROW;
 	return 0;
 }
 
@@ -536,6 +568,9 @@ char *subject_cache_dir(void)
 		out = asprintf(&out, "%s/git-abbrev", x) < 0 ? NULL : out;
 	else if (h && *h)
 		out = asprintf(&out, "%s/.cache/git-abbrev", h) < 0 ? NULL : out;
+	if (!out && !noted++ && !(d && *d) && !(x && *x == '/') && !(h && *h))
+		fprintf(stderr, "git-abbrev: note: no cache directory (HOME is not set): every "
+			"commit is read\n");
 	/* missing: made 0700 when a table is written */
 	if (out && !stat(out, &st) && (!S_ISDIR(st.st_mode) || foreign(&st))) {
 		if (!noted++)
@@ -597,7 +632,6 @@ int subject_table_load(subject_table **out, const char *dir, size_t rawsz,
 			break;
 		got += (size_t)r;
 	}
-	close(fd);
 	put_bind(bind, b);
 	rc = got == len ? subject_table_parse(out, buf, len, rawsz, sum, nobjects) : -2;
 	if (!rc && memcmp(buf + BIND, bind, sizeof(bind))) {
@@ -605,6 +639,10 @@ int subject_table_load(subject_table **out, const char *dir, size_t rawsz,
 		*out = NULL;
 		rc = -2;
 	}
+	/* used now: its times say so, and subject_cache_tidy() evicts the longest unused first */
+	if (!rc)
+		(void)futimens(fd, NULL);
+	close(fd);
 	if (rc) {
 		free(buf);
 		return rc == -1 ? -1 : 1;
@@ -1006,5 +1044,196 @@ int subject_index_lookup(subject_index *x, const unsigned char *id, const char *
 				hi = m;
 		}
 	}
+	return 0;
+}
+
+/* ---- the directory: what it holds, kept under its cap ------------------------- */
+
+/* A table's file name: pack-<hex>.subjects (not a temporary file). */
+static int table_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(name, "pack-", 5) && n > 5 + 9 && !strcmp(name + n - 9, ".subjects");
+}
+
+/* The pack path a table's file names (its header and path only), into e->pack. */
+static void read_pack_path(const char *path, subject_cache_entry *e)
+{
+	unsigned char head[HEADER];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+	uint32_t plen;
+	struct stat st;
+
+	e->exists = -1;
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || pread(fd, head, HEADER, 0) != (ssize_t)HEADER ||
+	    memcmp(head, MAGIC, 8) || get32(head + 8) != FORMAT_VERSION ||
+	    (plen = get32(head + PATHLEN)) == 0 || plen > 65536 ||
+	    (uint64_t)st.st_size < (uint64_t)HEADER + plen + TRAILER || !(e->pack = malloc(plen + 1))) {
+		close(fd);
+		return;
+	}
+	if (pread(fd, e->pack, plen, HEADER) != (ssize_t)plen || memchr(e->pack, '\0', plen)) {
+		free(e->pack);
+		e->pack = NULL;
+	} else {
+		struct stat ps;
+
+		e->pack[plen] = '\0';
+		/* the very file it was built from: the same device, inode and size */
+		e->exists = !stat(e->pack, &ps) && (uint64_t)ps.st_dev == get64(head + BIND) &&
+			    (uint64_t)ps.st_ino == get64(head + BIND + 8) &&
+			    (uint64_t)ps.st_size == get64(head + BIND + 16);
+		/* gone from a directory that is still there: repacked, not unmounted */
+		if (!e->exists) {
+			char *slash = strrchr(e->pack, '/');
+
+			if (slash && slash != e->pack) {
+				*slash = '\0';
+				e->gone = !stat(e->pack, &ps) && S_ISDIR(ps.st_mode);
+				*slash = '/';
+			}
+		}
+	}
+	close(fd);
+}
+
+static int by_use(const void *pa, const void *pb)
+{
+	const subject_cache_entry *a = pa, *b = pb;
+
+	if (a->used != b->used)
+		return a->used < b->used ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+void subject_cache_list_free(subject_cache_entry *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		free(v[i].name);
+		free(v[i].pack);
+	}
+	free(v);
+}
+
+int subject_cache_list(const char *dir, subject_cache_entry **out, size_t *nout)
+{
+	DIR *d = opendir(dir);
+	subject_cache_entry *v = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	int rc = -1;
+
+	*out = NULL;
+	*nout = 0;
+	if (!d)
+		return errno == ENOENT ? 1 : -2;
+	while ((de = readdir(d))) {
+		subject_cache_entry *e;
+		struct stat st;
+		char *path;
+
+		if (!table_name(de->d_name))
+			continue;
+		if (asprintf(&path, "%s/%s", dir, de->d_name) < 0)
+			goto done;
+		if (lstat(path, &st) || !S_ISREG(st.st_mode)) {
+			free(path);
+			continue;
+		}
+		if (n == cap) {
+			size_t ncap = cap ? 2 * cap : 16;
+			subject_cache_entry *nv = realloc(v, ncap * sizeof(*nv));
+
+			if (!nv) {
+				free(path);
+				goto done;
+			}
+			v = nv;
+			cap = ncap;
+		}
+		e = &v[n];
+		memset(e, 0, sizeof(*e));
+		e->size = (uint64_t)st.st_size;
+		e->used = (int64_t)st.st_mtime;
+		if (!(e->name = strdup(de->d_name))) {
+			free(path);
+			goto done;
+		}
+		n++;
+		read_pack_path(path, e);
+		free(path);
+	}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), by_use);
+	*out = v;
+	*nout = n;
+	v = NULL;
+	rc = 0;
+done:
+	closedir(d);
+	subject_cache_list_free(v, n);
+	return rc;
+}
+
+/* Remove dir/name: 0, or -1 (errno). */
+static int remove_in(const char *dir, const char *name)
+{
+	char *path;
+	int rc;
+
+	if (asprintf(&path, "%s/%s", dir, name) < 0)
+		return -1;
+	rc = unlink(path) && errno != ENOENT ? -1 : 0;
+	free(path);
+	return rc;
+}
+
+int subject_cache_clear(const char *dir, size_t *removed)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int rc = 0;
+
+	*removed = 0;
+	if (!d)
+		return errno == ENOENT ? 0 : -1;
+	while ((e = readdir(d))) {
+		/* its tables and temporary files; nothing else that may be there */
+		if (strncmp(e->d_name, "pack-", 5) || !strstr(e->d_name, ".subjects"))
+			continue;
+		if (remove_in(dir, e->d_name))
+			rc = -1;
+		else
+			++*removed;
+	}
+	closedir(d);
+	return rc;
+}
+
+int subject_cache_tidy(const char *dir, uint64_t cap)
+{
+	subject_cache_entry *v;
+	uint64_t total = 0;
+	size_t n;
+	int rc = subject_cache_list(dir, &v, &n);
+
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	for (size_t i = 0; i < n; i++) {
+		/* its pack repacked away: no repository it was used for has it */
+		if (v[i].gone && !remove_in(dir, v[i].name))
+			v[i].size = 0;
+		total += v[i].size;
+	}
+	/* the longest unused first, until the rest fits */
+	for (size_t i = 0; i < n && total > cap; i++) {
+		if (!v[i].size || remove_in(dir, v[i].name))
+			continue;
+		total -= v[i].size;
+	}
+	subject_cache_list_free(v, n);
 	return 0;
 }

@@ -86,6 +86,7 @@ int subject_table_parse(subject_table **out, const unsigned char *buf, size_t le
  */
 typedef struct {
 	objread_file pack, idx;
+	const char *pack_path; /* kept in the table (or NULL): `git abbrev cache` shows it */
 } subject_bind;
 
 /* Bind a built table to the files b (written into its bytes): 0, or -1 for a loaded table. */
@@ -129,6 +130,43 @@ int subject_table_load(subject_table **out, const char *dir, size_t rawsz,
 int subject_table_save(const subject_table *t, const char *dir);
 
 void subject_table_free(subject_table *t);
+
+/* ---- the directory ------------------------------------------------------------- */
+
+/* The size the cache is kept under when git config says none: 1 GiB. */
+#define SUBJECT_CACHE_DEFAULT_CAP (UINT64_C(1) << 30)
+
+/* One table of the cache directory. */
+typedef struct {
+	char *name;     /* its file name: pack-<hex>.subjects */
+	char *pack;     /* the pack file it was built from, or NULL (not said) */
+	uint64_t size;  /* bytes */
+	int64_t used;   /* last built or read: its modification time (seconds) */
+	int exists;     /* 1 the very pack file is there, 0 it is not, -1 not known */
+	int gone;       /* its pack is gone from a directory that is still there (repacked) */
+} subject_cache_entry;
+
+/*
+ * The tables in `dir`, the longest unused first: 0 with *out (n of them;
+ * subject_cache_list_free()), 1 when there is no such directory, -1
+ * (memory), -2 when it cannot be read (errno).
+ */
+int subject_cache_list(const char *dir, subject_cache_entry **out, size_t *n);
+void subject_cache_list_free(subject_cache_entry *v, size_t n);
+
+/*
+ * Remove every table and temporary file of `dir` (nothing else): 0, or -1
+ * when one could not be removed (errno).  *removed: how many were.
+ */
+int subject_cache_clear(const char *dir, size_t *removed);
+
+/*
+ * Keep `dir` tidy: remove the tables whose pack was repacked away (gone
+ * from its directory), then the longest unused until the rest weigh at
+ * most `cap` bytes.  Loading a table marks it used (its times).  0, -1
+ * (memory), -2 (the directory cannot be read).
+ */
+int subject_cache_tidy(const char *dir, uint64_t cap);
 
 /* ---- the index: tables searched together ---------------------------------- */
 

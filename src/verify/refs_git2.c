@@ -35,6 +35,7 @@
 
 #include "refs_git2.h"
 
+#include <errno.h>
 #include <git2.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -377,6 +378,16 @@ static int table_of(subject_table **out, const commits *c, size_t lo, size_t hi,
  * made and written to the cache; the loose commits read, into a table of
  * their own that is not kept (loose objects come and go).
  */
+/* A table not written (a full disk, a read-only cache): one note, the answer is the same. */
+static void save_failed(refs_git2 *g)
+{
+	static int noted;
+
+	if (!noted++)
+		fprintf(stderr, "git-abbrev: note: cannot write the cache '%s': %s (later runs read "
+			"every commit again)\n", g->cache_dir, strerror(errno));
+}
+
 static int git2_subject_index(void *ctx,
 			      int (*commits_of)(void *arg, const unsigned char **ids, size_t *n),
 			      void *arg, progress *p, subject_index **out)
@@ -415,6 +426,7 @@ static int git2_subject_index(void *ctx,
 
 		objread_pack(g->rd, k, &sum, &n, &ids, &stride);
 		objread_pack_files(g->rd, k, &b.pack, &b.idx);
+		b.pack_path = NULL;
 		/*
 		 * A pack's table holds all its commits: with --reachable or
 		 * --walker=libgit2 (no scan) the commits are the walk's, so
@@ -471,8 +483,10 @@ static int git2_subject_index(void *ctx,
 				subject_bind b; /* for these very files, not any claiming the checksum */
 
 				objread_pack_files(g->rd, k, &b.pack, &b.idx);
-				if (!subject_table_bind(tabs[k], &b))
-					(void)subject_table_save(tabs[k], g->cache_dir);
+				b.pack_path = objread_pack_path(g->rd, k);
+				if (!subject_table_bind(tabs[k], &b) &&
+				    subject_table_save(tabs[k], g->cache_dir))
+					save_failed(g);
 			}
 		}
 		if (k == np && table_of(&tabs[k], c, from[np], from[np + 1], loose_sum, n) < 0)
