@@ -776,7 +776,7 @@ START_TEST(test_cli_verify)
 					 { "--max-input=100", "100" }, { "--max-input=3m", "3145728" } };
 
 	ck_assert_int_eq(verify_args(&o, none, err, sizeof(err)), CLI_OK);
-	ck_assert_uint_eq(o.min_length, 12);
+	ck_assert_uint_eq(o.min_length, 0); /* not given: abbrev.minLength, else 12 */
 	ck_assert_uint_eq(o.r.nchdir, 0);
 	ck_assert_ptr_null(o.range);
 	ck_assert_int_eq(o.fix, 0);

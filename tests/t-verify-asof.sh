@@ -106,4 +106,20 @@ expect_exit 1 -C "$r" "$GIT_ABBREV" verify --min-length=6 "$tmp/side.msg"
 grep -q "suggestion: Fixes: $(echo "$head" | cut -c1-6)" "$out" ||
 	{ fail "a file: the commit with the subject not suggested"; show "$out"; }
 
+# ---- the minimum length from git config abbrev.minLength, --min-length first ---------
+git -C "$r" config abbrev.minLength 6
+[ "$(git -C "$r" config --get abbrev.minLength)" = 6 ] || die "abbrev.minLength not set"
+expect_exit 0 -C "$r" "$GIT_ABBREV" verify --range=HEAD
+grep -q "short-id\|fewer than" "$out" && { fail "abbrev.minLength=6: 6-char IDs short"; show "$out"; }
+expect_exit 1 -C "$r" "$GIT_ABBREV" verify --min-length=12 --range=HEAD
+grep -q "warning: $main_p6 has 6 hex chars, fewer than 12" "$out" ||
+	{ fail "--min-length=12 not before abbrev.minLength"; show "$out"; }
+git -C "$r" config abbrev.minLength 3
+expect_exit 2 -C "$r" "$GIT_ABBREV" verify --range=HEAD
+grep -q "bad abbrev.minLength" "$err" || { fail "abbrev.minLength=3 taken"; show "$err"; }
+git -C "$r" config --unset abbrev.minLength
+expect_exit 1 -C "$r" "$GIT_ABBREV" verify --range=HEAD
+grep -q "warning: $main_p6 has 6 hex chars, fewer than 12" "$out" ||
+	{ fail "no abbrev.minLength: not 12"; show "$out"; }
+
 finish

@@ -555,7 +555,7 @@ const cli_command cli_cmd_model = {
 
 static const cli_option verify_options[] = {
 	VALUE("min-length", offsetof(cli_verify_opts, min_length), parse_length, "<N>",
-	      "the shortest ID a reference may use (default 12)"),
+	      "the shortest ID a reference may use (default: abbrev.minLength, else 12)"),
 	STRING("range", offsetof(cli_verify_opts, range), "<rev-range>",
 	       "check the messages of these commits instead of files"),
 	FLAG("fix", 0, offsetof(cli_verify_opts, fix), 1,
@@ -580,7 +580,7 @@ static void verify_init(void *opts, char **argv)
 	memset(o, 0, sizeof(*o));
 	repo_init(&o->r, argv);
 	o->files = argv;
-	o->min_length = CLI_DEFAULT_MIN_LENGTH;
+	o->min_length = 0; /* not given: git config abbrev.minLength, else the default (cmd_verify.c) */
 	o->max_input = CLI_DEFAULT_MAX_INPUT;
 }
 

@@ -19,6 +19,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <git2.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -412,6 +413,33 @@ static int load_others(verify_ctx *c, verify_repo *v, size_t n, progress *p)
 	return 0;
 }
 
+/*
+ * --min-length not given: the repository's git config abbrev.minLength
+ * (a project that writes 10-char IDs sets it once), else 12.  An exit
+ * status: a value that is no length from 4 to the hash's is a usage error.
+ */
+static int min_length_config(unsigned *out, struct git_repository *repo, size_t rawsz)
+{
+	git_config *cfg = NULL;
+	int32_t v;
+	int rc;
+
+	*out = CLI_DEFAULT_MIN_LENGTH;
+	if (!repo || git_repository_config_snapshot(&cfg, repo) < 0)
+		return ABBREV_EXIT_OK;
+	rc = git_config_get_int32(&v, cfg, "abbrev.minLength");
+	git_config_free(cfg);
+	if (rc == GIT_ENOTFOUND)
+		return ABBREV_EXIT_OK;
+	if (rc < 0 || v < 4 || (size_t)v > 2 * rawsz) {
+		cmd_error("bad abbrev.minLength in the git config: want a length from 4 to %zu",
+			  2 * rawsz);
+		return ABBREV_EXIT_USAGE;
+	}
+	*out = (unsigned)v;
+	return ABBREV_EXIT_OK;
+}
+
 int cmd_verify(int argc, char **argv)
 {
 	cli_verify_opts o;
@@ -456,6 +484,9 @@ int cmd_verify(int argc, char **argv)
 	}
 	c.ids = &here.ids;
 	c.rawsz = here.ids.rawsz;
+	if (!o.min_length &&
+	    (ret = min_length_config(&o.min_length, walk_repo_git2(here.cs.repos[0]), c.rawsz)))
+		goto done;
 	if (refs_resolver_new(&c.res, &here.ids, refs_git2_source(here.g), o.min_length)) {
 		cmd_error("out of memory");
 		ret = ABBREV_EXIT_NOMEM;
