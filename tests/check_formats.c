@@ -330,7 +330,11 @@ START_TEST(test_format_table)
 	emit_format_names(buf, sizeof(buf), EMIT_HISTORY);
 	ck_assert_str_eq(buf, "text, json, csv, markdown or svg");
 	emit_format_names(buf, sizeof(buf), EMIT_VERIFY);
-	ck_assert_str_eq(buf, "text or json");
+	ck_assert_str_eq(buf, "text, json or checkpatch");
+	/* checkpatch is verify's alone */
+	ck_assert(emit_format_supported(EMIT_VERIFY, ABBREV_FORMAT_CHECKPATCH));
+	ck_assert(!emit_format_supported(EMIT_REPORT, ABBREV_FORMAT_CHECKPATCH));
+	ck_assert(!emit_format_supported(EMIT_POLICY, ABBREV_FORMAT_CHECKPATCH));
 }
 END_TEST
 

@@ -147,6 +147,16 @@ static int write_fixed(FILE *out, const char *buf, size_t len, const refs_list *
 	return ferror(out) ? -1 : 0;
 }
 
+/* The lines of a text, a last one without its newline counted. */
+static size_t count_lines(const char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (const char *p = buf; (p = memchr(p, '\n', len - (size_t)(p - buf))); p++)
+		n++;
+	return n + (len && buf[len - 1] != '\n');
+}
+
 /* Find, judge and print the references of one text. */
 static int check_text(verify_ctx *c, const char *name, const char *commit_hex,
 		      const unsigned char *commit, const char *buf, size_t len, unsigned opts)
@@ -173,6 +183,7 @@ static int check_text(verify_ctx *c, const char *name, const char *commit_hex,
 		goto done;
 	}
 	c->t.inputs++;
+	c->t.lines += count_lines(buf, len);
 	c->t.references += res.nrefs;
 	c->t.errors += res.errors;
 	c->t.warnings += res.warnings;

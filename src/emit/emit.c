@@ -22,6 +22,7 @@ static const emit_format *const formats[] = {
 	[ABBREV_FORMAT_SVG] = &emit_format_svg,
 	[ABBREV_FORMAT_CLASSIC] = &emit_format_classic,
 	[ABBREV_FORMAT_PARTIAL] = &emit_format_partial,
+	[ABBREV_FORMAT_CHECKPATCH] = &emit_format_checkpatch,
 };
 
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))

@@ -35,7 +35,8 @@ enum abbrev_format {
 	ABBREV_FORMAT_MARKDOWN,
 	ABBREV_FORMAT_SVG,
 	ABBREV_FORMAT_CLASSIC, /* git-unique-abbrev's layout */
-	ABBREV_FORMAT_PARTIAL  /* one shard's tables for `git abbrev merge` (partial.h) */
+	ABBREV_FORMAT_PARTIAL, /* one shard's tables for `git abbrev merge` (partial.h) */
+	ABBREV_FORMAT_CHECKPATCH /* verify's findings as the kernel's checkpatch.pl prints them */
 };
 
 /* What is printed: each command's results. */
@@ -110,6 +111,7 @@ extern const emit_format emit_format_markdown; /* emit_markdown.c */
 extern const emit_format emit_format_svg;      /* emit_svg.c */
 extern const emit_format emit_format_classic;  /* emit_classic.c */
 extern const emit_format emit_format_partial;  /* emit_partial.c */
+extern const emit_format emit_format_checkpatch; /* emit_verify.c: verify only */
 
 /* "text", "json", "csv", "markdown", "svg", "classic" -> enum abbrev_format, or -1. */
 int emit_format_from_name(const char *name);

@@ -1,7 +1,8 @@
 /*
- * emit_verify.c - verify's findings as text and as JSON.
+ * emit_verify.c - verify's findings as text, as JSON, and as the Linux
+ * kernel's scripts/checkpatch.pl prints its own.
  *
- * Both walk the same refs_results; neither decides anything.  JSON is
+ * All walk the same refs_results; none decides anything.  JSON is
  * streamed: each finding is an object built with jansson and dumped on
  * one line, between a hand-written head and tail.  Subjects and file
  * names are bytes (old commits are Latin-1): they go through utf8.h's rule.
@@ -14,38 +15,50 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit.h"
 #include "hexid.h"
 #include "utf8.h"
 
+enum { MODE_TEXT, MODE_JSON, MODE_CHECKPATCH };
+
 struct verify_emitter {
 	FILE *out;
-	int json;             /* 1: JSON, 0: text */
-	size_t nfound;        /* JSON findings written so far */
+	int mode;             /* MODE_* */
+	size_t nfound;        /* findings written so far (JSON, checkpatch) */
+	size_t ninputs;       /* checkpatch: inputs seen, */
+	char *name;           /* and the first one's name */
 };
 
-static verify_emitter *emitter_new(FILE *out, int json)
+static verify_emitter *emitter_new(FILE *out, int mode)
 {
 	verify_emitter *e = calloc(1, sizeof(*e));
 
 	if (!e)
 		return NULL;
 	e->out = out;
-	e->json = json;
+	e->mode = mode;
 	return e;
 }
 
 verify_emitter *emit_verify_text_new(FILE *out)
 {
-	return emitter_new(out, 0);
+	return emitter_new(out, MODE_TEXT);
 }
 
 verify_emitter *emit_verify_json_new(FILE *out)
 {
-	return emitter_new(out, 1);
+	return emitter_new(out, MODE_JSON);
+}
+
+verify_emitter *emit_verify_checkpatch_new(FILE *out)
+{
+	return emitter_new(out, MODE_CHECKPATCH);
 }
 
 void emit_verify_free(verify_emitter *e)
 {
+	if (e)
+		free(e->name);
 	free(e);
 }
 
@@ -202,14 +215,120 @@ static int json_input(verify_emitter *e, const verify_input *in)
 	return ferror(e->out) ? -1 : 0;
 }
 
+/* ---- checkpatch ------------------------------------------------------------- */
+
+/*
+ * checkpatch.pl's type for a finding (what its --show-types prints and
+ * its --ignore takes): the ID that names no commit is its
+ * UNKNOWN_COMMIT_ID, the rest of a Fixes: tag its BAD_FIXES_TAG, the
+ * rest of a reference in prose its GIT_COMMIT_ID; two kinds it has no
+ * type for get names of the same shape.
+ */
+const char *emit_verify_checkpatch_type(int kind, int problem)
+{
+	switch (problem) {
+	case REFS_P_UNKNOWN:
+	case REFS_P_NOT_HERE:
+	case REFS_P_NOT_COMMIT:
+		return "UNKNOWN_COMMIT_ID";
+	case REFS_P_AMBIGUOUS:
+	case REFS_P_AMBIGUOUS_OBJECT:
+		return "AMBIGUOUS_COMMIT_ID";
+	case REFS_P_NOT_ANCESTOR:
+		return "FIXES_NOT_ANCESTOR";
+	default:
+		return kind == REFS_FIXES ? "BAD_FIXES_TAG" : "GIT_COMMIT_ID";
+	}
+}
+
+/*
+ * As checkpatch.pl --show-types prints a finding on an added line (a
+ * note is none: it is left out):
+ *
+ *	ERROR:UNKNOWN_COMMIT_ID: <message>
+ *	#LINE: FILE: NAME:LINE:
+ *	+<each line of the reference>
+ *	<blank>
+ */
+static int checkpatch_input(verify_emitter *e, const verify_input *in)
+{
+	FILE *out = e->out;
+
+	if (!e->ninputs++ && !(e->name = strdup(in->name)))
+		return -1;
+	for (size_t i = 0; i < in->res->n; i++) {
+		const refs_result *x = &in->res->v[i];
+		const refs_ref *ref = &in->refs->v[x->ref];
+		size_t ls = ref->start, le;
+
+		while (ls && in->buf[ls - 1] != '\n')
+			ls--;
+		le = ref->end > ref->start ? ref->end - 1 : ref->start;
+		while (in->buf[le] && in->buf[le] != '\n')
+			le++;
+		for (size_t k = 0; k < x->nf; k++) {
+			int sev = refs_problem_severity(x->f[k].problem);
+
+			if (sev == REFS_NOTE)
+				continue; /* no problem: checkpatch says nothing of it */
+			e->nfound++;
+			fprintf(out, "%s:%s: %s", sev == REFS_ERROR ? "ERROR" : "WARNING",
+				emit_verify_checkpatch_type(ref->kind, x->f[k].problem),
+				x->f[k].message);
+			if (x->suggest)
+				fprintf(out, " - ie: '%s'", x->suggestion);
+			fprintf(out, "\n#%zu: FILE: %s:%zu:\n", ref->line, in->name, ref->line);
+			for (size_t p = ls; p < le;) {
+				size_t n = strcspn(in->buf + p, "\n");
+
+				if (p + n > le)
+					n = le - p;
+				fputc('+', out);
+				fwrite(in->buf + p, 1, n, out);
+				fputc('\n', out);
+				p += n + 1;
+			}
+			fputc('\n', out);
+		}
+	}
+	return ferror(out) ? -1 : 0;
+}
+
+/*
+ * checkpatch.pl's closing lines: the total, and its verdict on the
+ * input ("Your patch" when read from standard input, as checkpatch says).
+ */
+static void checkpatch_finish(verify_emitter *e, const verify_totals *t)
+{
+	const char *name = e->ninputs != 1 ? "Your patches" :
+			   !strcmp(e->name, "<stdin>") ? "Your patch" : e->name;
+
+	fprintf(e->out, "total: %zu errors, %zu warnings, %zu lines checked\n\n", t->errors,
+		t->warnings, t->lines);
+	if (t->errors || t->warnings)
+		fprintf(e->out, "%s has style problems, please review.\n", name);
+	else
+		fprintf(e->out, "%s has no obvious style problems and is ready for submission.\n",
+			name);
+}
+
 int emit_verify_input(verify_emitter *e, const verify_input *in)
 {
-	return e->json ? json_input(e, in) : text_input(e, in);
+	switch (e->mode) {
+	case MODE_JSON:
+		return json_input(e, in);
+	case MODE_CHECKPATCH:
+		return checkpatch_input(e, in);
+	default:
+		return text_input(e, in);
+	}
 }
 
 int emit_verify_finish(verify_emitter *e, const verify_totals *t)
 {
-	if (e->json) {
+	if (e->mode == MODE_CHECKPATCH)
+		checkpatch_finish(e, t);
+	if (e->mode == MODE_JSON) {
 		fputs(e->nfound ? "\n  ],\n" : "{\n  \"findings\": [],\n", e->out);
 		fprintf(e->out, "  \"inputs\": %zu,\n  \"references\": %zu,\n"
 			"  \"errors\": %zu,\n  \"warnings\": %zu,\n  \"notes\": %zu\n}\n",
@@ -217,3 +336,9 @@ int emit_verify_finish(verify_emitter *e, const verify_totals *t)
 	}
 	return ferror(e->out) ? -1 : 0;
 }
+
+/* A format of verify's alone: the other commands have no checkpatch form. */
+const emit_format emit_format_checkpatch = {
+	.name = "checkpatch",
+	.verify = emit_verify_checkpatch_new,
+};

@@ -14,6 +14,17 @@
  * --range).  It is written as the
  * inputs come, so memory does not grow with their number.
  *
+ * checkpatch is what the Linux kernel's scripts/checkpatch.pl --show-types
+ * prints, so that what parses it (b4, patchwork checks, CI) parses this:
+ *
+ *	ERROR:UNKNOWN_COMMIT_ID: <message>[ - ie: '<suggestion>']
+ *	#LINE: FILE: NAME:LINE:
+ *	+<the line of the reference>
+ *
+ *	total: E errors, W warnings, N lines checked
+ *
+ *	NAME has no obvious style problems and is ready for submission.
+ *
  * Ownership: the emitter borrows the FILE; inputs are only read.
  */
 #ifndef ABBREV_EMIT_VERIFY_H
@@ -36,6 +47,7 @@ typedef struct {
 
 typedef struct {
 	size_t inputs, references, errors, warnings, notes;
+	size_t lines;          /* the inputs' lines (checkpatch's "lines checked") */
 } verify_totals;
 
 typedef struct verify_emitter verify_emitter;
@@ -49,6 +61,12 @@ verify_emitter *emit_verify_new(FILE *out, int format);
 /* The table's entries: the text and the JSON emitter to out; NULL when out of memory. */
 verify_emitter *emit_verify_text_new(FILE *out);
 verify_emitter *emit_verify_json_new(FILE *out);
+verify_emitter *emit_verify_checkpatch_new(FILE *out);
+/*
+ * checkpatch.pl's type of a finding of `problem` (enum refs_problem) on a
+ * reference of `kind` (enum refs_kind): "UNKNOWN_COMMIT_ID", ...
+ */
+const char *emit_verify_checkpatch_type(int kind, int problem);
 /* The findings of one input.  0, or -1 on a write error or out of memory. */
 int emit_verify_input(verify_emitter *e, const verify_input *in);
 /* After the last input (JSON ends its document).  0 or -1. */
