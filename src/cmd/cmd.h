@@ -123,10 +123,11 @@ int cmd_sets_describe(cmd_sets *cs, stats_set *st);
 /*
  * The commits of the sets with their committer times (cmd_history.c): IDs
  * in byte order into *ids (n * rawsz bytes, malloc'd), times beside them
- * (malloc'd).  Returns an exit status; errors are printed.
+ * (malloc'd).  Returns an exit status; errors are printed, except, when
+ * `quiet`, dates that cannot be read (ABBREV_EXIT_RUNTIME, unprinted).
  */
 int cmd_commit_times(unsigned char **ids, int64_t **times, size_t *n, cmd_sets *cs,
-		     progress *p);
+		     progress *p, int quiet);
 
 /* History's fit of the sets' commit count (cmd_verdict.c). */
 typedef struct {
@@ -139,11 +140,12 @@ typedef struct {
 /*
  * Read the commit times of cs and fit their growth over window_years
  * with `fit` (enum projection_fit_kind) seen from `now`.  Commit dates
- * that cannot be read are a note and no fit.  Returns an exit status;
- * free with cmd_growth_free() whatever the result.
+ * that cannot be read are no fit, and a note unless `quiet` (the verdict
+ * of report and check, which says so in its own lines).  Returns an exit
+ * status; free with cmd_growth_free() whatever the result.
  */
 int cmd_growth_read(cmd_growth *gr, cmd_sets *cs, double window_years, int fit, int64_t now,
-		    progress *p);
+		    progress *p, int quiet);
 /* The fit as policy's growth (kind NONE without a fit; t0 is the caller's). */
 void cmd_growth_policy(policy_growth *g, const cmd_growth *gr);
 void cmd_growth_free(cmd_growth *gr);

@@ -30,7 +30,7 @@
  * read from the first repository that holds it.
  */
 static int load_commits(unsigned char **ids, int64_t **times, size_t *n, cmd_sets *cs,
-			progress *p)
+			progress *p, int quiet)
 {
 	size_t rawsz = idsets_rawsz(cs->s), count = idsets_count(cs->s, ABBREV_SET_COMMIT), i = 0;
 	unsigned char *found;
@@ -62,7 +62,8 @@ static int load_commits(unsigned char **ids, int64_t **times, size_t *n, cmd_set
 					    sizeof(err));
 		if (rc) {
 			free(found);
-			cmd_error("%s", rc == WALK_NOMEM ? "out of memory" : err);
+			if (rc == WALK_NOMEM || !quiet)
+				cmd_error("%s", rc == WALK_NOMEM ? "out of memory" : err);
 			return rc == WALK_NOMEM ? ABBREV_EXIT_NOMEM : ABBREV_EXIT_RUNTIME;
 		}
 	}
@@ -107,7 +108,7 @@ int cmd_history(int argc, char **argv)
 	/* Markdown and SVG carry the notes themselves */
 	if (o.r.format != ABBREV_FORMAT_MARKDOWN && o.r.format != ABBREV_FORMAT_SVG)
 		cmd_sets_notes(&cs);
-	ret = load_commits(&ids, &times, &n, &cs, p);
+	ret = load_commits(&ids, &times, &n, &cs, p, 0);
 	if (ret)
 		goto done;
 	if (history_compute(&h, ids, times, n, idsets_rawsz(cs.s))) {
@@ -151,7 +152,7 @@ done:
 }
 
 int cmd_commit_times(unsigned char **ids, int64_t **times, size_t *n, cmd_sets *cs,
-		     progress *p)
+		     progress *p, int quiet)
 {
-	return load_commits(ids, times, n, cs, p);
+	return load_commits(ids, times, n, cs, p, quiet);
 }

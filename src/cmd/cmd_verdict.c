@@ -21,19 +21,20 @@ static int cmp_time(const void *a, const void *b)
 }
 
 int cmd_growth_read(cmd_growth *gr, cmd_sets *cs, double window_years, int fit, int64_t now,
-		    progress *p)
+		    progress *p, int quiet)
 {
 	unsigned char *ids = NULL;
 	projection_opts po;
 	int ret;
 
-	ret = cmd_commit_times(&ids, &gr->times, &gr->ntimes, cs, p);
+	ret = cmd_commit_times(&ids, &gr->times, &gr->ntimes, cs, p, quiet);
 	free(ids);
 	if (ret == ABBREV_EXIT_RUNTIME) {
 		/* commit dates that cannot be read (a SHA-256 repository without a
 		 * commit-graph, for libgit2): the measured numbers stand alone */
-		cmd_error("note: without commit dates there is no growth to fit "
-			  "(--growth=8%%/year gives one)");
+		if (!quiet)
+			cmd_error("note: without commit dates there is no growth to fit "
+				  "(--growth=8%%/year gives one)");
 		free(gr->times);
 		gr->times = NULL;
 		gr->ntimes = 0;
@@ -92,7 +93,7 @@ int cmd_verdict(verdict *v, cmd_sets *cs, const stats_set *const sets[3], progre
 	for (int k = 0; k < 3; k++)
 		in[k] = (policy_input){ idset_name(kinds[k]), sets[k]->count, sets[k]->prefixes };
 	ret = cmd_growth_read(&gr, cs, PROJECTION_DEFAULT_WINDOW, PROJECTION_FIT_AUTO,
-			      (int64_t)now, p);
+			      (int64_t)now, p, 1);
 	if (ret)
 		goto done;
 	cmd_growth_policy(&g, &gr);
