@@ -140,9 +140,14 @@ if [ "$(ls "$tmp/parts" 2>/dev/null | wc -l)" -ne 16 ]; then
 fi
 say "Slurm ran the array in $(($(date +%s) - start)) s (daemons' start included)"
 
-say "the parts merged are the single run's report, byte for byte"
+say "the parts merged are the single run's report, byte for byte (but its verdict)"
+# parts carry counts, not commit dates: a merge ends before the verdict
+# the single run closes with (a blank line, then "verdict:" to the end)
+awk '/^verdict:/ { exit } { print }' "$tmp/whole.text" | sed '$ { /^$/d; }' >"$tmp/whole.counts"
+checks=$((checks + 1))
+grep -q '^verdict:' "$tmp/whole.text" || fail "the single run has no verdict to leave out"
 expect_exit 0 sh -c '"$2" merge "$1"/part-*' sh "$tmp/parts" "$GIT_ABBREV"
 checks=$((checks + 1))
-cmp -s "$out" "$tmp/whole.text" || { fail "merged parts differ"; diff "$tmp/whole.text" "$out" | head -n 5; }
+cmp -s "$out" "$tmp/whole.counts" || { fail "merged parts differ"; diff "$tmp/whole.counts" "$out" | head -n 5; }
 
 finish
