@@ -17,6 +17,7 @@ repository at the verdict's lengths.  Checks:
     (HEAD unique at that length), and the count it changes at is the
     first power of two at which git's formula gives one more;
   - core.abbrev and the commit length suggested are the shortest lengths
+    (never below git's own length)
     whose chance among the counts policy projects ten years on (or today's,
     without a growth) stays below 1% and where git shows no collision.
 Exits 0, or 1 with a line per mismatch.
@@ -132,6 +133,8 @@ def main(argv):
         n = ps["count_in_years"]["10"] if grown else ps["count"]
         want = next(L for L in range(4, hexsz + 1)
                     if p_collision(n, L) < 0.01 and colliding(ids, L) == 0)
+        # never below git's own length (git rev-parse --short, checked above)
+        want = max(want, v["git_auto_abbrev"])
         if v["suggest"][key] != want:
             err("suggested %s %d, want %d (%g IDs)" % (key, v["suggest"][key], want, n))
     if v["suggest"]["over_years"] != (10 if grown else 0):

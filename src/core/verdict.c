@@ -109,6 +109,10 @@ int verdict_compute(verdict *v, const policy_input *in, size_t nin, const unsign
 		double n = grown ? s->n_at[v->years_index] : (double)s->n;
 		unsigned L = shortest_safe(n, in[k].prefixes, hexsz);
 
+		/* never fewer chars than git picks itself: a core.abbrev below
+		   it would shorten what git prints today */
+		if (L < v->git_auto)
+			L = v->git_auto;
 		if (!strcmp(in[k].name, "all"))
 			v->suggest_abbrev = L;
 		else if (!strcmp(in[k].name, "commit"))

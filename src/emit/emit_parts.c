@@ -1058,12 +1058,14 @@ void emit_verdict_suggest(char *buf, size_t n, const verdict *v)
 		fmt_year(until, sizeof(until),
 			 v->pol.now + VERDICT_YEARS * PROJECTION_YEAR);
 		snprintf(buf, n, "suggested: git config core.abbrev %u (all objects stay below "
-			 "1%% until %s at the growth above); quote commits with at least %u chars",
+			 "1%% until %s at the growth above); git config abbrev.minLength %u "
+			 "(commits quoted in messages, for git abbrev verify)",
 			 v->suggest_abbrev, until, v->suggest_commit);
 	} else {
 		snprintf(buf, n, "suggested: git config core.abbrev %u (all objects below 1%% "
-			 "now; no growth to look ten years ahead); quote commits with at least %u "
-			 "chars", v->suggest_abbrev, v->suggest_commit);
+			 "now; no growth to look ten years ahead); git config abbrev.minLength %u "
+			 "(commits quoted in messages, for git abbrev verify)",
+			 v->suggest_abbrev, v->suggest_commit);
 	}
 }
 
