@@ -96,3 +96,102 @@ def check_12_16(root, what, y12, y16, v12, v16):
         expect(abs((y16 - y12) - want) < 0.3 and (v12 / v16 < 10 or abs(y16 - y12) > 20),
                "%s: 16 sits %.1f px from 12, the model's ratio %.4g says %.1f"
                % (what, y16 - y12, v12 / v16, want))
+
+
+# ---- text boxes: no text may overlap another ------------------------------
+#
+# A browser's text metrics are not available here, so each <text> gets an
+# approximate box (approximate on purpose, a little wider than drawn):
+# its font size from the chart's style (svg.c's svg_begin: 16 px titles,
+# 13 px axis labels, 11 px tick labels, 12 px otherwise); most chars 0.62
+# of the font size wide (DejaVu Sans, the first font asked for, draws
+# digits and lower case 0.55-0.64 em wide), narrow ones (i, l, t, r,
+# punctuation, space, superscripts) 0.36, capitals, m, w and % 0.78, bold
+# 10% wider; from 0.75 em above the baseline to 0.22 em below it.
+# Measured against Chromium's rendering of the policy chart's notes, this
+# is 2-3% wider than drawn.  Two boxes that overlap by more than
+# OVERLAP_PX both ways are an overlap; so is a text crossing the plot
+# frame's edge, or leaving the page.
+
+OVERLAP_PX = 1.0
+NARROW = set("⁰¹²³⁴⁵⁶⁷⁸⁹⁻ .,:;'!|iljtfr()[]")
+WIDE = set("ABCDEFGHKMNOQRUVWXYmw%@")
+
+
+def font_size(cls, parents):
+    if "title" in cls:
+        return 16.0
+    if "axis-label" in cls:
+        return 13.0
+    if any("tick" in classes(p) for p in parents):
+        return 11.0
+    return 12.0
+
+
+def text_width(s, size, bold=False):
+    w = 0.0
+    for ch in s:
+        w += 0.36 if ch in NARROW else 0.78 if ch in WIDE else 0.62
+    if bold:
+        w *= 1.1
+    return w * size
+
+
+def text_boxes(root):
+    """[(x0, y0, x1, y1, text)] of every <text> of the chart (tooltips are not text)."""
+    out = []
+
+    def walk(e, parents):
+        for c in e:
+            if c.tag == NS + "text":
+                s = "".join(c.itertext())
+                if not s.strip():
+                    continue
+                cls = classes(c)
+                size = font_size(cls, parents)
+                w = text_width(s, size, "title" in cls)
+                anchor = c.get("text-anchor") or "start"
+                tr = c.get("transform", "")
+                m = re.match(r"translate\(([-0-9.]+)[ ,]+([-0-9.]+)\)\s*rotate\(-90\)", tr)
+                if m:
+                    # turned along the left side: the box is upright
+                    x, y = float(m.group(1)), float(m.group(2))
+                    off = {"start": 0, "middle": w / 2, "end": w}[anchor]
+                    out.append((x - 0.75 * size, y + off - w, x + 0.22 * size, y + off, s))
+                    continue
+                x, y = float(c.get("x", 0)), float(c.get("y", 0))
+                x0 = x - {"start": 0, "middle": w / 2, "end": w}[anchor]
+                out.append((x0, y - 0.75 * size, x0 + w, y + 0.22 * size, s))
+            elif c.tag != NS + "title":
+                walk(c, parents + [c])
+
+    walk(root, [root])
+    return out
+
+
+def check_text_overlap(root, what):
+    """No two texts overlap, none crosses the plot frame's edges, all inside the page."""
+    boxes = text_boxes(root)
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            if (min(a[2], b[2]) - max(a[0], b[0]) > OVERLAP_PX and
+                    min(a[3], b[3]) - max(a[1], b[1]) > OVERLAP_PX):
+                expect(False, "%s: text %r overlaps text %r" % (what, a[4], b[4]))
+    width, height = float(root.get("width")), float(root.get("height"))
+    for a in boxes:
+        expect(a[0] >= -OVERLAP_PX and a[1] >= -OVERLAP_PX and a[2] <= width + OVERLAP_PX and
+               a[3] <= height + OVERLAP_PX, "%s: text %r leaves the %gx%g page"
+               % (what, a[4], width, height))
+    for r in root.iter(NS + "rect"):
+        if "frame" not in classes(r):
+            continue
+        fx0, fy0 = float(r.get("x")), float(r.get("y"))
+        fx1, fy1 = fx0 + float(r.get("width")), fy0 + float(r.get("height"))
+        for a in boxes:
+            inside_x = a[0] < fx1 and a[2] > fx0
+            inside_y = a[1] < fy1 and a[3] > fy0
+            crosses = ((inside_x and any(a[1] + OVERLAP_PX < y < a[3] - OVERLAP_PX
+                                         for y in (fy0, fy1))) or
+                       (inside_y and any(a[0] + OVERLAP_PX < x < a[2] - OVERLAP_PX
+                                         for x in (fx0, fx1))))
+            expect(not crosses, "%s: text %r crosses the plot's frame" % (what, a[4]))

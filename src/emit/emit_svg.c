@@ -27,6 +27,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emit.h"
@@ -37,13 +38,16 @@
 #define WIDTH 900
 #define HEIGHT 700       /* room under the plot: legend rows and notes */
 #define MODEL_HEIGHT 620
-#define NOTE_WIDTH 124 /* chars of a 12px note line across the plot's width */
+#define NOTE_WIDTH 108 /* chars of a 12px note line across the plot's width */
 /*
  * The lengths of the debate the charts exist for (the kernel's 12 against
  * 16 hex chars): every chart's x axis reaches both.
  */
 #define CHART_LEN_A 12
 #define CHART_LEN_B 16
+static const unsigned chart_lengths[] = { CHART_LEN_A, CHART_LEN_B };
+/* How close (px) a set's line may run to one drawn over it before it is drawn wide. */
+#define CASED_PX 3.0
 /* The lowest a log axis goes: the model falls 256-fold per char. */
 #define CHART_YMIN 1e-15
 
@@ -118,7 +122,7 @@ static void text_at(FILE *out, double x, double y, const char *cls, const char *
 
 /* One set: the model as a line over the x range, the measured counts as points. */
 static void report_series(FILE *out, const svg_frame *f, const stats_report *r, int k,
-			  double dodge, unsigned xmax, double ymin)
+			  double dodge, unsigned xmax, double ymin, int cased)
 {
 	int set = series[k].set;
 	const stats_set *st = &r->sets[set];
@@ -129,8 +133,8 @@ static void report_series(FILE *out, const svg_frame *f, const stats_report *r, 
 		name, name, name, st->count);
 	if (st->count >= 2) {
 		fprintf(out, "<polyline class=\"model\" clip-path=\"url(#plot)\" fill=\"none\" "
-			     "stroke=\"%s\" stroke-width=\"1.6\" stroke-opacity=\"0.75\" points=\"",
-			series[k].colour);
+			     "stroke=\"%s\" stroke-width=\"%s\" stroke-opacity=\"%s\" points=\"",
+			series[k].colour, cased ? "6" : "1.6", cased ? "0.45" : "0.75");
 		for (unsigned L = ABBREV_MIN_LEN; L <= xmax; L++) {
 			double e = st->model[L].expected_prefixes;
 
@@ -198,8 +202,34 @@ static void legend_item(FILE *out, legend_pos *p, const char *set, const char *c
 	p->x += w;
 }
 
+/* A legend entry of a line as drawn: its colour, width and dashes (NULL: solid). */
+static void line_legend(FILE *out, legend_pos *p, const char *colour, double width,
+			const char *dash, const char *label)
+{
+	double w = 44 + 6.8 * (double)strlen(label) + 18;
+
+	if (p->x > p->left && p->x + w > p->right) {
+		p->x = p->left;
+		p->y += p->row;
+	}
+	fprintf(out, "<g class=\"legend-item\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+		     "y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%g\"%s%s%s/>", p->x + 2, p->y,
+		p->x + 30, p->y, colour, width, dash ? " stroke-dasharray=\"" : "", dash ? dash : "",
+		dash ? "\"" : "");
+	text_at(out, p->x + 38, p->y + 4, "legend-text", NULL, label);
+	fputs("</g>\n", out);
+	p->x += w;
+}
+
+/* A legend entry of a line style (no set, grey). */
+static void dash_legend(FILE *out, legend_pos *p, const char *dash, const char *label)
+{
+	line_legend(out, p, "#555", 2, dash, label);
+}
+
 /* Returns the y below the legend. */
-static double report_legend(FILE *out, const svg_frame *f, const stats_report *r, double y)
+static double report_legend(FILE *out, const svg_frame *f, const stats_report *r, double y,
+			    const int *cased)
 {
 	legend_pos p = { f->left, y, f->left, f->right, 18 };
 	char num[32], line[96];
@@ -211,10 +241,10 @@ static double report_legend(FILE *out, const svg_frame *f, const stats_report *r
 		if (!drawn(r, series[k].set))
 			continue;
 		fmt_count(num, sizeof(num), (double)st->count);
-		snprintf(line, sizeof(line), "%s: %s ID%s", series[k].title, num,
-			 st->count == 1 ? "" : "s");
+		snprintf(line, sizeof(line), "%s: %s ID%s%s", series[k].title, num,
+			 st->count == 1 ? "" : "s", cased[k] ? " (wide, under)" : "");
 		legend_item(out, &p, idset_name(series[k].set), series[k].colour, series[k].marker,
-			    1, line);
+			    cased[k] ? 2 : 1, line);
 	}
 	p.x = p.left;
 	p.y += p.row;
@@ -225,11 +255,44 @@ static double report_legend(FILE *out, const svg_frame *f, const stats_report *r
 }
 
 /*
+ * A chart's body is written to memory first: the page's height is known
+ * only once the notes under the chart are written (they wrap).
+ */
+typedef struct {
+	FILE *out, *body;
+	char *buf;
+	size_t len;
+} svg_doc;
+
+static FILE *doc_open(svg_doc *d, FILE *out)
+{
+	d->out = out;
+	d->buf = NULL;
+	d->len = 0;
+	d->body = open_memstream(&d->buf, &d->len);
+	return d->body;
+}
+
+/* The document with the body, `height` px high at least (to hold y_end).  Returns 0 or -1. */
+static int doc_close(svg_doc *d, int width, int height, double y_end, const char *title)
+{
+	int bad = fclose(d->body) != 0;
+
+	if (y_end + 6 > height)
+		height = (int)ceil(y_end + 6);
+	svg_begin(d->out, width, height, title);
+	if (d->buf)
+		fwrite(d->buf, 1, d->len, d->out);
+	free(d->buf);
+	return svg_end(d->out) || bad ? -1 : 0;
+}
+
+/*
  * Under the chart: which lengths have no point (a count of 0 has no place
  * on a log axis), what the lines are, and what the repository lacks.
  */
-static void report_notes(FILE *out, const svg_frame *f, const stats_report *r, unsigned xmax,
-			 double y)
+static double report_notes(FILE *out, const svg_frame *f, const stats_report *r, unsigned xmax,
+			   double y)
 {
 	char line[1024];
 	size_t o;
@@ -268,29 +331,10 @@ static void report_notes(FILE *out, const svg_frame *f, const stats_report *r, u
 		emit_reach_counts(counts, sizeof(counts), r->reach);
 		snprintf(reach, sizeof(reach), "Reachable from %s%s.", patterns, counts);
 		fputs("<g class=\"reachable\">\n", out);
-		svg_wrapped(out, f->left, y, 15, NOTE_WIDTH, "note", reach);
+		y = svg_wrapped(out, f->left, y, 15, NOTE_WIDTH, "note", reach);
 		fputs("</g>\n", out);
 	}
-}
-
-/*
- * The px the notes need beyond HEIGHT, which holds two more note lines
- * than the two notes every chart has: one per thing the repositories
- * lack, and the refs walked (wrapped at NOTE_WIDTH).
- */
-static int report_notes_extra(const stats_report *r)
-{
-	int lines = 0;
-
-	for (int i = 0; emit_lacks_note(r->lacks, i); i++)
-		lines++;
-	if (r->reach) {
-		char patterns[4096];
-
-		emit_reach_patterns(patterns, sizeof(patterns), r->reach, ", ");
-		lines += 1 + (int)((strlen(patterns) + 48) / NOTE_WIDTH);
-	}
-	return lines > 2 ? 15 * (lines - 2) : 0;
+	return y - 11; /* the last line's bottom */
 }
 
 static int report_svg(FILE *out, const stats_report *r)
@@ -300,7 +344,8 @@ static int report_svg(FILE *out, const stats_report *r)
 	unsigned xmax = ABBREV_MIN_LEN;
 	double ymin, ymax = 10, lo, hi, dodge, n = 0, y;
 	char title[256], repos[160], num[32], line[256];
-	int k2 = 0;
+	int k2 = 0, cased[ABBREV_SET_COUNT] = { 0 };
+	svg_doc doc;
 
 	for (int k = 0; k < ABBREV_SET_COUNT; k++) {
 		const stats_set *st = &r->sets[series[k].set];
@@ -350,7 +395,9 @@ static int report_svg(FILE *out, const stats_report *r)
 	fmt_count(num, sizeof(num), (double)all->count);
 	snprintf(title, sizeof(title), "%s%s%s objects: colliding abbreviated IDs by length",
 		 repos, r->nrepos ? ": " : "", num);
-	svg_begin(out, WIDTH, HEIGHT + report_notes_extra(r), r->title ? r->title : title);
+	if (!doc_open(&doc, out))
+		return -1;
+	out = doc.body;
 	fputs("<desc>Colliding prefixes (log scale) against abbreviation length, per set: "
 	      "measured as points, the birthday model as lines. Min unique length:", out);
 	for (int k = 0; k < ABBREV_SET_COUNT; k++) {
@@ -371,6 +418,7 @@ static int report_svg(FILE *out, const stats_report *r)
 	svg_axes(out, &f, "abbreviation length (hex chars)", "colliding prefixes (log scale)",
 		 32, 16);
 	svg_clip(out, &f, "plot");
+	svg_mark_lengths(out, &f, chart_lengths, 2);
 
 	if (r->git_auto_abbrev >= ABBREV_MIN_LEN && r->git_auto_abbrev <= xmax) {
 		double x = svg_scale_map(&f.x, r->git_auto_abbrev);
@@ -381,6 +429,29 @@ static int report_svg(FILE *out, const stats_report *r)
 		text_at(out, x - 4, f.bottom - 8, "note", "end", line);
 		fputs("</g>\n", out);
 	}
+	/*
+	 * A set whose model line runs within CASED_PX of a set drawn over it
+	 * at every length (commit-ish beside commits differs by a few tags)
+	 * is drawn wide and pale, so both show.
+	 */
+	for (int k = 0; k < ABBREV_SET_COUNT; k++) {
+		const stats_set *a = &r->sets[series[k].set];
+
+		for (int j = 0; j < k && !cased[k] && drawn(r, series[k].set) && a->count >= 2; j++) {
+			const stats_set *b = &r->sets[series[j].set];
+			int near = drawn(r, series[j].set) && b->count >= 2;
+
+			for (unsigned L = ABBREV_MIN_LEN; L <= xmax && near; L++) {
+				double ea = a->model[L].expected_prefixes, eb = b->model[L].expected_prefixes;
+
+				if (ea < lo && eb < lo)
+					continue; /* both clipped below the plot */
+				near = ea > 0 && eb > 0 &&
+				       fabs(svg_scale_map(&f.y, ea) - svg_scale_map(&f.y, eb)) < CASED_PX;
+			}
+			cased[k] = near;
+		}
+	}
 	/* draw all objects last, on top; dodge the markers a little apart */
 	for (int k = ABBREV_SET_COUNT - 1; k >= 0; k--) {
 		if (!drawn(r, series[k].set))
@@ -389,11 +460,11 @@ static int report_svg(FILE *out, const stats_report *r)
 		for (int j = 0; j < k; j++)
 			k2 += drawn(r, series[j].set);
 		dodge = ((double)k2 - (n - 1) / 2) * 3.5;
-		report_series(out, &f, r, k, dodge, xmax, lo);
+		report_series(out, &f, r, k, dodge, xmax, lo, cased[k]);
 	}
-	y = report_legend(out, &f, r, f.bottom + 64);
-	report_notes(out, &f, r, xmax, y + 8);
-	return svg_end(out);
+	y = report_legend(out, &f, r, f.bottom + 64, cased);
+	y = report_notes(out, &f, r, xmax, y + 8);
+	return doc_close(&doc, WIDTH, HEIGHT, y, r->title ? r->title : title);
 }
 
 /* ---- model: P(collision) against length ---------------------------------- */
@@ -418,6 +489,7 @@ static int model_svg(FILE *out, const model_results *r)
 	double y, pmin = 1, lo, hi;
 	char title[256], num[32], line[128];
 	size_t o = 0;
+	svg_doc doc;
 
 	/*
 	 * P(collision) on a log axis: from 13 chars on it is tiny but not 0,
@@ -439,19 +511,23 @@ static int model_svg(FILE *out, const model_results *r)
 		o += (size_t)snprintf(title + o, sizeof(title) - o, "%s %s %s", i ? "," : "",
 				      num, model_title(r->sets[i].name));
 	}
-	svg_begin(out, WIDTH, MODEL_HEIGHT, r->title ? r->title : title);
+	if (!doc_open(&doc, out))
+		return -1;
+	out = doc.body;
 	text_at(out, f.left, 26, "title", NULL, r->title ? r->title : title);
 	text_at(out, f.left, 48, "subtitle", NULL,
 		"Chance of at least one collision among n random IDs at L hex chars: "
 		"P = 1 - exp(-n(n-1)/2 / 16^L)");
 	svg_axes(out, &f, "abbreviation length (hex chars)", "P(collision) (log scale)", 32, 16);
+	svg_mark_lengths(out, &f, chart_lengths, 2);
 	for (int i = 0; i < 2; i++) {
 		double p = i ? MODEL_P_HIGH : MODEL_P_LOW, yp = svg_scale_map(&f.y, p);
 
 		snprintf(line, sizeof(line), "P = %g%%", 100 * p);
 		fprintf(out, "<g class=\"level\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 			     "stroke=\"#999\" stroke-dasharray=\"5 4\"/>", f.left, yp, f.right, yp);
-		text_at(out, f.right - 6, yp - 5, "note", "end", line);
+		/* above the line, or below it where the frame's top is too close */
+		text_at(out, f.right - 6, yp - 5 - 12 > f.top ? yp - 5 : yp + 14, "note", "end", line);
 		fputs("</g>\n", out);
 	}
 	for (size_t i = 0; i < r->nsets; i++) {
@@ -511,7 +587,7 @@ static int model_svg(FILE *out, const model_results *r)
 		text_at(out, f.left, y, "note", NULL, line);
 		y += 15;
 	}
-	return svg_end(out);
+	return doc_close(&doc, WIDTH, MODEL_HEIGHT, y - 11, r->title ? r->title : title);
 }
 
 /* ---- history: when each length first collided ---------------------------- */
@@ -532,8 +608,6 @@ static double commits_upto(const history_results *h, double t)
 	return (double)lo;
 }
 
-#define PROJECTION_PANEL 430 /* px the projection adds under the history chart */
-
 /*
  * The projection under the history: x the calendar year from the fit's
  * window to the horizon, y (log) the commit count.  The measured count
@@ -553,6 +627,7 @@ static double projection_panel(FILE *out, const history_report *r, double top)
 	double t0 = (double)p->window_start, t1 = p->horizon_time, ymin, ymax, lo, hi, y;
 	char line[256], num[32], year[32], growth[64];
 	const int steps = 48;
+	int levels = 0;
 	legend_pos lp;
 
 	if (!(t1 > (double)p->window_end))
@@ -591,6 +666,7 @@ static double projection_panel(FILE *out, const history_report *r, double top)
 		snprintf(line, sizeof(line), "%u chars: P = 1%% at %s commits", L, num);
 		text_at(out, f.left + 6, y - 4, "note", NULL, line);
 		fputs("</g>\n", out);
+		levels++;
 	}
 
 	/* the spread: the band between the two fits, from now to the horizon */
@@ -653,16 +729,20 @@ static double projection_panel(FILE *out, const history_report *r, double top)
 
 	lp = (legend_pos){ f.left, f.bottom + 62, f.left, f.right, 18 };
 	fputs("<g class=\"legend\">\n", out);
-	legend_item(out, &lp, NULL, "#d62728", NULL, 1, "commits, measured");
+	line_legend(out, &lp, "#d62728", 2, NULL, "commits, measured");
 	for (int i = 0; i < 2; i++) {
 		fmt_growth(growth, sizeof(growth), p->fits[i].kind == PROJECTION_FIT_EXP,
 			   p->fits[i].growth);
-		snprintf(line, sizeof(line), "%s fit, %s%s (dashed)", projection_fit_name(p->fits[i].kind),
-			 growth, i == p->chosen ? ", used" : "");
-		legend_item(out, &lp, NULL, i ? "#1f77b4" : "#ff7f0e", NULL, 1, line);
+		/* each as drawn: the fit used dashed and heavier, the other dotted */
+		snprintf(line, sizeof(line), "%s fit, %s%s", projection_fit_name(p->fits[i].kind),
+			 growth, i == p->chosen ? ", used (dashed)" : " (dotted)");
+		line_legend(out, &lp, i ? "#1f77b4" : "#ff7f0e", i == p->chosen ? 2.4 : 1.6,
+			    i == p->chosen ? "8 4" : "3 3", line);
 	}
 	legend_item(out, &lp, NULL, "#ff7f0e", "square", 0, "spread between the fits");
-	legend_item(out, &lp, NULL, "#9467bd", NULL, 1, "L chars: P(collision) = 1% (dotted)");
+	/* only what the panel draws: no level lies in its range on a short history */
+	if (levels)
+		line_legend(out, &lp, "#9467bd", 1, "2 3", "L chars: P(collision) = 1% (dotted)");
 	fputs("</g>\n</g>\n", out);
 	return lp.y + lp.row;
 }
@@ -683,14 +763,19 @@ static int history_svg(FILE *out, const history_report *r)
 	double ymin, ymax, lo, hi, y;
 	char title[256], repos[160], num[32], line[256], date[32], then[32], model[32];
 	legend_pos p;
+	svg_doc doc;
 
 	xmax = (h->longest > ABBREV_MIN_LEN ? h->longest : ABBREV_MIN_LEN) + 2;
+	if (xmax < CHART_LEN_B)
+		xmax = CHART_LEN_B;
 	if (xmax > maxL)
 		xmax = maxL;
 	ymin = h->model[ABBREV_MIN_LEN].expected_commits;
 	ymax = h->model[xmax].expected_commits;
 	if (h->commits > 0 && (double)h->commits > ymax)
 		ymax = (double)h->commits;
+	if (h->commits > 0 && (double)h->commits < ymin)
+		ymin = (double)h->commits; /* the "commits now" level inside the plot */
 	for (unsigned L = ABBREV_MIN_LEN; L <= h->longest; L++)
 		if (h->first[L].commits_then && (double)h->first[L].commits_then < ymin)
 			ymin = (double)h->first[L].commits_then;
@@ -705,8 +790,9 @@ static int history_svg(FILE *out, const history_report *r)
 	fmt_count(num, sizeof(num), (double)h->commits);
 	snprintf(title, sizeof(title), "%s%s%s %s: when each length first collided",
 		 repos, r->nrepos ? ": " : "", num, emit_noun(h->commits, "commit", "commits"));
-	svg_begin(out, WIDTH, MODEL_HEIGHT + (projected ? PROJECTION_PANEL : 0),
-		  r->title ? r->title : title);
+	if (!doc_open(&doc, out))
+		return -1;
+	out = doc.body;
 	snprintf(line, sizeof(line), "%s%s%s %s (%s)", repos, r->nrepos ? ": " : "", num,
 		 emit_noun(h->commits, "commit", "commits"),
 		 hexid_hash_name(h->rawsz) ? hexid_hash_name(h->rawsz) : "unknown");
@@ -716,6 +802,7 @@ static int history_svg(FILE *out, const history_report *r)
 		"order), and the model's expectation");
 	svg_axes(out, &f, "abbreviation length (hex chars)", "commits then (log scale)", 32, 16);
 	svg_clip(out, &f, "plot");
+	svg_mark_lengths(out, &f, chart_lengths, 2);
 
 	if (h->commits >= 1) {
 		double yn = svg_scale_map(&f.y, (double)h->commits);
@@ -780,12 +867,20 @@ static int history_svg(FILE *out, const history_report *r)
 		snprintf(line, sizeof(line), "No projection: %s.", why);
 		y = svg_wrapped(out, f.left, y, 15, NOTE_WIDTH, "note", line);
 	}
+	y -= 11; /* the last note's bottom */
 	if (projected)
-		projection_panel(out, r, MODEL_HEIGHT - 10);
-	return svg_end(out);
+		y = projection_panel(out, r, fmax(MODEL_HEIGHT - 10, y + 10));
+	return doc_close(&doc, WIDTH, MODEL_HEIGHT, y, r->title ? r->title : title);
 }
 
 /* ---- policy: the model now and grown, measured points, 12 and 16 ------- */
+
+/* A direct label at the right end of one of the policy chart's lines. */
+typedef struct {
+	double x, y;
+	const char *colour;
+	char text[24];
+} line_label;
 
 /* Dash patterns of the model now (solid) and after each of the years. */
 static const char *const policy_dash[1 + POLICY_NYEARS] = { NULL, "9 4", "4 4", "1.5 3" };
@@ -802,43 +897,110 @@ static const char *policy_colour(const char *name, const char **marker)
 }
 
 /* The expected pairs of row i of s now (y = 0) or after years[y - 1]. */
-/* How close (px) a set's line may run to one drawn over it before it is drawn wide. */
-#define CASED_PX 3.0
-
 static double policy_pairs(const policy_row *row, int y)
 {
 	return y ? row->pairs_at[y - 1] : row->expected_pairs;
 }
 
-/* A legend entry of a line style (no set, grey). */
-static void dash_legend(FILE *out, legend_pos *p, const char *dash, const char *label)
+/*
+ * The colour of a set's line after years[yy - 1] (yy = 0: now): the set's
+ * colour mixed with white, paler the further ahead, so the years differ in
+ * colour as well as in dashes.  colour is "#rrggbb"; tint gets 8 bytes.
+ */
+static void policy_tint(char *tint, const char *colour, int yy)
 {
-	double w = 44 + 6.8 * (double)strlen(label) + 18;
+	static const double white[1 + POLICY_NYEARS] = { 0, 0.3, 0.5, 0.65 };
+	unsigned rgb = (unsigned)strtoul(colour + 1, NULL, 16), c[3];
 
-	if (p->x > p->left && p->x + w > p->right) {
-		p->x = p->left;
-		p->y += p->row;
+	for (int i = 0; i < 3; i++) {
+		double v = (double)(rgb >> (16 - 8 * i) & 0xff);
+
+		c[i] = (unsigned)lround(v + (255 - v) * white[yy]);
 	}
-	fprintf(out, "<g class=\"legend-item\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-		     "y2=\"%.1f\" stroke=\"#555\" stroke-width=\"2\"%s%s%s/>", p->x + 2, p->y,
-		p->x + 30, p->y, dash ? " stroke-dasharray=\"" : "", dash ? dash : "",
-		dash ? "\"" : "");
-	text_at(out, p->x + 38, p->y + 4, "legend-text", NULL, label);
-	fputs("</g>\n", out);
-	p->x += w;
+	snprintf(tint, 8, "#%02x%02x%02x", c[0] & 0xff, c[1] & 0xff, c[2] & 0xff);
+}
+
+/*
+ * The second y axis, at the right: P(collision) = 1 - exp(-E) of the
+ * model's lines, whose expected pairs E the left axis counts; ticks at
+ * 50% and the powers of ten of P, the 1% and 50% levels dashed across.
+ */
+static void policy_p_axis(FILE *out, const svg_frame *f)
+{
+	double t[40], lo = f->y.lo, hi = f->y.hi;
+	size_t n = 0, every = 1;
+	char label[48];
+
+	t[n++] = MODEL_P_HIGH;
+	for (int k = 1; k < 39; k++) {
+		double pk = pow(10, -k);
+
+		if (-log1p(-pk) < lo)
+			break;
+		t[n++] = pk;
+	}
+	while ((n - 1) / every + 1 > 10)
+		every++;
+	fputs("<g class=\"axis p\">\n", out);
+	for (size_t i = 0; i < n; i++) {
+		double e = -log1p(-t[i]), y = svg_scale_map(&f->y, e);
+		int level = t[i] == MODEL_P_HIGH || t[i] == MODEL_P_LOW;
+
+		if (!(e >= lo && e <= hi) || (!level && i > 0 && (i - 1) % every))
+			continue;
+		svg_fmt_number(label, sizeof(label), t[i]);
+		fprintf(out, "<g class=\"tick\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			     "stroke=\"#888\"/><text x=\"%.1f\" y=\"%.1f\">%s</text></g>\n",
+			f->right, y, f->right + 5, y, f->right + 8, y + 4, label);
+		if (level)
+			fprintf(out, "<g class=\"level\" data-p=\"%g\"><line x1=\"%.1f\" y1=\"%.1f\" "
+				     "x2=\"%.1f\" y2=\"%.1f\" stroke=\"#999\" stroke-dasharray=\"5 4\"/></g>\n",
+				t[i], f->left, y, f->right, y);
+	}
+	fprintf(out, "<text class=\"axis-label\" transform=\"translate(%.1f %.1f) rotate(-90)\" "
+		     "text-anchor=\"middle\">P(collision) of the lines (log; dashed: 1%%, 50%%)</text>\n"
+		     "</g>\n", f->right + 66, (f->top + f->bottom) / 2);
+}
+
+/* Move the line labels (sorted by y) at least 14 px apart, inside the plot. */
+static void policy_labels_place(line_label *l, size_t n, const svg_frame *f)
+{
+	line_label t;
+
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && l[j].y < l[j - 1].y; j--) {
+			t = l[j];
+			l[j] = l[j - 1];
+			l[j - 1] = t;
+		}
+	for (size_t i = 0; i < n; i++) {
+		if (l[i].y < f->top + 14)
+			l[i].y = f->top + 14;
+		if (i && l[i].y < l[i - 1].y + 14)
+			l[i].y = l[i - 1].y + 14;
+	}
+	/* pushed out at the bottom: back up, keeping the spacing */
+	for (size_t i = n; i-- > 0;) {
+		double max = i + 1 < n ? l[i + 1].y - 14 : f->bottom - 5;
+
+		if (l[i].y > max)
+			l[i].y = max;
+	}
 }
 
 static int policy_svg(FILE *out, const policy_report *p)
 {
 	const policy_results *r = p->r;
-	svg_frame f = { .left = 96, .top = 96, .right = WIDTH - 24, .bottom = 500 };
+	svg_frame f = { .left = 96, .top = 96, .right = WIDTH - 84, .bottom = 500 };
 	unsigned lo_len = r->lengths[0], hi_len = r->lengths[r->nlengths - 1];
 	int ny = r->growth.kind == POLICY_GROWTH_NONE ? 1 : 1 + POLICY_NYEARS;
 	double ymin = HUGE_VAL, ymax = 1, lo, hi, y;
 	char title[320], names[160], num[48], line[512];
 	int cased[POLICY_MAX_SETS];
-	size_t o = 0;
+	size_t o = 0, nlabels = 0;
 	legend_pos lp;
+	svg_doc doc;
+	line_label labels[POLICY_MAX_SETS * (1 + POLICY_NYEARS)];
 
 	if (lo_len > CHART_LEN_A)
 		lo_len = CHART_LEN_A;
@@ -880,9 +1042,9 @@ static int policy_svg(FILE *out, const policy_report *p)
 		o += (size_t)snprintf(title + o, sizeof(title) - o, "%s %s %s", k ? "," : "", num,
 				      emit_set_title(r->sets[k].name));
 	}
-	/* room for the legend's rows, a line per quote (some wrap) and the notes */
-	svg_begin(out, WIDTH, (int)f.bottom + 140 + 15 * (int)(r->nlengths + r->nlengths / 2) +
-		  (p->lacks ? 40 : 0), p->title ? p->title : title);
+	if (!doc_open(&doc, out))
+		return -1;
+	out = doc.body;
 	fprintf(out, "<desc>Expected colliding pairs of random IDs (log scale) against the "
 		     "abbreviation length, now and grown, with the measured colliding prefixes "
 		     "as points; the 1%% and 50%% chances of a collision as levels.</desc>\n");
@@ -893,33 +1055,8 @@ static int policy_svg(FILE *out, const policy_report *p)
 		 "colliding pairs expected / prefixes measured (log)", 32, 16);
 	svg_clip(out, &f, "plot");
 
-	/* the lengths of the debate: 12 and 16 */
-	for (int i = 0; i < 2; i++) {
-		unsigned L = i ? CHART_LEN_B : CHART_LEN_A;
-		double x = svg_scale_map(&f.x, L);
-
-		snprintf(line, sizeof(line), "%u chars", L);
-		fprintf(out, "<g class=\"debate\" data-length=\"%u\"><rect x=\"%.1f\" y=\"%.1f\" "
-			     "width=\"%.1f\" height=\"%.1f\" fill=\"%s\" fill-opacity=\"0.10\"/>",
-			L, x - 14, f.top, 28.0, f.bottom - f.top, i ? "#1f77b4" : "#ff7f0e");
-		text_at(out, x, f.top - 6, "note", "middle", line);
-		fputs("</g>\n", out);
-	}
-	/* the 1% and 50% chances as levels of E: P = 1 - exp(-E) */
-	for (int i = 0; i < 2; i++) {
-		double pl = i ? MODEL_P_HIGH : MODEL_P_LOW, e = -log1p(-pl);
-		double yp = svg_scale_map(&f.y, e);
-
-		if (!(e >= lo && e <= hi))
-			continue;
-		snprintf(line, sizeof(line), "P(collision) = %g%%", 100 * pl);
-		fprintf(out, "<g class=\"level\" data-p=\"%g\"><line x1=\"%.1f\" y1=\"%.1f\" "
-			     "x2=\"%.1f\" y2=\"%.1f\" stroke=\"#999\" stroke-dasharray=\"5 4\"/>",
-			pl, f.left, yp, f.right, yp);
-		/* at the right, where the lines have fallen below the levels */
-		text_at(out, f.right - 6, yp - 5, "note", "end", line);
-		fputs("</g>\n", out);
-	}
+	svg_mark_lengths(out, &f, chart_lengths, 2);
+	policy_p_axis(out, &f);
 	/*
 	 * The commits last, on top: commit-ish often differs from them by a
 	 * few tags only, and its lines would be hidden exactly under theirs.
@@ -952,9 +1089,13 @@ static int policy_svg(FILE *out, const policy_report *p)
 		for (int yy = ny - 1; yy >= 0; yy--) {
 			int any = 0;
 
+			char tint[8];
+			double e_end = policy_pairs(&s->rows[r->nlengths - 1], yy);
+
+			policy_tint(tint, colour, yy);
 			fprintf(out, "<polyline class=\"%s\" data-years=\"%g\" clip-path=\"url(#plot)\" "
 				     "fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s%s%s%s points=\"",
-				yy ? "model projection" : "model", yy ? r->years[yy - 1] : 0.0, colour,
+				yy ? "model projection" : "model", yy ? r->years[yy - 1] : 0.0, tint,
 				cased[k] ? (yy ? "4.4" : "6") : (yy ? "1.4" : "2"),
 				cased[k] ? " stroke-opacity=\"0.45\"" : "",
 				policy_dash[yy] ? " stroke-dasharray=\"" : "",
@@ -970,6 +1111,21 @@ static int policy_svg(FILE *out, const policy_report *p)
 					svg_scale_map(&f.x, s->rows[i].length), yp);
 			}
 			fputs("\"/>\n", out);
+			/*
+			 * a label at the line's right end, below it (the line rises
+			 * to the left); a cased set's lines lie under another's
+			 */
+			if (!cased[k] && e_end >= lo && e_end <= hi && ny > 1) {
+				line_label *l = &labels[nlabels++];
+
+				l->x = svg_scale_map(&f.x, s->rows[r->nlengths - 1].length) - 7;
+				l->y = svg_scale_map(&f.y, e_end) + 15;
+				l->colour = colour;
+				if (yy)
+					snprintf(l->text, sizeof(l->text), "in %g years", r->years[yy - 1]);
+				else
+					snprintf(l->text, sizeof(l->text), "now");
+			}
 		}
 		/* the model now at each length: open circles; measured: filled markers */
 		for (size_t i = 0; i < r->nlengths; i++) {
@@ -1008,6 +1164,14 @@ static int policy_svg(FILE *out, const policy_report *p)
 		fputs("</g>\n", out);
 	}
 
+	policy_labels_place(labels, nlabels, &f);
+	fputs("<g class=\"line-labels\">\n", out);
+	for (size_t i = 0; i < nlabels; i++)
+		fprintf(out, "<text class=\"line-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
+			     "style=\"fill: %s\">%s</text>\n", labels[i].x, labels[i].y,
+			labels[i].colour, labels[i].text);
+	fputs("</g>\n", out);
+
 	lp = (legend_pos){ f.left, f.bottom + 60, f.left, f.right, 18 };
 	fputs("<g class=\"legend\">\n", out);
 	for (size_t k = 0; k < r->nsets; k++) {
@@ -1024,8 +1188,11 @@ static int policy_svg(FILE *out, const policy_report *p)
 	lp.y += lp.row;
 	dash_legend(out, &lp, NULL, "model now (open circles)");
 	for (int yy = 1; yy < ny; yy++) {
-		snprintf(line, sizeof(line), "in %g years", r->years[yy - 1]);
-		dash_legend(out, &lp, policy_dash[yy], line);
+		char tint[8];
+
+		policy_tint(tint, "#555555", yy);
+		snprintf(line, sizeof(line), "in %g years (paler)", r->years[yy - 1]);
+		line_legend(out, &lp, tint, 2, policy_dash[yy], line);
 	}
 	if (p->nrepos) {
 		lp.x = lp.left;
@@ -1046,7 +1213,7 @@ static int policy_svg(FILE *out, const policy_report *p)
 		snprintf(line, sizeof(line), "Note: %s.", emit_lacks_note(p->lacks, i));
 		y = svg_wrapped(out, f.left, y, 15, NOTE_WIDTH, "note", line);
 	}
-	return svg_end(out);
+	return doc_close(&doc, WIDTH, 600, y - 11, p->title ? p->title : title);
 }
 
 const emit_format emit_format_svg = {

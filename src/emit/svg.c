@@ -294,7 +294,7 @@ void svg_axes(FILE *out, const svg_frame *f, const char *xlabel, const char *yla
 			f->left - 5, y, f->right, y, f->left - 8, y + 4, label);
 	}
 	fprintf(out, "<text class=\"axis-label\" transform=\"translate(%.1f %.1f) rotate(-90)\" "
-		     "text-anchor=\"middle\">", f->left - 68, (f->top + f->bottom) / 2);
+		     "text-anchor=\"middle\">", f->left - 80, (f->top + f->bottom) / 2);
 	svg_text(out, ylabel);
 	fputs("</text>\n</g>\n", out);
 	fprintf(out, "<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n",
@@ -308,23 +308,48 @@ void svg_clip(FILE *out, const svg_frame *f, const char *id)
 		id, f->left, f->top, f->right - f->left, f->bottom - f->top);
 }
 
+/* The length of the next line of s at most `width` chars (s has no leading space). */
+static size_t wrap_cut(const char *s, size_t width)
+{
+	size_t len = strlen(s), cut = len;
+
+	if (len > width) {
+		/* the last space within the width, else the first after it */
+		for (cut = width; cut > 0 && s[cut] != ' '; cut--)
+			;
+		if (!cut)
+			for (cut = width; cut < len && s[cut] != ' '; cut++)
+				;
+	}
+	return cut;
+}
+
+static const char *wrap_next(const char *s, size_t cut)
+{
+	s += cut;
+	while (*s == ' ')
+		s++;
+	return s;
+}
+
+size_t svg_wrapped_lines(size_t width, const char *text)
+{
+	size_t n = 0;
+
+	for (const char *s = text; *s; s = wrap_next(s, wrap_cut(s, width)))
+		n++;
+	return n;
+}
+
 double svg_wrapped(FILE *out, double x, double y, double step, size_t width,
 		   const char *cls, const char *text)
 {
 	const char *s = text;
 
 	while (*s) {
-		size_t len = strlen(s), cut = len;
+		size_t cut = wrap_cut(s, width);
 		char line[512];
 
-		if (len > width) {
-			/* the last space within the width, else the first after it */
-			for (cut = width; cut > 0 && s[cut] != ' '; cut--)
-				;
-			if (!cut)
-				for (cut = width; cut < len && s[cut] != ' '; cut++)
-					;
-		}
 		if (cut >= sizeof(line))
 			cut = sizeof(line) - 1;
 		memcpy(line, s, cut);
@@ -333,11 +358,27 @@ double svg_wrapped(FILE *out, double x, double y, double step, size_t width,
 		svg_text(out, line);
 		fputs("</text>\n", out);
 		y += step;
-		s += cut;
-		while (*s == ' ')
-			s++;
+		s = wrap_next(s, cut);
 	}
 	return y;
+}
+
+void svg_mark_lengths(FILE *out, const svg_frame *f, const unsigned *lengths, size_t n)
+{
+	static const char *const fill[] = { "#ff7f0e", "#1f77b4" };
+
+	for (size_t i = 0; i < n; i++) {
+		double x = svg_scale_map(&f->x, lengths[i]);
+
+		if (!(x >= f->left && x <= f->right))
+			continue;
+		fprintf(out, "<g class=\"debate\" data-length=\"%u\"><rect x=\"%.1f\" y=\"%.1f\" "
+			     "width=\"%.1f\" height=\"%.1f\" fill=\"%s\" fill-opacity=\"0.10\"/>"
+			     "<text class=\"note\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
+			     "%u chars</text></g>\n",
+			lengths[i], x - 14, f->top, 28.0, f->bottom - f->top, fill[i % 2], x,
+			f->top - 6, lengths[i]);
+	}
 }
 
 int svg_end(FILE *out)

@@ -101,6 +101,16 @@ void svg_clip(FILE *out, const svg_frame *f, const char *id);
 double svg_wrapped(FILE *out, double x, double y, double step, size_t width,
 		   const char *cls, const char *text);
 
+/* How many lines svg_wrapped() breaks text into at `width` chars. */
+size_t svg_wrapped_lines(size_t width, const char *text);
+
+/*
+ * Mark the given lengths on a length x axis: a pale band over the plot
+ * and "<L> chars" above it (<g class="debate" data-length="L">); the
+ * bands alternate orange and blue.  Lengths off the axis are skipped.
+ */
+void svg_mark_lengths(FILE *out, const svg_frame *f, const unsigned *lengths, size_t n);
+
 /* The document end.  Returns 0, or -1 if anything failed to write. */
 int svg_end(FILE *out);
 
