@@ -161,7 +161,7 @@ checks=$((checks + 1))
 "$PYTHON3" - "$out" <<'PY' || fail "JSON of good.patch"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d == {"findings": [], "inputs": 1, "references": 7, "errors": 0, "warnings": 0,
+assert d == {"schema_version": 2, "findings": [], "inputs": 1, "references": 7, "errors": 0, "warnings": 0,
              "notes": 0}, d
 PY
 
@@ -389,6 +389,14 @@ expect_exit 1 "$GIT_ABBREV" verify -C "$repo" "$tmp/tokens.bin"
 expect_exit 1 "$GIT_ABBREV" verify -C "$repo" --format=json "$tmp/tokens.bin"
 checks=$((checks + 1))
 "$PYTHON3" -c 'import json, sys; json.load(open(sys.argv[1]))' "$out" || fail "JSON of garbage"
+# schema_version, as every JSON document (docs/json.md), with findings and without
+checks=$((checks + 1))
+"$PYTHON3" -c 'import json, sys; assert json.load(open(sys.argv[1]))["schema_version"] == 2' "$out" ||
+	fail "verify JSON: no schema_version 2"
+expect_exit 0 "$GIT_ABBREV" verify -C "$repo" --format=json /dev/null
+checks=$((checks + 1))
+"$PYTHON3" -c 'import json, sys; assert json.load(open(sys.argv[1]))["schema_version"] == 2' "$out" ||
+	fail "verify JSON without findings: no schema_version 2"
 
 # ---- 400,000 lines of references (timed) -------------------------------------------
 G log --abbrev=12 --format='%h %s' main side topic >"$tmp/ids"

@@ -44,12 +44,6 @@ static int dump(FILE *out, json_t *root, size_t flags)
 	return rc || ferror(out) ? -1 : 0;
 }
 
-/*
- * The version of the keys and their meaning (docs/json.md): 2 added the
- * commit-ish set, null for an empty set's min unique length and the
- * tables' fixed range.
- */
-#define JSON_SCHEMA_VERSION 2
 #define JSON_LENGTHS_TO 16 /* every table reaches this length at least */
 
 /* The last length of a table whose first all-zero length is `last_len`. */

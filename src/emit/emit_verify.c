@@ -208,7 +208,10 @@ static int json_input(verify_emitter *e, const verify_input *in)
 			json_decref(o);
 			if (!s)
 				return -1;
-			fprintf(e->out, "%s    %s", e->nfound++ ? ",\n" : "{\n  \"findings\": [\n", s);
+			if (!e->nfound)
+				fprintf(e->out, "{\n  \"schema_version\": %d,\n  \"findings\": [\n",
+					JSON_SCHEMA_VERSION);
+			fprintf(e->out, "%s    %s", e->nfound++ ? ",\n" : "", s);
 			free(s);
 		}
 	}
@@ -329,7 +332,11 @@ int emit_verify_finish(verify_emitter *e, const verify_totals *t)
 	if (e->mode == MODE_CHECKPATCH)
 		checkpatch_finish(e, t);
 	if (e->mode == MODE_JSON) {
-		fputs(e->nfound ? "\n  ],\n" : "{\n  \"findings\": [],\n", e->out);
+		if (e->nfound)
+			fputs("\n  ],\n", e->out);
+		else
+			fprintf(e->out, "{\n  \"schema_version\": %d,\n  \"findings\": [],\n",
+				JSON_SCHEMA_VERSION);
 		fprintf(e->out, "  \"inputs\": %zu,\n  \"references\": %zu,\n"
 			"  \"errors\": %zu,\n  \"warnings\": %zu,\n  \"notes\": %zu\n}\n",
 			t->inputs, t->references, t->errors, t->warnings, t->notes);

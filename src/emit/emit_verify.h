@@ -73,4 +73,12 @@ int emit_verify_input(verify_emitter *e, const verify_input *in);
 int emit_verify_finish(verify_emitter *e, const verify_totals *t);
 void emit_verify_free(verify_emitter *e);
 
+/*
+ * The version of the JSON documents' keys and their meaning (docs/json.md),
+ * at the top of every one (report, check, model, history, policy, verify):
+ * 2 added the commit-ish set, null for an empty set's min unique length
+ * and the tables' fixed range.
+ */
+#define JSON_SCHEMA_VERSION 2
+
 #endif
