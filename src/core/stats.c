@@ -475,6 +475,7 @@ int stats_report_compute(stats_report *r, const idsets *s)
 	r->sources = NULL;
 	r->shard = SHARD_ALL;
 	r->title = NULL;
+	r->verdict = NULL; /* the caller's to set: ids has none */
 	stats_report_prints(r, idsets_spread(s));
 	r->rawsz = idsets_rawsz(s);
 	r->hash = hexid_hash_name(r->rawsz);
