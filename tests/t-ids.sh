@@ -57,6 +57,22 @@ ids, rep = (json.load(open(f)) for f in sys.argv[1:3])
 ids["types"]["commit-ish"] = rep["types"]["commit-ish"]
 json.dump(ids, open(sys.argv[3], "w"))' "$tmp/ids.json" "$tmp/report.json" "$tmp/ids-ish.json"
 oracle_compare "ids json" "$tmp/ids-ish.json" "$repo"
+# the legend says what the commit-ish column of an ID list counts: the
+# commits git lists, and no tag
+checks=$((checks + 1))
+ncommits=$(grep -c ' commit$' "$tmp/objs")
+"$PYTHON3" -c '
+import json, sys
+t = json.load(open(sys.argv[1]))["types"]
+sys.exit(not (t["commit-ish"]["count"] == t["commit"]["count"] == int(sys.argv[2])))' \
+	"$tmp/ids.json" "$ncommits" || fail "ids: commit-ish is not the $ncommits commits of git cat-file"
+for f in text markdown; do
+	expect_exit 0 "$GIT_ABBREV" ids --format=$f "$tmp/objs"
+	checks=$((checks + 1))
+	grep -q "commit-ish\*\{0,1\}: the commits only: an ID list does not" "$out" &&
+		! grep -q "tags that peel to a commit, among" "$out" ||
+		fail "ids --format=$f: the commit-ish legend: $(grep -i 'commit-ish' "$out" | tail -n 2)"
+done
 checks=$((checks + 1))
 "$PYTHON3" - "$tmp/report.json" "$tmp/ids.json" "$tmp/objs" >"$tmp/keys.out" 2>&1 <<'PY' ||
 import json, sys

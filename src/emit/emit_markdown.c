@@ -125,7 +125,9 @@ static int report_markdown(FILE *out, const stats_report *r)
 		return -1;
 	if (emit_report_shown(r, ABBREV_SET_COMMITISH)) {
 		fputc('\n', out);
-		paragraph(out, "*commit-ish*: commits and the tags that peel to a commit, among "
+		paragraph(out, r->input ? "*commit-ish*: the commits only: an ID list does not "
+					  "say which tags peel to a commit." :
+			       "*commit-ish*: commits and the tags that peel to a commit, among "
 			       "which `git log <prefix>` and `<prefix>^{commit}` resolve.");
 	}
 	fputc('\n', out);

@@ -173,9 +173,12 @@ static int report_text(FILE *out, const stats_report *r)
 
 	fputs("\ncolliding objects / colliding prefixes at L hex chars:\n", out);
 	if (print_table(out, &t, emit_report_sets_table(&t, r),
-			emit_report_shown(r, ABBREV_SET_COMMITISH) ?
+			!emit_report_shown(r, ABBREV_SET_COMMITISH) ? NULL :
+			/* an ID list does not say which tags peel to a commit */
+			r->input ? "(commit-ish: the commits only: an ID list does not say\n"
+				   " which tags peel to a commit)\n" :
 			"(commit-ish: commits and the tags that peel to a commit,\n"
-			" among which git log <prefix> and <prefix>^{commit} resolve)\n" : NULL))
+			" among which git log <prefix> and <prefix>^{commit} resolve)\n"))
 		return -1;
 	fputs("\nby type, and commits that share their prefix with another type:\n", out);
 	if (print_table(out, &t, emit_report_types_table(&t, r),
