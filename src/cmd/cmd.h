@@ -135,6 +135,13 @@ typedef struct {
 	size_t ntimes;
 	projection_results pr;  /* the fit (pr.status says whether there is one) */
 	int have_fit;
+	/*
+	 * The moment every projection counts from: the newest commit's date
+	 * (cut to today), the moment the counts are known to hold; today
+	 * without commit dates.  History's fit starts there too.
+	 */
+	double now;
+	int now_newest;         /* 1: now is the newest commit's date */
 } cmd_growth;
 
 /*
@@ -146,7 +153,7 @@ typedef struct {
  */
 int cmd_growth_read(cmd_growth *gr, cmd_sets *cs, double window_years, int fit, int64_t now,
 		    progress *p, int quiet);
-/* The fit as policy's growth (kind NONE without a fit; t0 is the caller's). */
+/* The fit as policy's growth (kind NONE without a fit), from gr->now. */
 void cmd_growth_policy(policy_growth *g, const cmd_growth *gr);
 void cmd_growth_free(cmd_growth *gr);
 

@@ -127,7 +127,10 @@ int cmd_policy(int argc, char **argv)
 		cmd_growth_policy(&g, &ri.gr);
 		source = POLICY_SOURCE_HISTORY;
 	}
-	g.t0 = now; /* the counts are today's: the growth starts from them */
+	/* one "now" for every projection: a repository's newest commit, else today */
+	if (!counts)
+		now = ri.gr.now;
+	g.t0 = now;
 	res = malloc(sizeof(*res));
 	if (!res) {
 		cmd_error("out of memory");
@@ -148,6 +151,7 @@ int cmd_policy(int argc, char **argv)
 		.r = res,
 		.fit = source == POLICY_SOURCE_HISTORY ? &ri.gr.pr : NULL,
 		.unfit = ri.gr.times && ri.gr.pr.status != PROJECTION_OK ? &ri.gr.pr : NULL,
+		.now_newest = !counts && ri.gr.now_newest,
 		.title = o.r.title,
 	};
 	if (emit_policy(stdout, &rep, o.r.format) || fflush(stdout)) {

@@ -27,6 +27,8 @@ int cmd_growth_read(cmd_growth *gr, cmd_sets *cs, double window_years, int fit, 
 	projection_opts po;
 	int ret;
 
+	gr->now = (double)now;
+	gr->now_newest = 0;
 	ret = cmd_commit_times(&ids, &gr->times, &gr->ntimes, cs, p, quiet);
 	free(ids);
 	if (ret == ABBREV_EXIT_RUNTIME) {
@@ -43,6 +45,11 @@ int cmd_growth_read(cmd_growth *gr, cmd_sets *cs, double window_years, int fit, 
 	if (ret)
 		return ret;
 	qsort(gr->times, gr->ntimes, sizeof(*gr->times), cmp_time);
+	/* as projection_compute() takes the window's end */
+	if (gr->ntimes) {
+		gr->now_newest = 1;
+		gr->now = (double)(gr->times[gr->ntimes - 1] < now ? gr->times[gr->ntimes - 1] : now);
+	}
 	projection_opts_init(&po);
 	po.window_years = window_years;
 	po.fit = fit;
@@ -58,20 +65,11 @@ int cmd_growth_read(cmd_growth *gr, cmd_sets *cs, double window_years, int fit, 
 
 void cmd_growth_policy(policy_growth *g, const cmd_growth *gr)
 {
-	const projection_fit *f = &gr->pr.fits[gr->pr.chosen];
-
-	if (!gr->have_fit) {
-		g->kind = POLICY_GROWTH_NONE;
-		g->rate = 0;
-		return;
-	}
-	if (f->kind == PROJECTION_FIT_EXP) {
-		g->kind = POLICY_GROWTH_EXP;
-		g->rate = f->growth;
-	} else {
-		g->kind = POLICY_GROWTH_LINEAR;
-		g->rate = gr->pr.commits ? f->growth / (double)gr->pr.commits : 0;
-	}
+	if (gr->have_fit)
+		projection_growth(g, &gr->pr);
+	else
+		g->kind = POLICY_GROWTH_NONE, g->rate = 0;
+	g->t0 = gr->now;
 }
 
 void cmd_growth_free(cmd_growth *gr)
@@ -97,9 +95,8 @@ int cmd_verdict(verdict *v, cmd_sets *cs, const stats_set *const sets[3], progre
 	if (ret)
 		goto done;
 	cmd_growth_policy(&g, &gr);
-	g.t0 = now;
 	if (verdict_compute(v, in, 3, NULL, 0, (unsigned)(2 * idsets_rawsz(cs->s)), &g,
-			    gr.have_fit ? POLICY_SOURCE_HISTORY : POLICY_SOURCE_NONE, now, gr.times,
+			    gr.have_fit ? POLICY_SOURCE_HISTORY : POLICY_SOURCE_NONE, gr.now, gr.times,
 			    gr.ntimes, sets[0]->count)) {
 		cmd_error("bad verdict options");
 		ret = ABBREV_EXIT_USAGE;

@@ -15,36 +15,6 @@
 #include "model.h"
 #include "projection.h"
 
-double policy_growth_factor(const policy_growth *g, double t)
-{
-	double x = (t - g->t0) / PROJECTION_YEAR, f;
-
-	switch (g->kind) {
-	case POLICY_GROWTH_EXP:
-		f = exp(g->rate * x);
-		return isfinite(f) ? f : HUGE_VAL;
-	case POLICY_GROWTH_LINEAR:
-		f = 1 + g->rate * x;
-		return f > 0 ? f : 0;
-	}
-	return 1;
-}
-
-double policy_growth_time_of(const policy_growth *g, double factor)
-{
-	if (factor <= 1)
-		return g->t0;
-	if (!(g->rate > 0) || !isfinite(factor))
-		return HUGE_VAL;
-	switch (g->kind) {
-	case POLICY_GROWTH_EXP:
-		return g->t0 + PROJECTION_YEAR * log(factor) / g->rate;
-	case POLICY_GROWTH_LINEAR:
-		return g->t0 + PROJECTION_YEAR * (factor - 1) / g->rate;
-	}
-	return HUGE_VAL;
-}
-
 double policy_expected_pairs(double n, unsigned L)
 {
 	if (!(n >= 2))
@@ -133,8 +103,8 @@ int policy_compute(policy_results *r, const policy_input *in, size_t nin,
 		s->n = in[k].n;
 		for (int y = 0; y < POLICY_NYEARS; y++)
 			s->n_at[y] = r->growth.kind == POLICY_GROWTH_NONE ? NAN :
-				(double)s->n * policy_growth_factor(&r->growth,
-								    now + years[y] * PROJECTION_YEAR);
+				policy_grown_count(&r->growth, (double)s->n,
+						   now + years[y] * PROJECTION_YEAR);
 		for (size_t i = 0; i < nlengths; i++) {
 			policy_row *row = &s->rows[i];
 			unsigned L = lengths[i];

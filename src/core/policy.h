@@ -31,6 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "growth.h"
 #include "hexid.h"
 
 #define POLICY_FROM 10                /* the default lengths: 10..16 */
@@ -40,31 +41,6 @@
 #define POLICY_YEARS { 5.0, 10.0, 20.0 }
 #define POLICY_DEFAULT_HORIZON 50.0   /* years: later dates are "beyond" */
 #define POLICY_MAX_SETS 3
-
-enum policy_growth_kind {
-	POLICY_GROWTH_NONE = 0,  /* no growth known: nothing is projected */
-	POLICY_GROWTH_EXP,
-	POLICY_GROWTH_LINEAR
-};
-
-/* Where the growth came from. */
-enum policy_growth_source {
-	POLICY_SOURCE_NONE = 0,
-	POLICY_SOURCE_GIVEN,     /* --growth */
-	POLICY_SOURCE_HISTORY    /* history's fit of the commit count */
-};
-
-typedef struct {
-	int kind;     /* enum policy_growth_kind */
-	double rate;  /* EXP: r per year (continuous); LINEAR: s, today's count added per year */
-	double t0;    /* unix seconds at which the factor is 1 (the counts were measured) */
-} policy_growth;
-
-/* f(t) (HUGE_VAL past what a double holds); 1 for POLICY_GROWTH_NONE. */
-double policy_growth_factor(const policy_growth *g, double t);
-
-/* The time at which f reaches `factor` (>= 1); HUGE_VAL: never (no growth). */
-double policy_growth_time_of(const policy_growth *g, double factor);
 
 enum policy_when_state {
 	POLICY_WHEN_UNKNOWN = 0, /* not passed, and no growth to date it */

@@ -98,34 +98,52 @@ double projection_count_at(const projection_results *p, double t)
 	return projection_fit_count_at(p, p->chosen, t);
 }
 
-double projection_fit_count_at(const projection_results *p, int fit, double t)
+/* Fit number `fit` as a growth from the window's end (growth.h): policy's law. */
+static void fit_growth(policy_growth *g, const projection_results *p, int fit)
 {
 	const projection_fit *f = &p->fits[fit];
-	double x = (t - (double)p->window_end) / PROJECTION_YEAR, n0 = (double)p->commits;
 
-	if (f->kind == PROJECTION_FIT_EXP)
-		return n0 * exp(f->growth * x);
-	return n0 + f->growth * x;
+	g->t0 = (double)p->window_end;
+	if (f->kind == PROJECTION_FIT_EXP) {
+		g->kind = POLICY_GROWTH_EXP;
+		g->rate = f->growth;
+	} else {
+		g->kind = POLICY_GROWTH_LINEAR;
+		g->rate = p->commits ? f->growth / (double)p->commits : 0;
+	}
 }
 
-/* The time at which fit number `fit` reaches `count`. */
-static double time_of_fit(const projection_results *p, int fit, double count)
+void projection_growth(policy_growth *g, const projection_results *p)
 {
-	const projection_fit *f = &p->fits[fit];
-	double n0 = (double)p->commits, end = (double)p->window_end;
+	if (p->status != PROJECTION_OK) {
+		g->kind = POLICY_GROWTH_NONE;
+		g->rate = 0;
+		g->t0 = (double)p->window_end;
+		return;
+	}
+	fit_growth(g, p, p->chosen);
+}
 
-	if (count <= n0)
-		return end;
-	if (!(f->growth > 0))
-		return HUGE_VAL;
-	if (f->kind == PROJECTION_FIT_EXP)
-		return end + PROJECTION_YEAR * log(count / n0) / f->growth;
-	return end + PROJECTION_YEAR * (count - n0) / f->growth;
+double projection_fit_count_at(const projection_results *p, int fit, double t)
+{
+	policy_growth g;
+
+	fit_growth(&g, p, fit);
+	return (double)p->commits * policy_growth_factor(&g, t);
+}
+
+/* The time at which fit number `fit` grows today's counts by `factor`. */
+static double time_of_factor(const projection_results *p, int fit, double factor)
+{
+	policy_growth g;
+
+	fit_growth(&g, p, fit);
+	return policy_growth_time_of(&g, factor);
 }
 
 double projection_time_of(const projection_results *p, double count)
 {
-	return time_of_fit(p, p->chosen, count);
+	return time_of_factor(p, p->chosen, count / (double)p->commits);
 }
 
 /* Past counts are dated from the history: the time of commit number c (1-based). */
@@ -140,27 +158,33 @@ double projection_time_of_commit(const int64_t *times, size_t n, double c)
 	return (double)times[(size_t)idx];
 }
 
+/*
+ * As policy.c's when(), expression for expression, so that both give a
+ * length the same year: a set of n passes `target` at the time the growth
+ * factor reaches target / n; passed already: when the commits were
+ * target * commits / n.
+ */
 static void when(projection_when *w, const projection_results *p, int fit,
 		 const int64_t *times, size_t n, unsigned L, double prob)
 {
-	double target;
+	double target, commits = (double)p->commits, objects = (double)p->objects;
 
 	memset(w, 0, sizeof(*w));
 	model_capacity(&w->capacity, L, prob);
 	target = (double)w->capacity + 1;
-	if (target <= (double)p->commits) {
+	if (target <= commits) {
 		w->commits_reached = 1;
-		w->commits_time = projection_time_of_commit(times, n, target);
+		w->commits_time = projection_time_of_commit(times, n, target * commits / commits);
 	} else {
-		w->commits_time = time_of_fit(p, fit, target);
+		w->commits_time = time_of_factor(p, fit, target / commits);
 	}
 	if (!(p->objects_per_commit > 0)) {
 		w->objects_time = HUGE_VAL;
-	} else if (target <= (double)p->objects) {
+	} else if (target <= objects) {
 		w->objects_reached = 1;
-		w->objects_time = projection_time_of_commit(times, n, target / p->objects_per_commit);
+		w->objects_time = projection_time_of_commit(times, n, target * commits / objects);
 	} else {
-		w->objects_time = time_of_fit(p, fit, target / p->objects_per_commit);
+		w->objects_time = time_of_factor(p, fit, target / objects);
 	}
 }
 
@@ -187,6 +211,7 @@ int projection_compute(projection_results *p, const int64_t *times, size_t n,
 	double x[PROJECTION_SAMPLES], cnt[PROJECTION_SAMPLES];
 	double start, end, span;
 	size_t k = PROJECTION_SAMPLES;
+	policy_growth g;
 
 	memset(p, 0, sizeof(*p));
 	if (!(o->window_years > 0) || !(o->target_p >= 0 && o->target_p < 1) ||
@@ -243,17 +268,16 @@ int projection_compute(projection_results *p, const int64_t *times, size_t n,
 	}
 	when(&p->other_quote, p, !p->chosen, times, n, PROJECTION_QUOTE_LEN, MODEL_P_HIGH);
 	p->horizon_time = (double)p->window_end + o->horizon_years * PROJECTION_YEAR;
-	p->commits_at_horizon = projection_count_at(p, p->horizon_time);
-	if (p->commits_at_horizon < (double)n)
-		p->commits_at_horizon = (double)n;
-	/* a steep growth over a long horizon overflows: far past any length anyway */
-	if (!(p->commits_at_horizon < COUNT_CAP))
-		p->commits_at_horizon = COUNT_CAP;
-	p->objects_at_horizon = fmin(p->commits_at_horizon * p->objects_per_commit, COUNT_CAP);
+	/* grown and rounded as policy's counts (growth.h); a steep growth over a
+	 * long horizon overflows: far past any length anyway */
+	projection_growth(&g, p);
+	p->commits_at_horizon = fmin(policy_grown_count(&g, (double)n, p->horizon_time), COUNT_CAP);
+	p->objects_at_horizon = fmin(policy_grown_count(&g, (double)objects, p->horizon_time),
+				     COUNT_CAP);
 	for (int i = 0; i < 2; i++) {
-		double c = projection_fit_count_at(p, i, p->horizon_time);
-
-		p->fit_at_horizon[i] = c < (double)n ? (double)n : c < COUNT_CAP ? c : COUNT_CAP;
+		fit_growth(&g, p, i);
+		p->fit_at_horizon[i] = fmin(policy_grown_count(&g, (double)n, p->horizon_time),
+					    COUNT_CAP);
 	}
 	p->safe_commit_len = safe_length(p->commits_at_horizon, o->target_p);
 	p->safe_all_len = safe_length(p->objects_at_horizon, o->target_p);

@@ -33,6 +33,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "growth.h"
+
 #define PROJECTION_YEAR 31556952.0  /* seconds in a mean Gregorian year */
 #define PROJECTION_SAMPLES 256
 #define PROJECTION_FROM 10          /* the lengths projected */
@@ -125,6 +127,13 @@ int projection_compute(projection_results *p, const int64_t *times, size_t n,
 double projection_count_at(const projection_results *p, double t);
 /* The same for fit number `fit` (index into fits[]), chosen or not. */
 double projection_fit_count_at(const projection_results *p, int fit, double t);
+
+/*
+ * The chosen fit as policy's growth law (growth.h), from the window's end
+ * (t0); kind NONE when there is no fit.  history, policy and the verdict
+ * project with it, so they give the same years and counts.
+ */
+void projection_growth(policy_growth *g, const projection_results *p);
 
 /* The time at which the chosen fit reaches `count` (HUGE_VAL: never). */
 double projection_time_of(const projection_results *p, double count);

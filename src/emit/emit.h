@@ -87,6 +87,7 @@ typedef struct {
 	const projection_results *fit;
 	/* a repository's history that gave no fit (too short): what says why */
 	const projection_results *unfit;
+	int now_newest;            /* 1: r->now is the newest commit's date; 0: today */
 	const char *title;         /* --title: the chart's title; NULL: its own */
 } policy_report;
 

@@ -358,6 +358,8 @@ static json_t *projection_json(const history_report *r)
 		      "window", "years", p->window_years, "span_years", emit_window_span(p),
 		      "from", (json_int_t)p->window_start, "to", (json_int_t)p->window_end,
 		      "samples", (json_int_t)p->nsamples);
+	/* every year and count below counts from the window's end, as policy's */
+	json_object_set_new(o, "projected_from", json_integer((json_int_t)p->window_end));
 	json_object_set_new(o, "fits", json_pack("{s:{s:f,s:f,s:f},s:{s:f,s:f}}",
 		"exponential", "rate_per_year", p->fits[0].growth,
 		"annual_growth", expm1(p->fits[0].growth),
@@ -523,13 +525,14 @@ static int policy_json(FILE *out, const policy_report *p)
 		emit_policy_quote(quote, sizeof(quote), r, i);
 		json_object_set_new(quotes, key, json_string(quote));
 	}
-	root = json_pack("{s:I,s:o,s:o,s:b,s:b,s:I,s:o,s:[f,f,f],s:f,s:o,s:o,s:o,s:o}",
+	root = json_pack("{s:I,s:o,s:o,s:b,s:b,s:I,s:o,s:s,s:[f,f,f],s:f,s:o,s:o,s:o,s:o}",
 			 "schema_version", (json_int_t)JSON_SCHEMA_VERSION,
 			 "repositories", repos,
 			 "hash", p->hash ? json_string(p->hash) : json_null(),
 			 "shallow", (p->lacks & ABBREV_LACKS_SHALLOW) != 0,
 			 "partial", (p->lacks & ABBREV_LACKS_PARTIAL) != 0,
 			 "now", (json_int_t)r->now, "now_date", date_json((int64_t)r->now),
+			 "now_from", p->now_newest ? "newest commit" : "today",
 			 "years", r->years[0], r->years[1], r->years[2],
 			 "horizon_years", r->horizon_years,
 			 "horizon_year", year_json(r->horizon_time),

@@ -338,8 +338,9 @@ static int policy_markdown(FILE *out, const policy_report *p)
 	fmt_day(now, sizeof(now), (int64_t)r->now);
 	fputs("### Abbreviation policy: ", out);
 	heading_repos(out, p->title, p->repos, p->nrepos);
-	fprintf(out, "%s%s%s%s, %s\n\n", p->nrepos ? "" : "the counts given",
-		p->hash ? " (" : "", p->hash ? p->hash : "", p->hash ? ")" : "", now);
+	fprintf(out, "%s%s%s%s, %s%s\n\n", p->nrepos ? "" : "the counts given",
+		p->hash ? " (" : "", p->hash ? p->hash : "", p->hash ? ")" : "", now,
+		p->now_newest ? " (the newest commit: the years count from it)" : "");
 	emit_policy_growth(line, sizeof(line) - 1, p);
 	line[0] = (char)(line[0] >= 'a' && line[0] <= 'z' ? line[0] - 'a' + 'A' : line[0]);
 	strcat(line, ".");

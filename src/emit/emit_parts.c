@@ -776,7 +776,7 @@ void emit_policy_set_heading(char *buf, size_t n, const policy_set *s)
 	}
 	for (int y = 0; y < POLICY_NYEARS; y++) {
 		if (isfinite(s->n_at[y]))
-			fmt_count(at[y], sizeof(at[y]), round(s->n_at[y]));
+			fmt_count(at[y], sizeof(at[y]), s->n_at[y]);
 		else /* a growth that overflows a double: no number to print */
 			snprintf(at[y], sizeof(at[y]), "more than 1e+308");
 	}
@@ -966,8 +966,8 @@ void emit_safe_sentence(char *buf, size_t n, const projection_results *p)
 	char year[32], commits[48], objects[48], c[48], o[48];
 
 	fmt_year(year, sizeof(year), p->horizon_time);
-	fmt_count(commits, sizeof(commits), ceil(p->commits_at_horizon));
-	fmt_count(objects, sizeof(objects), ceil(p->objects_at_horizon));
+	fmt_count(commits, sizeof(commits), p->commits_at_horizon);
+	fmt_count(objects, sizeof(objects), p->objects_at_horizon);
 	if (p->safe_commit_len > MODEL_MAX_LEN)
 		snprintf(c, sizeof(c), "more than %u chars", MODEL_MAX_LEN);
 	else

@@ -350,7 +350,8 @@ static int projection_text(FILE *out, const history_report *r)
 	fmt_day(from, sizeof(from), p->window_start);
 	fmt_day(to, sizeof(to), p->window_end);
 	snprintf(line, sizeof(line), "growth of the commit count, %s .. %s (%.3g years, %zu "
-		 "samples):", from, to, emit_window_span(p), p->nsamples);
+		 "samples), projected from %s (the newest commit):", from, to, emit_window_span(p),
+		 p->nsamples, to);
 	print_wrapped(out, line, 0, 2);
 	for (int i = 0; i < 2; i++) {
 		const projection_fit *f = &p->fits[i];
@@ -361,8 +362,8 @@ static int projection_text(FILE *out, const history_report *r)
 			i == p->chosen ? "  <- used" : "");
 	}
 	fmt_year(from, sizeof(from), p->horizon_time);
-	fmt_count(num[0], sizeof(num[0]), round(p->fit_at_horizon[0]));
-	fmt_count(num[1], sizeof(num[1]), round(p->fit_at_horizon[1]));
+	fmt_count(num[0], sizeof(num[0]), p->fit_at_horizon[0]);
+	fmt_count(num[1], sizeof(num[1]), p->fit_at_horizon[1]);
 	fprintf(out, "commits in %s: %s by the %s fit, %s by the %s fit\n", from, num[0],
 		projection_fit_name(p->fits[0].kind), num[1], projection_fit_name(p->fits[1].kind));
 	fmt_count(num[0], sizeof(num[0]), (double)p->objects);
@@ -462,8 +463,9 @@ static int policy_text(FILE *out, const policy_report *p)
 	emit_repos_joined(repos, sizeof(repos), p->repos, p->nrepos);
 	fmt_day(now, sizeof(now), (int64_t)r->now);
 	if (p->nrepos)
-		snprintf(line, sizeof(line), "abbreviation policy for %s (%s), %s", repos,
-			 p->hash ? p->hash : "unknown", now);
+		snprintf(line, sizeof(line), "abbreviation policy for %s (%s), %s%s", repos,
+			 p->hash ? p->hash : "unknown", now,
+			 p->now_newest ? " (the newest commit: the years count from it)" : "");
 	else
 		snprintf(line, sizeof(line), "abbreviation policy for the counts given, %s", now);
 	wrapped(out, line, POLICY_TEXT_WIDTH, 0, 2);
