@@ -88,6 +88,57 @@ static int file_exists(const char *dir, const char *name)
 	return ok;
 }
 
+/*
+ * Whether libgit2 refused the repository for its owner: GIT_EOWNER, or (as
+ * libgit2 1.5 does without a global safe.directory) GIT_ENOTFOUND with
+ * the safe.directory setting named in its message.
+ */
+static int refused_owner(int rc)
+{
+	const git_error *e = git_error_last();
+
+	return rc == GIT_EOWNER ||
+	       (rc == GIT_ENOTFOUND && e && e->message && strstr(e->message, "safe.directory"));
+}
+
+/*
+ * A repository another user owns: git's words ("detected dubious
+ * ownership"), naming the directory as git names it, the work tree's top
+ * (the directory holding .git) or a bare repository itself, and the
+ * safe.directory setting that allows it.
+ */
+static void dubious_ownership(char *err, size_t errsz, const char *path)
+{
+	char cwd[4096], *top = realpath(path ? path : ".", NULL);
+	const char *shown = top ? top : path ? path : getcwd(cwd, sizeof(cwd)) ? cwd : ".";
+
+	if (top) {
+		char *dir = strdup(top);
+
+		/* up to the directory that holds .git, or a bare repository's own */
+		while (dir) {
+			char *slash;
+
+			if (file_exists(dir, ".git") ||
+			    (file_exists(dir, "HEAD") && file_exists(dir, "objects"))) {
+				free(top);
+				top = dir;
+				shown = top;
+				break;
+			}
+			slash = strrchr(dir, '/');
+			if (!slash || slash == dir) {
+				free(dir);
+				break;
+			}
+			*slash = '\0';
+		}
+	}
+	set_err(err, errsz, "detected dubious ownership in repository at '%s' (another user "
+		"owns it: git config --global --add safe.directory %s allows it)", shown, shown);
+	free(top);
+}
+
 /* Whether objdir/pack holds a promisor pack (a "*.promisor" file). */
 static int has_promisor_pack(const char *objdir)
 {
@@ -189,7 +240,10 @@ static int open_without_libgit2(walk_repo *r, const char *path, char *err, size_
 			return WALK_NOMEM;
 	} else if (git_repository_discover(&gitdir, path ? path : ".", 0,
 					   getenv("GIT_CEILING_DIRECTORIES")) < 0) {
-		not_a_repository(err, errsz, path);
+		if (refused_owner(GIT_ENOTFOUND))
+			dubious_ownership(err, errsz, path);
+		else
+			not_a_repository(err, errsz, path);
 		return WALK_ERR;
 	}
 	strip_slash(gitdir.ptr);
@@ -358,7 +412,10 @@ int walk_repo_open(walk_repo **out, const char *path, char *err, size_t errsz)
 		const char *what = path ? path : getcwd(cwd, sizeof(cwd)) ? cwd : ".";
 		const git_error *e = git_error_last();
 
-		if (rc == GIT_ENOTFOUND) {
+		if (refused_owner(rc)) {
+			dubious_ownership(err, errsz, path);
+			rc = WALK_ERR;
+		} else if (rc == GIT_ENOTFOUND) {
 			not_a_repository(err, errsz, path);
 			rc = WALK_ERR;
 		} else if (e && e->message && strstr(e->message, "objectformat")) {
