@@ -228,9 +228,15 @@ typedef struct cli_command {
 	/* checks across options once all are read; 0, or -1 with a message */
 	int (*finish)(void *opts, char *err, size_t errsz);
 	size_t repo_offset;        /* of the cli_repo_opts in the options struct */
+	/* the command: the arguments after its name; the exit status (exitcodes.h) */
+	int (*run)(int argc, char **argv);
 } cli_command;
 
-/* The commands' tables. */
+/*
+ * The commands, each defined with its option table in its cmd_<name>.c;
+ * commands.c lists them in cli_commands[], from which main() dispatches
+ * and `git abbrev -h`, did-you-mean and completion take the names.
+ */
 extern const cli_command cli_cmd_report, cli_cmd_check, cli_cmd_model, cli_cmd_verify,
 	cli_cmd_history, cli_cmd_ids, cli_cmd_merge, cli_cmd_policy, cli_cmd_cache;
 
@@ -240,6 +246,81 @@ extern const size_t cli_ncommands;
 
 /* The command called `name`, or NULL. */
 const cli_command *cli_command_find(const char *name);
+
+/* `git abbrev -h`: the synopsis, every command with its summary, the exit statuses. */
+void cli_commands_usage(FILE *out);
+
+/* ---- what the commands' option tables are made of ---------------------------- */
+
+/* The field of `opt` in a command's options struct. */
+#define CLI_FIELD(opts, opt, type) ((type *)(void *)((char *)(opts) + (opt)->offset))
+
+/* Rows: an option table is a list of these, ended by CLI_END. */
+#define CLI_FLAG(name, sh, off, val, help) \
+	{ CLI_OPT_FLAG, name, sh, off, val, NULL, NULL, NULL, help }
+#define CLI_CHOICE(name, off, ch, help) { CLI_OPT_CHOICE, name, 0, off, 0, ch, NULL, NULL, help }
+#define CLI_FORMAT(off, kind) \
+	{ CLI_OPT_FORMAT, "format", 0, off, kind, NULL, NULL, NULL, "the output format (default text)" }
+#define CLI_VALUE(name, off, fn, arg, help) { CLI_OPT_PARSE, name, 0, off, 0, NULL, fn, arg, help }
+#define CLI_STRING(name, off, arg, help) \
+	{ CLI_OPT_STRING, name, 0, off, 0, NULL, NULL, arg, help }
+#define CLI_END { 0, NULL, 0, 0, 0, NULL, NULL, NULL, NULL }
+
+/* Options of every command that reads repositories; R is the path to its cli_repo_opts. */
+#define CLI_IMPROBABLE(T, R) \
+	CLI_VALUE("improbable", offsetof(T, R improbable), cli_opt_probability, "<P>", \
+		  "flag groups less likely than P for random IDs (default 1e-4)")
+#define CLI_SHARD(T, R) \
+	CLI_VALUE("shard", offsetof(T, R shard), cli_opt_shard, "<K>/<N>", \
+		  "count only shard K of N (N divides 256): IDs whose first byte is K*256/N to (K+1)*256/N-1")
+#define CLI_TITLE(T, R) \
+	CLI_STRING("title", offsetof(T, R title), "<text>", \
+		   "the title of a chart or Markdown heading (default: repository names)")
+#define CLI_PROGRESS_ROWS(T, R) \
+	CLI_FLAG("progress", 0, offsetof(T, R progress), 1, "show progress on stderr"), \
+	CLI_FLAG("no-progress", 0, offsetof(T, R progress), 0, \
+		 "no progress (default: progress when stderr is a terminal)")
+#define CLI_CHDIR_HELP_ROWS(T, R) \
+	{ CLI_OPT_CHDIR, NULL, 'C', offsetof(T, R chdir), 0, NULL, NULL, "<path>", \
+	  "run as if started in <path>, as git -C does" }, \
+	{ CLI_OPT_HELP, "help", 'h', 0, 0, NULL, NULL, NULL, "show this help" }
+#define CLI_REPO_ROWS(T, R) \
+	CLI_FLAG("reachable", 0, offsetof(T, R reachable), 1, \
+		 "only objects reachable from HEAD, branches and tags (a clone's view)"), \
+	CLI_VALUE("refs", offsetof(T, R refs), cli_opt_refs, "<pattern>", \
+		  "walk these refs, not a clone's (repeatable; 'refs/*': all)"), \
+	CLI_CHOICE("walker", offsetof(T, R walker), cli_walkers, \
+		   "read the pack files directly (default) or through libgit2"), \
+	CLI_PROGRESS_ROWS(T, R), \
+	CLI_CHDIR_HELP_ROWS(T, R)
+
+/* The values of --type (enum abbrev_set), --walker and --fit. */
+extern const cli_choice cli_types[], cli_walkers[], cli_fits[];
+
+/*
+ * Readers of PARSE rows shared by several tables, each into the field
+ * of its row (0, or -1 with a message in err): a probability from 0 to
+ * 1 (--improbable), one above 0 and below 1 (--target-p), years above 0
+ * (--window-years) or from 0 (--horizon-years) to 1000, --shard=K/N, a
+ * length of hex chars, a size (512k, 64m, 2g), one more --refs pattern.
+ */
+int cli_opt_probability(void *o, const cli_option *opt, const char *v, char *err, size_t n);
+int cli_opt_target_p(void *o, const cli_option *opt, const char *v, char *err, size_t n);
+int cli_opt_window(void *o, const cli_option *opt, const char *v, char *err, size_t n);
+int cli_opt_horizon(void *o, const cli_option *opt, const char *v, char *err, size_t n);
+int cli_opt_shard(void *o, const cli_option *opt, const char *v, char *err, size_t errsz);
+int cli_opt_length(void *o, const cli_option *opt, const char *v, char *err, size_t errsz);
+int cli_opt_size(void *o, const cli_option *opt, const char *v, char *err, size_t errsz);
+int cli_opt_refs(void *o, const cli_option *opt, const char *v, char *err, size_t errsz);
+/* A plain decimal count of `opt` (no sign, fits 64 bits) into *n; 0 or -1. */
+int cli_opt_count(uint64_t *n, const cli_option *opt, const char *v, char *err, size_t errsz);
+
+/* The defaults of cli_repo_opts; positional arguments are repositories (argv holds them). */
+void cli_repo_init(cli_repo_opts *o, char **argv);
+int cli_repo_positional(void *opts, char *arg, char *err, size_t errsz);
+/* report's init and finish (--type goes with --format=classic), shared with ids and merge. */
+void cli_report_init(void *opts, char **argv);
+int cli_report_finish(void *opts, char *err, size_t errsz);
 
 /*
  * Parse the arguments after the command's name into `opts` (the
@@ -263,7 +344,7 @@ void cli_usage(FILE *out, const cli_command *cmd);
  */
 void cli_complete(FILE *out, const cli_command *cmd, const char *option);
 
-/* Did-you-mean: the commands close to `word`, at most `max`; how many. */
+/* Did-you-mean (commands.c): the commands close to `word`, at most `max`; how many. */
 size_t cli_similar_commands(const char *word, const cli_command **out, size_t max);
 
 #endif

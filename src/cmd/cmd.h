@@ -19,21 +19,6 @@
 #include "verdict.h"
 #include "walk.h"
 
-typedef struct {
-	const cli_command *cli;  /* name, options, usage */
-	int (*run)(int argc, char **argv);
-} abbrev_cmd;
-
-int cmd_report(int argc, char **argv);
-int cmd_check(int argc, char **argv);
-int cmd_model(int argc, char **argv);
-int cmd_history(int argc, char **argv);
-int cmd_verify(int argc, char **argv);
-int cmd_ids(int argc, char **argv);
-int cmd_merge(int argc, char **argv);
-int cmd_policy(int argc, char **argv);
-int cmd_cache(int argc, char **argv);
-
 struct git_repository;
 /* The cache's cap: git config abbrev.cacheSize of repo (NULL: the user's), else 1 GiB. */
 uint64_t cmd_cache_cap(struct git_repository *repo);

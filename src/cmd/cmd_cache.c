@@ -21,6 +21,46 @@
 #include "subject_cache.h"
 #include "utf8.h"
 
+static int cmd_cache(int argc, char **argv);
+
+/* The options of `git abbrev cache`: parsing, -h and completion come from this table. */
+
+static const cli_choice cache_formats[] = {
+	{ "text", ABBREV_FORMAT_TEXT }, { "json", ABBREV_FORMAT_JSON }, { NULL, 0 }
+};
+
+static const cli_option cache_options[] = {
+	CLI_FLAG("clear", 0, offsetof(cli_cache_opts, clear), 1, "remove every table of the cache"),
+	CLI_CHOICE("format", offsetof(cli_cache_opts, r.format), cache_formats,
+	           "the output format (default text)"),
+	CLI_CHDIR_HELP_ROWS(cli_cache_opts, r.),
+	CLI_END
+};
+
+static void cache_init(void *opts, char **argv)
+{
+	cli_cache_opts *o = opts;
+
+	memset(o, 0, sizeof(*o));
+	cli_repo_init(&o->r, argv);
+}
+
+static int cache_positional(void *opts, char *arg, char *err, size_t errsz)
+{
+	(void)opts;
+	snprintf(err, errsz, "cache takes no arguments ('%s')", arg);
+	return -1;
+}
+
+const cli_command cli_cmd_cache = {
+	"cache", "",
+	"where verify's per-pack tables are kept, their size and packs; --clear empties it",
+	"the cache is kept under git config abbrev.cacheSize (default 1g), the longest\n"
+	"unused tables removed first, and those of repacked packs\n",
+	cache_options, cache_init, cache_positional, NULL, offsetof(cli_cache_opts, r),
+	cmd_cache
+};
+
 uint64_t cmd_cache_cap(struct git_repository *repo)
 {
 	git_config *cfg = NULL;
@@ -105,7 +145,7 @@ done:
 	return rc;
 }
 
-int cmd_cache(int argc, char **argv)
+static int cmd_cache(int argc, char **argv)
 {
 	cli_cache_opts o;
 	git_repository *repo = NULL;

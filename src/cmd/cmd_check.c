@@ -7,7 +7,9 @@
  */
 #include <config.h>
 
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "cli.h"
@@ -16,7 +18,77 @@
 #include "exitcodes.h"
 #include "stats.h"
 
-int cmd_check(int argc, char **argv)
+static int cmd_check(int argc, char **argv);
+
+/* The options of `git abbrev check`: parsing, -h and completion come from this table. */
+
+static const cli_choice againsts[] = { { "same", 0 }, { "all", 1 }, { NULL, 0 } };
+
+static const cli_option check_options[] = {
+	CLI_CHOICE("type", offsetof(cli_check_opts, set), cli_types,
+	           "the set whose IDs are compared (default commit)"),
+	CLI_CHOICE("against", offsetof(cli_check_opts, against_all), againsts,
+	           "compare with IDs of the same set (default) or of all objects"),
+	CLI_FLAG("quiet", 'q', offsetof(cli_check_opts, quiet), 1, "print nothing: the exit status says"),
+	CLI_FORMAT(offsetof(cli_check_opts, r.format), EMIT_CHECK),
+	CLI_IMPROBABLE(cli_check_opts, r.),
+	CLI_REPO_ROWS(cli_check_opts, r.),
+	CLI_END
+};
+
+static void check_init(void *opts, char **argv)
+{
+	cli_check_opts *o = opts;
+
+	memset(o, 0, sizeof(*o));
+	cli_repo_init(&o->r, argv);
+	o->set = ABBREV_SET_COMMIT;
+}
+
+/* The first positional argument is the length, the rest are repositories. */
+static int check_positional(void *opts, char *arg, char *err, size_t errsz)
+{
+	cli_check_opts *o = opts;
+	unsigned long n;
+	char *end;
+
+	if (o->length)
+		return cli_repo_positional(&o->r, arg, err, errsz);
+	errno = 0;
+	n = strtoul(arg, &end, 10);
+	/* git's shortest abbreviation is 4; the upper end (40 or 64) is the hash's */
+	if (errno || end == arg || *end || arg[0] == '+' || n < ABBREV_MIN_LEN ||
+	    n > ABBREV_MAX_HEXSZ) {
+		snprintf(err, errsz, "the length must be a number of hex chars from %d to 40 "
+			 "(SHA-1) or %d (SHA-256), not '%s'", ABBREV_MIN_LEN, ABBREV_MAX_HEXSZ, arg);
+		return -1;
+	}
+	o->length = (unsigned)n;
+	return 0;
+}
+
+static int check_finish(void *opts, char *err, size_t errsz)
+{
+	cli_check_opts *o = opts;
+
+	if (!o->length) {
+		snprintf(err, errsz, "check needs a length: git abbrev check <N>");
+		return -1;
+	}
+	if (o->set == ABBREV_SET_ALL)
+		o->against_all = 0; /* all objects against all objects: the set of all */
+	return 0;
+}
+
+const cli_command cli_cmd_check = {
+	"check", "<N> [<repo>...]",
+	"do IDs of a type (default commit) collide at N chars? exit 1 if they do",
+	"exit status: 0 no two IDs share N chars, 1 some do, 2 usage, 3+ error\n",
+	check_options, check_init, check_positional, check_finish, offsetof(cli_check_opts, r),
+	cmd_check
+};
+
+static int cmd_check(int argc, char **argv)
 {
 	cli_check_opts o;
 	stats_check c = { 0 };

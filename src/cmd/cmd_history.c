@@ -24,6 +24,53 @@
 #include "history.h"
 #include "projection.h"
 
+static int cmd_history(int argc, char **argv);
+
+/* The options of `git abbrev history`: parsing, -h and completion come from this table. */
+
+static const cli_option history_options[] = {
+	CLI_FORMAT(offsetof(cli_history_opts, r.format), EMIT_HISTORY),
+	CLI_VALUE("window-years", offsetof(cli_history_opts, window_years), cli_opt_window, "<Y>",
+	          "fit the growth of the last Y years"),
+	CLI_CHOICE("fit", offsetof(cli_history_opts, fit), cli_fits,
+	           "the growth curve (default auto: the better fit)"),
+	CLI_VALUE("target-p", offsetof(cli_history_opts, target_p), cli_opt_target_p, "<P>",
+	          "a length is safe while P(collision) stays below P"),
+	CLI_VALUE("horizon-years", offsetof(cli_history_opts, horizon_years), cli_opt_horizon, "<Y>",
+	          "... for Y more years"),
+	CLI_FLAG("no-projection", 0, offsetof(cli_history_opts, projection), 0,
+	         "the past only, no projection"),
+	CLI_TITLE(cli_history_opts, r.),
+	CLI_REPO_ROWS(cli_history_opts, r.),
+	CLI_END
+};
+
+static void history_init(void *opts, char **argv)
+{
+	cli_history_opts *o = opts;
+
+	memset(o, 0, sizeof(*o));
+	cli_repo_init(&o->r, argv);
+	o->window_years = PROJECTION_DEFAULT_WINDOW;
+	o->fit = PROJECTION_FIT_AUTO;
+	o->target_p = PROJECTION_DEFAULT_TARGET_P;
+	o->horizon_years = PROJECTION_DEFAULT_HORIZON;
+	o->projection = 1;
+}
+
+static int history_positional(void *opts, char *arg, char *err, size_t errsz)
+{
+	return cli_repo_positional(&((cli_history_opts *)opts)->r, arg, err, errsz);
+}
+
+const cli_command cli_cmd_history = {
+	"history", "[<repo>...]",
+	"when each length first collided among commits, and when the next ones will",
+	NULL, history_options, history_init, history_positional, NULL,
+	offsetof(cli_history_opts, r),
+	cmd_history
+};
+
 /*
  * The commits of the union with their committer times: IDs in byte
  * order into *ids (n * rawsz bytes), times beside them.  Each commit is
@@ -81,7 +128,7 @@ static int load_commits(unsigned char **ids, int64_t **times, size_t *n, cmd_set
 	return ABBREV_EXIT_OK;
 }
 
-int cmd_history(int argc, char **argv)
+static int cmd_history(int argc, char **argv)
 {
 	cli_history_opts o;
 	cmd_sets cs = { 0 };

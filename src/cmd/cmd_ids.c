@@ -25,6 +25,52 @@
 #include "sources.h"
 #include "stats.h"
 
+static int cmd_ids(int argc, char **argv);
+
+/* The options of `git abbrev ids`: parsing, -h and completion come from this table. */
+
+static const cli_option ids_options[] = {
+	CLI_FORMAT(offsetof(cli_ids_opts, r.format), EMIT_REPORT),
+	CLI_CHOICE("type", offsetof(cli_ids_opts, r.set), cli_types,
+	           "with --format=classic: the one set it lists (default all)"),
+	CLI_FLAG("skip-bad", 0, offsetof(cli_ids_opts, skip_bad), 1,
+	         "skip and count lines that are no ID line (default: stop at the first)"),
+	CLI_SHARD(cli_ids_opts, r.),
+	CLI_IMPROBABLE(cli_ids_opts, r.),
+	CLI_TITLE(cli_ids_opts, r.),
+	CLI_PROGRESS_ROWS(cli_ids_opts, r.),
+	CLI_CHDIR_HELP_ROWS(cli_ids_opts, r.),
+	CLI_END
+};
+
+static void ids_init(void *opts, char **argv)
+{
+	cli_ids_opts *o = opts;
+
+	memset(o, 0, sizeof(*o));
+	cli_report_init(&o->r, argv);
+}
+
+static int ids_finish(void *opts, char *err, size_t errsz)
+{
+	return cli_report_finish(&((cli_ids_opts *)opts)->r, err, errsz);
+}
+
+static int ids_positional(void *opts, char *arg, char *err, size_t errsz)
+{
+	return cli_repo_positional(&((cli_ids_opts *)opts)->r, arg, err, errsz);
+}
+
+const cli_command cli_cmd_ids = {
+	"ids", "[<file>...]",
+	"the report of object IDs listed in files: git cat-file --batch-check lines, SWHIDs",
+	"reads `<id> <type>` lines (git cat-file --batch-check) or SWHIDs (swh:1:rev:<id> ...),\n"
+	"plain, gzip or zstd, from the files (none or '-': stdin); an ID listed twice counts once\n"
+	"--format=partial writes what `git abbrev merge` adds up (see --shard)\n",
+	ids_options, ids_init, ids_positional, ids_finish, offsetof(cli_ids_opts, r),
+	cmd_ids
+};
+
 /* What reading the inputs builds up. */
 typedef struct {
 	shard sh;
@@ -206,7 +252,7 @@ int cmd_print_report(const stats_report *r, int format)
 	return ABBREV_EXIT_NOMEM;
 }
 
-int cmd_ids(int argc, char **argv)
+static int cmd_ids(int argc, char **argv)
 {
 	cli_ids_opts o;
 	ids_reader r = { 0 };

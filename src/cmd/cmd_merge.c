@@ -17,7 +17,41 @@
 #include "merge.h"
 #include "partial.h"
 
-int cmd_merge(int argc, char **argv)
+static int cmd_merge(int argc, char **argv);
+
+/* The options of `git abbrev merge`: parsing, -h and completion come from this table. */
+
+static const cli_option merge_options[] = {
+	CLI_FORMAT(offsetof(cli_merge_opts, format), EMIT_REPORT),
+	CLI_CHOICE("type", offsetof(cli_merge_opts, set), cli_types,
+	           "with --format=classic: the one set it lists (default all)"),
+	CLI_IMPROBABLE(cli_merge_opts, ),
+	CLI_TITLE(cli_merge_opts, ),
+	CLI_CHDIR_HELP_ROWS(cli_merge_opts, ),
+	CLI_END
+};
+
+static int merge_finish(void *opts, char *err, size_t errsz)
+{
+	cli_merge_opts *o = opts;
+
+	if (!o->nrepos) {
+		snprintf(err, errsz, "no partial results to merge");
+		return -1;
+	}
+	return cli_report_finish(o, err, errsz);
+}
+
+const cli_command cli_cmd_merge = {
+	"merge", "<part>...",
+	"the report of the whole set from the --format=partial results of its shards",
+	"<part>: what `git abbrev ids` or `report` wrote with --shard=K/N --format=partial;\n"
+	"together the parts must cover every shard exactly once\n",
+	merge_options, cli_report_init, cli_repo_positional, merge_finish, 0,
+	cmd_merge
+};
+
+static int cmd_merge(int argc, char **argv)
 {
 	cli_merge_opts o;
 	partial *parts = NULL, merged;

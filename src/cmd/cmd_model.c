@@ -12,12 +12,89 @@
 #include <config.h>
 
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "cmd.h"
 #include "emit.h"
 #include "exitcodes.h"
 #include "model.h"
+
+static int cmd_model(int argc, char **argv);
+
+static int parse_objects(void *opts, const cli_option *opt, const char *v, char *err, size_t n)
+{
+	cli_model_opts *o = opts;
+
+	o->have_objects = 1;
+	return cli_opt_count(&o->objects, opt, v, err, n);
+}
+
+static int parse_commits(void *opts, const cli_option *opt, const char *v, char *err, size_t n)
+{
+	cli_model_opts *o = opts;
+
+	o->have_commits = 1;
+	return cli_opt_count(&o->commits, opt, v, err, n);
+}
+
+/* The options of `git abbrev model`: parsing, -h and completion come from this table. */
+
+static const cli_option model_options[] = {
+	CLI_VALUE("objects", offsetof(cli_model_opts, objects), parse_objects, "<N>",
+	          "model N IDs of all objects"),
+	CLI_VALUE("commits", offsetof(cli_model_opts, commits), parse_commits, "<M>",
+	          "and M IDs of commits"),
+	CLI_FORMAT(offsetof(cli_model_opts, format), EMIT_MODEL),
+	CLI_VALUE("from", offsetof(cli_model_opts, from), cli_opt_length, "<L>", "the first length shown"),
+	CLI_VALUE("to", offsetof(cli_model_opts, to), cli_opt_length, "<L>", "the last length shown"),
+	CLI_TITLE(cli_model_opts, r.),
+	CLI_REPO_ROWS(cli_model_opts, r.),
+	CLI_END
+};
+
+static void model_init(void *opts, char **argv)
+{
+	cli_model_opts *o = opts;
+
+	memset(o, 0, sizeof(*o));
+	cli_repo_init(&o->r, argv);
+	o->repos = argv;
+}
+
+static int model_positional(void *opts, char *arg, char *err, size_t errsz)
+{
+	cli_model_opts *o = opts;
+
+	(void)err;
+	(void)errsz;
+	o->repos[o->nrepos++] = arg;
+	return 0;
+}
+
+static int model_finish(void *opts, char *err, size_t errsz)
+{
+	cli_model_opts *o = opts;
+
+	if (o->have_objects && o->have_commits && o->commits > o->objects) {
+		snprintf(err, errsz, "--commits (%llu) cannot exceed --objects (%llu): commits are objects",
+			 (unsigned long long)o->commits, (unsigned long long)o->objects);
+		return -1;
+	}
+	if (o->from && o->to && o->from > o->to) {
+		snprintf(err, errsz, "--from (%u) is past --to (%u)", o->from, o->to);
+		return -1;
+	}
+	return 0;
+}
+
+const cli_command cli_cmd_model = {
+	"model", "[<repo>...]",
+	"birthday-model numbers: expected collisions and capacity per length",
+	"model counts --objects=N (and --commits=M) or the objects of the repositories\n(none given: the repository you stand in)\n",
+	model_options, model_init, model_positional, model_finish, offsetof(cli_model_opts, r),
+	cmd_model
+};
 
 #define JSON_DEFAULT_FROM 4
 #define JSON_DEFAULT_TO 40
@@ -47,7 +124,7 @@ static int count_repos(model_input *in, size_t *nin, cli_model_opts *o)
 	return ret;
 }
 
-int cmd_model(int argc, char **argv)
+static int cmd_model(int argc, char **argv)
 {
 	cli_model_opts o;
 	model_results r;

@@ -13,6 +13,7 @@
  */
 #include <config.h>
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,206 @@
 #include "policy.h"
 #include "projection.h"
 #include "stats.h"
+
+static int cmd_policy(int argc, char **argv);
+
+static int parse_policy_objects(void *opts, const cli_option *opt, const char *v, char *err,
+				size_t n)
+{
+	cli_policy_opts *o = opts;
+
+	o->have_objects = 1;
+	return cli_opt_count(&o->objects, opt, v, err, n);
+}
+
+static int parse_policy_commits(void *opts, const cli_option *opt, const char *v, char *err,
+				size_t n)
+{
+	cli_policy_opts *o = opts;
+
+	o->have_commits = 1;
+	return cli_opt_count(&o->commits, opt, v, err, n);
+}
+
+/* "/year" or nothing after a growth's number and unit. */
+static int per_year(const char *s)
+{
+	return !*s || !strcmp(s, "/year") || !strcmp(s, "/yr") || !strcmp(s, "/y");
+}
+
+/*
+ * --growth=: "8%" or "8%/year" (8% more each year, compounded),
+ * "80000/year" or "80000 objects/year" (all objects added a year), "8000
+ * commits/year" (commits added a year).  A bare number has no unit: 8%,
+ * 8 objects or 8 commits a year would all be guesses, so it is refused.
+ */
+static int parse_growth(void *opts, const cli_option *opt, const char *v, char *err,
+			size_t errsz)
+{
+	cli_policy_opts *o = opts;
+	const char *s;
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(v, &end);
+	s = end;
+	while (*s == ' ')
+		s++;
+	if (errno || end == v || !(x >= 0) || !isfinite(x) || *v == '+')
+		goto bad;
+	if (*s == '%' && per_year(s + 1) && x <= 1e6) {
+		o->growth_unit = CLI_GROWTH_PERCENT;
+	} else if (!strncmp(s, "commits", 7) && per_year(s + 7)) {
+		o->growth_unit = CLI_GROWTH_COMMITS;
+	} else if (!strncmp(s, "objects", 7) && per_year(s + 7)) {
+		o->growth_unit = CLI_GROWTH_OBJECTS;
+	} else if (*s && per_year(s)) {
+		o->growth_unit = CLI_GROWTH_OBJECTS;
+	} else if (!*s) {
+		snprintf(err, errsz, "'--%s=%s' has no unit: say %s%%/year, %s/year (objects) or "
+			 "'%s commits/year'", opt->name, v, v, v, v);
+		return -1;
+	} else {
+		goto bad;
+	}
+	o->growth = x;
+	return 0;
+bad:
+	snprintf(err, errsz, "'--%s' takes a yearly growth such as 8%%/year, 80000/year "
+		 "(objects) or '8000 commits/year', not '%s'", opt->name, v);
+	return -1;
+}
+
+static int cmp_unsigned(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* --lengths=a..b or a,b,c: lengths from ABBREV_MIN_LEN to ABBREV_MAX_HEXSZ, sorted, once each. */
+static int parse_lengths(void *opts, const cli_option *opt, const char *v, char *err,
+			 size_t errsz)
+{
+	cli_policy_opts *o = opts;
+	unsigned long a, b;
+	const char *s = v;
+	char *end;
+	size_t n = 0;
+
+	errno = 0;
+	if (*s < '0' || *s > '9')
+		goto bad;
+	a = strtoul(s, &end, 10);
+	if (!strncmp(end, "..", 2)) {
+		s = end + 2;
+		if (*s < '0' || *s > '9')
+			goto bad;
+		b = strtoul(s, &end, 10);
+		if (*end || errno || a < ABBREV_MIN_LEN || b > ABBREV_MAX_HEXSZ || a > b ||
+		    b - a >= POLICY_MAX_LENGTHS)
+			goto bad;
+		for (unsigned long L = a; L <= b; L++)
+			o->lengths[n++] = (unsigned)L;
+	} else {
+		for (;;) {
+			if (errno || a < ABBREV_MIN_LEN || a > ABBREV_MAX_HEXSZ ||
+			    n == POLICY_MAX_LENGTHS)
+				goto bad;
+			o->lengths[n++] = (unsigned)a;
+			if (!*end)
+				break;
+			if (*end != ',' || end[1] < '0' || end[1] > '9')
+				goto bad;
+			a = strtoul(end + 1, &end, 10);
+		}
+		qsort(o->lengths, n, sizeof(*o->lengths), cmp_unsigned);
+		for (size_t i = 1, k = 1; i <= n; i++) {
+			if (i == n) {
+				n = k;
+				break;
+			}
+			if (o->lengths[i] != o->lengths[k - 1])
+				o->lengths[k++] = o->lengths[i];
+		}
+	}
+	o->nlengths = n;
+	return 0;
+bad:
+	snprintf(err, errsz, "'--%s' takes lengths from %d to %d as a..b or a,b,c (at most %d), "
+		 "not '%s'", opt->name, ABBREV_MIN_LEN, ABBREV_MAX_HEXSZ, POLICY_MAX_LENGTHS, v);
+	return -1;
+}
+
+/* The options of `git abbrev policy`: parsing, -h and completion come from this table. */
+
+static const cli_option policy_options[] = {
+	CLI_FORMAT(offsetof(cli_policy_opts, r.format), EMIT_POLICY),
+	CLI_VALUE("lengths", offsetof(cli_policy_opts, lengths), parse_lengths, "<a..b|a,b,c>",
+	          "the lengths to show (default 10..16)"),
+	CLI_VALUE("growth", offsetof(cli_policy_opts, growth), parse_growth, "<rate>",
+	          "8%/year, 80000/year (objects) or '8000 commits/year' (default: the history's fit)"),
+	CLI_VALUE("objects", offsetof(cli_policy_opts, objects), parse_policy_objects, "<N>",
+	          "no repository: N IDs of all objects"),
+	CLI_VALUE("commits", offsetof(cli_policy_opts, commits), parse_policy_commits, "<M>",
+	          "and M IDs of commits"),
+	CLI_VALUE("horizon-years", offsetof(cli_policy_opts, horizon_years), cli_opt_horizon, "<Y>",
+	          "years later than Y from now are 'beyond' (default 50)"),
+	CLI_VALUE("window-years", offsetof(cli_policy_opts, window_years), cli_opt_window, "<Y>",
+	          "fit the growth of the last Y years of commits (default 5)"),
+	CLI_CHOICE("fit", offsetof(cli_policy_opts, fit), cli_fits,
+	           "the growth curve fitted (default auto: the better fit)"),
+	CLI_TITLE(cli_policy_opts, r.),
+	CLI_REPO_ROWS(cli_policy_opts, r.),
+	CLI_END
+};
+
+static void policy_init(void *opts, char **argv)
+{
+	cli_policy_opts *o = opts;
+
+	memset(o, 0, sizeof(*o));
+	cli_repo_init(&o->r, argv);
+	for (unsigned L = POLICY_FROM; L <= POLICY_TO; L++)
+		o->lengths[o->nlengths++] = L;
+	o->horizon_years = POLICY_DEFAULT_HORIZON;
+	o->window_years = PROJECTION_DEFAULT_WINDOW;
+	o->fit = PROJECTION_FIT_AUTO;
+}
+
+static int policy_positional(void *opts, char *arg, char *err, size_t errsz)
+{
+	return cli_repo_positional(&((cli_policy_opts *)opts)->r, arg, err, errsz);
+}
+
+static int policy_finish(void *opts, char *err, size_t errsz)
+{
+	cli_policy_opts *o = opts;
+	int counts = o->have_objects || o->have_commits;
+
+	if (counts && o->r.nrepos)
+		snprintf(err, errsz, "policy takes counts (--objects, --commits) or repositories, "
+			 "not both");
+	else if (o->have_objects && o->have_commits && o->commits > o->objects)
+		snprintf(err, errsz, "--commits (%llu) cannot exceed --objects (%llu): commits are "
+			 "objects", (unsigned long long)o->commits, (unsigned long long)o->objects);
+	else if (counts && o->growth_unit == CLI_GROWTH_COMMITS && !o->have_commits)
+		snprintf(err, errsz, "--growth in commits a year needs --commits (or a repository)");
+	else if (counts && o->growth_unit == CLI_GROWTH_OBJECTS && !o->have_objects)
+		snprintf(err, errsz, "--growth in objects a year needs --objects (or a repository)");
+	return err[0] ? -1 : 0;
+}
+
+const cli_command cli_cmd_policy = {
+	"policy", "[<repo>...]",
+	"per length: collisions now, in 5, 10, 20 years, and the year each passes 1% and 50%",
+	"policy reads the repositories (default: the current one) and projects their growth,\n"
+	"or models --objects=N (and --commits=M) grown by --growth\n",
+	policy_options, policy_init, policy_positional, policy_finish,
+	offsetof(cli_policy_opts, r),
+	cmd_policy
+};
 
 /* The growth --growth gives, for sets of these counts (0: not given). */
 static void given_growth(policy_growth *g, const cli_policy_opts *o, uint64_t objects,
@@ -80,7 +281,7 @@ static int read_repos(repo_input *ri, cli_policy_opts *o, policy_input *in, doub
 	return cmd_growth_read(&ri->gr, &ri->cs, o->window_years, o->fit, (int64_t)now, p, 0);
 }
 
-int cmd_policy(int argc, char **argv)
+static int cmd_policy(int argc, char **argv)
 {
 	cli_policy_opts o;
 	repo_input ri;

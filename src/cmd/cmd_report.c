@@ -17,7 +17,29 @@
 #include "stats.h"
 #include "walk.h"
 
-int cmd_report(int argc, char **argv)
+static int cmd_report(int argc, char **argv);
+
+/* The options of `git abbrev report`: parsing, -h and completion come from this table. */
+
+static const cli_option report_options[] = {
+	CLI_FORMAT(offsetof(cli_report_opts, format), EMIT_REPORT),
+	CLI_CHOICE("type", offsetof(cli_report_opts, set), cli_types,
+	           "with --format=classic: the one set it lists (default all)"),
+	CLI_IMPROBABLE(cli_report_opts, ),
+	CLI_SHARD(cli_report_opts, ),
+	CLI_TITLE(cli_report_opts, ),
+	CLI_REPO_ROWS(cli_report_opts, ),
+	CLI_END
+};
+
+const cli_command cli_cmd_report = {
+	"report", "[<repo>...]",
+	"the full comparison: colliding IDs per length, per type and for all objects",
+	NULL, report_options, cli_report_init, cli_repo_positional, cli_report_finish, 0,
+	cmd_report
+};
+
+static int cmd_report(int argc, char **argv)
 {
 	cli_report_opts o;
 	stats_report rep;

@@ -41,6 +41,98 @@
 #include "walk.h"
 #include "walk_repo.h"
 
+static int cmd_verify(int argc, char **argv);
+
+/* verify --repo=<path>: one more repository (the field is cli_verify_opts.other) */
+static int parse_other_repo(void *o, const cli_option *opt, const char *v, char *err,
+			    size_t errsz)
+{
+	cli_verify_opts *vo = o;
+
+	if (vo->nother == CLI_MAX_OTHER_REPOS) {
+		snprintf(err, errsz, "at most %d '--%s' options", CLI_MAX_OTHER_REPOS, opt->name);
+		return -1;
+	}
+	vo->other[vo->nother++] = v;
+	return 0;
+}
+
+/* The options of `git abbrev verify`: parsing, -h and completion come from this table. */
+
+static const cli_choice fail_ons[] = {
+	{ "warning", CLI_FAIL_ON_WARNING }, { "error", CLI_FAIL_ON_ERROR }, { NULL, 0 }
+};
+
+static const cli_option verify_options[] = {
+	CLI_VALUE("min-length", offsetof(cli_verify_opts, min_length), cli_opt_length, "<N>",
+	          "the shortest ID a reference may use (default: abbrev.minLength, else 12)"),
+	CLI_STRING("range", offsetof(cli_verify_opts, range), "<rev-range>",
+	           "check the messages of these commits instead of files"),
+	CLI_FLAG("fix", 0, offsetof(cli_verify_opts, fix), 1,
+	         "print the input with its references rewritten"),
+	CLI_VALUE("max-input", offsetof(cli_verify_opts, max_input), cli_opt_size, "<size>",
+	          "read at most this much of each input (default 256m)"),
+	CLI_CHOICE("fail-on", offsetof(cli_verify_opts, fail_on), fail_ons,
+	           "exit 1 on any finding (warning, default) or only on errors (error)"),
+	CLI_VALUE("repo", offsetof(cli_verify_opts, other), parse_other_repo, "<path>",
+	          "also look IDs up in this repository before calling them unknown (repeatable)"),
+	CLI_FLAG("no-cache", 0, offsetof(cli_verify_opts, no_cache), 1,
+	         "neither read nor write the subject cache (read every commit)"),
+	CLI_FORMAT(offsetof(cli_verify_opts, r.format), EMIT_VERIFY),
+	CLI_REPO_ROWS(cli_verify_opts, r.),
+	CLI_END
+};
+
+static void verify_init(void *opts, char **argv)
+{
+	cli_verify_opts *o = opts;
+
+	memset(o, 0, sizeof(*o));
+	cli_repo_init(&o->r, argv);
+	o->files = argv;
+	o->min_length = 0; /* not given: git config abbrev.minLength, else the default (cmd_verify.c) */
+	o->max_input = CLI_DEFAULT_MAX_INPUT;
+}
+
+static int verify_positional(void *opts, char *arg, char *err, size_t errsz)
+{
+	cli_verify_opts *o = opts;
+
+	(void)err;
+	(void)errsz;
+	o->files[o->nfiles++] = arg;
+	return 0;
+}
+
+static int verify_finish(void *opts, char *err, size_t errsz)
+{
+	cli_verify_opts *o = opts;
+	const char *why = NULL;
+
+	if (o->range && o->nfiles)
+		why = "--range checks the messages of commits, not files";
+	else if (o->fix && o->range)
+		why = "--fix rewrites a file, not history";
+	else if (o->fix && o->nfiles > 1)
+		why = "--fix takes one input (it prints it rewritten)";
+	else if (o->fix && o->r.format != ABBREV_FORMAT_TEXT)
+		why = "--fix prints the text; its findings go to stderr as text";
+	if (why)
+		snprintf(err, errsz, "%s", why);
+	return why ? -1 : 0;
+}
+
+const cli_command cli_cmd_verify = {
+	"verify", "[<file>...]",
+	"check Fixes: tags and commit references by ID and subject; exit 1 if any is wrong",
+	"checks Fixes: tags, `commit <id> (\"subject\")` and `This reverts commit <id>.`\n"
+	"in the files (none or '-': stdin), or with --range in the commits' messages\n"
+	"exit status: 0 nothing flagged, 1 something flagged, 2 usage, 3+ error\n",
+	verify_options, verify_init, verify_positional, verify_finish,
+	offsetof(cli_verify_opts, r),
+	cmd_verify
+};
+
 /*
  * The objects of one repository (this one or a --repo) as the resolver
  * asks about them: from its .idx files, or from its sets once walked.
@@ -451,7 +543,7 @@ static int min_length_config(unsigned *out, struct git_repository *repo, size_t 
 	return ABBREV_EXIT_OK;
 }
 
-int cmd_verify(int argc, char **argv)
+static int cmd_verify(int argc, char **argv)
 {
 	cli_verify_opts o;
 	cli_repo_opts ro;

@@ -1,8 +1,8 @@
 /*
  * main.c - git-abbrev: how long must abbreviated object IDs be?
  *
- * A table of commands, one file each; the first argument picks one, and
- * an option or a path means "report".  A word that is neither a command
+ * The table of commands (commands.c), one file each; the first argument
+ * picks one, and an option or a path means the first, "report".  A word that is neither a command
  * nor a path (and has no '/') is a mistyped command: git's "did you mean".  Only this
  * layer and the commands print to the user and choose exit codes.
  */
@@ -19,38 +19,6 @@
 #include "cmd.h"
 #include "exitcodes.h"
 #include "mapguard.h"
-
-static const abbrev_cmd commands[] = {
-	{ &cli_cmd_report, cmd_report },
-	{ &cli_cmd_check, cmd_check },
-	{ &cli_cmd_model, cmd_model },
-	{ &cli_cmd_verify, cmd_verify },
-	{ &cli_cmd_history, cmd_history },
-	{ &cli_cmd_ids, cmd_ids },
-	{ &cli_cmd_merge, cmd_merge },
-	{ &cli_cmd_policy, cmd_policy },
-	{ &cli_cmd_cache, cmd_cache },
-};
-#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
-
-static const abbrev_cmd *find_command(const char *name)
-{
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (!strcmp(name, commands[i].cli->name))
-			return &commands[i];
-	return NULL;
-}
-
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: git abbrev [<command>] [<options>] [<repo>...]\n"
-		     "       git abbrev help [--usage] <command>\n\ncommands:\n");
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(out, "  %-8s %s\n", commands[i].cli->name, commands[i].cli->summary);
-	fprintf(out, "\nwith no command, or an option or a repository first: report\n"
-		     "\nexit status: 0 success, 1 collisions found (check) or problems (verify),\n"
-		     "2 usage error, 3 runtime error (not a repository, corrupt data), 4 out of memory\n");
-}
 
 /* `git abbrev chek`: neither a command nor a path.  Say so, as git does. */
 static int unknown_command(const char *word)
@@ -82,7 +50,7 @@ static int written(const char *what)
 
 int main(int argc, char **argv)
 {
-	const abbrev_cmd *cmd = &commands[0];
+	const cli_command *cmd = cli_commands[0];
 	const char *a;
 	int first = 1, ret;
 
@@ -91,7 +59,7 @@ int main(int argc, char **argv)
 		const char *dir = argv[first][2] ? argv[first] + 2 : argv[first + 1];
 
 		if (!dir)
-			return cmd_usage_error(commands[0].cli, "option '-C' needs a value");
+			return cmd_usage_error(cli_commands[0], "option '-C' needs a value");
 		ret = cmd_chdir(dir);
 		if (ret)
 			return ret;
@@ -108,10 +76,10 @@ int main(int argc, char **argv)
 		const char *name = first + 1 + opt_usage < argc ? argv[first + 1 + opt_usage] : NULL;
 
 		if (!name) {
-			usage(stdout);
+			cli_commands_usage(stdout);
 			return written("the help");
 		}
-		cmd = find_command(name);
+		cmd = cli_command_find(name);
 		if (!cmd)
 			return unknown_command(name);
 		if (!opt_usage && isatty(STDOUT_FILENO)) {
@@ -119,12 +87,12 @@ int main(int argc, char **argv)
 			execlp("man", "man", "git-abbrev", (char *)NULL);
 			/* no man: the option list below */
 		}
-		cli_usage(stdout, cmd->cli);
+		cli_usage(stdout, cmd);
 		return written("the help");
 	}
 	if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 		/* git's commands: the usage on stdout, exit 129 */
-		usage(stdout);
+		cli_commands_usage(stdout);
 		return written("the help") ? ABBREV_EXIT_RUNTIME : ABBREV_EXIT_HELP;
 	}
 	if (!strcmp(a, "--git-completion-helper=commands")) {
@@ -132,13 +100,13 @@ int main(int argc, char **argv)
 		return ABBREV_EXIT_OK;
 	}
 	if (*a && *a != '-') {
-		cmd = find_command(a);
+		cmd = cli_command_find(a);
 		if (cmd)
 			first++;
 		else if (!strchr(a, '/') && access(a, F_OK))
 			return unknown_command(a);
 		else
-			cmd = &commands[0];
+			cmd = cli_commands[0];
 	}
 	/* a file we mapped cut short under us: one line, exit 3 (mapguard.h) */
 	mapguard_install("git-abbrev", ABBREV_EXIT_RUNTIME);
