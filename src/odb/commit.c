@@ -15,9 +15,10 @@
 
 #include "hexid.h"
 
+/* git's isspace(): space, tab, newline and carriage return, not \v or \f */
 static int is_space(unsigned char c)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
 int64_t commit_time(const char *d, size_t len)

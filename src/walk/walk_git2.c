@@ -164,12 +164,25 @@ char *walk_repo_describe(walk_repo *r, const unsigned char *id, int type)
 	if (type == ABBREV_TYPE_COMMIT) {
 		git_commit *c;
 		const git_signature *who;
-		const char *subject;
+		git_odb *odb = NULL;
+		git_odb_object *obj;
+		commit_buf subject = { 0 };
 		char date[32] = "";
 
 		if (git_commit_lookup(&c, r->repo, &oid) < 0)
 			return NULL;
-		subject = git_commit_summary(c);
+		/*
+		 * The subject as git's %s (commit_subject), not libgit2's
+		 * summary, which drops the first line's indentation and
+		 * squeezes the whitespace inside
+		 */
+		if (git_repository_odb(&odb, r->repo) == 0 && git_odb_read(&obj, odb, &oid) == 0) {
+			if (commit_subject(git_odb_object_data(obj), git_odb_object_size(obj),
+					   &subject))
+				commit_buf_free(&subject);
+			git_odb_object_free(obj);
+		}
+		git_odb_free(odb);
 		who = git_commit_committer(c);
 		if (who) {
 			/* the committer's own calendar day, as git log --date=short */
@@ -179,8 +192,9 @@ char *walk_repo_describe(walk_repo *r, const unsigned char *id, int type)
 			if (gmtime_r(&t, &tm))
 				strftime(date, sizeof(date), " %Y-%m-%d", &tm);
 		}
-		if (asprintf(&out, "(\"%s\")%s", subject ? subject : "", date) < 0)
+		if (!subject.s || asprintf(&out, "(\"%s\")%s", subject.s, date) < 0)
 			out = NULL;
+		commit_buf_free(&subject);
 		git_commit_free(c);
 	} else if (type == ABBREV_TYPE_TAG) {
 		git_tag *t;
