@@ -50,6 +50,30 @@ def history(root, what):
                 expect(kind in text, "%s: legend %r but the line is %s (%s)" % (what, text, kind, dash))
 
 
+def backtest(root, what):
+    """history --backtest's panel: each legend's count of points inside is what is drawn."""
+    for panel in root.iter(NS + "g"):
+        if panel.get("class") != "backtest":
+            continue
+        drawn = {}
+        for e in panel.iter(NS + "circle"):
+            if "bt-point" not in classes(e):
+                continue
+            lo, hi, m = (int(e.get(k)) for k in ("data-low", "data-high", "data-measured"))
+            hit = e.get("data-hit") == "1"
+            expect(hit == (lo <= m <= hi), "%s: point %s..%s %s marked hit=%s"
+                   % (what, lo, hi, m, hit))
+            expect((e.get("fill") == "#fff") != hit, "%s: a %s drawn %s" % (
+                what, "hit" if hit else "miss", "as a ring" if e.get("fill") == "#fff" else "filled"))
+            d = drawn.setdefault(e.get("data-length"), [0, 0])
+            d[0] += hit
+            d[1] += 1
+        texts = ["".join(t.itertext()) for t in panel.iter(NS + "text") if "legend-text" in classes(t)]
+        for L, (h, n) in drawn.items():
+            want = "%s chars (%d of %d inside)" % (L, h, n)
+            expect(want in texts, "%s: legend lacks %r: %s" % (what, want, texts))
+
+
 def policy(root, what):
     sc = y_log_scale(root)
     ticks = []
@@ -87,6 +111,7 @@ for f in sys.argv[1:]:
     kind = what.split("-")[0].split(".")[0]
     check_text_overlap(root, what)
     marked(root, what)
+    backtest(root, what)
     {"report": lambda r, w: None, "model": lambda r, w: None, "history": history,
      "policy": policy}[kind](root, what)
 

@@ -617,7 +617,7 @@ START_TEST(test_emit_json)
 	ck_assert_int_eq(history_compute(&h, ids, t, 5, RAW), 0);
 	projection_opts_init(&o);
 	ck_assert_int_eq(projection_compute(&p, h.times, 5, 17, &o), 0);
-	r = (history_report){ repos, 1, 0, 17, &h, &p, NULL };
+	r = (history_report){ repos, 1, 0, 17, &h, &p, NULL, NULL };
 	ck_assert_int_eq(emit_history(mem, &r, ABBREV_FORMAT_JSON), 0);
 	fflush(mem);
 	root = json_loads(buf, JSON_REJECT_DUPLICATES, &je);
@@ -709,7 +709,7 @@ START_TEST(test_emit_text)
 	ck_assert_int_eq(history_compute(&h, ids, t, n, RAW), 0);
 	projection_opts_init(&o);
 	ck_assert_int_eq(projection_compute(&p, h.times, n, 9 * n, &o), 0);
-	r = (history_report){ NULL, 0, 0, 9 * n, &h, &p, NULL };
+	r = (history_report){ NULL, 0, 0, 9 * n, &h, &p, NULL, NULL };
 	ck_assert_int_eq(emit_history(mem, &r, ABBREV_FORMAT_TEXT), 0);
 	fflush(mem);
 	ck_assert_msg(!strncmp(buf, "2,000 commits (sha1), committed 2005-04-07 .. 2010-04-", 52),

@@ -72,6 +72,40 @@ START_TEST(test_poisson_tail)
 }
 END_TEST
 
+/*
+ * The central 99% of Poisson(mu): a few worked by hand (the pmf summed
+ * from 0 in Python), and for many mu the definition checked with the
+ * tails, which come from the regularised gamma function, not a sum.
+ */
+START_TEST(test_poisson_interval)
+{
+	static const struct {
+		double mu;
+		uint64_t lo, hi;
+	} cases[] = {
+		{ 0.3, 0, 2 }, { 2.77, 0, 8 }, { 77.1, 55, 101 }, { 1234, 1144, 1325 }, { 0, 0, 0 },
+	};
+	uint64_t lo, hi;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		model_poisson_interval(cases[i].mu, 0.005, &lo, &hi);
+		ck_assert_msg(lo == cases[i].lo && hi == cases[i].hi, "mu %g: %llu..%llu, want %llu..%llu",
+			      cases[i].mu, (unsigned long long)lo, (unsigned long long)hi,
+			      (unsigned long long)cases[i].lo, (unsigned long long)cases[i].hi);
+	}
+	for (double mu = 0.01; mu < 2e6; mu *= 1.37) {
+		model_poisson_interval(mu, 0.005, &lo, &hi);
+		/* lo: the least k with P(X <= k) > q; hi: the least with P(X <= k) >= 1 - q */
+		ck_assert_msg(model_poisson_tail(lo, mu, 0) > 0.005 &&
+			      (lo == 0 || model_poisson_tail(lo - 1, mu, 0) <= 0.005), "mu %g lo %llu",
+			      mu, (unsigned long long)lo);
+		ck_assert_msg(model_poisson_tail(hi, mu, 0) >= 0.995 - 1e-12 &&
+			      (hi == 0 || model_poisson_tail(hi - 1, mu, 0) < 0.995 + 1e-12),
+			      "mu %g hi %llu", mu, (unsigned long long)hi);
+	}
+}
+END_TEST
+
 START_TEST(test_pairs_closed_form)
 {
 	static const uint64_t ns[] = { 2, 3, 10, 1000, 65536, SEED_OBJECTS, 1000000000ULL,
@@ -608,6 +642,7 @@ Suite *make_model_suite(void)
 
 	tc = tcase_create("core");
 	tcase_add_test(tc, test_poisson_tail);
+	tcase_add_test(tc, test_poisson_interval);
 	tcase_add_test(tc, test_fmt_p);
 	tcase_add_test(tc, test_pairs_closed_form);
 	tcase_add_test(tc, test_n_below_two);

@@ -57,6 +57,9 @@ Scenarios (NAME):
               dated on purpose: sharing exactly 6 hex chars at
               HISTORY_PLANT6, >= 7 at HISTORY_PLANT7 (one of them
               unreachable: no ref), >= 9 at HISTORY_PLANT9.
+  growth      <dir> holds 4000 commits on main whose count grows as
+              50 e^(0.3 t) - 50 over the years from EPOCH (about 14.6
+              years), nothing planted: IDs as random as git makes them.
 
 Collisions are found by brute force: git's object ID is
 sha1(b"<type> <size>\\0" + content), so candidate objects that differ only in a
@@ -702,6 +705,12 @@ def scenario_history(d):
     return info
 
 
+def scenario_growth(d):
+    init_repo(d)
+    fast_import(d, history_stream(4000, 0.3))
+    return {"repos": {"main": d}, "objects": len(all_objects(d))}
+
+
 def tag_of_family(target, ttype, name, when):
     """Tags of one target whose messages differ in a nonce."""
     head = tag_bytes(target, ttype, name, b"planted tag, nonce ", when)
@@ -791,6 +800,7 @@ SCENARIOS = {
     "empty": scenario_empty,
     "sha256": scenario_sha256,
     "history": scenario_history,
+    "growth": scenario_growth,
     "asof": scenario_asof,
 }
 

@@ -87,6 +87,7 @@ typedef struct {
 	double target_p;      /* --target-p=P: "safe" means P(collision) <= P ... */
 	double horizon_years; /* --horizon-years=Y: ... for Y more years */
 	int projection;       /* 0 with --no-projection */
+	int backtest;         /* --backtest: how past fits would have predicted since */
 } cli_history_opts;
 
 /*

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "backtest.h"
 #include "cli.h"
 #include "cmd.h"
 #include "commit_graph.h"
@@ -40,6 +41,8 @@ static const cli_option history_options[] = {
 	          "... for Y more years"),
 	CLI_FLAG("no-projection", 0, offsetof(cli_history_opts, projection), 0,
 	         "the past only, no projection"),
+	CLI_FLAG("backtest", 0, offsetof(cli_history_opts, backtest), 1,
+	         "fit the growth at past dates and check what it predicted"),
 	CLI_TITLE(cli_history_opts, r.),
 	CLI_REPO_ROWS(cli_history_opts, r.),
 	CLI_END
@@ -133,6 +136,7 @@ static int cmd_history(int argc, char **argv)
 	cli_history_opts o;
 	cmd_sets cs = { 0 };
 	history_results h = { 0 };
+	backtest_results bt = { 0 };
 	projection_results pr;
 	projection_opts po;
 	history_report rep;
@@ -176,6 +180,12 @@ static int cmd_history(int argc, char **argv)
 		ret = ABBREV_EXIT_USAGE;
 		goto done;
 	}
+	if (o.backtest && backtest_compute(&bt, ids, times, n, idsets_rawsz(cs.s), &po,
+					   BACKTEST_STEP_YEARS)) {
+		cmd_error("out of memory");
+		ret = ABBREV_EXIT_NOMEM;
+		goto done;
+	}
 	rep = (history_report){
 		.repos = (const char *const *)cs.paths,
 		.nrepos = cs.n,
@@ -183,6 +193,7 @@ static int cmd_history(int argc, char **argv)
 		.objects = idsets_count(cs.s, ABBREV_SET_ALL),
 		.h = &h,
 		.p = o.projection ? &pr : NULL,
+		.bt = o.backtest ? &bt : NULL,
 		.title = o.r.title,
 	};
 	if (emit_history(stdout, &rep, o.r.format) || fflush(stdout)) {
@@ -191,6 +202,7 @@ static int cmd_history(int argc, char **argv)
 	}
 done:
 	history_results_clear(&h);
+	backtest_results_clear(&bt);
 	free(ids);
 	free(times);
 	cmd_sets_free(&cs);

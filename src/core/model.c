@@ -372,3 +372,35 @@ double model_poisson_tail(uint64_t k, double mu, int upper)
 		p = 1;
 	return (double)p;
 }
+
+void model_poisson_interval(double mu, double q, uint64_t *lo, uint64_t *hi)
+{
+	long double c = 0, k0;
+	uint64_t k;
+	int have_lo = 0;
+
+	*lo = *hi = 0;
+	if (!(mu > 0) || !(q > 0 && q < 0.5))
+		return;
+	/* below mu - 12 sd (and up to 9 past it) the mass is under 1e-30: start there */
+	k0 = floorl((long double)mu - 12 * sqrtl((long double)mu) - 10);
+	if (k0 < 0)
+		k0 = 0;
+	if (!(k0 < 1.8e19L))
+		return; /* past 64 bits: no count is that large */
+	k = (uint64_t)k0;
+	for (;; k++) {
+		long double pmf = expl((long double)k * logl((long double)mu) - (long double)mu -
+				       lgammal((long double)k + 1));
+
+		c += pmf;
+		if (!have_lo && c > (long double)q) {
+			*lo = k;
+			have_lo = 1;
+		}
+		if (c >= 1 - (long double)q) {
+			*hi = k;
+			return;
+		}
+	}
+}

@@ -53,6 +53,13 @@ double model_expected_prefixes(uint64_t n, unsigned L);
 double model_poisson_tail(uint64_t k, double mu, int upper);
 
 /*
+ * The central interval of X ~ Poisson(mu) that leaves at most q in each
+ * tail: *lo the least k with P(X <= k) > q, *hi the least k with
+ * P(X <= k) >= 1 - q (q = 0.005: the central 99%).  mu <= 0: [0, 0].
+ */
+void model_poisson_interval(double mu, double q, uint64_t *lo, uint64_t *hi);
+
+/*
  * Expected number of IDs that share their L-char prefix with another
  * (the "objects" half): n (1 - (1-q)^(n-1)).  About 2E when rare.
  */

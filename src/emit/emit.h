@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "backtest.h"
 #include "history.h"
 #include "lacks.h"
 #include "model.h"
@@ -72,6 +73,7 @@ typedef struct {
 	const history_results *h;
 	const projection_results *p; /* NULL: no projection */
 	const char *title;         /* --title: the chart's title; NULL: its own */
+	const backtest_results *bt;  /* --backtest (NULL: none): after the rest */
 } history_report;
 
 /*

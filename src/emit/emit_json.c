@@ -383,6 +383,54 @@ static json_t *projection_json(const history_report *r)
 	return o;
 }
 
+/* history --backtest: every cut-off, prediction and count (docs/json.md) */
+static json_t *backtest_json(const backtest_results *b)
+{
+	json_t *lens = json_array(), *cuts = json_array(), *preds = json_array();
+	json_t *by_len = json_object();
+	char key[8];
+
+	for (size_t j = 0; j < b->nlens; j++) {
+		json_array_append_new(lens, json_integer(b->lens[j]));
+		snprintf(key, sizeof(key), "%u", b->lens[j]);
+		json_object_set_new(by_len, key, json_pack("{s:I,s:I}", "hits",
+			(json_int_t)b->len_hits[j], "predictions", (json_int_t)b->len_cells[j]));
+	}
+	for (size_t c = 0; c + 1 < b->ndates; c++) {
+		const backtest_cut *k = &b->cuts[c];
+
+		json_array_append_new(cuts, json_pack("{s:I,s:o,s:I,s:o,s:o}",
+			"time", (json_int_t)b->dates[c], "date", date_json(b->dates[c]),
+			"commits", (json_int_t)k->commits,
+			"fit", k->ok ? json_string(projection_fit_name(k->kind)) : json_null(),
+			"growth", k->ok ? json_real(k->growth) : json_null()));
+	}
+	for (size_t i = 0; i < b->nrows; i++) {
+		const backtest_row *r = &b->rows[i];
+		json_t *cells = json_object();
+
+		for (size_t j = 0; j < b->nlens; j++) {
+			const backtest_cell *x = &r->len[j];
+
+			snprintf(key, sizeof(key), "%u", b->lens[j]);
+			json_object_set_new(cells, key, json_pack("{s:f,s:I,s:I,s:I,s:b}",
+				"expected_prefixes", x->expected, "low", (json_int_t)x->lo,
+				"high", (json_int_t)x->hi, "colliding_prefixes", (json_int_t)x->measured,
+				"hit", x->hit));
+		}
+		json_array_append_new(preds, json_pack("{s:I,s:I,s:o,s:f,s:I,s:o}",
+			"cutoff", (json_int_t)b->dates[r->cut], "time", (json_int_t)b->dates[r->at],
+			"date", date_json(b->dates[r->at]), "commits_fitted", r->commits_fit,
+			"commits", (json_int_t)r->commits, "lengths", cells));
+	}
+	return json_pack("{s:f,s:f,s:s,s:f,s:I,s:o,s:o,s:o,s:I,s:I,s:o}",
+		"step_years", b->step_years, "window_years", b->window_years,
+		"fit", b->fit == PROJECTION_FIT_AUTO ? "auto" : projection_fit_name(b->fit),
+		"interval", 1 - 2 * BACKTEST_Q, "end", (json_int_t)(b->ndates ? b->dates[b->ndates - 1] : 0),
+		"lengths", lens, "cutoffs", cuts, "predictions", preds,
+		"hits", (json_int_t)b->hits, "total", (json_int_t)b->cells, "by_length", by_len);
+}
+
 static int history_json(FILE *out, const history_report *r)
 {
 	const history_results *h = r->h;
@@ -429,6 +477,8 @@ static int history_json(FILE *out, const history_report *r)
 			 "projection", projection_json(r),
 			 "no_projection", why[0] ? json_string(why) : json_null());
 	json_object_set_new(root, "schema_version", json_integer(JSON_SCHEMA_VERSION));
+	if (r->bt)
+		json_object_set_new(root, "backtest", backtest_json(r->bt));
 	return dump(out, root, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 }
 

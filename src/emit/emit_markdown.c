@@ -242,6 +242,30 @@ static int projection_markdown(FILE *out, const history_report *r)
 	return ferror(out) ? -1 : 0;
 }
 
+static int backtest_markdown(FILE *out, const backtest_results *b)
+{
+	char line[1024];
+	emit_table t;
+
+	fputs("\n#### Backtest\n\n", out);
+	emit_backtest_intro(line, sizeof(line), b);
+	line[0] = 'B';
+	paragraph(out, line);
+	if (!b->nrows)
+		return ferror(out) ? -1 : 0;
+	fputc('\n', out);
+	if (md_table(out, &t, emit_backtest_table(&t, b, 1)))
+		return -1;
+	fputc('\n', out);
+	paragraph(out, "*fitted*: the fit's commit count at that date; *99% range*: the central "
+		       "99% of a Poisson count with the predicted mean; \\* measured outside it.");
+	fputc('\n', out);
+	emit_backtest_summary(line, sizeof(line), b);
+	line[0] = 'H';
+	paragraph(out, line);
+	return ferror(out) ? -1 : 0;
+}
+
 static int history_markdown(FILE *out, const history_report *r)
 {
 	const history_results *h = r->h;
@@ -261,6 +285,8 @@ static int history_markdown(FILE *out, const history_report *r)
 	}
 	if (h->commits < 2) {
 		fputs("Fewer than two commits: no length has collided.\n", out);
+		if (r->bt && backtest_markdown(out, r->bt))
+			return -1;
 		return ferror(out) ? -1 : 0;
 	}
 	if (md_table(out, &t, emit_history_first_table(&t, h, 1)))
@@ -280,6 +306,8 @@ static int history_markdown(FILE *out, const history_report *r)
 		       "that many commits (about half above and half below 0.5 when IDs are random, "
 		       "tiny for a crafted pair); *not yet*: commits and P now.");
 	if (r->p && projection_markdown(out, r))
+		return -1;
+	if (r->bt && backtest_markdown(out, r->bt))
 		return -1;
 	return ferror(out) ? -1 : 0;
 }

@@ -699,6 +699,124 @@ int emit_history_years_table(emit_table *t, const projection_results *p, int mar
 	return 0;
 }
 
+/* ---- backtest ----------------------------------------------------------- */
+
+/* "2012-08": the month of a grid date (the grid is years apart, the day adds nothing) */
+static void month_cell(char *buf, size_t n, int64_t t)
+{
+	char day[32];
+
+	fmt_day(day, sizeof(day), t);
+	snprintf(buf, n, "%.7s", day);
+}
+
+/*
+ * A count short enough for the table: as fmt_count() below 10,000, else
+ * three significant digits and k, M, G, T, P or E, rounded down (way < 0),
+ * to nearest (0) or up (> 0), so that a range stays a range: "64.8k",
+ * "1.05M".  The JSON has every number whole.
+ */
+static void short_count(char *buf, size_t n, double v, int way)
+{
+	static const char suffix[] = "kMGTPE";
+	double scale = 1e3;
+	int i = 0;
+
+	if (!(v >= 10000) || !isfinite(v)) {
+		fmt_count(buf, n, way < 0 ? floor(v) : way > 0 ? ceil(v) : round(v));
+		return;
+	}
+	while (i + 1 < (int)sizeof(suffix) - 1 && v >= scale * 999.5)
+		scale *= 1e3, i++;
+	{
+		double x = v / scale, digits = x < 100 ? (x < 10 ? 100 : 10) : 1;
+
+		x = way < 0 ? floor(x * digits) : way > 0 ? ceil(x * digits) : round(x * digits);
+		x /= digits;
+		if (x >= 1000 && i + 1 < (int)sizeof(suffix) - 1) { /* 999.96k rounds up to 1.00M */
+			x /= 1000;
+			i++;
+			digits = 100;
+		}
+		snprintf(buf, n, "%.*f%c", digits >= 100 ? 2 : digits >= 10 ? 1 : 0, x, suffix[i]);
+	}
+}
+
+int emit_backtest_table(emit_table *t, const backtest_results *b, int markdown)
+{
+	static const char *const heads[] = {
+		"cut-off", "date", "fitted", "commits", "len", "predicted", "99% range", "measured"
+	};
+
+	emit_table_init(t, 8, heads, "llrrrrrr");
+	for (size_t i = 0; i < b->nrows; i++) {
+		const backtest_row *r = &b->rows[i];
+		int first_of_cut = !i || b->rows[i - 1].cut != r->cut;
+
+		for (size_t j = 0; j < b->nlens; j++) {
+			const backtest_cell *c = &r->len[j];
+			char (*row)[EMIT_TABLE_CELL] = emit_table_row(t);
+			char lo[32], hi[32];
+
+			if (!row)
+				return -1;
+			if (!j && first_of_cut)
+				month_cell(row[0], EMIT_TABLE_CELL, b->dates[r->cut]);
+			if (!j) {
+				month_cell(row[1], EMIT_TABLE_CELL, b->dates[r->at]);
+				short_count(row[2], EMIT_TABLE_CELL, r->commits_fit, 0);
+				fmt_count(row[3], EMIT_TABLE_CELL, (double)r->commits);
+			}
+			snprintf(row[4], EMIT_TABLE_CELL, "%u", b->lens[j]);
+			if (c->expected >= 10000)
+				short_count(row[5], EMIT_TABLE_CELL, c->expected, 0);
+			else
+				fmt_sig(row[5], EMIT_TABLE_CELL, c->expected, 3);
+			short_count(lo, sizeof(lo), (double)c->lo, -1);
+			short_count(hi, sizeof(hi), (double)c->hi, 1);
+			snprintf(row[6], EMIT_TABLE_CELL, "%s..%s", lo, hi);
+			fmt_count(lo, sizeof(lo), (double)c->measured);
+			snprintf(row[7], EMIT_TABLE_CELL, "%s%s", lo,
+				 c->hit ? "" : markdown ? " \\*" : " *");
+		}
+	}
+	return 0;
+}
+
+void emit_backtest_intro(char *buf, size_t n, const backtest_results *b)
+{
+	char fit[64];
+
+	if (!b->nrows) {
+		snprintf(buf, n, "backtest: none, the history holds no cut-off %.3g years before its "
+			 "newest commit with a year of commits before it%s", b->step_years,
+			 b->nlens ? "" : " (or no length to predict)");
+		return;
+	}
+	if (b->fit == PROJECTION_FIT_AUTO)
+		snprintf(fit, sizeof(fit), "the better of the two fits");
+	else
+		snprintf(fit, sizeof(fit), "the %s fit", projection_fit_name(b->fit));
+	snprintf(buf, n, "backtest: at each cut-off, %.3g years apart back from the newest commit, "
+		 "the growth fitted to the commits dated up to it (%s over %.3g years) "
+		 "predicts the commit count of each later date and the birthday model the "
+		 "colliding prefixes among that many commits; measured: what the commits dated up "
+		 "to that date held:", b->step_years, fit, b->window_years);
+}
+
+void emit_backtest_summary(char *buf, size_t n, const backtest_results *b)
+{
+	char pct[32];
+	size_t used;
+
+	fmt_sig(pct, sizeof(pct), b->cells ? 100.0 * (double)b->hits / (double)b->cells : 0, 3);
+	used = (size_t)snprintf(buf, n, "hit rate: %zu of %zu predictions (%s%%) inside their 99%% "
+				"Poisson range", b->hits, b->cells, pct);
+	for (size_t j = 0; j < b->nlens && used < n; j++)
+		used += (size_t)snprintf(buf + used, n - used, "%s%u chars %zu of %zu",
+					 j ? ", " : "; ", b->lens[j], b->len_hits[j], b->len_cells[j]);
+}
+
 /* ---- policy ------------------------------------------------------------- */
 
 void emit_policy_when(char *buf, size_t n, const policy_when *w, const policy_results *r,

@@ -188,6 +188,19 @@ void emit_history_pair(char *buf, size_t n, const history_results *h, unsigned L
 int emit_history_years_table(emit_table *t, const projection_results *p, int markdown);
 
 /*
+ * The backtest (backtest.h): one row per cut-off, later date and length;
+ * the cut-off on the first row of its own, the date and the commit
+ * counts (the fit's, and the history's) on the first of their lengths;
+ * a measured count outside its 99% range starred.  0, or -1 when out of
+ * memory.
+ */
+int emit_backtest_table(emit_table *t, const backtest_results *b, int markdown);
+/* What the backtest is, ending in a colon; or why there is none ("backtest: none, ..."). */
+void emit_backtest_intro(char *buf, size_t n, const backtest_results *b);
+/* "hit rate: 150 of 165 predictions (90.9%) inside ...; 6 chars 50 of 55, ..." */
+void emit_backtest_summary(char *buf, size_t n, const backtest_results *b);
+
+/*
  * The model's table of one set over from..to: expected pairs, P(collision),
  * expected objects / prefixes.  The capacity of a length (the most random
  * IDs it holds with P <= 1% or <= 50%) depends on the length alone, so it

@@ -25,6 +25,7 @@
  */
 #include <config.h>
 
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -747,6 +748,131 @@ static double projection_panel(FILE *out, const history_report *r, double top)
 	return lp.y + lp.row;
 }
 
+/* The backtest's lengths: a colour each. */
+static const char *const bt_colours[BACKTEST_MAX_LENS] = { "#1f77b4", "#d62728", "#2ca02c" };
+
+/* A backtest point: filled when inside its 99% range, a ring when outside. */
+static void bt_marker(FILE *out, double x, double y, const char *colour, int hit)
+{
+	fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\" stroke=\"%s\" "
+		     "stroke-width=\"%s\"", x, y, hit ? colour : "#fff", hit ? "#fff" : colour,
+		hit ? "1" : "2");
+}
+
+/*
+ * The backtest as a calibration chart: x (log) the colliding prefixes a
+ * past fit predicted, y (log) what the history held then, one point per
+ * cut-off, later date and length; the band is the central 99% Poisson
+ * range of each prediction, so a point inside the band is a hit.  A
+ * measured 0 (and a range from 0) sits on the bottom edge.  Points:
+ * <circle class="bt-point" data-length data-expected data-low data-high
+ * data-measured data-hit>.
+ */
+static double backtest_panel(FILE *out, const backtest_results *b, double top)
+{
+	svg_frame f = { .left = 96, .top = top + 34, .right = WIDTH - 48, .bottom = top + 394 };
+	double vmin = HUGE_VAL, vmax = 0, lo, hi, y;
+	const int steps = 96;
+	char line[512], num[32];
+	legend_pos lp;
+
+	fputs("<g class=\"backtest\">\n", out);
+	if (!b->nrows) {
+		snprintf(line, sizeof(line), "No backtest: the history holds no cut-off %.3g years "
+			 "before its newest commit with a year of commits before it.", b->step_years);
+		y = svg_wrapped(out, f.left, top + 18, 15, NOTE_WIDTH, "note", line);
+		fputs("</g>\n", out);
+		return y - 11;
+	}
+	for (size_t i = 0; i < b->nrows; i++)
+		for (size_t j = 0; j < b->nlens; j++) {
+			const backtest_cell *c = &b->rows[i].len[j];
+			double v[3] = { c->expected, (double)c->measured, (double)c->hi };
+
+			for (int k = 0; k < 3; k++) {
+				if (v[k] > 0 && v[k] < vmin)
+					vmin = v[k];
+				if (v[k] > vmax)
+					vmax = v[k];
+			}
+		}
+	if (!(vmin >= 0.1))
+		vmin = 0.1; /* lower predictions sit on the edge with the zeros */
+	if (!(vmax > vmin))
+		vmax = vmin * 10;
+	svg_log_range(&lo, &hi, vmin, vmax);
+	svg_scale_init(&f.x, lo, hi, f.left, f.right, 1);
+	svg_scale_init(&f.y, lo, hi, f.bottom, f.top, 1);
+
+	snprintf(line, sizeof(line), "Backtest: colliding prefixes among commits that fits made "
+		 "%.3g, %.3g, ... years back predicted, against what the history held", b->step_years,
+		 2 * b->step_years);
+	text_at(out, f.left, top + 18, "subtitle", NULL, line);
+	svg_axes(out, &f, "predicted colliding prefixes (log scale)",
+		 "measured (log scale)", 12, 12);
+	svg_clip(out, &f, "backtest-plot");
+
+	/* the band: the 99% range of a prediction, for every prediction along x */
+	fputs("<path class=\"bt-band\" clip-path=\"url(#backtest-plot)\" fill=\"#888\" "
+	      "fill-opacity=\"0.2\" stroke=\"none\" d=\"", out);
+	for (int i = 0; i <= 2 * steps + 1; i++) {
+		int k = i <= steps ? i : 2 * steps + 1 - i;
+		double mu = lo * pow(hi / lo, (double)k / steps);
+		uint64_t l, h;
+
+		model_poisson_interval(mu, BACKTEST_Q, &l, &h);
+		fprintf(out, "%s%.1f %.1f", i ? "L" : "M", svg_scale_map(&f.x, mu),
+			svg_scale_map(&f.y, fmax(i <= steps ? (double)h : (double)l, lo)));
+	}
+	fputs("Z\"/>\n", out);
+	fprintf(out, "<line class=\"bt-diagonal\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+		     "stroke=\"#555\" stroke-dasharray=\"6 4\"/>\n", f.left, f.bottom, f.right, f.top);
+
+	for (size_t j = 0; j < b->nlens; j++) {
+		fprintf(out, "<g class=\"bt-length\" data-length=\"%u\">\n", b->lens[j]);
+		for (size_t i = 0; i < b->nrows; i++) {
+			const backtest_row *r = &b->rows[i];
+			const backtest_cell *c = &r->len[j];
+			char cut[16], at[16];
+
+			bt_marker(out, svg_scale_map(&f.x, fmax(c->expected, lo)),
+				  svg_scale_map(&f.y, fmax((double)c->measured, lo)), bt_colours[j],
+				  c->hit);
+			fmt_day(cut, sizeof(cut), b->dates[r->cut]);
+			fmt_day(at, sizeof(at), b->dates[r->at]);
+			fmt_sig(num, sizeof(num), c->expected, 3);
+			fprintf(out, " class=\"bt-point\" data-length=\"%u\" data-expected=\"%.6g\" "
+				     "data-low=\"%llu\" data-high=\"%llu\" data-measured=\"%llu\" "
+				     "data-hit=\"%d\"><title>%u chars: fitted %s, predicted for %s: %s; "
+				     "measured %llu</title></circle>\n",
+				b->lens[j], c->expected, (unsigned long long)c->lo,
+				(unsigned long long)c->hi, (unsigned long long)c->measured, c->hit,
+				b->lens[j], cut, at, num, (unsigned long long)c->measured);
+		}
+		fputs("</g>\n", out);
+	}
+
+	lp = (legend_pos){ f.left, f.bottom + 62, f.left, f.right, 18 };
+	fputs("<g class=\"legend\">\n", out);
+	for (size_t j = 0; j < b->nlens; j++) {
+		snprintf(line, sizeof(line), "%u chars (%zu of %zu inside)", b->lens[j],
+			 b->len_hits[j], b->len_cells[j]);
+		legend_item(out, &lp, NULL, bt_colours[j], "circle", 0, line);
+	}
+	legend_item(out, &lp, NULL, "#888", "square", 0, "99% Poisson range of a prediction");
+	line_legend(out, &lp, "#555", 1, "6 4", "measured = predicted (dashed)");
+	fputs("</g>\n", out);
+	y = lp.y + lp.row + 8;
+	emit_backtest_summary(line, sizeof(line), b);
+	y = svg_wrapped(out, f.left, y, 15, NOTE_WIDTH, "note",
+			"A ring is a measured count outside its range; a measured 0, and a range "
+			"from 0, lie on the bottom edge.");
+	line[0] = (char)toupper((unsigned char)line[0]);
+	y = svg_wrapped(out, f.left, y, 15, NOTE_WIDTH, "note", line);
+	fputs("</g>\n", out);
+	return y - 11;
+}
+
 /*
  * x: the length; y (log): the number of commits when two commits first
  * shared that many chars.  Measured moments are points labelled with
@@ -870,6 +996,8 @@ static int history_svg(FILE *out, const history_report *r)
 	y -= 11; /* the last note's bottom */
 	if (projected)
 		y = projection_panel(out, r, fmax(MODEL_HEIGHT - 10, y + 10));
+	if (r->bt)
+		y = backtest_panel(out, r->bt, y + 20);
 	return doc_close(&doc, WIDTH, MODEL_HEIGHT, y, r->title ? r->title : title);
 }
 

@@ -388,6 +388,28 @@ static int projection_text(FILE *out, const history_report *r)
 	return 0;
 }
 
+/* The backtest: what it is, the table, the hit rate. */
+static int backtest_text(FILE *out, const backtest_results *b)
+{
+	char line[1024];
+	emit_table t;
+	int rc;
+
+	emit_backtest_intro(line, sizeof(line), b);
+	print_wrapped(out, line, 0, b->nrows ? 0 : 2);
+	if (!b->nrows)
+		return 0;
+	rc = emit_backtest_table(&t, b, 0) || emit_table_text(out, &t, 0);
+	emit_table_clear(&t);
+	if (rc)
+		return -1;
+	fprintf(out, "(fitted: the fit's commit count at that date; 99%% range: the central\n"
+		     " 99%% of a Poisson count with the predicted mean; * measured outside it)\n");
+	emit_backtest_summary(line, sizeof(line), b);
+	print_wrapped(out, line, 0, 2);
+	return 0;
+}
+
 static int history_text(FILE *out, const history_report *r)
 {
 	const history_results *h = r->h;
@@ -406,6 +428,11 @@ static int history_text(FILE *out, const history_report *r)
 	fputc('\n', out);
 	if (h->commits < 2) {
 		fprintf(out, "fewer than two commits: no length has collided\n");
+		if (r->bt) {
+			fputc('\n', out);
+			if (backtest_text(out, r->bt))
+				return -1;
+		}
 		return ferror(out) ? -1 : 0;
 	}
 	fprintf(out, "when two commits first shared L hex chars (in committer-time order):\n");
@@ -422,6 +449,11 @@ static int history_text(FILE *out, const history_report *r)
 	if (r->p) {
 		fputc('\n', out);
 		if (projection_text(out, r))
+			return -1;
+	}
+	if (r->bt) {
+		fputc('\n', out);
+		if (backtest_text(out, r->bt))
 			return -1;
 	}
 	return ferror(out) ? -1 : 0;
