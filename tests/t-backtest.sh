@@ -132,6 +132,34 @@ got = sorted((int(e.get("data-length")), int(e.get("data-measured")), int(e.get(
 assert got == want, (got[:5], want[:5])
 PY
 
+say "policy --backtest: the same numbers, the predictions for the end in a table"
+expect_exit 0 "$GIT_ABBREV" policy --backtest --format=json "$tmp/growth"
+cp "$out" "$tmp/policy.json"
+expect_exit 0 "$GIT_ABBREV" policy --backtest "$tmp/growth"
+cp "$out" "$tmp/policy.txt"
+checks=$((checks + 1))
+"$PYTHON3" - "$tmp/policy.json" "$tmp/policy.txt" "$tmp/growth.bt.json" >"$tmp/policy.out" 2>&1 <<'PY' || { fail "policy --backtest"; show "$tmp/policy.out"; }
+import json, sys
+got = json.load(open(sys.argv[1]))["backtest"]
+want = json.load(open(sys.argv[3]))["backtest"]
+assert got == want, "policy's backtest is not history's"
+text = open(sys.argv[2]).read()
+part = text[text.index("\ntrack record:"):].splitlines()
+head = [i for i, l in enumerate(part) if l.startswith("cut-off")][0]
+rows = part[head + 1:]
+end = [p for p in want["predictions"] if p["time"] == want["end"]]
+assert len(end) == len([c for c in want["cutoffs"] if c["fit"]]), end
+for p, line in zip(end, rows):
+    cells = line.split()
+    stars = sum(1 for L in want["lengths"] if not p["lengths"][str(L)]["hit"])
+    assert line.count("*") == stars, (line, p)
+m = rows[len(end)].split()
+assert m[0] == "measured" and m[1].replace(",", "") == str(end[-1]["commits"]), m
+assert [int(v.replace(",", "")) for v in m[2:]] == [end[-1]["lengths"][str(L)]["colliding_prefixes"] for L in want["lengths"]], m
+assert max(len(l) for l in text.splitlines()) <= 80
+PY
+expect_exit 2 "$GIT_ABBREV" policy --backtest --objects=1000
+
 say "a history too short for a cut-off says so"
 expect_exit 0 "$GIT_ABBREV" history --backtest --format=json "$tmp/small"
 checks=$((checks + 1))

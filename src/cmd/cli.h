@@ -140,6 +140,7 @@ typedef struct {
 	int growth_unit;     /* ... and what it counts (enum cli_growth_unit) */
 	double horizon_years; /* --horizon-years=Y: later dates are "beyond" */
 	double window_years; /* --window-years, --fit: history's fit of a repository */
+	int backtest;        /* --backtest: that fit's track record (history --backtest) */
 	int fit;
 } cli_policy_opts;
 

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 
+#include "backtest.h"
 #include "cli.h"
 #include "idset.h"
 #include "policy.h"
@@ -127,6 +128,8 @@ typedef struct {
 	 */
 	double now;
 	int now_newest;         /* 1: now is the newest commit's date */
+	/* the caller's, or NULL: backtest the same fit here (backtest.h); filled by the read */
+	backtest_results *bt;
 } cmd_growth;
 
 /*

@@ -177,6 +177,8 @@ static const cli_option policy_options[] = {
 	          "fit the growth of the last Y years of commits (default 5)"),
 	CLI_CHOICE("fit", offsetof(cli_policy_opts, fit), cli_fits,
 	           "the growth curve fitted (default auto: the better fit)"),
+	CLI_FLAG("backtest", 0, offsetof(cli_policy_opts, backtest), 1,
+	         "the fit's track record: what fits made in the past predicted"),
 	CLI_TITLE(cli_policy_opts, r.),
 	CLI_REPO_ROWS(cli_policy_opts, r.),
 	CLI_END
@@ -208,6 +210,8 @@ static int policy_finish(void *opts, char *err, size_t errsz)
 	if (counts && o->r.nrepos)
 		snprintf(err, errsz, "policy takes counts (--objects, --commits) or repositories, "
 			 "not both");
+	else if (counts && o->backtest)
+		snprintf(err, errsz, "--backtest needs a repository's commit history, not counts");
 	else if (o->have_objects && o->have_commits && o->commits > o->objects)
 		snprintf(err, errsz, "--commits (%llu) cannot exceed --objects (%llu): commits are "
 			 "objects", (unsigned long long)o->commits, (unsigned long long)o->objects);
@@ -289,6 +293,7 @@ static int cmd_policy(int argc, char **argv)
 	policy_results *res = NULL;
 	policy_growth g = { POLICY_GROWTH_NONE, 0, 0 };
 	policy_report rep;
+	backtest_results bt;
 	progress *p = NULL;
 	size_t nin = 0;
 	int source = POLICY_SOURCE_NONE, counts, ret = cmd_begin(&cli_cmd_policy, &o, argc, argv);
@@ -299,6 +304,9 @@ static int cmd_policy(int argc, char **argv)
 		return ret;
 	ret = ABBREV_EXIT_OK;
 	memset(&ri, 0, sizeof(ri));
+	memset(&bt, 0, sizeof(bt));
+	if (o.backtest)
+		ri.gr.bt = &bt;
 	counts = o.have_objects || o.have_commits;
 	if (!counts) {
 		p = progress_new(stderr, cmd_want_progress(o.r.progress));
@@ -354,6 +362,8 @@ static int cmd_policy(int argc, char **argv)
 		.unfit = ri.gr.times && ri.gr.pr.status != PROJECTION_OK ? &ri.gr.pr : NULL,
 		.now_newest = !counts && ri.gr.now_newest,
 		.title = o.r.title,
+		/* none when the dates could not be read */
+		.bt = o.backtest && ri.gr.times ? &bt : NULL,
 	};
 	if (emit_policy(stdout, &rep, o.r.format) || fflush(stdout)) {
 		cmd_error("cannot write the policy: %s", cmd_write_reason());
@@ -364,6 +374,7 @@ done:
 		if (ri.computed[k])
 			stats_set_clear(&ri.sets[k]);
 	cmd_growth_free(&ri.gr);
+	backtest_results_clear(&bt);
 	free(res);
 	if (!counts)
 		cmd_sets_free(&ri.cs);

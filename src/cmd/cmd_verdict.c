@@ -30,6 +30,17 @@ int cmd_growth_read(cmd_growth *gr, cmd_sets *cs, double window_years, int fit, 
 	gr->now = (double)now;
 	gr->now_newest = 0;
 	ret = cmd_commit_times(&ids, &gr->times, &gr->ntimes, cs, p, quiet);
+	projection_opts_init(&po);
+	po.window_years = window_years;
+	po.fit = fit;
+	po.now = now;
+	/* the times still beside their IDs: the backtest counts prefixes by date */
+	if (!ret && gr->bt && backtest_compute(gr->bt, ids, gr->times, gr->ntimes,
+					       idsets_rawsz(cs->s), &po, BACKTEST_STEP_YEARS)) {
+		free(ids);
+		cmd_error("out of memory");
+		return ABBREV_EXIT_NOMEM;
+	}
 	free(ids);
 	if (ret == ABBREV_EXIT_RUNTIME) {
 		/* commit dates that cannot be read (a SHA-256 repository without a
@@ -50,10 +61,6 @@ int cmd_growth_read(cmd_growth *gr, cmd_sets *cs, double window_years, int fit, 
 		gr->now_newest = 1;
 		gr->now = (double)(gr->times[gr->ntimes - 1] < now ? gr->times[gr->ntimes - 1] : now);
 	}
-	projection_opts_init(&po);
-	po.window_years = window_years;
-	po.fit = fit;
-	po.now = now;
 	if (projection_compute(&gr->pr, gr->times, gr->ntimes,
 			       (uint64_t)idsets_count(cs->s, ABBREV_SET_ALL), &po)) {
 		cmd_error("bad projection options");

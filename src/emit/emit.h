@@ -91,6 +91,8 @@ typedef struct {
 	const projection_results *unfit;
 	int now_newest;            /* 1: r->now is the newest commit's date; 0: today */
 	const char *title;         /* --title: the chart's title; NULL: its own */
+	/* --backtest (NULL: none): the fit's track record; text, Markdown and JSON */
+	const backtest_results *bt;
 } policy_report;
 
 struct verify_emitter;

@@ -588,6 +588,8 @@ static int policy_json(FILE *out, const policy_report *p)
 			 "horizon_year", year_json(r->horizon_time),
 			 "growth", policy_growth_json(p),
 			 "sets", sets, "quotes", quotes);
+	if (p->bt)
+		json_object_set_new(root, "backtest", backtest_json(p->bt));
 	return dump(out, root, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 }
 

@@ -392,6 +392,23 @@ static int policy_markdown(FILE *out, const policy_report *p)
 		fputs("- ", out);
 		emit_wrap(out, line, 2, 2, 1); /* a list item's lines go on under its text */
 	}
+	if (p->bt) {
+		char intro[1024];
+
+		emit_backtest_end_intro(intro, sizeof(intro), p->bt);
+		escaped_stars(line, sizeof(line), intro);
+		fputc('\n', out);
+		paragraph(out, line);
+		if (p->bt->nrows) {
+			fputc('\n', out);
+			if (md_table(out, &t, emit_backtest_end_table(&t, p->bt, 1)))
+				return -1;
+			fputc('\n', out);
+			emit_backtest_summary(line, sizeof(line), p->bt);
+			line[0] = 'H';
+			paragraph(out, line);
+		}
+	}
 	for (int i = 0; emit_lacks_note(p->lacks, i); i++) {
 		snprintf(line, sizeof(line), "Note: %s.", emit_lacks_note(p->lacks, i));
 		fputc('\n', out);

@@ -783,6 +783,74 @@ int emit_backtest_table(emit_table *t, const backtest_results *b, int markdown)
 	return 0;
 }
 
+int emit_backtest_end_table(emit_table *t, const backtest_results *b, int markdown)
+{
+	static const char *const fixed[] = { "cut-off", "fit", "commits" };
+	static char heads[BACKTEST_MAX_LENS][16];
+	const char *h[3 + BACKTEST_MAX_LENS];
+	char align[3 + BACKTEST_MAX_LENS + 1] = "llr";
+	const backtest_row *last = NULL;
+	char (*row)[EMIT_TABLE_CELL];
+
+	for (size_t i = 0; i < 3; i++)
+		h[i] = fixed[i];
+	for (size_t j = 0; j < b->nlens; j++) {
+		snprintf(heads[j], sizeof(heads[j]), "%u chars", b->lens[j]);
+		h[3 + j] = heads[j];
+		align[3 + j] = 'r';
+	}
+	align[3 + b->nlens] = '\0';
+	emit_table_init(t, 3 + b->nlens, h, align);
+	for (size_t i = 0; i < b->nrows; i++) {
+		const backtest_row *r = &b->rows[i];
+
+		if (r->at + 1 != b->ndates)
+			continue;
+		last = r;
+		if (!(row = emit_table_row(t)))
+			return -1;
+		month_cell(row[0], EMIT_TABLE_CELL, b->dates[r->cut]);
+		snprintf(row[1], EMIT_TABLE_CELL, "%s", projection_fit_name(b->cuts[r->cut].kind));
+		short_count(row[2], EMIT_TABLE_CELL, r->commits_fit, 0);
+		for (size_t j = 0; j < b->nlens; j++) {
+			const backtest_cell *c = &r->len[j];
+			char e[32];
+
+			if (c->expected >= 10000)
+				short_count(e, sizeof(e), c->expected, 0);
+			else
+				fmt_sig(e, sizeof(e), c->expected, 3);
+			snprintf(row[3 + j], EMIT_TABLE_CELL, "%s%s", e,
+				 c->hit ? "" : markdown ? " \\*" : " *");
+		}
+	}
+	if (!last)
+		return 0;
+	if (!(row = emit_table_row(t)))
+		return -1;
+	snprintf(row[0], EMIT_TABLE_CELL, "measured");
+	fmt_count(row[2], EMIT_TABLE_CELL, (double)last->commits);
+	for (size_t j = 0; j < b->nlens; j++)
+		fmt_count(row[3 + j], EMIT_TABLE_CELL, (double)last->len[j].measured);
+	return 0;
+}
+
+void emit_backtest_end_intro(char *buf, size_t n, const backtest_results *b)
+{
+	char day[32];
+
+	if (!b->nrows) {
+		emit_backtest_intro(buf, n, b);
+		return;
+	}
+	fmt_day(day, sizeof(day), b->dates[b->ndates - 1]);
+	snprintf(buf, n, "track record: what the history's fit made at cut-offs %.3g years "
+		 "apart back from the newest commit, on the commits dated up to each, predicted for the "
+		 "newest commit's date (%s): the commit count and the colliding prefixes among "
+		 "commits (history --backtest has every date); * outside the 99%% Poisson range of "
+		 "the prediction:", b->step_years, day);
+}
+
 void emit_backtest_intro(char *buf, size_t n, const backtest_results *b)
 {
 	char fit[64];

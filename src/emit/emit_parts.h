@@ -195,6 +195,14 @@ int emit_history_years_table(emit_table *t, const projection_results *p, int mar
  * memory.
  */
 int emit_backtest_table(emit_table *t, const backtest_results *b, int markdown);
+/*
+ * policy --backtest: one row per cut-off, its prediction for the end (the
+ * newest commit's date) at each length, starred when a miss, and the
+ * measured counts as the last row; and the sentence before it (why there
+ * is none when there are no rows).  0, or -1 when out of memory.
+ */
+int emit_backtest_end_table(emit_table *t, const backtest_results *b, int markdown);
+void emit_backtest_end_intro(char *buf, size_t n, const backtest_results *b);
 /* What the backtest is, ending in a colon; or why there is none ("backtest: none, ..."). */
 void emit_backtest_intro(char *buf, size_t n, const backtest_results *b);
 /* "hit rate: 150 of 165 predictions (90.9%) inside ...; 6 chars 50 of 55, ..." */

@@ -520,6 +520,20 @@ static int policy_text(FILE *out, const policy_report *p)
 		emit_policy_quote(line, sizeof(line), r, i);
 		wrapped(out, line, POLICY_TEXT_WIDTH, 2, 4);
 	}
+	if (p->bt) {
+		fputc('\n', out);
+		emit_backtest_end_intro(line, sizeof(line), p->bt);
+		wrapped(out, line, POLICY_TEXT_WIDTH, 0, p->bt->nrows ? 0 : 2);
+		if (p->bt->nrows) {
+			if (emit_backtest_end_table(&t, p->bt, 0) || emit_table_text(out, &t, 0)) {
+				emit_table_clear(&t);
+				return -1;
+			}
+			emit_table_clear(&t);
+			emit_backtest_summary(line, sizeof(line), p->bt);
+			wrapped(out, line, POLICY_TEXT_WIDTH, 0, 2);
+		}
+	}
 	return ferror(out) ? -1 : 0;
 }
 
