@@ -88,6 +88,7 @@ typedef struct {
 	double horizon_years; /* --horizon-years=Y: ... for Y more years */
 	int projection;       /* 0 with --no-projection */
 	int backtest;         /* --backtest: how past fits would have predicted since */
+	int no_cache;         /* --no-cache: no commit table files, read or written */
 } cli_history_opts;
 
 /*

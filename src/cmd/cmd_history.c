@@ -20,10 +20,89 @@
 #include "cli.h"
 #include "cmd.h"
 #include "commit_graph.h"
+#include "commit_tables.h"
 #include "emit.h"
 #include "exitcodes.h"
 #include "history.h"
+#include "objread.h"
 #include "projection.h"
+#include "subject_cache.h"
+
+/* commit_tables_get()'s list when a pack's headers cannot be scanned: the commits asked about. */
+typedef struct {
+	const unsigned char *ids;
+	size_t n;
+} id_list;
+
+static int list_of(void *arg, const unsigned char **ids, size_t *n)
+{
+	const id_list *l = arg;
+
+	*ids = l->ids;
+	*n = l->n;
+	return 0;
+}
+
+/*
+ * The times of the commits ids[0..n) (ascending) not yet found, from the
+ * packs' commit tables of `objdir` (commit_tables.h: each pack's from the
+ * cache `dir`, else its commits read on two threads and the table kept;
+ * no cache when dir is NULL).  Loose commits are left to libgit2.  0, or
+ * -1 (memory).
+ */
+static int table_times(const char *objdir, const char *dir, size_t rawsz, const unsigned char *ids,
+		       size_t n, int64_t *times, unsigned char *found, progress *p)
+{
+	objread *rd = NULL;
+	subject_table **tabs = NULL;
+	commits *read = NULL;
+	id_list all = { ids, n };
+	commit_tables_opts o = { .cache_dir = dir, .scan = 1, .commits_of = list_of, .arg = &all,
+				 .p = p, .title = "reading commit dates" };
+	uint32_t np;
+	int rc;
+	char err[512];
+
+	rc = objread_new(&rd, objdir, rawsz, err, sizeof(err));
+	if (rc)
+		return rc == -1 ? -1 : 0; /* packs objread cannot map: libgit2 says what is wrong */
+	np = objread_npacks(rd);
+	rc = -1;
+	tabs = calloc(np + 1, sizeof(*tabs));
+	if (!tabs || commit_tables_get(rd, rawsz, &o, tabs, &read))
+		goto done;
+	for (uint32_t k = 0; k < np; k++) {
+		const unsigned char *sum, *pids;
+		uint32_t nobj, pos;
+		size_t stride, m = subject_table_count(tabs[k]), i = 0;
+		int64_t t;
+
+		objread_pack(rd, k, &sum, &nobj, &pids, &stride);
+		/* the table in position order is in ID order, as ids[]: one merge */
+		for (size_t j = 0; j < m && i < n; j++) {
+			const unsigned char *id;
+			int c = 1;
+
+			if (subject_table_at(tabs[k], j, &pos, &t))
+				break; /* not trusted further: libgit2 reads the rest */
+			id = pids + (size_t)pos * stride;
+			while (i < n && (c = memcmp(ids + i * rawsz, id, rawsz)) < 0)
+				i++;
+			if (i < n && !c && !found[i]) {
+				times[i] = t;
+				found[i] = 1;
+			}
+		}
+	}
+	rc = 0;
+done:
+	for (uint32_t k = 0; tabs && k <= np; k++)
+		subject_table_free(tabs[k]);
+	free(tabs);
+	commits_free(read);
+	objread_free(rd);
+	return rc;
+}
 
 static int cmd_history(int argc, char **argv);
 
@@ -43,6 +122,8 @@ static const cli_option history_options[] = {
 	         "the past only, no projection"),
 	CLI_FLAG("backtest", 0, offsetof(cli_history_opts, backtest), 1,
 	         "fit the growth at past dates and check what it predicted"),
+	CLI_FLAG("no-cache", 0, offsetof(cli_history_opts, no_cache), 1,
+	         "neither read nor write the cache of commit tables (read every commit)"),
 	CLI_TITLE(cli_history_opts, r.),
 	CLI_REPO_ROWS(cli_history_opts, r.),
 	CLI_END
@@ -80,13 +161,15 @@ const cli_command cli_cmd_history = {
  * read from the first repository that holds it.
  */
 static int load_commits(unsigned char **ids, int64_t **times, size_t *n, cmd_sets *cs,
-			progress *p, int quiet)
+			progress *p, int quiet, int cache)
 {
 	size_t rawsz = idsets_rawsz(cs->s), count = idsets_count(cs->s, ABBREV_SET_COMMIT), i = 0;
+	size_t missing;
+	int tables = 0;
 	unsigned char *found;
 	const unsigned char *id;
 	idset_iter it;
-	char err[1024] = "";
+	char err[1024] = "", *dir = NULL;
 	int type, rc;
 
 	*ids = malloc(count ? count * rawsz : 1);
@@ -103,10 +186,32 @@ static int load_commits(unsigned char **ids, int64_t **times, size_t *n, cmd_set
 	*n = i;
 	/*
 	 * git's commit-graph first: its dates are a merge of two sorted
-	 * lists; libgit2 (13 us a commit) reads only the commits it lacks
+	 * lists; then the packs' commit tables (a map when cached, else
+	 * every commit of a pack read on two threads), unless the graph left
+	 * few out; libgit2 (13 us a commit) reads only the commits still
+	 * missing (loose ones)
 	 */
 	for (size_t r = 0; r < cs->n; r++)
 		commit_graph_times(walk_repo_objdir(cs->repos[r]), rawsz, *ids, *n, *times, found);
+	missing = 0;
+	for (i = 0; i < *n; i++)
+		missing += !found[i];
+	if (cache)
+		dir = subject_cache_dir();
+	for (size_t r = 0; r < cs->n && missing > *n / 16; r++) {
+		if (table_times(walk_repo_objdir(cs->repos[r]), dir, rawsz, *ids, *n, *times, found,
+				p)) {
+			free(dir);
+			free(found);
+			cmd_error("out of memory");
+			return ABBREV_EXIT_NOMEM;
+		}
+		tables = 1;
+	}
+	/* under its cap, the longest unused tables and those of repacked packs removed */
+	if (dir && tables)
+		(void)subject_cache_tidy(dir, cmd_cache_cap(walk_repo_git2(cs->repos[0])));
+	free(dir);
 	for (size_t r = 0; r < cs->n; r++) {
 		rc = walk_repo_commit_times(cs->repos[r], *ids, *n, *times, found, p, err,
 					    sizeof(err));
@@ -159,7 +264,7 @@ static int cmd_history(int argc, char **argv)
 	/* Markdown and SVG carry the notes themselves */
 	if (o.r.format != ABBREV_FORMAT_MARKDOWN && o.r.format != ABBREV_FORMAT_SVG)
 		cmd_sets_notes(&cs);
-	ret = load_commits(&ids, &times, &n, &cs, p, 0);
+	ret = load_commits(&ids, &times, &n, &cs, p, 0, !o.no_cache);
 	if (ret)
 		goto done;
 	if (history_compute(&h, ids, times, n, idsets_rawsz(cs.s))) {
@@ -213,5 +318,5 @@ done:
 int cmd_commit_times(unsigned char **ids, int64_t **times, size_t *n, cmd_sets *cs,
 		     progress *p, int quiet)
 {
-	return load_commits(ids, times, n, cs, p, quiet);
+	return load_commits(ids, times, n, cs, p, quiet, 1);
 }

@@ -467,6 +467,15 @@ size_t subject_table_count(const subject_table *t)
 	return t->n;
 }
 
+int subject_table_at(const subject_table *t, size_t i, uint32_t *pos, int64_t *time)
+{
+	const char *key;
+
+	if (i >= t->n)
+		return -2;
+	return entry(t, get32(t->bypos + i * 4), &key, NULL, pos, time);
+}
+
 const unsigned char *subject_table_bytes(const subject_table *t, size_t *len)
 {
 	*len = t->len;

@@ -94,6 +94,11 @@ int subject_table_bind(subject_table *t, const subject_bind *b);
 
 /* How many commits the table holds. */
 size_t subject_table_count(const subject_table *t);
+/*
+ * The table's i-th commit in .idx position order (i < the count): 0 with
+ * its position and committer time, -2 when the table is damaged there.
+ */
+int subject_table_at(const subject_table *t, size_t i, uint32_t *pos, int64_t *time);
 /* The table as its file holds it: *len bytes (the table's). */
 const unsigned char *subject_table_bytes(const subject_table *t, size_t *len);
 

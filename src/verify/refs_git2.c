@@ -35,7 +35,6 @@
 
 #include "refs_git2.h"
 
-#include <errno.h>
 #include <git2.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -47,6 +46,7 @@
 
 #include "commit.h"
 #include "commit_graph.h"
+#include "commit_tables.h"
 #include "commits.h"
 #include "hexid.h"
 #include "objread.h"
@@ -345,49 +345,12 @@ static void need_graph(refs_git2 *g)
 }
 
 /*
- * The table of the jobs [lo, hi) of one pack (or the loose commits), for
- * the pack `sum` of nobjects: 0, 1 when some of them could not be read (a
- * table to use, not to keep: the next run tries again), or -1 (memory).
- */
-static int table_of(subject_table **out, const commits *c, size_t lo, size_t hi,
-		    const unsigned char *sum, uint32_t nobjects)
-{
-	subject_row *rows = malloc((hi > lo ? hi - lo : 1) * sizeof(*rows));
-	size_t k = 0;
-	int rc;
-
-	if (!rows)
-		return -1;
-	for (size_t j = lo; j < hi; j++) {
-		const commits_job *jb;
-		const char *subject;
-		int64_t time;
-
-		if (commits_get(c, j, &jb, &subject, &time))
-			rows[k++] = (subject_row){ subject, jb->pos, time };
-	}
-	rc = subject_table_build(out, GIT_OID_RAWSZ, sum, nobjects, rows, k);
-	free(rows);
-	return rc ? rc : k < hi - lo;
-}
-
-/*
  * Every pack's table from its cache file when there is one; the commits
  * of the others read (found by their entry headers, or when that is not
  * to be, among the commit IDs the walk asked for lists), their tables
  * made and written to the cache; the loose commits read, into a table of
- * their own that is not kept (loose objects come and go).
+ * their own that is not kept (loose objects come and go): commit_tables.h.
  */
-/* A table not written (a full disk, a read-only cache): one note, the answer is the same. */
-static void save_failed(refs_git2 *g)
-{
-	static int noted;
-
-	if (!noted++)
-		fprintf(stderr, "git-abbrev: note: cannot write the cache '%s': %s (later runs read "
-			"every commit again)\n", g->cache_dir, strerror(errno));
-}
-
 static int git2_subject_index(void *ctx,
 			      int (*commits_of)(void *arg, const unsigned char **ids, size_t *n),
 			      void *arg, progress *p, subject_index **out)
@@ -395,12 +358,10 @@ static int git2_subject_index(void *ctx,
 	refs_git2 *g = ctx;
 	uint32_t np = g->rd ? objread_npacks(g->rd) : 0;
 	subject_table **tabs = NULL, *t;
-	size_t *from = NULL; /* pack k's jobs: [from[k], from[k + 1]) */
 	commits *c = NULL;
 	commits_other other = { other_read, other_release, g };
-	const unsigned char *all = NULL;
-	size_t nall = 0;
-	int rc = -1, scan = g->scan_packs;
+	commit_tables_opts o;
+	int rc;
 
 	*out = NULL;
 	if (!g->rd)
@@ -413,84 +374,26 @@ static int git2_subject_index(void *ctx,
 	if (rc)
 		return rc == -1 ? -1 : 1; /* a directory the walk reads with libgit2 then */
 	rc = -1;
+	/*
+	 * A pack's table holds all its commits: with --reachable or
+	 * --walker=libgit2 (no scan) the commits are the walk's, so a table
+	 * is neither read nor kept then
+	 */
+	o = (commit_tables_opts){ .cache_dir = g->cache_dir, .scan = g->scan_packs,
+				  .parents = !g->cg, .commits_of = commits_of, .arg = arg,
+				  .other = &other, .loose = g->loose, .nloose = g->nloose, .p = p,
+				  .title = "indexing commit subjects" };
 	tabs = calloc(np + 1, sizeof(*tabs));
-	from = calloc(np + 2, sizeof(*from));
-	if (!tabs || !from || commits_new(&c, g->rd, GIT_OID_RAWSZ) ||
-	    subject_index_new(out, GIT_OID_RAWSZ))
+	if (!tabs || subject_index_new(out, GIT_OID_RAWSZ) ||
+	    commit_tables_get(g->rd, GIT_OID_RAWSZ, &o, tabs, &c))
 		goto done;
-	for (uint32_t k = 0; k < np; k++) {
-		const unsigned char *sum, *ids;
-		uint32_t n;
-		size_t stride;
-		subject_bind b;
-
-		objread_pack(g->rd, k, &sum, &n, &ids, &stride);
-		objread_pack_files(g->rd, k, &b.pack, &b.idx);
-		b.pack_path = NULL;
-		/*
-		 * A pack's table holds all its commits: with --reachable or
-		 * --walker=libgit2 (no scan) the commits are the walk's, so
-		 * a table is neither read nor kept then
-		 */
-		if (g->cache_dir && scan &&
-		    subject_table_load(&tabs[k], g->cache_dir, GIT_OID_RAWSZ, sum, n, &b) < 0)
-			goto done;
-	}
-	for (uint32_t k = 0; k < np; k++) {
-		int r = 1;
-
-		from[k] = commits_count(c);
-		if (tabs[k])
-			continue;
-		if (scan && (r = commits_scan(c, k)) < 0)
-			goto done;
-		if (r > 0 && scan) { /* a header the packs cannot read: the walk's word on it */
-			scan = 0;
-			commits_restart(c);
-			k = UINT32_MAX; /* all again, from the list */
-			continue;
-		}
-		if (r > 0 && !all && commits_of(arg, &all, &nall))
-			goto done;
-		if (r > 0 && commits_pick(c, k, all, nall))
-			goto done;
-	}
-	from[np] = commits_count(c);
-	if (commits_add_loose(c, g->loose, g->nloose))
-		goto done;
-	from[np + 1] = commits_count(c);
-	progress_start(p, "indexing commit subjects", commits_count(c));
-	rc = commits_read(c, !g->cg, &other, p);
-	progress_stop(p);
-	if (rc)
-		goto done;
-	rc = -1;
 	for (uint32_t k = 0; k <= np; k++) {
 		const unsigned char *sum = NULL, *ids = g->loose;
 		uint32_t n = (uint32_t)g->nloose;
 		size_t stride = GIT_OID_RAWSZ;
-		static const unsigned char loose_sum[GIT_OID_RAWSZ];
 
 		if (k < np)
 			objread_pack(g->rd, k, &sum, &n, &ids, &stride);
-		if (k < np && !tabs[k]) {
-			int whole = table_of(&tabs[k], c, from[k], from[k + 1], sum, n);
-
-			if (whole < 0)
-				goto done;
-			/* no cache (a read-only home, a full disk) is no error: the next run reads again */
-			if (g->cache_dir && !whole && scan) {
-				subject_bind b; /* for these very files, not any claiming the checksum */
-
-				objread_pack_files(g->rd, k, &b.pack, &b.idx);
-				b.pack_path = objread_pack_path(g->rd, k);
-				if (!subject_table_bind(tabs[k], &b) &&
-				    subject_table_save(tabs[k], g->cache_dir))
-					save_failed(g);
-			}
-		}
-		if (k == np && table_of(&tabs[k], c, from[np], from[np + 1], loose_sum, n) < 0)
-			goto done;
 		t = tabs[k];
 		tabs[k] = NULL;
 		g->ncommits += subject_table_count(t);
@@ -503,7 +406,6 @@ done:
 	for (uint32_t k = 0; tabs && k <= np; k++)
 		subject_table_free(tabs[k]);
 	free(tabs);
-	free(from);
 	commits_free(c);
 	if (rc) {
 		subject_index_free(*out);

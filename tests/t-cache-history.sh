@@ -1,0 +1,138 @@
+#!/bin/sh
+# t-cache-history.sh - history's commit times from the packs' commit
+# tables (the cache verify keeps subjects in): the first run writes a
+# table per pack, later runs map them, and the history is the same cold,
+# warm, with --no-cache (which writes nothing), with a commit-graph file,
+# with a bitmap, and with a table damaged on disk.  The repository has two
+# packs and loose commits, one of them unreachable, and planted
+# collisions (gen_repo.py --scenario history).  Each history is checked
+# against a replay of git's own dates (git log --all --format='%H %ct' and
+# the unreachable commits git cat-file lists): every length's first
+# collision, its time, the commits by then and the later commit.
+
+# shellcheck source-path=SCRIPTDIR source=setup.sh
+. "$(dirname "$0")/setup.sh"
+
+cache=$tmp/cache
+GIT_ABBREV_CACHE_DIR=$cache
+export GIT_ABBREV_CACHE_DIR
+repo=$tmp/repo
+gen_repo "$repo" history
+G() { git -C "$repo" "$@"; }
+# the planted commits are loose: packed into a second pack (the unreachable stays loose)
+G repack -q -d
+for i in 1 2 3; do
+	echo "$i" >"$repo/late"
+	G add late
+	GIT_COMMITTER_DATE="$((1700000000 + i)) +0000" G commit -q -m "late $i"
+done
+npacks=$(ls "$repo"/.git/objects/pack/*.pack | wc -l)
+[ "$npacks" -eq 2 ] || die "not two packs: $npacks"
+[ -n "$(find "$repo/.git/objects" -path '*/objects/[0-9a-f][0-9a-f]/*' -type f)" ] ||
+	die "no loose objects"
+
+cat >"$tmp/replay.py" <<'PY'
+import json, subprocess, sys
+repo, path = sys.argv[1], sys.argv[2]
+def git(*args, data=None):
+    return subprocess.run(["git", "-C", repo] + list(args), input=data,
+                          stdout=subprocess.PIPE, check=True).stdout.decode()
+times = {}
+for line in git("log", "--all", "--format=%H %ct").splitlines():
+    h, t = line.split()
+    times[h] = int(t)
+rest = [l.split()[0] for l in git("cat-file", "--batch-all-objects",
+        "--batch-check=%(objectname) %(objecttype)").splitlines()
+        if l.endswith(" commit") and l.split()[0] not in times]
+assert rest, "no unreachable commit"
+for line in git("log", "--no-walk=unsorted", "--stdin", "--format=%H %ct",
+                data=("\n".join(rest) + "\n").encode()).splitlines():
+    h, t = line.split()
+    times[h] = int(t)
+def lcp(a, b):
+    n = 0
+    while n < len(a) and a[n] == b[n]:
+        n += 1
+    return n
+order = sorted(times, key=lambda h: (times[h], h))
+seen, first, longest = [], {}, 0
+import bisect
+for k, h in enumerate(order, 1):
+    i = bisect.bisect_left(seen, h)
+    best = max([lcp(seen[j], h) for j in (i - 1, i) if 0 <= j < len(seen)] or [0])
+    seen.insert(i, h)
+    for L in range(longest + 1, best + 1):
+        first[L] = (times[h], k, h)
+    longest = max(longest, best)
+with open(path) as f:
+    got = json.load(f)
+assert got["commits"] == len(times), (got["commits"], len(times))
+assert got["first_commit"] == min(times.values()), got["first_commit"]
+assert got["last_commit"] == max(times.values()), got["last_commit"]
+assert longest >= 9, "the planted 9-char pair is missing"
+for L in range(4, longest + 1):
+    g = got["lengths"][str(L)]
+    want = first[L]
+    assert (g["first_collision"], g["commits_then"], g["pair"][1]) == want, (L, g, want)
+print("ok", longest)
+PY
+
+# history_as LABEL ARGS...: history's JSON into $tmp/LABEL.json, checked against git's dates
+history_as() {
+	label=$1
+	shift
+	expect_exit 0 "$GIT_ABBREV" history --format=json --no-projection "$@"
+	cp "$out" "$tmp/$label.json"
+	checks=$((checks + 1))
+	"$PYTHON3" "$tmp/replay.py" "$repo" "$tmp/$label.json" >"$tmp/py.out" 2>&1 ||
+		{ fail "$label: history is not git's replay"; show "$tmp/py.out"; }
+}
+same() { # LABEL [REPO]: its JSON is the cold run's, byte for byte but REPO's path
+	checks=$((checks + 1))
+	sed "s|\"${2:-$repo}\"|\"$repo\"|" "$tmp/$1.json" >"$tmp/$1.same"
+	cmp -s "$tmp/cold.json" "$tmp/$1.same" || fail "$1: not the cold run's history"
+}
+tables() { find "$cache" -name 'pack-*.subjects' 2>/dev/null | wc -l; }
+
+say "--no-cache writes nothing"
+history_as nocache --no-cache "$repo"
+checks=$((checks + 1))
+[ ! -e "$cache" ] || fail "--no-cache made the cache"
+
+say "a cold run writes one table per pack"
+history_as cold "$repo"
+same nocache
+checks=$((checks + 1))
+[ "$(tables)" -eq 2 ] || fail "cold run: $(tables) tables, not 2"
+
+say "a warm run maps them, with the same history"
+for f in "$cache"/pack-*.subjects; do touch -d '2001-01-01' "$f"; done
+history_as warm "$repo"
+same warm
+checks=$((checks + 1))
+[ -z "$(find "$cache" -name 'pack-*.subjects' ! -newermt '2002-01-01')" ] ||
+	fail "warm run: a table was not read (not marked used)"
+
+say "a damaged table is rebuilt, the history the same"
+f=$(ls "$cache"/pack-*.subjects | head -n 1)
+printf 'XXXX' | dd of="$f" bs=1 seek=200 conv=notrunc 2>/dev/null
+history_as damaged "$repo"
+same damaged
+history_as rebuilt "$repo"
+same rebuilt
+
+say "with a commit-graph file and with a bitmap"
+cp -a "$repo" "$tmp/graph"
+git -C "$tmp/graph" commit-graph write --reachable
+[ -e "$tmp/graph/.git/objects/info/commit-graph" ] || die "no commit-graph"
+history_as graph "$tmp/graph"
+same graph "$tmp/graph"
+cp -a "$repo" "$tmp/bitmap"
+git -C "$tmp/bitmap" repack -q -adb
+ls "$tmp/bitmap"/.git/objects/pack/*.bitmap >/dev/null 2>&1 || die "no bitmap"
+history_as bitmap-cold "$tmp/bitmap"
+same bitmap-cold "$tmp/bitmap"
+history_as bitmap-warm "$tmp/bitmap"
+same bitmap-warm "$tmp/bitmap"
+
+finish
