@@ -5,7 +5,9 @@
 # Environment (the Makefile passes its variables of the same names):
 #   GIT_ABBREV     the binary to time (src/git-abbrev of the build tree)
 #   BENCH_REPO     a repository to time instead of the synthetic ones
-#                  (a work tree or a bare repository, e.g. a git.git mirror)
+#                  (a work tree or a bare repository, e.g. a git.git mirror),
+#                  or several separated by spaces (one table, each named
+#                  by its directory; not with BENCH_BITMAP)
 #   BENCH_LABEL    its name in the table (default: its directory's name)
 #   BENCH_BITMAP   with BENCH_REPO: also time a copy of it repacked with a
 #                  reachability bitmap (git repack -adb), made once into
@@ -26,6 +28,8 @@
 #   BENCH_REACHABLE  0 leaves out report --reachable against git rev-list
 #                  --objects over the same refs (default 1)
 #   BENCH_HISTORY  0 leaves out history against git log --all (default 1)
+#   BENCH_VERIFY   0 leaves out verify --range=HEAD against git log
+#                  --format=%B HEAD (default 1)
 #   PYTHON3        the Python to run the scripts with
 set -eu
 LC_ALL=C
@@ -42,7 +46,8 @@ out=${BENCH_OUT:-bench-results.md}
 [ -x /usr/bin/time ] || { echo "bench.sh: /usr/bin/time missing (Debian: apt-get install time)" >&2; exit 1; }
 
 if [ -n "${BENCH_REPO:-}" ]; then
-	set -- "$BENCH_REPO"
+	# shellcheck disable=SC2086 # several repositories, separated by spaces
+	set -- $BENCH_REPO
 else
 	set --
 	mkdir -p "$data"
@@ -61,6 +66,9 @@ if [ "${BENCH_REACHABLE:-1}" = 0 ]; then
 fi
 if [ "${BENCH_HISTORY:-1}" = 0 ]; then
 	set -- --no-history "$@"
+fi
+if [ "${BENCH_VERIFY:-1}" = 0 ]; then
+	set -- --no-verify "$@"
 fi
 # bitmap_copy SRC DEST: DEST is a copy of SRC's git dir repacked with -adb
 bitmap_copy() {
@@ -98,11 +106,18 @@ midx_copy() {
 
 labels=
 if [ -n "${BENCH_REPO:-}" ]; then
-	name=${BENCH_LABEL:-$(basename "$(cd "$BENCH_REPO" && pwd)")}
+	first=${BENCH_REPO%% *}
+	name=${BENCH_LABEL:-$(basename "$(cd "$first" && pwd)")}
 	labels="--label $name"
+	if [ "$first" != "$BENCH_REPO" ]; then
+		# several: each named by its directory (run.py)
+		labels=
+		[ -z "${BENCH_BITMAP:-}" ] ||
+			{ echo "bench.sh: BENCH_BITMAP takes one BENCH_REPO" >&2; exit 1; }
+	fi
 	if [ -n "${BENCH_BITMAP:-}" ]; then
 		bm=$data/$name-bitmap
-		[ -d "$bm" ] || bitmap_copy "$BENCH_REPO" "$bm"
+		[ -d "$bm" ] || bitmap_copy "$first" "$bm"
 		[ -d "$data/$name-midx" ] || midx_copy "$bm" "$data/$name-midx"
 		set -- "$@" "$bm" "$data/$name-midx"
 		labels="$labels --label $name-bitmap --label $name-midx"
