@@ -301,21 +301,21 @@ int cmd_begin(const cli_command *cmd, void *opts, int argc, char **argv)
 {
 	const cli_repo_opts *r = cli_repo_of(cmd, opts);
 	char err[256];
+	int ret;
 
 	switch (cli_parse(cmd, opts, argc, argv, err, sizeof(err))) {
 	case CLI_HELP: /* git's commands print their usage on stdout and exit 129 */
 		cli_usage(stdout, cmd);
-		fflush(stdout);
-		return ABBREV_EXIT_HELP;
+		ret = cmd_written(0, "the help");
+		return ret ? ret : ABBREV_EXIT_HELP;
 	case CLI_COMPLETE:
 		cli_complete(stdout, cmd, r->complete);
-		return ABBREV_EXIT_OK;
+		return cmd_written(0, "the completion words");
 	case CLI_USAGE:
 		return cmd_usage_error(cmd, err);
 	}
 	for (size_t i = 0; i < r->nchdir; i++) {
-		int ret = cmd_chdir(r->chdir[i]);
-
+		ret = cmd_chdir(r->chdir[i]);
 		if (ret)
 			return ret;
 	}
@@ -332,7 +332,15 @@ int cmd_chdir(const char *dir)
 	return ABBREV_EXIT_OK;
 }
 
-const char *cmd_write_reason(void)
+int cmd_written(int failed, const char *what)
 {
-	return errno ? strerror(errno) : "write error";
+	if (!fflush(stdout) && !ferror(stdout) && !failed)
+		return ABBREV_EXIT_OK;
+	if (ferror(stdout)) {
+		/* the system's reason, as the failed write left it in errno */
+		cmd_error("cannot write %s: %s", what, errno ? strerror(errno) : "write error");
+		return ABBREV_EXIT_RUNTIME;
+	}
+	cmd_error("out of memory");
+	return ABBREV_EXIT_NOMEM;
 }

@@ -40,10 +40,14 @@ void cmd_error(const char *fmt, ...);
  */
 void cmd_warn_once(const char *prefix, const char *line, int len);
 /*
- * Why writing the output failed, for "cannot write the report: %s": the
- * system's reason (strerror of errno, as the failed write left it).
+ * How a command's output ends, for every command: `failed` is the
+ * emitter's result (0 if none), `what` the output ("the report").  Flushes
+ * stdout; 0 when all of it was written.  Else prints the error and returns
+ * its exit status: "cannot write <what>: <reason>" (ABBREV_EXIT_RUNTIME)
+ * when the stream failed, "out of memory" (ABBREV_EXIT_NOMEM) when the
+ * emitter failed without it (the JSON emitters build a document first).
  */
-const char *cmd_write_reason(void);
+int cmd_written(int failed, const char *what);
 
 /*
  * The opening of every command: parse argv into opts with the command's

@@ -205,9 +205,5 @@ static int cmd_cache(int argc, char **argv)
 						show_text(dir, cap, v, n, total);
 	subject_cache_list_free(v, n);
 	free(dir);
-	if (rc || fflush(stdout) || ferror(stdout)) {
-		cmd_error("cannot write the cache's listing: %s", cmd_write_reason());
-		return ABBREV_EXIT_RUNTIME;
-	}
-	return ABBREV_EXIT_OK;
+	return cmd_written(rc, "the cache's listing");
 }

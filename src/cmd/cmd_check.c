@@ -158,9 +158,11 @@ static int cmd_check(int argc, char **argv)
 		c.verdict = v;
 	}
 	ret = c.found.ngroups ? ABBREV_EXIT_FOUND : ABBREV_EXIT_OK;
-	if (!o.quiet && (emit_check(stdout, &c, o.r.format) || fflush(stdout))) {
-		cmd_error("cannot write the answer: %s", cmd_write_reason());
-		ret = ABBREV_EXIT_RUNTIME;
+	if (!o.quiet) {
+		int wr = cmd_written(emit_check(stdout, &c, o.r.format), "the answer");
+
+		if (wr)
+			ret = wr;
 	}
 done:
 	for (int k = 0; k < nsets; k++)

@@ -301,10 +301,7 @@ static int cmd_history(int argc, char **argv)
 		.bt = o.backtest ? &bt : NULL,
 		.title = o.r.title,
 	};
-	if (emit_history(stdout, &rep, o.r.format) || fflush(stdout)) {
-		cmd_error("cannot write the history: %s", cmd_write_reason());
-		ret = ABBREV_EXIT_RUNTIME;
-	}
+	ret = cmd_written(emit_history(stdout, &rep, o.r.format), "the history");
 done:
 	history_results_clear(&h);
 	backtest_results_clear(&bt);

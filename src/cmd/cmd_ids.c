@@ -237,19 +237,7 @@ void cmd_input_notes(const stats_report *r)
 
 int cmd_print_report(const stats_report *r, int format)
 {
-	if (!emit_report(stdout, r, format) && !fflush(stdout))
-		return ABBREV_EXIT_OK;
-	/*
-	 * An emitter fails by writing or by allocating (the JSON one builds
-	 * its whole document first): only the first leaves the stream's
-	 * error flag set.
-	 */
-	if (ferror(stdout)) {
-		cmd_error("cannot write the report: %s", cmd_write_reason());
-		return ABBREV_EXIT_RUNTIME;
-	}
-	cmd_error("out of memory");
-	return ABBREV_EXIT_NOMEM;
+	return cmd_written(emit_report(stdout, r, format), "the report");
 }
 
 static int cmd_ids(int argc, char **argv)

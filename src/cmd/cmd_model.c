@@ -174,10 +174,7 @@ static int cmd_model(int argc, char **argv)
 	r.to = to;
 	r.title = o.r.title;
 
-	if (emit_model(stdout, &r, o.format) || fflush(stdout)) {
-		cmd_error("cannot write the model: %s", cmd_write_reason());
-		ret = ABBREV_EXIT_RUNTIME;
-	}
+	ret = cmd_written(emit_model(stdout, &r, o.format), "the model");
 	model_results_clear(&r);
 	return ret;
 }

@@ -365,10 +365,7 @@ static int cmd_policy(int argc, char **argv)
 		/* none when the dates could not be read */
 		.bt = o.backtest && ri.gr.times ? &bt : NULL,
 	};
-	if (emit_policy(stdout, &rep, o.r.format) || fflush(stdout)) {
-		cmd_error("cannot write the policy: %s", cmd_write_reason());
-		ret = ABBREV_EXIT_RUNTIME;
-	}
+	ret = cmd_written(emit_policy(stdout, &rep, o.r.format), "the policy");
 done:
 	for (int k = 0; k < 3; k++)
 		if (ri.computed[k])

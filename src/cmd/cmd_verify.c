@@ -259,6 +259,7 @@ static int check_text(verify_ctx *c, const char *name, const char *commit_hex,
 	int rc = ABBREV_EXIT_OK;
 
 	if (refs_parse(&l, buf, len, opts)) {
+		cmd_error("out of memory");
 		rc = ABBREV_EXIT_NOMEM;
 		goto done;
 	}
@@ -266,6 +267,7 @@ static int check_text(verify_ctx *c, const char *name, const char *commit_hex,
 	case 0:
 		break;
 	case -1:
+		cmd_error("out of memory");
 		rc = ABBREV_EXIT_NOMEM;
 		goto done;
 	default:
@@ -282,13 +284,9 @@ static int check_text(verify_ctx *c, const char *name, const char *commit_hex,
 	c->t.notes += res.notes;
 	verify_input in = { name, commit_hex, buf, &l, &res, c->rawsz };
 	if (emit_verify_input(c->em, &in) ||
-	    (c->o->fix && (write_fixed(stdout, buf, len, &l, &res) || fflush(stdout)))) {
-		cmd_error("cannot write the findings: %s", cmd_write_reason());
-		rc = ABBREV_EXIT_RUNTIME;
-	}
+	    (c->o->fix && (write_fixed(stdout, buf, len, &l, &res) || fflush(stdout))))
+		rc = cmd_written(1, "the findings"); /* says why: the stream, or memory */
 done:
-	if (rc == ABBREV_EXIT_NOMEM)
-		cmd_error("out of memory");
 	refs_results_clear(&res);
 	refs_list_free(&l);
 	return rc;
@@ -619,10 +617,10 @@ static int cmd_verify(int argc, char **argv)
 				ret = rc;
 		}
 	}
-	if (emit_verify_finish(c.em, &c.t) || fflush(stdout)) {
-		cmd_error("cannot write the findings: %s", cmd_write_reason());
-		ret = ABBREV_EXIT_RUNTIME;
-	}
+	int wr = cmd_written(emit_verify_finish(c.em, &c.t), "the findings");
+
+	if (wr)
+		ret = wr;
 	if (!ret && (c.t.errors || (c.t.warnings && o.fail_on != CLI_FAIL_ON_ERROR)))
 		ret = ABBREV_EXIT_FOUND;
 	if (!o.no_cache) {

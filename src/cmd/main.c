@@ -8,7 +8,6 @@
  */
 #include <config.h>
 
-#include <errno.h>
 
 #include <git2.h>
 #include <stdio.h>
@@ -37,17 +36,6 @@ static int unknown_command(const char *word)
 	return ABBREV_EXIT_USAGE;
 }
 
-/* The exit status after writing `what` to stdout: a failed write is an error. */
-static int written(const char *what)
-{
-	errno = 0;
-	if (fflush(stdout) || ferror(stdout)) {
-		cmd_error("cannot write %s: %s", what, cmd_write_reason());
-		return ABBREV_EXIT_RUNTIME;
-	}
-	return ABBREV_EXIT_OK;
-}
-
 int main(int argc, char **argv)
 {
 	const cli_command *cmd = cli_commands[0];
@@ -68,7 +56,7 @@ int main(int argc, char **argv)
 	a = first < argc ? argv[first] : "";
 	if (!strcmp(a, "--version")) {
 		printf("git-abbrev %s\n", PACKAGE_VERSION);
-		return written("the version");
+		return cmd_written(0, "the version");
 	}
 	if (!strcmp(a, "help")) {
 		/* as git help <cmd>: the manual; --usage (or no terminal): the options */
@@ -77,7 +65,7 @@ int main(int argc, char **argv)
 
 		if (!name) {
 			cli_commands_usage(stdout);
-			return written("the help");
+			return cmd_written(0, "the help");
 		}
 		cmd = cli_command_find(name);
 		if (!cmd)
@@ -88,16 +76,17 @@ int main(int argc, char **argv)
 			/* no man: the option list below */
 		}
 		cli_usage(stdout, cmd);
-		return written("the help");
+		return cmd_written(0, "the help");
 	}
 	if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 		/* git's commands: the usage on stdout, exit 129 */
 		cli_commands_usage(stdout);
-		return written("the help") ? ABBREV_EXIT_RUNTIME : ABBREV_EXIT_HELP;
+		ret = cmd_written(0, "the help");
+		return ret ? ret : ABBREV_EXIT_HELP;
 	}
 	if (!strcmp(a, "--git-completion-helper=commands")) {
 		cli_complete(stdout, NULL, "commands");
-		return ABBREV_EXIT_OK;
+		return cmd_written(0, "the completion words");
 	}
 	if (*a && *a != '-') {
 		cmd = cli_command_find(a);
