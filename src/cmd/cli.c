@@ -380,6 +380,10 @@ int cli_parse(const cli_command *cmd, void *opts, int argc, char **argv, char *e
 
 	err[0] = '\0';
 	cmd->init(opts, argv);
+	r->kind = -1;
+	for (const cli_option *opt = cmd->options; !is_end(opt); opt++)
+		if (opt->kind == CLI_OPT_FORMAT)
+			r->kind = opt->value;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i], *v;
 		const cli_option *opt;

@@ -41,6 +41,7 @@ enum cli_walker {
 /* The options of every command that reads repositories. */
 typedef struct {
 	int format;          /* enum abbrev_format */
+	int kind;            /* enum emit_kind of the command's --format row (-1: none) */
 	int progress;        /* 1 --progress, 0 --no-progress, -1 if stderr is a tty */
 	int reachable;       /* --reachable: only objects reachable from the refs */
 	const char *refs[CLI_MAX_REFS]; /* --refs=P (implies --reachable): which refs */

@@ -111,7 +111,7 @@ static int load_reachable(cmd_sets *cs, const cli_repo_opts *o, progress *p)
 	cs->reach.refs = res.refs;
 	cs->reach.missing = res.missing;
 	cs->reach.bad_refs = res.nbad;
-	if (res.missing && o->format != ABBREV_FORMAT_JSON)
+	if (res.missing && !emit_carries(o->kind, o->format, EMIT_NOTE_REACH))
 		cmd_error("note: %zu object%s the refs reach %s missing, not counted%s",
 			  res.missing, res.missing == 1 ? "" : "s", res.missing == 1 ? "is" : "are",
 			  (cs->lacks & ABBREV_LACKS_PARTIAL) ?

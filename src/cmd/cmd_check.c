@@ -116,7 +116,7 @@ static int cmd_check(int argc, char **argv)
 		ret = ABBREV_EXIT_USAGE;
 		goto done;
 	}
-	if (!o.quiet && o.r.format == ABBREV_FORMAT_TEXT) /* JSON has them as keys */
+	if (!o.quiet && !emit_carries(EMIT_CHECK, o.r.format, EMIT_NOTE_LACKS))
 		cmd_sets_notes(&cs);
 	c.length = o.length;
 	c.set = o.set;

@@ -261,8 +261,7 @@ static int cmd_history(int argc, char **argv)
 	ret = cmd_sets_load_commits(&cs, &o.r, p);
 	if (ret)
 		goto done;
-	/* Markdown and SVG carry the notes themselves */
-	if (o.r.format != ABBREV_FORMAT_MARKDOWN && o.r.format != ABBREV_FORMAT_SVG)
+	if (!emit_carries(EMIT_HISTORY, o.r.format, EMIT_NOTE_LACKS))
 		cmd_sets_notes(&cs);
 	ret = load_commits(&ids, &times, &n, &cs, p, 0, !o.no_cache);
 	if (ret)

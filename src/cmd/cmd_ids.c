@@ -280,7 +280,7 @@ static int cmd_ids(int argc, char **argv)
 	rep.repos = (const char *const *)r.src.names;
 	rep.nrepos = r.src.nnames;
 	rep.title = o.r.title;
-	if (o.r.format != ABBREV_FORMAT_PARTIAL)
+	if (!emit_carries(EMIT_REPORT, o.r.format, EMIT_NOTE_INPUT))
 		cmd_input_notes(&rep);
 	ret = cmd_print_report(&rep, o.r.format);
 	stats_report_clear(&rep);

@@ -97,7 +97,7 @@ static int cmd_merge(int argc, char **argv)
 		stats_mark_improbable(&merged.rep.sets[set], o.improbable);
 	merged.rep.set = o.set;
 	merged.rep.title = o.title;
-	if (o.format != ABBREV_FORMAT_PARTIAL)
+	if (!emit_carries(EMIT_REPORT, o.format, EMIT_NOTE_INPUT))
 		cmd_input_notes(&merged.rep);
 	ret = cmd_print_report(&merged.rep, o.format);
 	partial_clear(&merged);

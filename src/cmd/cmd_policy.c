@@ -270,8 +270,7 @@ static int read_repos(repo_input *ri, cli_policy_opts *o, policy_input *in, doub
 	ret = cmd_sets_load(&ri->cs, &o->r, p);
 	if (ret)
 		return ret;
-	/* Markdown, JSON and SVG carry the notes themselves */
-	if (o->r.format == ABBREV_FORMAT_TEXT || o->r.format == ABBREV_FORMAT_CSV)
+	if (!emit_carries(EMIT_POLICY, o->r.format, EMIT_NOTE_LACKS))
 		cmd_sets_notes(&ri->cs);
 	for (int k = 0; k < 3; k++) {
 		if (stats_set_compute(&ri->sets[k], ri->cs.s, repo_sets[k])) {

@@ -58,9 +58,7 @@ static int cmd_report(int argc, char **argv)
 	ret = cmd_sets_load(&cs, &o, p);
 	if (ret)
 		goto done;
-	/* JSON, Markdown and SVG carry the notes themselves */
-	if (o.format == ABBREV_FORMAT_TEXT || o.format == ABBREV_FORMAT_CSV ||
-	    o.format == ABBREV_FORMAT_CLASSIC)
+	if (!emit_carries(EMIT_REPORT, o.format, EMIT_NOTE_LACKS))
 		cmd_sets_notes(&cs);
 	if (stats_report_compute(&rep, cs.s)) {
 		cmd_error("out of memory");
@@ -103,7 +101,7 @@ static int cmd_report(int argc, char **argv)
 	if (ret) {
 		cmd_error("out of memory");
 	} else {
-		if (o.format != ABBREV_FORMAT_PARTIAL)
+		if (!emit_carries(EMIT_REPORT, o.format, EMIT_NOTE_INPUT))
 			cmd_input_notes(&rep);
 		ret = cmd_print_report(&rep, o.format);
 	}

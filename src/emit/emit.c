@@ -63,6 +63,14 @@ int emit_format_supported(int kind, int format)
 	return 0;
 }
 
+int emit_carries(int kind, int format, int note)
+{
+	const emit_format *f = get(format);
+
+	return f && kind >= 0 && note >= 0 && note < EMIT_NOTE_COUNT &&
+	       (f->carries[note] & EMIT_KIND_BIT(kind)) != 0;
+}
+
 const char *emit_format_name(int format)
 {
 	return format >= 0 && (size_t)format < NFORMATS ? formats[format]->name : NULL;

@@ -97,9 +97,26 @@ typedef struct {
 
 struct verify_emitter;
 
+/*
+ * Notes on a command's input: a document either carries one itself or the
+ * command prints it on stderr ("git-abbrev: note: ...").
+ */
+enum emit_note {
+	EMIT_NOTE_LACKS = 0, /* what the repositories lack: a shallow or a partial clone */
+	EMIT_NOTE_INPUT,     /* a shard counted alone, what ID lists held besides objects */
+	EMIT_NOTE_REACH,     /* --reachable: objects the refs reach that are missing */
+	EMIT_NOTE_COUNT
+};
+
+/* The bit of a kind in emit_format.carries[]. */
+#define EMIT_KIND_BIT(kind) (1u << (kind))
+#define EMIT_KIND_ALL 0xffffu
+
 /* One output format: its name and an emitter per kind of results (NULL: none). */
 typedef struct {
 	const char *name;
+	/* per enum emit_note, the kinds (EMIT_KIND_BIT) whose document carries it */
+	unsigned carries[EMIT_NOTE_COUNT];
 	int (*report)(FILE *out, const stats_report *r);
 	int (*check)(FILE *out, const stats_check *c);
 	int (*model)(FILE *out, const model_results *r);
@@ -123,6 +140,12 @@ int emit_format_from_name(const char *name);
 
 /* Whether results of `kind` (enum emit_kind) have an emitter for `format`. */
 int emit_format_supported(int kind, int format);
+
+/*
+ * Whether the document of `kind` in `format` carries the note (enum
+ * emit_note) itself; if not, the command prints it on stderr.
+ */
+int emit_carries(int kind, int format, int note);
 
 /* The name of a format ("json"), or NULL past the last one. */
 const char *emit_format_name(int format);

@@ -637,6 +637,12 @@ static json_t *verdict_json(const verdict *v)
 
 const emit_format emit_format_json = {
 	.name = "json",
+	/* history's JSON has no keys for what the repositories lack */
+	.carries = {
+		[EMIT_NOTE_LACKS] = EMIT_KIND_BIT(EMIT_REPORT) | EMIT_KIND_BIT(EMIT_CHECK) |
+				    EMIT_KIND_BIT(EMIT_POLICY),
+		[EMIT_NOTE_REACH] = EMIT_KIND_ALL,
+	},
 	.report = report_json,
 	.check = check_json,
 	.model = model_json,

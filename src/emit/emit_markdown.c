@@ -419,6 +419,10 @@ static int policy_markdown(FILE *out, const policy_report *p)
 
 const emit_format emit_format_markdown = {
 	.name = "markdown",
+	.carries = {
+		[EMIT_NOTE_LACKS] = EMIT_KIND_BIT(EMIT_REPORT) | EMIT_KIND_BIT(EMIT_HISTORY) |
+				    EMIT_KIND_BIT(EMIT_POLICY),
+	},
 	.report = report_markdown,
 	.model = model_markdown,
 	.history = history_markdown,

@@ -12,5 +12,10 @@ static int report_partial(FILE *out, const stats_report *r)
 
 const emit_format emit_format_partial = {
 	.name = "partial",
+	/* merge says them of the whole */
+	.carries = {
+		[EMIT_NOTE_LACKS] = EMIT_KIND_BIT(EMIT_REPORT),
+		[EMIT_NOTE_INPUT] = EMIT_KIND_BIT(EMIT_REPORT),
+	},
 	.report = report_partial,
 };

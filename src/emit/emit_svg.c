@@ -1346,6 +1346,10 @@ static int policy_svg(FILE *out, const policy_report *p)
 
 const emit_format emit_format_svg = {
 	.name = "svg",
+	.carries = {
+		[EMIT_NOTE_LACKS] = EMIT_KIND_BIT(EMIT_REPORT) | EMIT_KIND_BIT(EMIT_HISTORY) |
+				    EMIT_KIND_BIT(EMIT_POLICY),
+	},
 	.report = report_svg,
 	.model = model_svg,
 	.history = history_svg,
