@@ -1,11 +1,13 @@
 /*
  * cmd.c - what the commands share: the opening (parse, -h, usage errors,
- * -C), error lines, the progress decision, and the ID sets of the
- * repositories a command reads.
+ * -C), error lines, the progress decision, the ID sets of the
+ * repositories a command reads, the notes on them, the report's
+ * printing, the cache's cap, and how every output ends.
  */
 #include <config.h>
 
 #include <errno.h>
+#include <git2.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 #include "emit.h"
 #include "emit_parts.h"
 #include "exitcodes.h"
+#include "idline.h"
 #include "subject_cache.h"
 #include "shard.h"
 #include "walk.h"
@@ -343,4 +346,70 @@ int cmd_written(int failed, const char *what)
 	}
 	cmd_error("out of memory");
 	return ABBREV_EXIT_NOMEM;
+}
+
+void cmd_input_notes(const stats_report *r)
+{
+	const stats_input *in = r->input;
+	char buf[64], kinds[256];
+	size_t o = 0;
+
+	/* "git-abbrev: note: ...", as the notes on repositories (cmd.c) */
+	if (!shard_is_all(r->shard))
+		cmd_error("note: shard %s: the tables count these IDs only; "
+			  "`git abbrev merge` adds up the shards' --format=partial results",
+			  shard_describe(buf, sizeof(buf), r->shard));
+	if (!in)
+		return;
+	if (r->sets[ABBREV_SET_TAG].count)
+		cmd_error("note: commit-ish counts the commits only: an ID list does not "
+			  "say which tags peel to a commit");
+	uint64_t other = 0;
+
+	kinds[0] = '\0';
+	for (int k = 0; k < STATS_NOTHER; k++)
+		if (in->other[k]) {
+			other += in->other[k];
+			if (o < sizeof(kinds))
+				o += (size_t)snprintf(kinds + o, sizeof(kinds) - o, "%s %llu %s",
+						      o ? "," : "", (unsigned long long)in->other[k],
+						      idline_other_name(k));
+		}
+	if (other)
+		cmd_error("note: %llu SWHIDs of kinds without a git object skipped:%s",
+			  (unsigned long long)other, kinds);
+	if (in->bad)
+		cmd_error("note: %llu bad line%s skipped (--skip-bad)", (unsigned long long)in->bad,
+			  in->bad == 1 ? "" : "s");
+	if (in->duplicates)
+		cmd_error("note: %llu line%s repeated an ID listed before: counted once",
+			  (unsigned long long)in->duplicates, in->duplicates == 1 ? "" : "s");
+}
+
+int cmd_print_report(const stats_report *r, int format)
+{
+	return cmd_written(emit_report(stdout, r, format), "the report");
+}
+
+uint64_t cmd_cache_cap(struct git_repository *repo)
+{
+	git_config *cfg = NULL;
+	uint64_t cap = SUBJECT_CACHE_DEFAULT_CAP;
+	static int noted;
+	int64_t v;
+	int rc;
+
+	/* the repository's config (its own, the user's, the system's), else the user's */
+	rc = repo ? git_repository_config_snapshot(&cfg, repo) : git_config_open_default(&cfg);
+	if (rc)
+		return cap;
+	/* git's sizes: 1g, 512m, 100k */
+	rc = git_config_get_int64(&v, cfg, "abbrev.cacheSize");
+	if (!rc && v >= 0)
+		cap = (uint64_t)v;
+	else if (rc != GIT_ENOTFOUND && !noted++)
+		fprintf(stderr, "git-abbrev: note: abbrev.cacheSize is not a size; the cache is kept "
+			"under 1g\n");
+	git_config_free(cfg);
+	return cap;
 }

@@ -61,28 +61,6 @@ const cli_command cli_cmd_cache = {
 	cmd_cache
 };
 
-uint64_t cmd_cache_cap(struct git_repository *repo)
-{
-	git_config *cfg = NULL;
-	uint64_t cap = SUBJECT_CACHE_DEFAULT_CAP;
-	static int noted;
-	int64_t v;
-	int rc;
-
-	/* the repository's config (its own, the user's, the system's), else the user's */
-	rc = repo ? git_repository_config_snapshot(&cfg, repo) : git_config_open_default(&cfg);
-	if (rc)
-		return cap;
-	/* git's sizes: 1g, 512m, 100k */
-	rc = git_config_get_int64(&v, cfg, "abbrev.cacheSize");
-	if (!rc && v >= 0)
-		cap = (uint64_t)v;
-	else if (rc != GIT_ENOTFOUND && !noted++)
-		fprintf(stderr, "git-abbrev: note: abbrev.cacheSize is not a size; the cache is kept "
-			"under 1g\n");
-	git_config_free(cfg);
-	return cap;
-}
 
 static const char *when(int64_t t, char *buf, size_t n)
 {

@@ -197,48 +197,6 @@ nomem:
 	return ABBREV_EXIT_NOMEM;
 }
 
-void cmd_input_notes(const stats_report *r)
-{
-	const stats_input *in = r->input;
-	char buf[64], kinds[256];
-	size_t o = 0;
-
-	/* "git-abbrev: note: ...", as the notes on repositories (cmd.c) */
-	if (!shard_is_all(r->shard))
-		cmd_error("note: shard %s: the tables count these IDs only; "
-			  "`git abbrev merge` adds up the shards' --format=partial results",
-			  shard_describe(buf, sizeof(buf), r->shard));
-	if (!in)
-		return;
-	if (r->sets[ABBREV_SET_TAG].count)
-		cmd_error("note: commit-ish counts the commits only: an ID list does not "
-			  "say which tags peel to a commit");
-	uint64_t other = 0;
-
-	kinds[0] = '\0';
-	for (int k = 0; k < STATS_NOTHER; k++)
-		if (in->other[k]) {
-			other += in->other[k];
-			if (o < sizeof(kinds))
-				o += (size_t)snprintf(kinds + o, sizeof(kinds) - o, "%s %llu %s",
-						      o ? "," : "", (unsigned long long)in->other[k],
-						      idline_other_name(k));
-		}
-	if (other)
-		cmd_error("note: %llu SWHIDs of kinds without a git object skipped:%s",
-			  (unsigned long long)other, kinds);
-	if (in->bad)
-		cmd_error("note: %llu bad line%s skipped (--skip-bad)", (unsigned long long)in->bad,
-			  in->bad == 1 ? "" : "s");
-	if (in->duplicates)
-		cmd_error("note: %llu line%s repeated an ID listed before: counted once",
-			  (unsigned long long)in->duplicates, in->duplicates == 1 ? "" : "s");
-}
-
-int cmd_print_report(const stats_report *r, int format)
-{
-	return cmd_written(emit_report(stdout, r, format), "the report");
-}
 
 static int cmd_ids(int argc, char **argv)
 {
