@@ -82,8 +82,11 @@ static void cumulate(size_t *out, const size_t *h, unsigned hexsz)
 
 void stats_set_model(stats_set *st)
 {
-	for (unsigned L = 1; L <= st->hexsz && L <= ABBREV_MAX_HEXSZ; L++)
+	for (unsigned L = 1; L <= st->hexsz && L <= ABBREV_MAX_HEXSZ; L++) {
 		model_expect_at(&st->model[L], (uint64_t)st->count, L);
+		st->p_prefixes[L] = model_poisson_tail(st->prefixes[L],
+						       st->model[L].expected_prefixes, 1);
+	}
 	st->p_longest = st->ngroups ? model_p_collision((uint64_t)st->count, st->longest) : 1.0;
 	for (size_t g = 0; g < st->ngroups; g++)
 		st->groups[g].p_random = model_p_collision((uint64_t)st->count, st->groups[g].len);

@@ -48,6 +48,13 @@ typedef struct {
 	unsigned longest;     /* longest colliding length, 0 if none */
 	/* The birthday model for as many random IDs, every L from 1 to hexsz. */
 	model_expect model[ABBREV_MAX_HEXSZ + 1];
+	/*
+	 * P(>=): the chance that as many random IDs give at least prefixes[L]
+	 * colliding prefixes (a one-sided Poisson tail about
+	 * model[L].expected_prefixes), every L from 1 to hexsz; 1 where
+	 * prefixes[L] is 0.
+	 */
+	double p_prefixes[ABBREV_MAX_HEXSZ + 1];
 	/* P(random IDs collide at `longest` among count); 1 without a group. */
 	double p_longest;
 	int improbable;       /* p_longest below the threshold (stats_mark_improbable) */

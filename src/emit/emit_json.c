@@ -85,7 +85,7 @@ static json_t *expect_json(const stats_set *st)
 			"expected_pairs", st->model[L].expected_pairs,
 			"p_collision", st->model[L].p_collision,
 			/* how likely random IDs give at least the measured prefixes */
-			"p_prefixes_or_more", model_poisson_tail(st->prefixes[L], e, 1)));
+			"p_prefixes_or_more", st->p_prefixes[L]));
 	}
 	return o;
 }

@@ -634,7 +634,7 @@ static void tail_cell(char *buf, size_t n, const stats_set *st, unsigned L)
 	else if (!st->prefixes[L]) /* P(X >= 0) is 1 whatever the model: nothing to weigh */
 		snprintf(buf, n, "-");
 	else
-		emit_fmt_p(buf, n, model_poisson_tail(st->prefixes[L], e, 1), 2);
+		emit_fmt_p(buf, n, st->p_prefixes[L], 2);
 }
 
 int emit_report_model_table(emit_table *t, const stats_report *r)
