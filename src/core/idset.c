@@ -45,6 +45,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 #define CHUNK_BITS 16
 #define CHUNK_SIZE ((size_t)1 << CHUNK_BITS)
 #define TYPE_MASK 0x7f
@@ -249,15 +251,8 @@ void idsets_free(idsets *s)
 
 int idsets_keep(idsets *s, void (*release)(void *ctx), void *ctx)
 {
-	if (s->nkeeps == s->keeps_alloc) {
-		size_t n = s->keeps_alloc ? 2 * s->keeps_alloc : 8;
-		keep_rec *k = realloc(s->keeps, n * sizeof(*k));
-
-		if (!k)
-			return -2;
-		s->keeps = k;
-		s->keeps_alloc = n;
-	}
+	if (GROW(s->keeps, s->keeps_alloc, s->nkeeps + 1, 8))
+		return -2;
 	s->keeps[s->nkeeps++] = (keep_rec){ release, ctx };
 	return 0;
 }
@@ -323,15 +318,8 @@ static const unsigned char *store_copy(idsets *s, const unsigned char *id)
 	unsigned char *p;
 
 	if (!s->nstore || s->store_used == CHUNK_SIZE) {
-		if (s->nstore == s->store_alloc) {
-			size_t n = s->store_alloc ? 2 * s->store_alloc : 16;
-			unsigned char **st = realloc(s->store, n * sizeof(*st));
-
-			if (!st)
-				return NULL;
-			s->store = st;
-			s->store_alloc = n;
-		}
+		if (GROW(s->store, s->store_alloc, s->nstore + 1, 16))
+			return NULL;
 		if (!(s->store[s->nstore] = malloc(CHUNK_SIZE * s->rawsz)))
 			return NULL;
 		s->nstore++;
@@ -354,16 +342,11 @@ static int arena_add(idsets *s, const unsigned char *id, int type, int external,
 		return -2;
 	if (c == s->nchunks) {
 		if (s->nchunks == s->chunk_alloc) {
-			size_t n = s->chunk_alloc ? 2 * s->chunk_alloc : 16;
-			const unsigned char ***ids = realloc(s->ids, n * sizeof(*ids));
+			size_t n = grow_cap(s->chunk_alloc, s->nchunks + 1, 16, sizeof(*s->ids));
 
-			if (!ids)
+			if (!n || grow_to(&s->ids, n, sizeof(*s->ids)) ||
+			    grow_to(&s->types, n, sizeof(*s->types)))
 				return -2;
-			s->ids = ids;
-			unsigned char **types = realloc(s->types, n * sizeof(*types));
-			if (!types)
-				return -2;
-			s->types = types;
 			s->chunk_alloc = n;
 		}
 		s->ids[c] = malloc(CHUNK_SIZE * sizeof(**s->ids));
@@ -820,15 +803,8 @@ int idsets_tag_target(idsets *s, const unsigned char *tag, const unsigned char *
 
 	if (type < ABBREV_TYPE_COMMIT || type > ABBREV_TYPE_TAG)
 		return -1;
-	if (s->ntags == s->tags_cap) {
-		size_t n = s->tags_cap ? 2 * s->tags_cap : 64;
-		tag_rec *t = realloc(s->tags, n * sizeof(*t));
-
-		if (!t)
-			return -2;
-		s->tags = t;
-		s->tags_cap = n;
-	}
+	if (GROW(s->tags, s->tags_cap, s->ntags + 1, 64))
+		return -2;
 	r = &s->tags[s->ntags++];
 	memset(r, 0, sizeof(*r));
 	memcpy(r->tag, tag, s->rawsz);

@@ -19,6 +19,7 @@
 
 #include <nettle/sha2.h>
 
+#include "grow.h"
 #include "hexid.h"
 #include "idline.h"
 
@@ -404,15 +405,8 @@ static int read_group(reader *rd, char **tok, int n)
 			 st->longest, len, len <= st->last_len ? st->objects[len] : 0);
 		return fail(rd, msg);
 	}
-	if (st->ngroups == rd->cap_groups[set]) {
-		size_t cap = rd->cap_groups[set] ? 2 * rd->cap_groups[set] : 4;
-		stats_group *g = realloc(st->groups, cap * sizeof(*g));
-
-		if (!g)
-			return -2;
-		st->groups = g;
-		rd->cap_groups[set] = cap;
-	}
+	if (GROW(st->groups, rd->cap_groups[set], st->ngroups + 1, 4))
+		return -2;
 	st->groups[st->ngroups].first = st->nmembers;
 	st->groups[st->ngroups].n = members;
 	st->groups[st->ngroups].len = (unsigned)len;
@@ -435,19 +429,12 @@ static int read_member(reader *rd, char **tok, int n)
 	if (!(type = hexid_type_from_name(tok[3])) || strlen(tok[2]) != 2 * rawsz)
 		return fail(rd, "a member is a full ID and its type");
 	if (st->nmembers == rd->cap_members[set]) {
-		size_t cap = rd->cap_members[set] ? 2 * rd->cap_members[set] : 8;
-		unsigned char *ids = realloc(st->member_ids, cap * rawsz), *types;
-		char **desc;
+		size_t cap = grow_cap(rd->cap_members[set], st->nmembers + 1, 8, rawsz);
 
-		if (!ids)
+		if (!cap || grow_to(&st->member_ids, cap, rawsz) ||
+		    grow_to(&st->member_types, cap, 1) ||
+		    grow_to(&st->member_desc, cap, sizeof(*st->member_desc)))
 			return -2;
-		st->member_ids = ids;
-		if (!(types = realloc(st->member_types, cap)))
-			return -2;
-		st->member_types = types;
-		if (!(desc = realloc(st->member_desc, cap * sizeof(*desc))))
-			return -2;
-		st->member_desc = desc;
 		rd->cap_members[set] = cap;
 	}
 	unsigned char *id = st->member_ids + st->nmembers * rawsz;
@@ -783,15 +770,9 @@ static int slurp(FILE *in, char **buf, size_t *len)
 	char *b = NULL;
 
 	do {
-		if (cap - n < 4096) {
-			char *nb;
-
-			cap = cap ? 2 * cap : 65536;
-			if (!(nb = realloc(b, cap))) {
-				free(b);
-				return -2;
-			}
-			b = nb;
+		if (GROW(b, cap, n + 4096, 65536)) {
+			free(b);
+			return -2;
 		}
 		got = fread(b + n, 1, cap - n, in);
 		n += got;

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 static int same_input(const source *a, const source *b)
 {
 	return a->stream == b->stream && !strcmp(a->name, b->name) && a->bytes == b->bytes &&
@@ -36,15 +38,8 @@ int sources_add(sources *l, const source *src)
 	for (size_t i = 0; i < l->n; i++)
 		if (same_input(&l->v[i], src))
 			return 0;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 4;
-		source *v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v)
-			return -2;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (GROW(l->v, l->cap, l->n + 1, 4))
+		return -2;
 	if (!(name = strdup(src->name)) || add_name(l, src->name)) {
 		free(name);
 		return -2;

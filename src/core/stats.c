@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 typedef struct {
 	stats_set *st;
 	size_t rawsz;
@@ -22,16 +24,10 @@ static int add_member(group_acc *g, const unsigned char *id, int type)
 	stats_set *st = g->st;
 
 	if (st->nmembers == g->cap_members) {
-		size_t n = g->cap_members ? 2 * g->cap_members : 16;
-		unsigned char *ids = realloc(st->member_ids, n * g->rawsz);
+		size_t n = grow_cap(g->cap_members, st->nmembers + 1, 16, g->rawsz);
 
-		if (!ids)
+		if (!n || grow_to(&st->member_ids, n, g->rawsz) || grow_to(&st->member_types, n, 1))
 			return -1;
-		st->member_ids = ids;
-		unsigned char *types = realloc(st->member_types, n);
-		if (!types)
-			return -1;
-		st->member_types = types;
 		g->cap_members = n;
 	}
 	memcpy(st->member_ids + st->nmembers * g->rawsz, id, g->rawsz);
@@ -53,15 +49,8 @@ static int start_group(group_acc *g, const unsigned char *a, int ta,
 {
 	stats_set *st = g->st;
 
-	if (st->ngroups == g->cap_groups) {
-		size_t n = g->cap_groups ? 2 * g->cap_groups : 8;
-		stats_group *gr = realloc(st->groups, n * sizeof(*gr));
-
-		if (!gr)
-			return -1;
-		st->groups = gr;
-		g->cap_groups = n;
-	}
+	if (GROW(st->groups, g->cap_groups, st->ngroups + 1, 8))
+		return -1;
 	st->groups[st->ngroups].first = st->nmembers;
 	st->groups[st->ngroups].n = 0;
 	st->groups[st->ngroups].len = hexid_lcp(a, b, g->rawsz);
@@ -300,16 +289,10 @@ static int cvo_feed(cvo_pass *cp, int type, unsigned c)
 		cp->run = c;
 	if (type == ABBREV_TYPE_COMMIT) {
 		if (cp->npend == cp->cap) {
-			size_t n = cp->cap ? 2 * cp->cap : 64;
-			unsigned char *l = realloc(cp->left, n), *p;
+			size_t n = grow_cap(cp->cap, cp->npend + 1, 64, 1);
 
-			if (!l)
+			if (!n || grow_to(&cp->left, n, 1) || grow_to(&cp->plcp, n, 1))
 				return -1;
-			cp->left = l;
-			p = realloc(cp->plcp, n);
-			if (!p)
-				return -1;
-			cp->plcp = p;
 			cp->cap = n;
 		}
 		cp->left[cp->npend] = (unsigned char)cp->run;

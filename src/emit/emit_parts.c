@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "grow.h"
 #include "idset.h"
 
 void emit_table_init(emit_table *t, size_t ncols, const char *const *heads, const char *align)
@@ -31,16 +32,9 @@ void emit_table_clear(emit_table *t)
 
 char (*emit_table_row(emit_table *t))[EMIT_TABLE_CELL]
 {
-	if (t->nrows == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 16;
-		void *p = realloc(t->cells, cap * sizeof(*t->cells));
-
-		if (!p) {
-			t->broken = 1;
-			return NULL;
-		}
-		t->cells = p;
-		t->cap = cap;
+	if (GROW(t->cells, t->cap, t->nrows + 1, 16)) {
+		t->broken = 1;
+		return NULL;
 	}
 	memset(t->cells[t->nrows], 0, sizeof(*t->cells));
 	return t->cells[t->nrows++];

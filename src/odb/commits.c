@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "commit.h"
+#include "grow.h"
 #include "hexid.h"
 #include "subject_cache.h"
 #include "test_hooks.h"
@@ -98,15 +99,8 @@ void commits_free(commits *c)
 
 static int job_add(commits *c, const unsigned char *id, uint32_t pack, uint32_t pos, uint64_t off)
 {
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 1024;
-		commits_job *v = realloc(c->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		c->v = v;
-		c->cap = cap;
-	}
+	if (GROW(c->v, c->cap, c->n + 1, 1024))
+		return -1;
 	c->v[c->n++] = (commits_job){ id, off, pack, pos };
 	return 0;
 }

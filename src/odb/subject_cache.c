@@ -36,6 +36,7 @@
 #include <config.h>
 
 #include "subject_cache.h"
+#include "grow.h"
 #include "test_hooks.h"
 
 #include <dirent.h>
@@ -143,17 +144,8 @@ size_t subject_text_add(subject_text *t, const char *subject)
 {
 	size_t n = strlen(subject) + 1, at = t->len;
 
-	if (t->len + n > t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 1 << 20;
-		char *b;
-
-		while (cap < t->len + n)
-			cap *= 2;
-		if (!(b = realloc(t->s, cap)))
-			return SIZE_MAX;
-		t->s = b;
-		t->cap = cap;
-	}
+	if (GROW(t->s, t->cap, t->len + n, 1 << 20))
+		return SIZE_MAX;
 	memcpy(t->s + at, subject, n);
 	t->len += n;
 	return at;
@@ -908,15 +900,8 @@ int subject_index_search(subject_index *x, const char *s, size_t n, int prefix,
 
 			if (entry(w->t, i, &key, NULL, &pos, &time) || pos >= w->nids)
 				continue;
-			if (nc == cap) {
-				size_t ncap = cap ? 2 * cap : 64;
-				cand *nv = realloc(c, ncap * sizeof(*nv));
-
-				if (!nv)
-					goto done;
-				c = nv;
-				cap = ncap;
-			}
+			if (GROW(c, cap, nc + 1, 64))
+				goto done;
 			c[nc++] = (cand){ key, w->ids + (size_t)pos * w->stride, time };
 		}
 	}
@@ -1152,16 +1137,9 @@ int subject_cache_list(const char *dir, subject_cache_entry **out, size_t *nout)
 			free(path);
 			continue;
 		}
-		if (n == cap) {
-			size_t ncap = cap ? 2 * cap : 16;
-			subject_cache_entry *nv = realloc(v, ncap * sizeof(*nv));
-
-			if (!nv) {
-				free(path);
-				goto done;
-			}
-			v = nv;
-			cap = ncap;
+		if (GROW(v, cap, n + 1, 16)) {
+			free(path);
+			goto done;
 		}
 		e = &v[n];
 		memset(e, 0, sizeof(*e));

@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 #define SLOP 5
 #define NIL UINT32_MAX
 
@@ -61,15 +63,8 @@ typedef struct {
 
 static int vec_push(u32vec *a, uint32_t x)
 {
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? 2 * a->cap : 64;
-		uint32_t *v = realloc(a->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		a->v = v;
-		a->cap = cap;
-	}
+	if (GROW(a->v, a->cap, a->n + 1, 64))
+		return -1;
 	a->v[a->n++] = x;
 	return 0;
 }
@@ -116,16 +111,11 @@ static uint32_t lookup(walk *w, const unsigned char *id)
 	if (w->n >= NIL - 1)
 		return NIL;
 	if (w->n == w->cap) {
-		size_t cap = w->cap ? 2 * w->cap : 1024;
-		node *nv = realloc(w->nodes, cap * sizeof(*nv));
-		unsigned char *iv;
+		size_t cap = grow_cap(w->cap, w->n + 1, 1024, sizeof(*w->nodes));
 
-		if (!nv)
+		if (!cap || grow_to(&w->nodes, cap, sizeof(*w->nodes)) ||
+		    grow_to(&w->ids, cap, w->rawsz))
 			return NIL;
-		w->nodes = nv;
-		if (!(iv = realloc(w->ids, cap * w->rawsz)))
-			return NIL;
-		w->ids = iv;
 		w->cap = cap;
 	}
 	if ((!w->table || 2 * (w->n + 1) > w->tmask + 1) && table_grow(w))
@@ -185,15 +175,11 @@ static uint32_t cell_new(walk *w, uint32_t item)
 		w->cfree = w->cnext[c];
 	} else {
 		if (w->ncell == w->ccap) {
-			size_t cap = w->ccap ? 2 * w->ccap : 256;
-			uint32_t *a = realloc(w->citem, cap * sizeof(*a)), *b;
+			size_t cap = grow_cap(w->ccap, w->ncell + 1, 256, sizeof(*w->citem));
 
-			if (!a)
+			if (!cap || grow_to(&w->citem, cap, sizeof(*w->citem)) ||
+			    grow_to(&w->cnext, cap, sizeof(*w->cnext)))
 				return NIL;
-			w->citem = a;
-			if (!(b = realloc(w->cnext, cap * sizeof(*b))))
-				return NIL;
-			w->cnext = b;
 			w->ccap = cap;
 		}
 		if (w->ncell >= NIL)

@@ -48,6 +48,7 @@
 #include "commit_graph.h"
 #include "commit_tables.h"
 #include "commits.h"
+#include "grow.h"
 #include "hexid.h"
 #include "objread.h"
 #include "range_walk.h"
@@ -736,17 +737,8 @@ static uint64_t keep_msg(refs_range *rg, const char *m, size_t n)
 {
 	uint64_t at = rg->klen;
 
-	if (rg->klen + n + 1 > rg->kcap) {
-		size_t cap = rg->kcap ? 2 * rg->kcap : (size_t)1 << 20;
-		char *k;
-
-		while (cap < rg->klen + n + 1)
-			cap *= 2;
-		if (!(k = realloc(rg->kept, cap)))
-			return NOTE_NONE;
-		rg->kept = k;
-		rg->kcap = cap;
-	}
+	if (GROW(rg->kept, rg->kcap, rg->klen + n + 1, (size_t)1 << 20))
+		return NOTE_NONE;
 	memcpy(rg->kept + rg->klen, m, n);
 	rg->kept[rg->klen + n] = '\0';
 	rg->klen += n + 1;
@@ -848,16 +840,11 @@ typedef struct {
 static int tip_add(tips *t, const git_oid *id, int hide)
 {
 	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 8;
-		git_oid *v = realloc(t->ids, cap * sizeof(*v));
-		int *h;
+		size_t cap = grow_cap(t->cap, t->n + 1, 8, sizeof(*t->ids));
 
-		if (!v)
+		if (!cap || grow_to(&t->ids, cap, sizeof(*t->ids)) ||
+		    grow_to(&t->hide, cap, sizeof(*t->hide)))
 			return -1;
-		t->ids = v;
-		if (!(h = realloc(t->hide, cap * sizeof(*h))))
-			return -1;
-		t->hide = h;
 		t->cap = cap;
 	}
 	git_oid_cpy(&t->ids[t->n], id);

@@ -32,6 +32,7 @@
 #include "refs_resolve.h"
 
 #include "arena.h"
+#include "grow.h"
 #include "model.h"
 #include "subject_cache.h"
 
@@ -1788,16 +1789,9 @@ int refs_resolve(refs_resolver *r, refs_results *out, const char *buf, const ref
 			result_clear(&x);
 			continue;
 		}
-		if (out->n == out->cap) {
-			size_t cap = out->cap ? 2 * out->cap : 16;
-			refs_result *v = realloc(out->v, cap * sizeof(*v));
-
-			if (!v) {
-				result_clear(&x);
-				return -1;
-			}
-			out->v = v;
-			out->cap = cap;
+		if (GROW(out->v, out->cap, out->n + 1, 16)) {
+			result_clear(&x);
+			return -1;
 		}
 		for (size_t k = 0; k < x.nf; k++) {
 			int sev = refs_problem_severity(x.f[k].problem);

@@ -9,6 +9,7 @@
  */
 #include <config.h>
 
+#include "grow.h"
 #include "walk.h"
 #include "walk_pack.h"
 #include "walk_repo_int.h"
@@ -33,16 +34,9 @@ static int collect(const git_oid *oid, void *payload)
 {
 	id_list *l = payload;
 
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 65536;
-		unsigned char *ids = realloc(l->ids, cap * GIT_OID_RAWSZ);
-
-		if (!ids) {
-			l->nomem = 1;
-			return -1;
-		}
-		l->ids = ids;
-		l->cap = cap;
+	if (grow(&l->ids, &l->cap, l->n + 1, 65536, GIT_OID_RAWSZ)) {
+		l->nomem = 1;
+		return -1;
 	}
 	memcpy(l->ids + l->n * GIT_OID_RAWSZ, oid->id, GIT_OID_RAWSZ);
 	l->n++;

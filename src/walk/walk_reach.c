@@ -25,6 +25,7 @@
  */
 #include <config.h>
 
+#include "grow.h"
 #include "walk.h"
 #include "walk_repo_int.h"
 
@@ -171,15 +172,8 @@ static int parse_tree(reach_ctx *c, const char *d, const char *end)
 		nul = d < end && *d == ' ' ? memchr(d, '\0', (size_t)(end - d)) : NULL;
 		if (!nul || (size_t)(end - nul - 1) < GIT_OID_RAWSZ || mode > 0777777)
 			return -1;
-		if (c->nents == c->capents) {
-			size_t cap = c->capents ? 2 * c->capents : 256;
-			tree_entry *e = realloc(c->ents, cap * sizeof(*e));
-
-			if (!e)
-				return WALK_NOMEM;
-			c->ents = e;
-			c->capents = cap;
-		}
+		if (GROW(c->ents, c->capents, c->nents + 1, 256))
+			return WALK_NOMEM;
 		c->ents[c->nents].id = (const unsigned char *)nul + 1;
 		c->ents[c->nents].mode = mode;
 		/* the lookups below then wait for many cache misses at once */
