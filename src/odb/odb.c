@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "grow.h"
 #include "mapguard.h"
 
 int odb_fail(odb *db, const char *fmt, ...)
@@ -34,14 +35,16 @@ int odb_fail(odb *db, const char *fmt, ...)
 	return ODB_ERR;
 }
 
-/* Append a line, `prefix` then the message, to db->warn; 0 or ODB_NOMEM. */
-static int add_line(odb *db, const char *prefix, const char *fmt, va_list ap)
+int odb_say(odb *db, const char *prefix, const char *fmt, ...)
 {
 	char line[1024];
 	size_t len = strlen(prefix);
+	va_list ap;
 
 	memcpy(line, prefix, len);
+	va_start(ap, fmt);
 	vsnprintf(line + len, sizeof(line) - len, fmt, ap);
+	va_end(ap);
 	len = strlen(line);
 	if (odb_grow(&db->warn, &db->warn_cap, db->warn_len + len + 2, 1))
 		return ODB_NOMEM;
@@ -50,28 +53,6 @@ static int add_line(odb *db, const char *prefix, const char *fmt, va_list ap)
 	db->warn[db->warn_len++] = '\n';
 	db->warn[db->warn_len] = '\0';
 	return 0;
-}
-
-int odb_warn(odb *db, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = add_line(db, "", fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-int odb_note(odb *db, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = add_line(db, "note: ", fmt, ap);
-	va_end(ap);
-	return rc;
 }
 
 void odb_give_warnings(const odb *db, char *err, size_t errsz)
@@ -174,23 +155,7 @@ int odb_dirs_changed(const odb *db)
 /* Make room for `need` elements of `size` bytes in *arr; 0 or ODB_NOMEM. */
 int odb_grow(void *arr, size_t *cap, size_t need, size_t size)
 {
-	void **a = arr;
-	size_t n;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	n = *cap ? *cap : 16;
-	while (n < need)
-		n *= 2;
-	if (n > SIZE_MAX / size)
-		return ODB_NOMEM;
-	p = realloc(*a, n * size);
-	if (!p)
-		return ODB_NOMEM;
-	*a = p;
-	*cap = n;
-	return 0;
+	return grow(arr, cap, need, 16, size) ? ODB_NOMEM : 0;
 }
 
 char *odb_join(const char *a, const char *b)

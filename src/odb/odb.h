@@ -171,14 +171,16 @@ static inline uint32_t odb_fanout(const pack_file *pk, int b)
 void odb_free(odb *db);
 /* A one-line message into db->err; returns ODB_ERR. */
 int odb_fail(odb *db, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* A line for db->warn, the reading going on (git warns and goes on); 0 or ODB_NOMEM. */
-int odb_warn(odb *db, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*
- * The same for a note, a line starting "note: ": something done otherwise
- * than it could have been (a bitmap that could not be used), the answer
- * unchanged.  0 or ODB_NOMEM.
+ * A line for db->warn, `prefix` then the message; 0 or ODB_NOMEM.
+ * odb_warn(): a warning, the reading going on (git warns and goes on).
+ * odb_note(): a line starting "note: ": something done otherwise than it
+ * could have been (a bitmap that could not be used), the answer unchanged.
  */
-int odb_note(odb *db, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int odb_say(odb *db, const char *prefix, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#define odb_warn(db, ...) odb_say(db, "", __VA_ARGS__)
+#define odb_note(db, ...) odb_say(db, "note: ", __VA_ARGS__)
 /* Hand the warnings to err (whole lines that fit, no last newline). */
 void odb_give_warnings(const odb *db, char *err, size_t errsz);
 /* Make room for `need` elements of `size` bytes in *arr; 0 or ODB_NOMEM. */
