@@ -74,10 +74,34 @@ static char *repos_joined(const char *const *repos, size_t n)
 	return s;
 }
 
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Header fields: names[0..n), the first of the record when `first`. */
+static void names_fields(FILE *out, const char *const *names, size_t n, int first)
+{
+	for (size_t i = 0; i < n; i++)
+		csv_field(out, names[i], first && !i);
+}
+
+/* Header fields of one set's columns: "<set>_<measure>" for each measure. */
+static void set_fields(FILE *out, const char *set, const char *const *measures, size_t n)
+{
+	char name[64];
+
+	for (size_t m = 0; m < n; m++) {
+		snprintf(name, sizeof(name), "%s_%s", set, measures[m]);
+		csv_field(out, name, 0);
+	}
+}
+
 static int report_csv(FILE *out, const stats_report *r)
 {
+	static const char *const measures[] = { "objects", "prefixes", "expected_prefixes" };
+	static const char *const tail[] = {
+		"commit_vs_other", "repository", "reachable_from", "refs_walked", "missing_objects"
+	};
 	unsigned last = r->cvo_last_len;
-	char name[32], patterns[4096], *repos = repos_joined(r->repos, r->nrepos);
+	char patterns[4096], *repos = repos_joined(r->repos, r->nrepos);
 
 	if (!repos)
 		return -1;
@@ -86,19 +110,9 @@ static int report_csv(FILE *out, const stats_report *r)
 			last = r->sets[column_sets[c]].last_len;
 
 	csv_field(out, "length", 1);
-	for (int c = 0; c < ABBREV_SET_COUNT; c++) {
-		static const char *const measures[] = { "objects", "prefixes", "expected_prefixes" };
-
-		for (size_t m = 0; m < sizeof(measures) / sizeof(measures[0]); m++) {
-			snprintf(name, sizeof(name), "%s_%s", idset_name(column_sets[c]), measures[m]);
-			csv_field(out, name, 0);
-		}
-	}
-	csv_field(out, "commit_vs_other", 0);
-	csv_field(out, "repository", 0);
-	csv_field(out, "reachable_from", 0);
-	csv_field(out, "refs_walked", 0);
-	csv_field(out, "missing_objects", 0);
+	for (int c = 0; c < ABBREV_SET_COUNT; c++)
+		set_fields(out, idset_name(column_sets[c]), measures, NELEM(measures));
+	names_fields(out, tail, NELEM(tail), 0);
 	csv_end_record(out);
 
 	emit_reach_patterns(patterns, sizeof(patterns), r->reach, " ");
@@ -142,15 +156,10 @@ static int model_csv(FILE *out, const model_results *r)
 		"expected_pairs", "p_collision", "expected_objects", "expected_prefixes",
 		"capacity_p01", "capacity_p50"
 	};
-	char name[64];
 
 	csv_field(out, "length", 1);
-	for (size_t i = 0; i < r->nsets; i++) {
-		for (size_t m = 0; m < sizeof(measures) / sizeof(measures[0]); m++) {
-			snprintf(name, sizeof(name), "%s_%s", r->sets[i].name, measures[m]);
-			csv_field(out, name, 0);
-		}
-	}
+	for (size_t i = 0; i < r->nsets; i++)
+		set_fields(out, r->sets[i].name, measures, NELEM(measures));
 	csv_end_record(out);
 	for (unsigned L = r->from; L <= r->to; L++) {
 		count_field(out, L, 1);
@@ -203,8 +212,7 @@ static int history_csv(FILE *out, const history_report *r)
 		return -1;
 	if (to > maxL)
 		to = maxL;
-	for (size_t i = 0; i < sizeof(header) / sizeof(header[0]); i++)
-		csv_field(out, header[i], !i);
+	names_fields(out, header, NELEM(header), 1);
 	csv_end_record(out);
 	for (unsigned L = ABBREV_MIN_LEN; L <= to; L++) {
 		const history_first *f = &h->first[L];
@@ -271,31 +279,27 @@ static void when_fields(FILE *out, const policy_when *w)
 
 static int policy_csv(FILE *out, const policy_report *p)
 {
+	static const char *const head[] = {
+		"set", "count", "length", "colliding_prefixes", "expected_prefixes", "expected_pairs",
+		"p_now"
+	};
+	static const char *const tail[] = {
+		"capacity_p01", "p01_state", "p01_year", "capacity_p50", "p50_state", "p50_year",
+		"repository"
+	};
 	const policy_results *r = p->r;
 	char *repos = repos_joined(p->repos, p->nrepos), name[32];
 
 	if (!repos)
 		return -1;
-	csv_field(out, "set", 1);
-	csv_field(out, "count", 0);
-	csv_field(out, "length", 0);
-	csv_field(out, "colliding_prefixes", 0);
-	csv_field(out, "expected_prefixes", 0);
-	csv_field(out, "expected_pairs", 0);
-	csv_field(out, "p_now", 0);
+	names_fields(out, head, NELEM(head), 1);
 	for (int y = 0; y < POLICY_NYEARS; y++) {
 		snprintf(name, sizeof(name), "count_%gy", r->years[y]);
 		csv_field(out, name, 0);
 		snprintf(name, sizeof(name), "p_%gy", r->years[y]);
 		csv_field(out, name, 0);
 	}
-	csv_field(out, "capacity_p01", 0);
-	csv_field(out, "p01_state", 0);
-	csv_field(out, "p01_year", 0);
-	csv_field(out, "capacity_p50", 0);
-	csv_field(out, "p50_state", 0);
-	csv_field(out, "p50_year", 0);
-	csv_field(out, "repository", 0);
+	names_fields(out, tail, NELEM(tail), 0);
 	csv_end_record(out);
 	for (size_t k = 0; k < r->nsets; k++) {
 		const policy_set *s = &r->sets[k];
