@@ -40,6 +40,16 @@ char (*emit_table_row(emit_table *t))[EMIT_TABLE_CELL]
 	return t->cells[t->nrows++];
 }
 
+/* A new row of a table by length: its first cell is L ("12"); NULL when out of memory. */
+static char (*length_row(emit_table *t, unsigned L))[EMIT_TABLE_CELL]
+{
+	char (*row)[EMIT_TABLE_CELL] = emit_table_row(t);
+
+	if (row)
+		snprintf(row[0], EMIT_TABLE_CELL, "%u", L);
+	return row;
+}
+
 /* Display width: UTF-8 continuation bytes take no column. */
 static size_t width_of(const char *s)
 {
@@ -481,12 +491,11 @@ int emit_history_first_table(emit_table *t, const history_results *h, int markdo
 	for (unsigned L = ABBREV_MIN_LEN; L <= h->longest; L++) {
 		const history_first *f = &h->first[L];
 		const history_model *m = &h->model[L];
-		char (*row)[EMIT_TABLE_CELL] = emit_table_row(t);
+		char (*row)[EMIT_TABLE_CELL] = length_row(t, L);
 		size_t o;
 
 		if (!row)
 			return -1;
-		snprintf(row[0], EMIT_TABLE_CELL, "%u", L);
 		fmt_day(row[1], EMIT_TABLE_CELL, f->time);
 		fmt_count(row[2], EMIT_TABLE_CELL, (double)f->commits_then);
 		fmt_count(row[3], EMIT_TABLE_CELL, round(m->expected_commits));
@@ -503,11 +512,10 @@ int emit_history_first_table(emit_table *t, const history_results *h, int markdo
 		return 0;
 	for (unsigned L = h->longest + 1 < ABBREV_MIN_LEN ? ABBREV_MIN_LEN : h->longest + 1;
 	     L <= emit_history_not_yet_to(h); L++) {
-		char (*row)[EMIT_TABLE_CELL] = emit_table_row(t);
+		char (*row)[EMIT_TABLE_CELL] = length_row(t, L);
 
 		if (!row)
 			return -1;
-		snprintf(row[0], EMIT_TABLE_CELL, "%u", L);
 		snprintf(row[1], EMIT_TABLE_CELL, "not yet");
 		fmt_count(row[2], EMIT_TABLE_CELL, (double)h->commits);
 		fmt_count(row[3], EMIT_TABLE_CELL, round(h->model[L].expected_commits));
@@ -550,12 +558,11 @@ static int sets_rows(emit_table *t, const stats_report *r, const int *sets, size
 	unsigned last = emit_report_last_len(r);
 
 	for (unsigned L = ABBREV_MIN_LEN; L <= last; L++) {
-		char (*row)[EMIT_TABLE_CELL] = emit_table_row(t);
+		char (*row)[EMIT_TABLE_CELL] = length_row(t, L);
 		size_t c = 1;
 
 		if (!row)
 			return -1;
-		snprintf(row[0], EMIT_TABLE_CELL, "%u", L);
 		for (size_t i = 0; i < nsets; i++)
 			pair_cell(row[c++], EMIT_TABLE_CELL, &r->sets[sets[i]], L);
 		if (with_cvo)
@@ -642,11 +649,10 @@ int emit_report_model_table(emit_table *t, const stats_report *r)
 			last = r->sets[sets[i]].last_len;
 	emit_table_init(t, 5, heads, "rrlrl");
 	for (unsigned L = ABBREV_MIN_LEN; L <= last; L++) {
-		char (*row)[EMIT_TABLE_CELL] = emit_table_row(t);
+		char (*row)[EMIT_TABLE_CELL] = length_row(t, L);
 
 		if (!row)
 			return -1;
-		snprintf(row[0], EMIT_TABLE_CELL, "%u", L);
 		for (int i = 0; i < 2; i++) {
 			const stats_set *st = &r->sets[sets[i]];
 			char m[32], e[32];
@@ -676,11 +682,10 @@ int emit_history_years_table(emit_table *t, const projection_results *p, int mar
 
 	emit_table_init(t, 5, heads, "rrrrr");
 	for (unsigned L = PROJECTION_FROM; L <= PROJECTION_TO; L++) {
-		char (*row)[EMIT_TABLE_CELL] = emit_table_row(t);
+		char (*row)[EMIT_TABLE_CELL] = length_row(t, L);
 
 		if (!row)
 			return -1;
-		snprintf(row[0], EMIT_TABLE_CELL, "%u", L);
 		year_cell(row[1], EMIT_TABLE_CELL, p->p01[L].commits_time, p->p01[L].commits_reached,
 			  markdown);
 		year_cell(row[2], EMIT_TABLE_CELL, p->p50[L].commits_time, p->p50[L].commits_reached,
@@ -1096,12 +1101,11 @@ int emit_model_table(emit_table *t, const model_set *s, unsigned from, unsigned 
 	emit_table_init(t, 4, heads, "rrrr");
 	for (unsigned L = from; L <= to; L++) {
 		const model_row *row = &s->rows[L];
-		char (*c)[EMIT_TABLE_CELL] = emit_table_row(t);
+		char (*c)[EMIT_TABLE_CELL] = length_row(t, L);
 		char objs[32], pfx[32];
 
 		if (!c)
 			return -1;
-		snprintf(c[0], EMIT_TABLE_CELL, "%u", L);
 		fmt_sig(c[1], EMIT_TABLE_CELL, row->expected_pairs, 3);
 		emit_fmt_p_collision(c[2], EMIT_TABLE_CELL, row->p_collision, s->n, L, 3);
 		fmt_sig(objs, sizeof(objs), row->expected_objects, 3);
@@ -1118,11 +1122,10 @@ int emit_model_capacity_table(emit_table *t, const model_set *s, unsigned from, 
 	emit_table_init(t, 3, heads, "rrr");
 	for (unsigned L = from; L <= to; L++) {
 		const model_row *row = &s->rows[L];
-		char (*c)[EMIT_TABLE_CELL] = emit_table_row(t);
+		char (*c)[EMIT_TABLE_CELL] = length_row(t, L);
 
 		if (!c)
 			return -1;
-		snprintf(c[0], EMIT_TABLE_CELL, "%u", L);
 		capacity_cell(c[1], EMIT_TABLE_CELL, row->cap_low, row->cap_low_sat, row->cap_low_real);
 		capacity_cell(c[2], EMIT_TABLE_CELL, row->cap_high, row->cap_high_sat,
 			      row->cap_high_real);
