@@ -518,12 +518,22 @@ static long find_idx(const idsets *s, const unsigned char *id)
 	return pv ? value_find(s, *pv, id) : -1;
 }
 
-static int add_one(idsets *s, const unsigned char *id, int type, int external)
+/* One more ID of `type` in count[]: the set of all objects and its type's. */
+static inline void count_one(size_t *count, int type)
 {
-	Word_t k = id_key(s, id);
-	size_t idx;
-	int c;
+	count[ABBREV_SET_ALL]++;
+	count[type]++;
+}
 
+#define ADD_STORE 2
+
+/*
+ * What every add checks first: -1 for a type that is none, -2 for a
+ * broken collection, 0 for an ID dropped (outside the kept range), 1 for
+ * one counted in count[] but not stored; ADD_STORE when it is to be stored.
+ */
+static inline int add_gate(idsets *s, const unsigned char *id, int type, size_t *count)
+{
 	if (type < ABBREV_TYPE_COMMIT || type > ABBREV_TYPE_TAG)
 		return -1;
 	if (s->broken)
@@ -531,10 +541,20 @@ static int add_one(idsets *s, const unsigned char *id, int type, int external)
 	if (dropped(s, id, type))
 		return 0;
 	if (count_only(s, type)) {
-		s->count[ABBREV_SET_ALL]++;
-		s->count[type]++;
+		count_one(count, type);
 		return 1;
 	}
+	return ADD_STORE;
+}
+
+static int add_one(idsets *s, const unsigned char *id, int type, int external)
+{
+	Word_t k = id_key(s, id);
+	size_t idx;
+	int c = add_gate(s, id, type, s->count);
+
+	if (c != ADD_STORE)
+		return c;
 	c = s->nids ? memcmp(arena_id(s, s->nids - 1), id, s->rawsz) : -1;
 	/* in a sorted arena every ID is <= the last: one above it is new */
 	if (s->sorted && !c)
@@ -552,8 +572,7 @@ static int add_one(idsets *s, const unsigned char *id, int type, int external)
 	    (s->sorted ? judy1_set(&s->all1, k) : allL_add(s, k, idx)) ||
 	    judy1_set(&s->typed[type], k))
 		goto oom;
-	s->count[ABBREV_SET_ALL]++;
-	s->count[type]++;
+	count_one(s->count, type);
 	return 1;
 oom:
 	s->broken = 1;
@@ -724,17 +743,9 @@ static int bulk_add(idsets_bulk *b, const unsigned char *id, int type, int exter
 		idset_spread_add(&s->spread, id, s->rawsz);
 	if (!b->keys)
 		return add_one(s, id, type, external);
-	if (type < ABBREV_TYPE_COMMIT || type > ABBREV_TYPE_TAG)
-		return -1;
-	if (s->broken)
-		return -2;
-	if (dropped(s, id, type))
-		return 0;
-	if (count_only(s, type)) {
-		b->count[ABBREV_SET_ALL]++;
-		b->count[type]++;
-		return 1;
-	}
+	c = add_gate(s, id, type, b->count);
+	if (c != ADD_STORE)
+		return c;
 	c = s->nids ? memcmp(arena_id(s, s->nids - 1), id, s->rawsz) : -1;
 	if (!c)
 		return 0;
@@ -751,8 +762,7 @@ static int bulk_add(idsets_bulk *b, const unsigned char *id, int type, int exter
 	if (idx && b->keys[idx - 1] == k)
 		b->dups++;
 	b->keys[idx] = k;
-	b->count[ABBREV_SET_ALL]++;
-	b->count[type]++;
+	count_one(b->count, type);
 	return 1;
 }
 
