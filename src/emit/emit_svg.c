@@ -1116,25 +1116,11 @@ static void policy_labels_place(line_label *l, size_t n, const svg_frame *f)
 	}
 }
 
-static int policy_svg(FILE *out, const policy_report *p)
+/* The y range of the policy chart: every line drawn, every measured point, the 50% level. */
+static void policy_range(const policy_results *r, int ny, double *lo, double *hi)
 {
-	const policy_results *r = p->r;
-	svg_frame f = { .left = 96, .top = 96, .right = WIDTH - 84, .bottom = 500 };
-	unsigned lo_len = r->lengths[0], hi_len = r->lengths[r->nlengths - 1];
-	int ny = r->growth.kind == POLICY_GROWTH_NONE ? 1 : 1 + POLICY_NYEARS;
-	double ymin = HUGE_VAL, ymax = 1, lo, hi, y;
-	char title[320], names[160], num[48], line[512];
-	int cased[POLICY_MAX_SETS];
-	size_t o = 0, nlabels = 0;
-	legend_pos lp;
-	svg_doc doc;
-	line_label labels[POLICY_MAX_SETS * (1 + POLICY_NYEARS)];
+	double ymin = HUGE_VAL, ymax = 1;
 
-	if (lo_len > CHART_LEN_A)
-		lo_len = CHART_LEN_A;
-	if (hi_len < CHART_LEN_B)
-		hi_len = CHART_LEN_B;
-	/* the y range: every line drawn and every measured point, and the 50% level */
 	for (size_t k = 0; k < r->nsets; k++)
 		for (size_t i = 0; i < r->nlengths; i++) {
 			const policy_row *row = &r->sets[k].rows[i];
@@ -1156,41 +1142,17 @@ static int policy_svg(FILE *out, const policy_report *p)
 		ymin = CHART_YMIN;
 	if (ymax > 1e30)
 		ymax = 1e30;
-	svg_log_range(&lo, &hi, ymin, ymax);
-	svg_scale_init(&f.x, lo_len - 0.4, hi_len + 0.4, f.left, f.right, 0);
-	f.x.whole = 1;
-	svg_scale_init(&f.y, lo, hi, f.bottom, f.top, 1);
+	svg_log_range(lo, hi, ymin, ymax);
+}
 
-	emit_repo_names(names, sizeof(names), p->repos, p->nrepos, 64);
-	/* "git: abbreviation policy, 203,352 commits, ...", or for counts "Abbreviation policy: ..." */
-	o = (size_t)snprintf(title, sizeof(title), "%s%s", names,
-			     p->nrepos ? ": abbreviation policy," : "Abbreviation policy:");
-	for (size_t k = 0; k < r->nsets && o < sizeof(title); k++) {
-		fmt_count(num, sizeof(num), (double)r->sets[k].n);
-		o += (size_t)snprintf(title + o, sizeof(title) - o, "%s %s %s", k ? "," : "", num,
-				      emit_set_title(r->sets[k].name));
-	}
-	if (!doc_open(&doc, out))
-		return -1;
-	out = doc.body;
-	fprintf(out, "<desc>Expected colliding pairs of random IDs (log scale) against the "
-		     "abbreviation length, now and grown, with the measured colliding prefixes "
-		     "as points; the 1%% and 50%% chances of a collision as levels.</desc>\n");
-	text_at(out, f.left, 26, "title", NULL, p->title ? p->title : title);
-	emit_policy_growth(line, sizeof(line), p);
-	svg_wrapped(out, f.left, 48, 15, NOTE_WIDTH, "subtitle", line);
-	svg_axes(out, &f, "abbreviation length (hex chars)",
-		 "colliding pairs expected / prefixes measured (log)", 32, 16);
-	svg_clip(out, &f, "plot");
-
-	svg_mark_lengths(out, &f, chart_lengths, 2);
-	policy_p_axis(out, &f);
-	/*
-	 * The commits last, on top: commit-ish often differs from them by a
-	 * few tags only, and its lines would be hidden exactly under theirs.
-	 * A set whose line now runs within CASED_PX of a set drawn over it at
-	 * every length is drawn wide and pale ("cased"), so both show.
-	 */
+/*
+ * The sets drawn "cased": the commits come last, on top (commit-ish often
+ * differs from them by a few tags only, and its lines would be hidden
+ * exactly under theirs); a set whose line now runs within CASED_PX of a
+ * set drawn over it at every length is drawn wide and pale, so both show.
+ */
+static void policy_cased(int *cased, const policy_results *r, const svg_frame *f)
+{
 	for (size_t k = 0; k < r->nsets; k++) {
 		cased[k] = 0;
 		for (size_t j = 0; j < k && !cased[k]; j++) {
@@ -1201,106 +1163,115 @@ static int policy_svg(FILE *out, const policy_report *p)
 				double b = r->sets[j].rows[i].expected_pairs;
 
 				near = a > 0 && b > 0 &&
-				       fabs(svg_scale_map(&f.y, a) - svg_scale_map(&f.y, b)) < CASED_PX;
+				       fabs(svg_scale_map(&f->y, a) - svg_scale_map(&f->y, b)) < CASED_PX;
 			}
 			cased[k] = near;
 		}
 	}
-	for (size_t k = r->nsets; k-- > 0;) {
-		const policy_set *s = &r->sets[k];
-		const char *marker, *colour = policy_colour(s->name, &marker);
-		double dodge = ((double)k - ((double)r->nsets - 1) / 2) * 4;
+}
 
-		fprintf(out, "<g class=\"series set-%s\" id=\"series-%s\" data-set=\"%s\" "
-			     "data-count=\"%llu\">\n", s->name, s->name, s->name,
-			(unsigned long long)s->n);
-		for (int yy = ny - 1; yy >= 0; yy--) {
-			int any = 0;
+/*
+ * Set k's series, a <g>: its model lines now and grown, each with a label
+ * at its right end added to labels[] (*nlabels), the model now as open
+ * circles, the measured prefixes as filled markers.  lo and hi: the y range.
+ */
+static void policy_series(FILE *out, const policy_results *r, size_t k, const svg_frame *f,
+			  int ny, int cased, double lo, double hi, line_label *labels,
+			  size_t *nlabels)
+{
+	const policy_set *s = &r->sets[k];
+	const char *marker, *colour = policy_colour(s->name, &marker);
+	double dodge = ((double)k - ((double)r->nsets - 1) / 2) * 4;
 
-			char tint[8];
-			double e_end = policy_pairs(&s->rows[r->nlengths - 1], yy);
+	fprintf(out, "<g class=\"series set-%s\" id=\"series-%s\" data-set=\"%s\" "
+		     "data-count=\"%llu\">\n", s->name, s->name, s->name,
+		(unsigned long long)s->n);
+	for (int yy = ny - 1; yy >= 0; yy--) {
+		int any = 0;
 
-			policy_tint(tint, colour, yy);
-			fprintf(out, "<polyline class=\"%s\" data-years=\"%g\" clip-path=\"url(#plot)\" "
-				     "fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s%s%s%s points=\"",
-				yy ? "model projection" : "model", yy ? r->years[yy - 1] : 0.0, tint,
-				cased[k] ? (yy ? "4.4" : "6") : (yy ? "1.4" : "2"),
-				cased[k] ? " stroke-opacity=\"0.45\"" : "",
-				policy_dash[yy] ? " stroke-dasharray=\"" : "",
-				policy_dash[yy] ? policy_dash[yy] : "", policy_dash[yy] ? "\"" : "");
-			for (size_t i = 0; i < r->nlengths; i++) {
-				double e = policy_pairs(&s->rows[i], yy), yp;
+		char tint[8];
+		double e_end = policy_pairs(&s->rows[r->nlengths - 1], yy);
 
-				/* below the axis it only has to leave the plot, clipped */
-				if (!(e > lo / 1000))
-					e = lo / 1000;
-				yp = svg_scale_map(&f.y, e);
-				fprintf(out, "%s%.1f,%.1f", any++ ? " " : "",
-					svg_scale_map(&f.x, s->rows[i].length), yp);
-			}
-			fputs("\"/>\n", out);
-			/*
-			 * a label at the line's right end, below it (the line rises
-			 * to the left); a cased set's lines lie under another's
-			 */
-			if (!cased[k] && e_end >= lo && e_end <= hi && ny > 1) {
-				line_label *l = &labels[nlabels++];
-
-				l->x = svg_scale_map(&f.x, s->rows[r->nlengths - 1].length) - 7;
-				l->y = svg_scale_map(&f.y, e_end) + 15;
-				l->colour = colour;
-				if (yy)
-					snprintf(l->text, sizeof(l->text), "in %g years", r->years[yy - 1]);
-				else
-					snprintf(l->text, sizeof(l->text), "now");
-			}
-		}
-		/* the model now at each length: open circles; measured: filled markers */
+		policy_tint(tint, colour, yy);
+		fprintf(out, "<polyline class=\"%s\" data-years=\"%g\" clip-path=\"url(#plot)\" "
+			     "fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s%s%s%s points=\"",
+			yy ? "model projection" : "model", yy ? r->years[yy - 1] : 0.0, tint,
+			cased ? (yy ? "4.4" : "6") : (yy ? "1.4" : "2"),
+			cased ? " stroke-opacity=\"0.45\"" : "",
+			policy_dash[yy] ? " stroke-dasharray=\"" : "",
+			policy_dash[yy] ? policy_dash[yy] : "", policy_dash[yy] ? "\"" : "");
 		for (size_t i = 0; i < r->nlengths; i++) {
-			const policy_row *row = &s->rows[i];
-			double e = row->expected_pairs;
-			char es[48], pc[32];
+			double e = policy_pairs(&s->rows[i], yy), yp;
 
-			if (!(e >= lo && e <= hi))
-				continue;
-			/* spelled as the text's rows spell them (fmt.h) */
-			fmt_expected(es, sizeof(es), e);
-			emit_fmt_p_collision(pc, sizeof(pc), row->p_now, s->n, row->length, 2);
-			/* a cased set's circle rings the one drawn over it */
-			fprintf(out, "<circle class=\"point model\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" "
-				     "fill=\"#fff\" stroke=\"%s\" stroke-width=\"1.5\" data-length=\"%u\" "
-				     "data-pairs=\"%.6g\"><title>%s, %u chars: %s pairs expected now, "
-				     "P = %s</title></circle>\n",
-				svg_scale_map(&f.x, row->length), svg_scale_map(&f.y, e),
-				cased[k] ? "6" : "3.5", colour, row->length, e, emit_set_title(s->name),
-				row->length, es, pc);
+			/* below the axis it only has to leave the plot, clipped */
+			if (!(e > lo / 1000))
+				e = lo / 1000;
+			yp = svg_scale_map(&f->y, e);
+			fprintf(out, "%s%.1f,%.1f", any++ ? " " : "",
+				svg_scale_map(&f->x, s->rows[i].length), yp);
 		}
-		for (size_t i = 0; i < r->nlengths; i++) {
-			const policy_row *row = &s->rows[i];
+		fputs("\"/>\n", out);
+		/*
+		 * a label at the line's right end, below it (the line rises
+		 * to the left); a cased set's lines lie under another's
+		 */
+		if (!cased && e_end >= lo && e_end <= hi && ny > 1) {
+			line_label *l = &labels[(*nlabels)++];
 
-			if (!row->measured || !row->prefixes)
-				continue;
-			marker_open(out, marker, svg_scale_map(&f.x, row->length) + dodge,
-				    svg_scale_map(&f.y, (double)row->prefixes), colour);
-			fprintf(out, " class=\"point measured\" data-length=\"%u\" data-prefixes=\"%llu\">"
-				     "<title>%s, %u chars: %llu colliding prefixes now</title></%s>\n",
-				row->length, (unsigned long long)row->prefixes, emit_set_title(s->name),
-				row->length, (unsigned long long)row->prefixes,
-				!strcmp(marker, "circle") ? "circle" :
-				!strcmp(marker, "square") ? "rect" : "path");
+			l->x = svg_scale_map(&f->x, s->rows[r->nlengths - 1].length) - 7;
+			l->y = svg_scale_map(&f->y, e_end) + 15;
+			l->colour = colour;
+			if (yy)
+				snprintf(l->text, sizeof(l->text), "in %g years", r->years[yy - 1]);
+			else
+				snprintf(l->text, sizeof(l->text), "now");
 		}
-		fputs("</g>\n", out);
 	}
+	/* the model now at each length: open circles; measured: filled markers */
+	for (size_t i = 0; i < r->nlengths; i++) {
+		const policy_row *row = &s->rows[i];
+		double e = row->expected_pairs;
+		char es[48], pc[32];
 
-	policy_labels_place(labels, nlabels, &f);
-	fputs("<g class=\"line-labels\">\n", out);
-	for (size_t i = 0; i < nlabels; i++)
-		fprintf(out, "<text class=\"line-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
-			     "style=\"fill: %s\">%s</text>\n", labels[i].x, labels[i].y,
-			labels[i].colour, labels[i].text);
+		if (!(e >= lo && e <= hi))
+			continue;
+		/* spelled as the text's rows spell them (fmt.h) */
+		fmt_expected(es, sizeof(es), e);
+		emit_fmt_p_collision(pc, sizeof(pc), row->p_now, s->n, row->length, 2);
+		/* a cased set's circle rings the one drawn over it */
+		fprintf(out, "<circle class=\"point model\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" "
+			     "fill=\"#fff\" stroke=\"%s\" stroke-width=\"1.5\" data-length=\"%u\" "
+			     "data-pairs=\"%.6g\"><title>%s, %u chars: %s pairs expected now, "
+			     "P = %s</title></circle>\n",
+			svg_scale_map(&f->x, row->length), svg_scale_map(&f->y, e),
+			cased ? "6" : "3.5", colour, row->length, e, emit_set_title(s->name),
+			row->length, es, pc);
+	}
+	for (size_t i = 0; i < r->nlengths; i++) {
+		const policy_row *row = &s->rows[i];
+
+		if (!row->measured || !row->prefixes)
+			continue;
+		marker_open(out, marker, svg_scale_map(&f->x, row->length) + dodge,
+			    svg_scale_map(&f->y, (double)row->prefixes), colour);
+		fprintf(out, " class=\"point measured\" data-length=\"%u\" data-prefixes=\"%llu\">"
+			     "<title>%s, %u chars: %llu colliding prefixes now</title></%s>\n",
+			row->length, (unsigned long long)row->prefixes, emit_set_title(s->name),
+			row->length, (unsigned long long)row->prefixes,
+			!strcmp(marker, "circle") ? "circle" :
+			!strcmp(marker, "square") ? "rect" : "path");
+	}
 	fputs("</g>\n", out);
+}
 
-	lp = (legend_pos){ f.left, f.bottom + 60, f.left, f.right, 18 };
+/* The legend under the plot: the sets, the model now and grown, the markers; its last y. */
+static double policy_legend(FILE *out, const policy_report *p, const svg_frame *f, int ny,
+			    const int *cased)
+{
+	const policy_results *r = p->r;
+	legend_pos lp = { f->left, f->bottom + 60, f->left, f->right, 18 };
+	char num[48], line[512];
+
 	fputs("<g class=\"legend\">\n", out);
 	for (size_t k = 0; k < r->nsets; k++) {
 		const char *marker, *colour = policy_colour(r->sets[k].name, &marker);
@@ -1329,7 +1300,68 @@ static int policy_svg(FILE *out, const policy_report *p)
 			    "filled markers: colliding prefixes measured now (0 is not drawn)");
 	}
 	fputs("</g>\n", out);
-	y = lp.y + lp.row + 8;
+	return lp.y + lp.row;
+}
+
+static int policy_svg(FILE *out, const policy_report *p)
+{
+	const policy_results *r = p->r;
+	svg_frame f = { .left = 96, .top = 96, .right = WIDTH - 84, .bottom = 500 };
+	unsigned lo_len = r->lengths[0], hi_len = r->lengths[r->nlengths - 1];
+	int ny = r->growth.kind == POLICY_GROWTH_NONE ? 1 : 1 + POLICY_NYEARS;
+	double lo, hi, y;
+	char title[320], names[160], num[48], line[512];
+	int cased[POLICY_MAX_SETS];
+	size_t o = 0, nlabels = 0;
+	svg_doc doc;
+	line_label labels[POLICY_MAX_SETS * (1 + POLICY_NYEARS)];
+
+	if (lo_len > CHART_LEN_A)
+		lo_len = CHART_LEN_A;
+	if (hi_len < CHART_LEN_B)
+		hi_len = CHART_LEN_B;
+	policy_range(r, ny, &lo, &hi);
+	svg_scale_init(&f.x, lo_len - 0.4, hi_len + 0.4, f.left, f.right, 0);
+	f.x.whole = 1;
+	svg_scale_init(&f.y, lo, hi, f.bottom, f.top, 1);
+
+	emit_repo_names(names, sizeof(names), p->repos, p->nrepos, 64);
+	/* "git: abbreviation policy, 203,352 commits, ...", or for counts "Abbreviation policy: ..." */
+	o = (size_t)snprintf(title, sizeof(title), "%s%s", names,
+			     p->nrepos ? ": abbreviation policy," : "Abbreviation policy:");
+	for (size_t k = 0; k < r->nsets && o < sizeof(title); k++) {
+		fmt_count(num, sizeof(num), (double)r->sets[k].n);
+		o += (size_t)snprintf(title + o, sizeof(title) - o, "%s %s %s", k ? "," : "", num,
+				      emit_set_title(r->sets[k].name));
+	}
+	if (!doc_open(&doc, out))
+		return -1;
+	out = doc.body;
+	fprintf(out, "<desc>Expected colliding pairs of random IDs (log scale) against the "
+		     "abbreviation length, now and grown, with the measured colliding prefixes "
+		     "as points; the 1%% and 50%% chances of a collision as levels.</desc>\n");
+	text_at(out, f.left, 26, "title", NULL, p->title ? p->title : title);
+	emit_policy_growth(line, sizeof(line), p);
+	svg_wrapped(out, f.left, 48, 15, NOTE_WIDTH, "subtitle", line);
+	svg_axes(out, &f, "abbreviation length (hex chars)",
+		 "colliding pairs expected / prefixes measured (log)", 32, 16);
+	svg_clip(out, &f, "plot");
+
+	svg_mark_lengths(out, &f, chart_lengths, 2);
+	policy_p_axis(out, &f);
+	policy_cased(cased, r, &f);
+	for (size_t k = r->nsets; k-- > 0;)
+		policy_series(out, r, k, &f, ny, cased[k], lo, hi, labels, &nlabels);
+
+	policy_labels_place(labels, nlabels, &f);
+	fputs("<g class=\"line-labels\">\n", out);
+	for (size_t i = 0; i < nlabels; i++)
+		fprintf(out, "<text class=\"line-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
+			     "style=\"fill: %s\">%s</text>\n", labels[i].x, labels[i].y,
+			labels[i].colour, labels[i].text);
+	fputs("</g>\n", out);
+
+	y = policy_legend(out, p, &f, ny, cased) + 8;
 	y = svg_wrapped(out, f.left, y, 15, NOTE_WIDTH, "note",
 			"To quote (P(collision) = 1%; years from the growth above; "
 			"a year past the horizon is given as beyond it):");
