@@ -1446,6 +1446,242 @@ static int as_of(job *j, prefix_hits *ph)
 	return j->nomem ? -1 : 0;
 }
 
+/* An ID that is nowhere, of a reference the text names as another project's. */
+static void judge_foreign(job *j)
+{
+	const refs_ref *ref = j->ref;
+	int given_len = ref->id_len > 80 ? 80 : (int)ref->id_len;
+	const char *given = j->buf + ref->id_start;
+
+	/* the text names it as another project's: nothing to search or suggest here */
+	if (ref->foreign == REFS_FOREIGN_NAMED && ref->project && ref->project[0])
+		add(j, REFS_P_NOT_HERE, "%.*s is not in this repository; the text names it as "
+		    "%s's", given_len, given, ref->project);
+	else if (ref->foreign == REFS_FOREIGN_NAMED)
+		add(j, REFS_P_NOT_HERE, "%.*s is not in this repository; the text names it as "
+		    "another project's (ported from)", given_len, given);
+	else if (ref->foreign == REFS_FOREIGN_QUOTED)
+		add(j, REFS_P_NOT_HERE, "%.*s is not in this repository; it stands in a quoted "
+		    "message or example (indented), of the history quoted", given_len, given);
+	else
+		add(j, REFS_P_NOT_HERE, "%.*s is not in this repository; the message is another "
+		    "project's (it names its upstream commit)", given_len, given);
+}
+
+/*
+ * An ID that names no commit here: what the subject says instead (a
+ * commit to suggest, several, one made later, another repository's), or
+ * that nothing has it.  0, -1 when out of memory, 1 when the lookup
+ * failed (refs_resolve() says why).
+ */
+static int judge_unknown(job *j, const prefix_hits *ph)
+{
+	refs_resolver *r = j->r;
+	const refs_ref *ref = j->ref;
+	refs_result *x = j->x;
+	int given_len = ref->id_len > 80 ? 80 : (int)ref->id_len;
+	const char *given = j->buf + ref->id_start;
+	subject_pick pk;
+	char tail[256];
+	int rc;
+
+	const char *none = ref->subject ? "; no commit has this subject" : "";
+	subject_hits sh;
+	int nomem = 0, there = -1;
+
+	rc = find_ref_subject(j, NULL, &pk);
+	if (rc < 0 || (rc == 2 && list_candidates(j, &pk)))
+		return -1;
+	if (rc == 1)
+		x->suggest = 1, set_commit(j, &x->target, pk.ids[0]);
+	if (!rc && pk.later) {
+		/* a series reordered after it was written, maybe; not suggested */
+		if (pk.later - (size_t)pk.self == 1) {
+			char ah[ABBREV_MAX_HEXSZ + 1];
+
+			short_hex(j, ah, pk.after);
+			snprintf(tail, sizeof(tail), "; only %s%s, made after this commit, has "
+				 "this subject", pk.self ? "this commit and " : "", ah);
+		} else {
+			snprintf(tail, sizeof(tail), "; only %s%zu commits made after this one "
+				 "have this subject", pk.self ? "this commit and " : "",
+				 pk.later - (size_t)pk.self);
+		}
+		none = tail;
+	}
+	if (!rc && !pk.later && r->nothers) {
+		/* "no commit has this subject" is said of every repository given */
+		there = subject_elsewhere(j, &sh, &nomem);
+		if (nomem)
+			return -1;
+		if (r->failed)
+			return 1;
+		if (there >= 0)
+			none = elsewhere_tail(tail, sizeof(tail), r, there, &sh);
+	}
+	if (!ph->nothers && !rc && !pk.later && there < 0 && (ref->kind == REFS_COMMIT || indented(j)))
+		/*
+		 * Nothing here has the ID or the subject: in prose that is
+		 * mostly another project's commit (curl's, the kernel's),
+		 * an example, or pasted output; a Fixes: tag or a revert
+		 * can only mean this repository.
+		 */
+		add(j, REFS_P_NOT_HERE, "%.*s %s%s; another repository's commit?", given_len,
+		    given, no_object(r), !ref->subject ? "" : r->nothers ?
+		    " and none has a commit with this subject" : " and no commit here has this subject");
+	else
+		add(j, ph->nothers ? REFS_P_NOT_COMMIT : REFS_P_UNKNOWN, "%.*s %s%s%s",
+		    given_len, given, ph->nothers ? "is not a commit but " : no_object(r),
+		    ph->nothers ? type_name_a(ph->other_type) : "",
+		    subject_tail(tail, sizeof(tail), rc, &pk, "; a commit has this subject", none));
+	return 0;
+}
+
+/* An ID several commits start with: which of them the subject tells, if any.  0 or -1. */
+static int judge_ambiguous(job *j, const prefix_hits *ph)
+{
+	const refs_ref *ref = j->ref;
+	refs_result *x = j->x;
+	int given_len = ref->id_len > 80 ? 80 : (int)ref->id_len;
+	const char *given = j->buf + ref->id_start;
+	subject_pick pk;
+	char tail[256];
+	int rc;
+
+	size_t nc = ph->ncommits < MAX_CANDS ? ph->ncommits : MAX_CANDS, nsub = 0;
+	int pick = -1;
+
+	rc = 0;
+
+	x->cands = calloc(nc, sizeof(*x->cands));
+	if (!x->cands)
+		return -1;
+	for (size_t i = 0; i < nc; i++) {
+		if (set_commit(j, &x->cands[i], ph->commits[i]))
+			return -1;
+		x->ncands++;
+		if (subject_matches(ref, x->cands[i].subject)) {
+			nsub++;
+			pick = (int)i;
+		}
+	}
+	if (nsub == 1) {
+		x->suggest = 1;
+		set_commit(j, &x->target, ph->commits[pick]);
+	} else if (!nsub && ref->subject) {
+		rc = find_ref_subject(j, NULL, &pk);
+		if (rc < 0)
+			return -1;
+		if (rc == 1)
+			x->suggest = 1, set_commit(j, &x->target, pk.ids[0]);
+		if (rc == 2)
+			snprintf(tail, sizeof(tail), "; none has this subject, %zu other commits "
+				 "have", pk.total);
+	}
+	add(j, REFS_P_AMBIGUOUS, "%.*s is ambiguous: %zu commits start with it%s", given_len, given,
+	    ph->ncommits, x->suggest && nsub == 1 ? "; the subject tells which" :
+	    x->suggest ? "; none has this subject, another commit has" :
+	    rc == 2 ? tail : nsub > 1 ? "; the subject does not tell which" :
+	    ref->subject ? "; no commit has this subject" : "; no subject to tell which");
+	return 0;
+}
+
+/*
+ * An ID that names one commit: what else it names, whether the subject
+ * written is that commit's (or another's), whether it is long enough.
+ * 0 or -1 when out of memory.
+ */
+static int judge_named(job *j, const prefix_hits *ph)
+{
+	refs_resolver *r = j->r;
+	const refs_ref *ref = j->ref;
+	refs_result *x = j->x;
+	int given_len = ref->id_len > 80 ? 80 : (int)ref->id_len;
+	const char *given = j->buf + ref->id_start;
+	subject_pick pk;
+	int rc;
+
+	const char *real;
+
+	x->named = 1;
+	if (set_commit(j, &x->commit, ph->commits[0]))
+		return -1;
+	memo_keep(r, r->last);
+	x->suggest = 1;
+	if (set_commit(j, &x->target, ph->commits[0]))
+		return -1;
+	real = x->commit.subject;
+	/*
+	 * git resolves a prefix in a commit context (git log, cherry-pick,
+	 * <prefix>^{commit}) among commits and the tags that peel to one:
+	 * trees and blobs do not get in the way there, such tags do.
+	 */
+	if (ph->ntags_commitish)
+		add(j, REFS_P_AMBIGUOUS, "%.*s also names a tag that peels to a commit: "
+		    "`git log %.*s` and `git show %.*s` both fail as ambiguous", given_len,
+		    given, given_len, given, given_len, given);
+	else if (ph->nothers)
+		add(j, REFS_P_AMBIGUOUS_OBJECT, "%.*s also names %s: `git show %.*s` fails, "
+		    "`git log %.*s` works", given_len, given, type_name_a(ph->other_type),
+		    given_len, given, given_len, given);
+	if (ref->subject && real) {
+		char hex[ABBREV_MAX_HEXSZ + 1];
+
+		rc = subject_matches(ref, real);
+		if (rc != 1) /* the messages name it: its unique length */
+			short_hex(j, hex, ph->commits[0]);
+		if (rc == 2) {
+			add(j, REFS_P_SHORTENED, "subject shortened with \"...\"; %s is (\"%s\")", hex, real);
+		} else if (!rc && subject_layout(ref, real)) {
+			add(j, REFS_P_LAYOUT, "the subject of %s laid out otherwise (quotes, its area "
+			    "prefix left out, or more after a comma); git writes %s (\"%s\")", hex, hex,
+			    real);
+		} else if (!rc) {
+			rc = find_ref_subject(j, ph->commits[0], &pk);
+			if (rc < 0 || (rc == 2 && list_candidates(j, &pk)))
+				return -1;
+			if (rc == 1) {
+				char fh[ABBREV_MAX_HEXSZ + 1];
+
+				short_hex(j, fh, pk.ids[0]);
+				set_commit(j, &x->target, pk.ids[0]);
+				add(j, REFS_P_SUBJECT, "subject does not match %s (\"%s\"); it is the "
+				    "subject of %s", hex, real, fh);
+			} else if (rc == 2) {
+				add(j, REFS_P_SUBJECT, "subject does not match %s (\"%s\"); %zu other "
+				    "commits have it, none told apart as the one meant", hex, real,
+				    pk.total);
+			} else if ((ref->style & (REFS_STYLE_NO_QUOTES | REFS_STYLE_NO_PARENS)) &&
+				   !(ref->flags & REFS_F_DATED)) {
+				/* (referenced above), "reverted": maybe no subject at all */
+				add(j, REFS_P_SUBJECT_UNSURE, "\"%s\" is not the subject of %s (\"%s\"); "
+				    "if it stands for it, write it whole", ref->subject, hex, real);
+				j->unsure = 1;
+			} else {
+				/*
+				 * The ID or the subject is wrong, and nothing tells
+				 * which: --fix rewrites neither; the ID's commit is
+				 * listed, and the subject names none
+				 */
+				add(j, REFS_P_SUBJECT, "subject does not match %s (\"%s\"), and no commit "
+				    "has the subject written: the ID or the subject is wrong, "
+				    "nothing tells which", hex, real);
+				j->unsure = 1;
+			}
+			if (j->unsure && !x->ncands) {
+				if (!(x->cands = calloc(1, sizeof(*x->cands))))
+					return -1;
+				x->cands[0] = x->commit;
+				x->ncands = 1;
+			}
+		}
+	}
+	if (ref->id_len < r->min_length)
+		add(j, REFS_P_SHORT, "%.*s has %zu hex chars, fewer than %u", given_len, given,
+		    ref->id_len, r->min_length);
+	return 0;
+}
+
 static void resolve_one(job *j)
 {
 	refs_resolver *r = j->r;
@@ -1455,7 +1691,6 @@ static void resolve_one(job *j)
 	int given_len = ref->id_len > 80 ? 80 : (int)ref->id_len;
 	const char *given = j->buf + ref->id_start;
 	subject_pick pk;
-	char tail[256];
 	prefix_hits *ph, *oh;
 	int rc, elsewhere = -1, foreign = !!(ref->flags & REFS_F_FOREIGN);
 
@@ -1502,189 +1737,23 @@ static void resolve_one(job *j)
 		if (judge_elsewhere(j, &r->others[elsewhere], oh))
 			goto nomem;
 	} else if (ph->ncommits == 0 && foreign) {
-		/* the text names it as another project's: nothing to search or suggest here */
-		if (ref->foreign == REFS_FOREIGN_NAMED && ref->project && ref->project[0])
-			add(j, REFS_P_NOT_HERE, "%.*s is not in this repository; the text names it as "
-			    "%s's", given_len, given, ref->project);
-		else if (ref->foreign == REFS_FOREIGN_NAMED)
-			add(j, REFS_P_NOT_HERE, "%.*s is not in this repository; the text names it as "
-			    "another project's (ported from)", given_len, given);
-		else if (ref->foreign == REFS_FOREIGN_QUOTED)
-			add(j, REFS_P_NOT_HERE, "%.*s is not in this repository; it stands in a quoted "
-			    "message or example (indented), of the history quoted", given_len, given);
-		else
-			add(j, REFS_P_NOT_HERE, "%.*s is not in this repository; the message is another "
-			    "project's (it names its upstream commit)", given_len, given);
+		judge_foreign(j);
 	} else if (ph->ncommits == 0 && (rc = find_ref_subject(j, NULL, &pk)) == 0 &&
 		   only_this_commit(j, &pk)) {
 		/* the port of another project's commit: the subject is this commit's own */
 		add(j, REFS_P_NOT_HERE, "%.*s is not in this repository, and only this commit has "
 		    "its subject: another project's commit, ported here?", given_len, given);
 	} else if (ph->ncommits == 0) {
-		const char *none = ref->subject ? "; no commit has this subject" : "";
-		subject_hits sh;
-		int nomem = 0, there = -1;
-
-		rc = find_ref_subject(j, NULL, &pk);
-		if (rc < 0 || (rc == 2 && list_candidates(j, &pk)))
+		rc = judge_unknown(j, ph);
+		if (rc < 0)
 			goto nomem;
-		if (rc == 1)
-			x->suggest = 1, set_commit(j, &x->target, pk.ids[0]);
-		if (!rc && pk.later) {
-			/* a series reordered after it was written, maybe; not suggested */
-			if (pk.later - (size_t)pk.self == 1) {
-				char ah[ABBREV_MAX_HEXSZ + 1];
-
-				short_hex(j, ah, pk.after);
-				snprintf(tail, sizeof(tail), "; only %s%s, made after this commit, has "
-					 "this subject", pk.self ? "this commit and " : "", ah);
-			} else {
-				snprintf(tail, sizeof(tail), "; only %s%zu commits made after this one "
-					 "have this subject", pk.self ? "this commit and " : "",
-					 pk.later - (size_t)pk.self);
-			}
-			none = tail;
-		}
-		if (!rc && !pk.later && r->nothers) {
-			/* "no commit has this subject" is said of every repository given */
-			there = subject_elsewhere(j, &sh, &nomem);
-			if (nomem)
-				goto nomem;
-			if (r->failed)
-				return;
-			if (there >= 0)
-				none = elsewhere_tail(tail, sizeof(tail), r, there, &sh);
-		}
-		if (!ph->nothers && !rc && !pk.later && there < 0 && (ref->kind == REFS_COMMIT || indented(j)))
-			/*
-			 * Nothing here has the ID or the subject: in prose that is
-			 * mostly another project's commit (curl's, the kernel's),
-			 * an example, or pasted output; a Fixes: tag or a revert
-			 * can only mean this repository.
-			 */
-			add(j, REFS_P_NOT_HERE, "%.*s %s%s; another repository's commit?", given_len,
-			    given, no_object(r), !ref->subject ? "" : r->nothers ?
-			    " and none has a commit with this subject" : " and no commit here has this subject");
-		else
-			add(j, ph->nothers ? REFS_P_NOT_COMMIT : REFS_P_UNKNOWN, "%.*s %s%s%s",
-			    given_len, given, ph->nothers ? "is not a commit but " : no_object(r),
-			    ph->nothers ? type_name_a(ph->other_type) : "",
-			    subject_tail(tail, sizeof(tail), rc, &pk, "; a commit has this subject", none));
+		if (rc > 0)
+			return;
 	} else if (ph->ncommits >= 2) {
-		size_t nc = ph->ncommits < MAX_CANDS ? ph->ncommits : MAX_CANDS, nsub = 0;
-		int pick = -1;
-
-		rc = 0;
-
-		x->cands = calloc(nc, sizeof(*x->cands));
-		if (!x->cands)
+		if (judge_ambiguous(j, ph))
 			goto nomem;
-		for (size_t i = 0; i < nc; i++) {
-			if (set_commit(j, &x->cands[i], ph->commits[i]))
-				goto nomem;
-			x->ncands++;
-			if (subject_matches(ref, x->cands[i].subject)) {
-				nsub++;
-				pick = (int)i;
-			}
-		}
-		if (nsub == 1) {
-			x->suggest = 1;
-			set_commit(j, &x->target, ph->commits[pick]);
-		} else if (!nsub && ref->subject) {
-			rc = find_ref_subject(j, NULL, &pk);
-			if (rc < 0)
-				goto nomem;
-			if (rc == 1)
-				x->suggest = 1, set_commit(j, &x->target, pk.ids[0]);
-			if (rc == 2)
-				snprintf(tail, sizeof(tail), "; none has this subject, %zu other commits "
-					 "have", pk.total);
-		}
-		add(j, REFS_P_AMBIGUOUS, "%.*s is ambiguous: %zu commits start with it%s", given_len, given,
-		    ph->ncommits, x->suggest && nsub == 1 ? "; the subject tells which" :
-		    x->suggest ? "; none has this subject, another commit has" :
-		    rc == 2 ? tail : nsub > 1 ? "; the subject does not tell which" :
-		    ref->subject ? "; no commit has this subject" : "; no subject to tell which");
-	} else {
-		const char *real;
-
-		x->named = 1;
-		if (set_commit(j, &x->commit, ph->commits[0]))
-			goto nomem;
-		memo_keep(r, r->last);
-		x->suggest = 1;
-		if (set_commit(j, &x->target, ph->commits[0]))
-			goto nomem;
-		real = x->commit.subject;
-		/*
-		 * git resolves a prefix in a commit context (git log, cherry-pick,
-		 * <prefix>^{commit}) among commits and the tags that peel to one:
-		 * trees and blobs do not get in the way there, such tags do.
-		 */
-		if (ph->ntags_commitish)
-			add(j, REFS_P_AMBIGUOUS, "%.*s also names a tag that peels to a commit: "
-			    "`git log %.*s` and `git show %.*s` both fail as ambiguous", given_len,
-			    given, given_len, given, given_len, given);
-		else if (ph->nothers)
-			add(j, REFS_P_AMBIGUOUS_OBJECT, "%.*s also names %s: `git show %.*s` fails, "
-			    "`git log %.*s` works", given_len, given, type_name_a(ph->other_type),
-			    given_len, given, given_len, given);
-		if (ref->subject && real) {
-			char hex[ABBREV_MAX_HEXSZ + 1];
-
-			rc = subject_matches(ref, real);
-			if (rc != 1) /* the messages name it: its unique length */
-				short_hex(j, hex, ph->commits[0]);
-			if (rc == 2) {
-				add(j, REFS_P_SHORTENED, "subject shortened with \"...\"; %s is (\"%s\")", hex, real);
-			} else if (!rc && subject_layout(ref, real)) {
-				add(j, REFS_P_LAYOUT, "the subject of %s laid out otherwise (quotes, its area "
-				    "prefix left out, or more after a comma); git writes %s (\"%s\")", hex, hex,
-				    real);
-			} else if (!rc) {
-				rc = find_ref_subject(j, ph->commits[0], &pk);
-				if (rc < 0 || (rc == 2 && list_candidates(j, &pk)))
-					goto nomem;
-				if (rc == 1) {
-					char fh[ABBREV_MAX_HEXSZ + 1];
-
-					short_hex(j, fh, pk.ids[0]);
-					set_commit(j, &x->target, pk.ids[0]);
-					add(j, REFS_P_SUBJECT, "subject does not match %s (\"%s\"); it is the "
-					    "subject of %s", hex, real, fh);
-				} else if (rc == 2) {
-					add(j, REFS_P_SUBJECT, "subject does not match %s (\"%s\"); %zu other "
-					    "commits have it, none told apart as the one meant", hex, real,
-					    pk.total);
-				} else if ((ref->style & (REFS_STYLE_NO_QUOTES | REFS_STYLE_NO_PARENS)) &&
-					   !(ref->flags & REFS_F_DATED)) {
-					/* (referenced above), "reverted": maybe no subject at all */
-					add(j, REFS_P_SUBJECT_UNSURE, "\"%s\" is not the subject of %s (\"%s\"); "
-					    "if it stands for it, write it whole", ref->subject, hex, real);
-					j->unsure = 1;
-				} else {
-					/*
-					 * The ID or the subject is wrong, and nothing tells
-					 * which: --fix rewrites neither; the ID's commit is
-					 * listed, and the subject names none
-					 */
-					add(j, REFS_P_SUBJECT, "subject does not match %s (\"%s\"), and no commit "
-					    "has the subject written: the ID or the subject is wrong, "
-					    "nothing tells which", hex, real);
-					j->unsure = 1;
-				}
-				if (j->unsure && !x->ncands) {
-					if (!(x->cands = calloc(1, sizeof(*x->cands))))
-						goto nomem;
-					x->cands[0] = x->commit;
-					x->ncands = 1;
-				}
-			}
-		}
-		if (ref->id_len < r->min_length)
-			add(j, REFS_P_SHORT, "%.*s has %zu hex chars, fewer than %u", given_len, given,
-			    ref->id_len, r->min_length);
+	} else if (judge_named(j, ph)) {
+		goto nomem;
 	}
 	if (ref->style & REFS_STYLE_LAYOUT)
 		add(j, REFS_P_LAYOUT, "dated reference laid out otherwise than git's "
