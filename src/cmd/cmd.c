@@ -66,6 +66,15 @@ int cmd_want_progress(int option)
 	return option >= 0 ? option : isatty(STDERR_FILENO);
 }
 
+progress *cmd_progress_new(int option)
+{
+	progress *p = progress_new(stderr, cmd_want_progress(option));
+
+	if (!p)
+		cmd_error("out of memory");
+	return p;
+}
+
 static int walk_status_exit(int rc, const char *err)
 {
 	if (rc == WALK_NOMEM) {

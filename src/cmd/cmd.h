@@ -158,5 +158,11 @@ int cmd_verdict(verdict *v, cmd_sets *cs, const stats_set *const sets[3], progre
 
 /* Whether to show progress for an option value of 1, 0 or -1 (auto). */
 int cmd_want_progress(int option);
+/*
+ * The progress meter of a command (progress.h) for --progress's value
+ * (1, 0 or -1: auto); NULL, "out of memory" printed, when there is no
+ * memory for it.
+ */
+progress *cmd_progress_new(int option);
 
 #endif

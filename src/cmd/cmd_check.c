@@ -101,11 +101,9 @@ static int cmd_check(int argc, char **argv)
 
 	if (ret >= 0)
 		return ret;
-	p = progress_new(stderr, !o.quiet && cmd_want_progress(o.r.progress));
-	if (!p) {
-		cmd_error("out of memory");
+	p = cmd_progress_new(o.quiet ? 0 : o.r.progress);
+	if (!p)
 		return ABBREV_EXIT_NOMEM;
-	}
 	ret = cmd_sets_load(&cs, &o.r, p);
 	if (ret)
 		goto done;

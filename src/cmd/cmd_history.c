@@ -253,11 +253,9 @@ static int cmd_history(int argc, char **argv)
 
 	if (ret >= 0)
 		return ret;
-	p = progress_new(stderr, cmd_want_progress(o.r.progress));
-	if (!p) {
-		cmd_error("out of memory");
+	p = cmd_progress_new(o.r.progress);
+	if (!p)
 		return ABBREV_EXIT_NOMEM;
-	}
 	ret = cmd_sets_load_commits(&cs, &o.r, p);
 	if (ret)
 		goto done;

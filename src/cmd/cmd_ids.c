@@ -212,10 +212,8 @@ static int cmd_ids(int argc, char **argv)
 		return ret;
 	r.sh = o.r.shard;
 	r.skip_bad = o.skip_bad;
-	if (!(r.p = progress_new(stderr, cmd_want_progress(o.r.progress)))) {
-		cmd_error("out of memory");
+	if (!(r.p = cmd_progress_new(o.r.progress)))
 		return ABBREV_EXIT_NOMEM;
-	}
 	ret = ids_load(&r, o.r.repos, o.r.nrepos, &s, &duplicates);
 	if (ret)
 		goto done;

@@ -108,11 +108,9 @@ static int count_repos(model_input *in, size_t *nin, cli_model_opts *o)
 
 	o->r.repos = o->repos;
 	o->r.nrepos = o->nrepos;
-	p = progress_new(stderr, cmd_want_progress(o->r.progress));
-	if (!p) {
-		cmd_error("out of memory");
+	p = cmd_progress_new(o->r.progress);
+	if (!p)
 		return ABBREV_EXIT_NOMEM;
-	}
 	ret = cmd_sets_load(&cs, &o->r, p);
 	if (!ret) {
 		in[0] = (model_input){ "all", idsets_count(cs.s, ABBREV_SET_ALL) };

@@ -308,11 +308,9 @@ static int cmd_policy(int argc, char **argv)
 		ri.gr.bt = &bt;
 	counts = o.have_objects || o.have_commits;
 	if (!counts) {
-		p = progress_new(stderr, cmd_want_progress(o.r.progress));
-		if (!p) {
-			cmd_error("out of memory");
+		p = cmd_progress_new(o.r.progress);
+		if (!p)
 			return ABBREV_EXIT_NOMEM;
-		}
 		ret = read_repos(&ri, &o, in, now, p);
 		if (ret)
 			goto done;

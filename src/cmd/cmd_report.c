@@ -50,11 +50,9 @@ static int cmd_report(int argc, char **argv)
 
 	if (ret >= 0)
 		return ret;
-	p = progress_new(stderr, cmd_want_progress(o.progress));
-	if (!p) {
-		cmd_error("out of memory");
+	p = cmd_progress_new(o.progress);
+	if (!p)
 		return ABBREV_EXIT_NOMEM;
-	}
 	ret = cmd_sets_load(&cs, &o, p);
 	if (ret)
 		goto done;

@@ -557,11 +557,9 @@ static int cmd_verify(int argc, char **argv)
 	ro = o.r;
 	ro.repos = NULL; /* the repository git finds here (after -C) */
 	ro.nrepos = 0;
-	p = progress_new(stderr, cmd_want_progress(o.r.progress));
-	if (!p) {
-		cmd_error("out of memory");
+	p = cmd_progress_new(o.r.progress);
+	if (!p)
 		return ABBREV_EXIT_NOMEM;
-	}
 	others = calloc(o.nother ? o.nother : 1, sizeof(*others));
 	if (!others) {
 		cmd_error("out of memory");
