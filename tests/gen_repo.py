@@ -79,6 +79,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -788,6 +789,109 @@ def scenario_commitish(d):
     return info
 
 
+# audit: the classes of refs_audit.h, each planted twice, in years of the citing commit
+AUDIT_CLASSES = ["ok", "short", "ambiguous-today", "ambiguous", "wrong-found", "wrong",
+                 "not-a-commit", "subject-mismatch", "not-ancestor", "another-project"]
+
+
+def commit_bytes_tz(tree, parents, msg, when, tz):
+    lines = [b"tree " + tree.encode()]
+    lines += [b"parent " + p.encode() for p in parents]
+    lines.append(b"author %s %d %s" % (AUTHOR, when, tz))
+    lines.append(b"committer %s %d %s" % (COMMITTER, when, tz))
+    return b"\n".join(lines) + b"\n\n" + msg
+
+
+def scenario_audit(d):
+    import calendar
+    init_repo(d)
+    blob = write_object(d, "blob", b"audit\n")
+    tree = write_object(d, "tree", b"100644 f\0" + bytes.fromhex(blob))
+    t0 = calendar.timegm((2017, 3, 1, 12, 0, 0))
+    root = write_object(d, "commit", commit_bytes(tree, [], b"root\n", t0))
+    cited, tip = [], root
+    for i in range(16):
+        tip = write_object(d, "commit", commit_bytes(tree, [tip], b"cited %d\n" % i,
+                                                     t0 + 100 * (i + 1)))
+        cited.append(tip)
+    # two commits sharing 6 hex chars, both ancestors of every citing commit
+    fam = Family("commit", commit_bytes(tree, [tip], b"twin, nonce ", t0 + 5000), b"\n")
+    a, b = birthday(fam, 6)
+    twins = [write_object(d, "commit", fam.content(a)), write_object(d, "commit", fam.content(b))]
+    tip = write_object(d, "commit", commit_bytes(tree, twins, b"merge the twins\n", t0 + 6000))
+    side = write_object(d, "commit", commit_bytes(tree, [root], b"side work\n", t0 + 7000))
+    everything = set(all_objects(d)) | set(twins) | {side, tip}
+
+    def fake(seed):
+        # 12 hex chars that start no object's ID
+        k = 0
+        while True:
+            h = hashlib.sha1(b"fake %s %d" % (seed, k)).hexdigest()[:12]
+            if not any(o.startswith(h) for o in everything) and re.search("[a-f]", h):
+                return h
+            k += 1
+
+    # later commits on side branches (made after, never ancestors of a citing
+    # commit) brute-forced to share 6 hex chars with cited ones: ambiguous today
+    later, amb_targets, left = [], [], cited[5:]
+    for k in range(2):
+        fam = Family("commit", commit_bytes(tree, [root], b"later on a side branch, nonce ",
+                                            calendar.timegm((2022, 1, 1 + k, 0, 0, 0))), b"\n")
+        i, c = prefix_match(fam, left, 6)
+        later.append(write_object(d, "commit", fam.content(i)))
+        amb_targets.append(c)
+        left = [x for x in left if x != c]
+    everything |= set(later)
+    plan = []  # (class, year, month, day, hour, minute, tz)
+    for k, cls in enumerate(AUDIT_CLASSES):
+        plan.append((cls, 2018 + k % 4, 3, 1 + k, 10, 0, b"+0000"))
+        plan.append((cls, 2019 + (2 * k) % 3, 6, 1 + k, 10, 0, b"-0700"))
+    # the year is the committer's: 23:30 UTC on Dec 31st is next year at +0100
+    plan.append(("ok", 2020, 12, 31, 23, 30, b"+0100"))
+    plan.append(("short", 2021, 1, 1, 3, 0, b"-0500"))
+    plan.sort(key=lambda p: (p[1], p[2], p[3], p[4]))
+    refs, n_amb_today = [], 0
+    for n, (cls, y, mo, dd, hh, mi, tz) in enumerate(plan):
+        when = calendar.timegm((y, mo, dd, hh, mi, 0))
+        right = None
+        if cls == "ok":
+            written, right, line = cited[0][:12], cited[0], b'Fixes: %s ("cited 0")'
+        elif cls == "short":
+            written, right, line = cited[1][:8], cited[1], b'Fixes: %s ("cited 1")'
+        elif cls == "ambiguous-today":
+            c = amb_targets[n_amb_today]
+            n_amb_today += 1
+            written, right = c[:6], c
+            line = b'Fixes: %s ("cited ' + str(cited.index(c)).encode() + b'")'
+        elif cls == "ambiguous":
+            written, line = twins[0][:6], b'Fixes: %s ("merge the twins")'
+        elif cls == "wrong-found":
+            written, right, line = fake(b"found%d" % n), cited[2], b'Fixes: %s ("cited 2")'
+        elif cls == "wrong":
+            written, line = fake(b"wrong%d" % n), b'Fixes: %s ("no commit has this subject")'
+        elif cls == "not-a-commit":
+            written, line = blob[:12], b'Fixes: %s ("the blob")'
+        elif cls == "subject-mismatch":
+            written, line = cited[4][:12], b'Fixes: %s ("a subject nobody wrote")'
+        elif cls == "not-ancestor":
+            written, line = side[:12], b'Fixes: %s ("side work")'
+        else:
+            written = fake(b"other%d" % n)
+            line = b'This is ported from Linux commit %s ("a kernel fix").'
+        msg = b"cite %d\n\n" % n + (line % written.encode()) + b"\n"
+        tip = write_object(d, "commit", commit_bytes_tz(tree, [tip], msg, when, tz))
+        refs.append({"class": cls, "written": written, "right": right, "citing": tip,
+                     "when": when, "tz": tz.decode()})
+        everything.add(tip)
+    git(d, "update-ref", "refs/heads/main", tip)
+    git(d, "update-ref", "refs/heads/side", side)
+    for k, c in enumerate(later):
+        git(d, "update-ref", "refs/heads/later%d" % k, c)
+    git(d, "symbolic-ref", "HEAD", "refs/heads/main")
+    return {"repos": {"audit": d}, "refs": refs, "twins": twins, "later": later,
+            "classes": AUDIT_CLASSES}
+
+
 SCENARIOS = {
     "commitish": scenario_commitish,
     "planted": scenario_planted,
@@ -802,6 +906,7 @@ SCENARIOS = {
     "history": scenario_history,
     "growth": scenario_growth,
     "asof": scenario_asof,
+    "audit": scenario_audit,
 }
 
 

@@ -117,6 +117,8 @@ complete_line "git abbrev history --fit=l" "git abbrev history --fit=linear "
 complete_list "git abbrev verify --format=" text json
 checks=$((checks + 1))
 grep -qw csv "$tmp/screen" && fail "verify --format= offers csv"
+# audit's formats are its own, map too
+complete_list "git abbrev audit --format=" text json csv markdown svg map
 
 say "options from each command's table"
 complete_line "git abbrev --form" "git abbrev --format="
@@ -192,6 +194,9 @@ complete_line "git abbrev --reachable --refs=topic-x" "git abbrev --reachable --
 complete_line "git abbrev --reachable --refs v9" "git abbrev --reachable --refs v9.8 "
 complete_line "git abbrev check 12 --reachable --refs=topic-x" \
 	"git abbrev check 12 --reachable --refs=topic-xyz "
+# audit's range, as git log completes one
+complete_line "git abbrev audit topic-x" "git abbrev audit topic-xyz "
+complete_line "git abbrev audit v9.8..topic-x" "git abbrev audit v9.8..topic-xyz "
 tm send-keys C-u "cd .." Enter
 
 # two screens for whoever reads the log

@@ -108,6 +108,13 @@ _git_abbrev ()
 		return
 		;;
 	esac
+	case "$command" in
+	audit|watch)
+		# a revision range, as `git log <TAB>` completes one
+		__git_complete_revlist
+		return
+		;;
+	esac
 	if [ "$word" = help ] && [ -z "$opt" ]; then
 		# `git abbrev help <command>`, as `git help <command>`
 		__gitcomp "--usage $commands"

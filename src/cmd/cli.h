@@ -185,6 +185,15 @@ typedef struct {
 	int clear;           /* --clear: remove every table */
 } cli_cache_opts;
 
+typedef struct {
+	cli_repo_opts r;     /* --format (text, json, csv, markdown, svg, map), --title, -C */
+	unsigned min_length; /* --min-length=N; 0: abbrev.minLength, else 12 */
+	int no_cache;        /* --no-cache */
+	const char *range;   /* the positional <range>; NULL: HEAD */
+} cli_audit_opts;
+
+
+
 /*
  * One option of a command: a row of the command's table.  The table
  * parses the command line, writes -h, and gives bash completion its
@@ -242,7 +251,7 @@ typedef struct cli_command {
  * and `git abbrev -h`, did-you-mean and completion take the names.
  */
 extern const cli_command cli_cmd_report, cli_cmd_check, cli_cmd_model, cli_cmd_verify,
-	cli_cmd_history, cli_cmd_ids, cli_cmd_merge, cli_cmd_policy, cli_cmd_cache;
+	cli_cmd_history, cli_cmd_ids, cli_cmd_merge, cli_cmd_policy, cli_cmd_cache, cli_cmd_audit;
 
 /* The commands, the default (report) first, and their number. */
 extern const cli_command *const cli_commands[];

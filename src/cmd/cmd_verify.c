@@ -29,6 +29,7 @@
 #include "bigvec.h"
 #include "cli.h"
 #include "cmd.h"
+#include "cmd_verify.h"
 #include "emit.h"
 #include "emit_verify.h"
 #include "exitcodes.h"
@@ -132,20 +133,6 @@ const cli_command cli_cmd_verify = {
 	offsetof(cli_verify_opts, r),
 	cmd_verify
 };
-
-/*
- * The objects of one repository (this one or a --repo) as the resolver
- * asks about them: from its .idx files, or from its sets once walked.
- */
-typedef struct {
-	refs_ids ids;
-	cmd_sets cs;          /* open; cs.s walked on first need (or at once) */
-	cli_repo_opts ro;
-	objidx *x;            /* NULL: the sets answer (--reachable, --walker=libgit2) */
-	progress *p;
-	int walk_rc;          /* -1 not walked yet, else the walk's exit status */
-	refs_git2 *g;
-} verify_repo;
 
 typedef struct {
 	const cli_verify_opts *o;
@@ -417,11 +404,7 @@ static int vr_sets(void *ctx, const idsets **out, char *err, size_t errsz)
 	return 0;
 }
 
-/*
- * Open the repository of ro (ro->repos: one, or none: the one here) and
- * its commits, and set vr->ids.  An exit status; errors are printed.
- */
-static int vr_open(verify_repo *vr, const cli_repo_opts *ro, progress *p)
+int vr_open(verify_repo *vr, const cli_repo_opts *ro, progress *p)
 {
 	char err[512] = "";
 	struct git_repository *repo;
@@ -480,7 +463,7 @@ nomem:
 	return ABBREV_EXIT_NOMEM;
 }
 
-static void vr_close(verify_repo *vr)
+void vr_close(verify_repo *vr)
 {
 	refs_git2_free(vr->g);
 	objidx_free(vr->x);
@@ -514,12 +497,7 @@ static int load_others(verify_ctx *c, verify_repo *v, size_t n, progress *p)
 	return 0;
 }
 
-/*
- * --min-length not given: the repository's git config abbrev.minLength
- * (a project that writes 10-char IDs sets it once), else 12.  An exit
- * status: a value that is no length from 4 to the hash's is a usage error.
- */
-static int min_length_config(unsigned *out, struct git_repository *repo, size_t rawsz)
+int min_length_config(unsigned *out, struct git_repository *repo, size_t rawsz)
 {
 	git_config *cfg = NULL;
 	int32_t v;

@@ -21,10 +21,11 @@ static int is_space(unsigned char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-int64_t commit_time(const char *d, size_t len)
+int64_t commit_when(const char *d, size_t len, int *tz)
 {
 	const char *p = d, *end = d + len;
 
+	*tz = 0;
 	while (p < end && *p != '\n') { /* headers, up to the blank line */
 		const char *nl = memchr(p, '\n', (size_t)(end - p)), *q;
 		int64_t t = 0;
@@ -43,11 +44,29 @@ int64_t commit_time(const char *d, size_t len)
 					return 0;
 				t = t * 10 + (*q - '0');
 			}
+			while (q < nl && *q == ' ')
+				q++;
+			/* git's zone: a sign and four digits, hhmm; anything else is +0000 */
+			if (nl - q >= 5 && (*q == '+' || *q == '-') && q[1] >= '0' && q[1] <= '9' &&
+			    q[2] >= '0' && q[2] <= '9' && q[3] >= '0' && q[3] <= '9' && q[4] >= '0' &&
+			    q[4] <= '9') {
+				int m = ((q[1] - '0') * 10 + (q[2] - '0')) * 60 + (q[3] - '0') * 10 +
+					(q[4] - '0');
+
+				*tz = *q == '-' ? -m : m;
+			}
 			return t;
 		}
 		p = nl + 1;
 	}
 	return 0;
+}
+
+int64_t commit_time(const char *d, size_t len)
+{
+	int tz;
+
+	return commit_when(d, len, &tz);
 }
 
 int commit_parents(const char *d, size_t len, size_t rawsz, unsigned char *out, size_t max)

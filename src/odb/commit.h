@@ -23,6 +23,12 @@
  * too): one rule for every caller.
  */
 int64_t commit_time(const char *d, size_t len);
+/*
+ * The committer time as commit_time() reads it, and its zone in *tz:
+ * minutes east of UTC ("+0530": 330), 0 when it is not a sign and four
+ * digits.
+ */
+int64_t commit_when(const char *d, size_t len, int *tz);
 
 /* The offset of the message: the byte after the blank line ending the headers. */
 size_t commit_message_offset(const char *d, size_t len);

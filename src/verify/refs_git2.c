@@ -719,7 +719,15 @@ struct refs_range {
 	size_t klen, kcap;
 	char *msg;            /* a message read again, a copy: reads for the resolver follow */
 	size_t msgcap;
+	int64_t when;         /* the last commit given: its committer time */
+	int when_tz;          /* and zone (minutes east of UTC) */
 };
+
+/* Before each kept message: its commit's committer time and zone. */
+typedef struct {
+	int64_t time;
+	int32_t tz;
+} kept_when;
 
 /* git_commit_message(): after the headers, less leading newlines, up to a NUL. */
 static const char *commit_msg(const char *d, size_t n, size_t *len)
@@ -732,14 +740,21 @@ static const char *commit_msg(const char *d, size_t n, size_t *len)
 	return m;
 }
 
-/* Keep the message m[0..n) for later: its note, or NOTE_NONE when out of memory. */
-static uint64_t keep_msg(refs_range *rg, const char *m, size_t n)
+/*
+ * Keep the message m[0..n) of a commit of committer time `time` in zone
+ * `tz` for later: its note, or NOTE_NONE when out of memory.
+ */
+static uint64_t keep_msg(refs_range *rg, const char *m, size_t n, int64_t time, int tz)
 {
-	uint64_t at = rg->klen;
+	kept_when w = { time, tz };
+	uint64_t at;
 
+	n += sizeof(w);
 	if (GROW(rg->kept, rg->kcap, rg->klen + n + 1, (size_t)1 << 20))
 		return NOTE_NONE;
-	memcpy(rg->kept + rg->klen, m, n);
+	memcpy(rg->kept + rg->klen, &w, sizeof(w));
+	at = rg->klen + sizeof(w);
+	memcpy(rg->kept + at, m, n - sizeof(w));
 	rg->kept[rg->klen + n] = '\0';
 	rg->klen += n + 1;
 	return at;
@@ -808,10 +823,12 @@ static int range_commit(void *ctx, const unsigned char *id, int64_t *time,
 			n = commit_parents(d, len, GIT_OID_RAWSZ, rg->parents, rg->pcap);
 		}
 		if (n >= 0) {
-			*time = commit_time(d, len);
+			int tz;
+
+			*time = commit_when(d, len, &tz);
 			if (keep) {
 				m = commit_msg(d, len, &mlen);
-				if ((*note = keep_msg(rg, m, mlen)) == NOTE_NONE)
+				if ((*note = keep_msg(rg, m, mlen, *time, tz)) == NOTE_NONE)
 					n = -2;
 			}
 		}
@@ -1006,6 +1023,11 @@ int refs_range_next(refs_range *rg, unsigned char *id, const char **msg, size_t 
 	cid = rg->list.ids + rg->next++ * GIT_OID_RAWSZ;
 	memcpy(id, cid, GIT_OID_RAWSZ);
 	if (note != NOTE_NONE) {
+		kept_when w;
+
+		memcpy(&w, rg->kept + note - sizeof(w), sizeof(w));
+		rg->when = w.time;
+		rg->when_tz = w.tz;
 		*msg = rg->kept + note;
 		*len = strlen(*msg);
 		return 1;
@@ -1018,6 +1040,7 @@ int refs_range_next(refs_range *rg, unsigned char *id, const char **msg, size_t 
 		snprintf(err, errsz, "cannot read commit %s", hex);
 		return -2;
 	}
+	rg->when = commit_when(d, n, &rg->when_tz);
 	m = commit_msg(d, n, &n);
 	if (n + 1 > rg->msgcap) {
 		char *b = realloc(rg->msg, n + 1);
@@ -1035,6 +1058,12 @@ int refs_range_next(refs_range *rg, unsigned char *id, const char **msg, size_t 
 	*msg = rg->msg;
 	*len = n;
 	return 1;
+}
+
+void refs_range_when(const refs_range *rg, int64_t *time, int *tz)
+{
+	*time = rg->when;
+	*tz = rg->when_tz;
 }
 
 void refs_range_free(refs_range *rg)

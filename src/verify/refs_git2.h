@@ -13,6 +13,7 @@
 #define ABBREV_REFS_GIT2_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "refs_resolve.h"
 
@@ -62,6 +63,12 @@ int refs_range_new(refs_range **out, refs_git2 *g, const char *range, char *err,
  */
 int refs_range_next(refs_range *rg, unsigned char *id, const char **msg, size_t *len,
 		    char *err, size_t errsz);
+/*
+ * The committer time and zone (minutes east of UTC) of the commit
+ * refs_range_next() gave last: its date as `git log --date=short` shows
+ * the committer's.
+ */
+void refs_range_when(const refs_range *rg, int64_t *time, int *tz);
 void refs_range_free(refs_range *rg);
 
 #endif

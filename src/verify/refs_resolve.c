@@ -91,6 +91,7 @@ struct refs_resolver {
 	size_t rawsz;
 	unsigned min_length;
 	double improbable;    /* below this P, a shared prefix is "possibly crafted" */
+	int keep_all;         /* refs_resolver_keep_all(): results without findings too */
 	Pvoid_t cache;        /* JudyL: first 8 ID bytes -> centry list */
 	centry *last;         /* the centry asked for last (a reference asks twice running) */
 	memo_slot *memo;      /* MEMO_SLOTS, by a hash of the prefix; NULL until needed */
@@ -357,6 +358,11 @@ static int build_index(refs_resolver *r)
 void refs_resolver_improbable(refs_resolver *r, double threshold)
 {
 	r->improbable = threshold;
+}
+
+void refs_resolver_keep_all(refs_resolver *r, int on)
+{
+	r->keep_all = on;
 }
 
 void refs_resolver_progress(refs_resolver *r, progress *p)
@@ -1854,7 +1860,7 @@ int refs_resolve(refs_resolver *r, refs_results *out, const char *buf, const ref
 			result_clear(&x);
 			goto failed;
 		}
-		if (!x.nf) {
+		if (!x.nf && (j.dropped || !r->keep_all)) {
 			result_clear(&x);
 			continue;
 		}

@@ -233,6 +233,13 @@ int refs_resolver_add_repo(refs_resolver *r, const refs_ids *ids, const refs_sou
  */
 void refs_resolver_improbable(refs_resolver *r, double threshold);
 
+/*
+ * With `on`, refs_resolve() adds every reference to its results, those
+ * without findings too (nf 0, the commit they name in `commit`): for
+ * what counts them all (audit).  Off by default.
+ */
+void refs_resolver_keep_all(refs_resolver *r, int on);
+
 /* Show the building of the subject index on `p` (borrowed; NULL: none). */
 void refs_resolver_progress(refs_resolver *r, progress *p);
 

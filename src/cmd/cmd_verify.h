@@ -1,0 +1,51 @@
+/*
+ * cmd_verify.h - what verify and audit share: a repository opened
+ * for the resolver (its objects by their .idx files, its commits through
+ * libgit2) and the minimum length from the git config.
+ *
+ * Ownership: vr_open() fills a zeroed verify_repo freed with vr_close()
+ * (also after a failed vr_open()); it borrows the progress.
+ */
+#ifndef ABBREV_CMD_VERIFY_H
+#define ABBREV_CMD_VERIFY_H
+
+#include <stddef.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "objidx.h"
+#include "progress.h"
+#include "refs_git2.h"
+#include "refs_resolve.h"
+
+struct git_repository;
+
+/*
+ * The objects of one repository (this one or a --repo) as the resolver
+ * asks about them: from its .idx files, or from its sets once walked.
+ */
+typedef struct {
+	refs_ids ids;
+	cmd_sets cs;          /* open; cs.s walked on first need (or at once) */
+	cli_repo_opts ro;
+	objidx *x;            /* NULL: the sets answer (--reachable, --walker=libgit2) */
+	progress *p;
+	int walk_rc;          /* -1 not walked yet, else the walk's exit status */
+	refs_git2 *g;
+} verify_repo;
+
+/*
+ * Open the repository of ro (ro->repos: one, or none: the one here) and
+ * its commits, and set vr->ids.  An exit status; errors are printed.
+ */
+int vr_open(verify_repo *vr, const cli_repo_opts *ro, progress *p);
+void vr_close(verify_repo *vr);
+
+/*
+ * --min-length not given: the repository's git config abbrev.minLength
+ * (a project that writes 10-char IDs sets it once), else 12.  An exit
+ * status: a value that is no length from 4 to the hash's is a usage error.
+ */
+int min_length_config(unsigned *out, struct git_repository *repo, size_t rawsz);
+
+#endif
