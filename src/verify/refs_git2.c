@@ -489,6 +489,105 @@ static double walk_budget(refs_git2 *g)
 	return 4e-6 * count;
 }
 
+/* The most commits beyond_graph() reads before it leaves the question to libgit2. */
+#define BEYOND_MAX ((size_t)1 << 20)
+
+/* The commits beyond_graph() met: in order (its queue), and a hash set of them. */
+typedef struct {
+	unsigned char *ids;   /* n, the next to read at `next` */
+	size_t n, next, cap;
+	uint32_t *slot;       /* 1 + index in ids, 0: free; room for 2 * cap */
+} beyond_seen;
+
+/* Add id unless met already: 1 added, 0 met, -1 out of memory or BEYOND_MAX. */
+static int beyond_add(beyond_seen *b, const unsigned char *id)
+{
+	size_t mask, h;
+
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? 2 * b->cap : 1024;
+		unsigned char *ids;
+		uint32_t *slot;
+
+		if (cap > BEYOND_MAX || !(ids = realloc(b->ids, cap * GIT_OID_RAWSZ)))
+			return -1;
+		b->ids = ids;
+		if (!(slot = calloc(2 * cap, sizeof(*slot))))
+			return -1;
+		free(b->slot);
+		b->slot = slot;
+		b->cap = cap;
+		for (size_t i = 0; i < b->n; i++) {
+			memcpy(&h, b->ids + i * GIT_OID_RAWSZ, sizeof(h));
+			for (h &= 2 * cap - 1; slot[h]; h = (h + 1) & (2 * cap - 1))
+				;
+			slot[h] = (uint32_t)(i + 1);
+		}
+	}
+	mask = 2 * b->cap - 1;
+	memcpy(&h, id, sizeof(h));
+	for (h &= mask; b->slot[h]; h = (h + 1) & mask)
+		if (!memcmp(b->ids + (b->slot[h] - 1) * (size_t)GIT_OID_RAWSZ, id, GIT_OID_RAWSZ))
+			return 0;
+	memcpy(b->ids + b->n * GIT_OID_RAWSZ, id, GIT_OID_RAWSZ);
+	b->slot[h] = (uint32_t)++b->n;
+	return 1;
+}
+
+/*
+ * `of` is not in the graph of the history behind a --range (a commit of
+ * no branch or tag, found by its subject: a pull request's): walk its
+ * parents, read from the packs, until each line of them enters that
+ * graph, and ask the graph from there.  What the graph lacks is no
+ * ancestor of what it has, so an `anc` met on none of the lines is none.
+ * 1, 0, or -1 when that takes more than BEYOND_MAX commits, one cannot be
+ * read, or memory runs out (libgit2 is asked then).
+ */
+static int beyond_graph(refs_git2 *g, const unsigned char *anc, const unsigned char *of)
+{
+	beyond_seen b = { 0 };
+	unsigned char par[16 * GIT_OID_RAWSZ];
+	int rc = beyond_add(&b, of) < 0 ? -1 : 0;
+
+	while (rc == 0 && b.next < b.n) {
+		unsigned char id[GIT_OID_RAWSZ];
+		git_odb_object *o = NULL;
+		located at;
+		const char *d;
+		size_t len;
+		int np, k;
+
+		memcpy(id, b.ids + b.next * GIT_OID_RAWSZ, GIT_OID_RAWSZ);
+		if (b.next++ && !memcmp(id, anc, GIT_OID_RAWSZ)) {
+			rc = 1;
+			break;
+		}
+		if (b.next > 1 && commit_graph_marked(g->rcg, id) >= 0) {
+			/* in the graph: anc is an ancestor there, or not in it at all */
+			k = commit_graph_is_ancestor(g->rcg, anc, id);
+			if (k == 1 || (k < 0 && commit_graph_marked(g->rcg, anc) >= 0))
+				rc = k;
+			continue;
+		}
+		/* the headers are enough: only the first bytes of a packed commit */
+		if (raw_commit(g, id, g->rd && objread_locate(g->rd, id, &at.pack, &at.off) ? &at :
+			       NULL, &d, &len, &o) != 1) {
+			rc = -1;
+			break;
+		}
+		np = commit_parents(d, len, GIT_OID_RAWSZ, par, 16);
+		git_odb_object_free(o);
+		if (np < 0 || np > 16)
+			rc = -1;
+		for (k = 0; rc == 0 && k < np; k++)
+			if (beyond_add(&b, par + (size_t)k * GIT_OID_RAWSZ) < 0)
+				rc = -1;
+	}
+	free(b.ids);
+	free(b.slot);
+	return rc;
+}
+
 static int git2_is_ancestor(void *ctx, const unsigned char *anc, const unsigned char *of)
 {
 	refs_git2 *g = ctx;
@@ -506,6 +605,9 @@ static int git2_is_ancestor(void *ctx, const unsigned char *anc, const unsigned 
 	if (rc < 0 && g->rcg && (rc = commit_graph_is_ancestor(g->rcg, anc, of)) < 0 &&
 	    commit_graph_marked(g->rcg, of) >= 0 && commit_graph_marked(g->rcg, anc) < 0)
 		rc = 0;
+	/* a commit of no branch or tag (a subject search finds all): its lines into the graph */
+	if (rc < 0 && g->rcg && commit_graph_marked(g->rcg, of) < 0)
+		rc = beyond_graph(g, anc, of);
 	if (rc >= 0)
 		return rc;
 	memcpy(a.id, anc, GIT_OID_RAWSZ);
