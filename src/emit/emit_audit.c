@@ -355,17 +355,17 @@ static int emit_map(FILE *out, const audit_report *r)
 /* ---- svg --------------------------------------------------------------------- */
 
 #define SVG_W 900
-#define SVG_H 560
+#define SVG_H 580
 
-enum { STACK_WRONG, STACK_AMBIGUOUS, STACK_OTHER, STACK_OK, NSTACKS };
+enum { STACK_WRONG, STACK_AMBIGUOUS, STACK_OTHER, STACK_SHORT, STACK_OK, NSTACKS };
 
 static const struct {
 	const char *name, *label, *colour;
 } stacks[NSTACKS] = {
 	{ "wrong", "wrong ID (not found, found by its subject, not a commit)", "#c0392b" },
 	{ "ambiguous", "ambiguous (when written, or only today)", "#e67e22" },
-	{ "other", "other findings (short, subject, not an ancestor, another project's)",
-	  "#9aa5b1" },
+	{ "other", "other findings (subject, not an ancestor, another project's)", "#9aa5b1" },
+	{ "short", "names its commit, shorter than the minimum length", "#a9dfbf" },
 	{ "ok", "ok", "#27ae60" },
 };
 
@@ -375,6 +375,8 @@ static int stack_of(int c)
 		return STACK_WRONG;
 	if (c == REFS_C_AMBIGUOUS || c == REFS_C_AMBIGUOUS_TODAY)
 		return STACK_AMBIGUOUS;
+	if (c == REFS_C_SHORT)
+		return STACK_SHORT;
 	return c == REFS_C_OK ? STACK_OK : STACK_OTHER;
 }
 
@@ -387,7 +389,7 @@ static int emit_svg(FILE *out, const audit_report *r)
 	double bw, ly;
 
 	memset(&f, 0, sizeof(f));
-	f.left = 70;
+	f.left = 100;
 	f.top = 60;
 	f.right = SVG_W - 30;
 	f.bottom = SVG_H - 170;
@@ -396,10 +398,10 @@ static int emit_svg(FILE *out, const audit_report *r)
 	else
 		snprintf(title, sizeof(title), "Commit references in %s, by year", r->range);
 	svg_begin(out, SVG_W, SVG_H, title);
-	fputs("<text class=\"title\" x=\"70\" y=\"28\">", out);
+	fputs("<text class=\"title\" x=\"100\" y=\"28\">", out);
 	svg_text(out, title);
-	fputs("</text>\n<text class=\"subtitle\" x=\"70\" y=\"46\">", out);
-	svg_text(out, "each year's references by share (the year of the citing commit)");
+	fputs("</text>\n<text class=\"subtitle\" x=\"100\" y=\"46\">", out);
+	svg_text(out, "each year's references by share, judged as of the citing commit");
 	fputs("</text>\n", out);
 	svg_scale_init(&f.x, y0 - 0.5, y1 + 0.5, f.left, f.right, 0);
 	f.x.whole = 1;

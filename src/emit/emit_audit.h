@@ -8,7 +8,7 @@
  * references since YEAR, W are wrong (X%), A were ambiguous when written
  * (Y%)".  json: docs/json.md.  csv: a row per year and a total row.
  * markdown: the table and the line.  svg: each year's references stacked
- * by share: wrong, ambiguous, other findings, ok.  map: one line per
+ * by share: wrong, ambiguous, other findings, short, ok.  map: one line per
  * wrong reference, "<written id> <full id of the right commit | NOT_VALID>
  * <citing commit>".
  *
