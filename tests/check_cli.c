@@ -276,7 +276,7 @@ START_TEST(test_written)
 			 "--walker= --progress --no-progress -C\n");
 	ck_assert_str_eq(types, "commit commit-ish tree blob tag all\n");
 	ck_assert_str_eq(formats, "text json csv markdown svg\n");
-	ck_assert_str_eq(commands, "report check model verify history policy ids merge cache audit\n");
+	ck_assert_str_eq(commands, "report check model verify history policy ids merge cache audit watch\n");
 	/* the default command's name is optional */
 	free(u);
 	u = written(usage_of, &cli_cmd_report, NULL);

@@ -51,6 +51,14 @@ Scenarios (NAME):
               cited commit: the prefixes were unique when written and are
               ambiguous now.  The side commit cites, by an ID of nothing,
               the subject of main's last commit, made after it.
+  audit       <dir> holds one commit message per planted reference, each
+              class of git abbrev audit (refs_audit.h) twice over 2018-2021,
+              some in zones where the committer's year is not UTC's; "refs"
+              lists each (class, written ID, right commit, citing commit).
+  watch       <dir> holds 256 commits pushed (refs/remotes/origin/main),
+              later ones citing one of them six times (four by 12 hex
+              chars, two by 7), and on the topic branch checked out a
+              commit brute-forced to share >= 7 hex chars with it.
   history     <dir> holds 400 commits whose committer dates grow
               exponentially over six years (pairs share a date, so ties
               are broken by ID), plus planted pairs of commits, both
@@ -892,6 +900,37 @@ def scenario_audit(d):
             "classes": AUDIT_CLASSES}
 
 
+def scenario_watch(d):
+    """A history of 256 commits pushed (refs/remotes/origin/main), one of
+    them cited six times; on the topic branch checked out, a commit
+    brute-forced to share >= 7 hex chars with that one."""
+    init_repo(d)
+    t0 = EPOCH
+    fast_import(d, fast_import_stream("main", 256, 0, t0))
+    base = rev(d, "main")
+    commits = git(d, "rev-list", "main").decode().split()
+    tree = rev(d, "main^{tree}")
+    fam = Family("commit", commit_bytes(tree, [base], b"topic: crafted, nonce ", t0 + 100000),
+                 b"\n")
+    i, target = prefix_match(fam, commits, 7)
+    crafted = write_object(d, "commit", fam.content(i))
+    subject = git(d, "log", "-1", "--format=%s", target).decode().strip()
+    # the pushed history goes on, citing the target: by 12 chars, and by 7
+    tip, cites = base, []
+    for k in range(6):
+        n = 12 if k < 4 else 7
+        msg = b'fix %d\n\nFixes: %s ("%s")\n' % (k, target[:n].encode(), subject.encode())
+        tip = write_object(d, "commit", commit_bytes(tree, [tip], msg, t0 + 200000 + k))
+        cites.append(n)
+    git(d, "update-ref", "refs/heads/main", tip)
+    git(d, "update-ref", "refs/remotes/origin/main", tip)
+    git(d, "update-ref", "refs/heads/topic", crafted)
+    git(d, "symbolic-ref", "HEAD", "refs/heads/topic")
+    return {"repos": {"watch": d}, "crafted": crafted, "target": target,
+            "shared": lcp(crafted, target), "cites": cites, "pushed": tip,
+            "objects": len(all_objects(d))}
+
+
 SCENARIOS = {
     "commitish": scenario_commitish,
     "planted": scenario_planted,
@@ -907,6 +946,7 @@ SCENARIOS = {
     "growth": scenario_growth,
     "asof": scenario_asof,
     "audit": scenario_audit,
+    "watch": scenario_watch,
 }
 
 

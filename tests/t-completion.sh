@@ -119,6 +119,7 @@ checks=$((checks + 1))
 grep -qw csv "$tmp/screen" && fail "verify --format= offers csv"
 # audit's formats are its own, map too
 complete_list "git abbrev audit --format=" text json csv markdown svg map
+complete_list "git abbrev watch --format=" text json
 
 say "options from each command's table"
 complete_line "git abbrev --form" "git abbrev --format="

@@ -192,6 +192,12 @@ typedef struct {
 	const char *range;   /* the positional <range>; NULL: HEAD */
 } cli_audit_opts;
 
+typedef struct {
+	cli_repo_opts r;     /* --format (text or json), --improbable, -C */
+	unsigned length;     /* --length=N; 0: abbrev.minLength, else 12 */
+	const char *range;   /* the positional <range>; NULL: HEAD on no remote-tracking branch */
+} cli_watch_opts;
+
 
 
 /*
@@ -251,7 +257,8 @@ typedef struct cli_command {
  * and `git abbrev -h`, did-you-mean and completion take the names.
  */
 extern const cli_command cli_cmd_report, cli_cmd_check, cli_cmd_model, cli_cmd_verify,
-	cli_cmd_history, cli_cmd_ids, cli_cmd_merge, cli_cmd_policy, cli_cmd_cache, cli_cmd_audit;
+	cli_cmd_history, cli_cmd_ids, cli_cmd_merge, cli_cmd_policy, cli_cmd_cache, cli_cmd_audit,
+	cli_cmd_watch;
 
 /* The commands, the default (report) first, and their number. */
 extern const cli_command *const cli_commands[];

@@ -16,7 +16,8 @@
 
 const cli_command *const cli_commands[] = {
 	&cli_cmd_report, &cli_cmd_check, &cli_cmd_model, &cli_cmd_verify, &cli_cmd_history,
-	&cli_cmd_policy, &cli_cmd_ids, &cli_cmd_merge, &cli_cmd_cache, &cli_cmd_audit
+	&cli_cmd_policy, &cli_cmd_ids, &cli_cmd_merge, &cli_cmd_cache, &cli_cmd_audit,
+	&cli_cmd_watch
 };
 const size_t cli_ncommands = sizeof(cli_commands) / sizeof(cli_commands[0]);
 
