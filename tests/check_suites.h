@@ -38,6 +38,7 @@ Suite *make_arena_suite(void);
 Suite *make_range_suite(void);
 Suite *make_objread_suite(void);
 Suite *make_commits_suite(void);
+Suite *make_audit_suite(void);
 Suite *make_commit_graph_suite(void);
 
 /* Next value of a 64-bit LCG (Knuth's MMIX constants); the high bits. */
