@@ -1,5 +1,5 @@
 /*
- * cmd_verify.h - what verify and audit share: a repository opened
+ * cmd_verify.h - what verify, audit and watch share: a repository opened
  * for the resolver (its objects by their .idx files, its commits through
  * libgit2) and the minimum length from the git config.
  *
