@@ -138,8 +138,12 @@ expect_exit 0 "$GIT_ABBREV" report --format=json --refs='refs/*' "$tmp/part.git"
 oracle_compare "partial mirror, every ref" "$out" --refs='refs/*' "$tmp/part.git"
 expect_exit 0 "$GIT_ABBREV" report --reachable "$tmp/part.git"
 checks=$((checks + 1))
-grep -q "^git-abbrev: note: $missing objects the refs reach are missing, not counted (a partial clone" "$err" ||
-	fail "text: no note on stderr naming the missing objects"
+git -C "$tmp/part.git" config remote.origin.url >/dev/null || die "the mirror has no remote origin"
+[ "$(git -C "$tmp/part.git" config --bool remote.origin.promisor)" = true ] ||
+	[ "$(git -C "$tmp/part.git" config extensions.partialclone)" = origin ] ||
+	die "origin is not the mirror's promisor remote"
+grep -qx "git-abbrev: note: $missing objects the refs reach are missing, not counted: promised by remote 'origin' (a partial clone)" "$err" ||
+	fail "text: no note on stderr naming the missing objects and the remote: $(cat "$err")"
 show "$err"
 grep -q "^note: $missing" "$out" && fail "text: the missing note is on stdout"
 expect_exit 0 "$GIT_ABBREV" check 4 --reachable "$tmp/part.git"
@@ -161,6 +165,57 @@ checks=$((checks + 1))
 [ "$(json "$out" '(d["objects"], d["reachable"]["missing"], d["reachable"]["bad_refs"])')" = \
   "($(json "$tmp/clone.json" 'd["objects"]'), 1, 1)" ] ||
 	fail "the broken ref's object is not counted apart as missing: $(json "$out" 'd["reachable"]')"
+
+say "the note tells a broken ref's object from what a partial clone's remote promises"
+# git's count of what the refs reach and the repository lacks
+git_missing() { # REPO [REVS]: what git rev-list --missing=print says is missing
+	r=$1
+	shift
+	git -C "$r" rev-list --objects --missing=print "${@:-HEAD}" --branches --tags |
+		grep -c '^?' || :
+}
+promised=$(git_missing "$tmp/part.git")
+[ "$promised" -gt 0 ] || die "git sees nothing missing in the blob-less mirror"
+cp -a "$tmp/part.git" "$tmp/part-broken.git"
+echo "$ghost" >"$tmp/part-broken.git/refs/heads/ghost"
+expect_exit 0 "$GIT_ABBREV" report --reachable "$tmp/part-broken.git"
+checks=$((checks + 1))
+grep -qx "git-abbrev: warning: bad object refs/heads/ghost" "$err" &&
+	grep -qx "git-abbrev: note: $((promised + 1)) objects the refs reach are missing, not counted: 1 the own object of broken ref refs/heads/ghost; $promised promised by remote 'origin' (a partial clone)" "$err" ||
+	fail "partial clone with a broken ref: $(cat "$err")"
+show "$err"
+
+say "a partial clone whose remote is gone: no remote named"
+cp -a "$tmp/part.git" "$tmp/part-orphan.git"
+git -C "$tmp/part-orphan.git" config --remove-section remote.origin
+[ -z "$(git -C "$tmp/part-orphan.git" remote)" ] || die "git still lists a remote"
+expect_exit 0 "$GIT_ABBREV" report --reachable "$tmp/part-orphan.git"
+checks=$((checks + 1))
+grep -qx "git-abbrev: note: $promised objects the refs reach are missing, not counted: lacked by a partial clone with no promisor remote configured" "$err" ||
+	fail "partial clone without a remote: $(cat "$err")"
+grep -q "remote '" "$err" && fail "a remote that does not exist is named: $(cat "$err")"
+show "$err"
+
+say "a broken ref in a full repository: its ref named, no partial clone, no remote"
+expect_exit 0 "$GIT_ABBREV" report --reachable "$tmp/broken"
+checks=$((checks + 1))
+grep -qx "git-abbrev: note: 1 object the refs reach is missing, not counted: the own object of broken ref refs/heads/ghost" "$err" ||
+	fail "broken ref: $(cat "$err")"
+grep -q "partial\|remote" "$err" && fail "a full repository's broken ref: $(cat "$err")"
+
+say "a full repository that lost a reachable blob: absent, not promised"
+git init -q "$tmp/lost"
+echo lost >"$tmp/lost/f"
+git -C "$tmp/lost" add f
+git -C "$tmp/lost" commit -q -m lost
+blob=$(git -C "$tmp/lost" rev-parse HEAD:f)
+rm "$tmp/lost/.git/objects/$(echo "$blob" | cut -c1-2)/$(echo "$blob" | cut -c3-)"
+lost=$(git_missing "$tmp/lost")
+[ "$lost" -eq 1 ] || die "git does not see the blob missing"
+expect_exit 0 "$GIT_ABBREV" report --reachable "$tmp/lost"
+checks=$((checks + 1))
+grep -qx "git-abbrev: note: 1 object the refs reach is missing, not counted: absent from the object database" "$err" ||
+	fail "a lost blob: $(cat "$err")"
 
 say "a tag without an object line: an error naming that tag, exit 3"
 cp -a "$S" "$tmp/badtag"

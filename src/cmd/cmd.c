@@ -85,28 +85,111 @@ static int walk_status_exit(int rc, const char *err)
 	return ABBREV_EXIT_RUNTIME;
 }
 
+/* What the note on missing objects says, gathered over the repositories. */
+typedef struct {
+	char first_bad[256];  /* the first broken ref's name (cut short if long) */
+	size_t promised;      /* missing in a partial clone with a promisor remote */
+	size_t orphaned;      /* missing in a partial clone without one */
+	size_t absent;        /* missing elsewhere: the database is damaged */
+	char remote[256];     /* the first repository's promisor remote */
+	int remotes;          /* repositories with one (one: it is named) */
+} missing_note;
+
 /* "bad object refs/heads/ghost", as git says it, but going on */
 static void warn_bad_ref(void *ctx, const char *name)
 {
-	(void)ctx;
+	missing_note *m = ctx;
+
+	if (!m->first_bad[0])
+		snprintf(m->first_bad, sizeof(m->first_bad), "%s", name);
 	cmd_error("warning: bad object %s", name);
+}
+
+/*
+ * The objects the refs reach that are missing, on stderr, saying what
+ * they are: the own objects of broken refs (the first one named), the
+ * objects a partial clone's promisor remote promises (named, when one is
+ * configured), or objects the database has lost.
+ */
+static void note_missing(const walk_reach_result *res, const missing_note *m)
+{
+	char part[4][700], who[300];
+	size_t k = 0, count[4];
+
+	if (res->bad_missing) {
+		count[k] = res->bad_missing;
+		if (res->nbad == 1)
+			snprintf(part[k++], sizeof(part[0]), "the own object of broken ref %s",
+				 m->first_bad);
+		else
+			snprintf(part[k++], sizeof(part[0]),
+				 "the own objects of %zu broken refs (the first: %s)", res->nbad,
+				 m->first_bad);
+	}
+	if (m->promised) {
+		if (m->remotes == 1)
+			snprintf(who, sizeof(who), "remote '%s'", m->remote);
+		else
+			snprintf(who, sizeof(who), "the promisor remotes");
+		count[k] = m->promised;
+		snprintf(part[k++], sizeof(part[0]), "promised by %s (a partial clone)", who);
+	}
+	if (m->orphaned) {
+		count[k] = m->orphaned;
+		snprintf(part[k++], sizeof(part[0]),
+			 "lacked by a partial clone with no promisor remote configured");
+	}
+	if (m->absent) {
+		count[k] = m->absent;
+		snprintf(part[k++], sizeof(part[0]), "absent from the object database");
+	}
+	if (k == 1) {
+		cmd_error("note: %zu object%s the refs reach %s missing, not counted: %s",
+			  res->missing, res->missing == 1 ? "" : "s",
+			  res->missing == 1 ? "is" : "are", part[0]);
+		return;
+	}
+	char line[4 * 720] = "";
+	size_t at = 0;
+
+	for (size_t i = 0; i < k && at < sizeof(line); i++)
+		at += (size_t)snprintf(line + at, sizeof(line) - at, "%s%zu %s", i ? "; " : "",
+				       count[i], part[i]);
+	cmd_error("note: %zu objects the refs reach are missing, not counted: %s", res->missing,
+		  line);
 }
 
 /* Walk the refs of every repository; the missing objects are a note on stderr. */
 static int load_reachable(cmd_sets *cs, const cli_repo_opts *o, progress *p)
 {
 	unsigned char matched[CLI_MAX_REFS] = { 0 };
-	walk_reach_result res = { .bad_ref = warn_bad_ref, .matched = matched };
+	missing_note note = { .first_bad = "" };
+	walk_reach_result res = { .bad_ref = warn_bad_ref, .ctx = &note, .matched = matched };
 	char err[1024] = "";
 
 	cs->reach.patterns = o->nrefs ? o->refs : walk_clone_refs;
 	cs->reach.npatterns = o->nrefs ? o->nrefs : walk_clone_nrefs;
 	for (size_t i = 0; i < cs->n; i++) {
+		size_t missing = res.missing - res.bad_missing;
 		int rc = walk_repo_reachable(cs->repos[i], cs->s, cs->reach.patterns,
 					     cs->reach.npatterns, &res, p, err, sizeof(err));
+		char remote[256];
 
 		if (rc)
 			return walk_status_exit(rc, err);
+		/* this repository's missing objects that no broken ref names */
+		missing = res.missing - res.bad_missing - missing;
+		if (!missing)
+			continue;
+		if (!(walk_repo_lacks(cs->repos[i]) & ABBREV_LACKS_PARTIAL)) {
+			note.absent += missing;
+		} else if (walk_repo_promisor(cs->repos[i], remote, sizeof(remote))) {
+			note.promised += missing;
+			if (!note.remotes++)
+				snprintf(note.remote, sizeof(note.remote), "%s", remote);
+		} else {
+			note.orphaned += missing;
+		}
 	}
 	/*
 	 * A pattern of the user's that names no ref (a typo, a branch not
@@ -124,10 +207,7 @@ static int load_reachable(cmd_sets *cs, const cli_repo_opts *o, progress *p)
 	cs->reach.missing = res.missing;
 	cs->reach.bad_refs = res.nbad;
 	if (res.missing && !emit_carries(o->kind, o->format, EMIT_NOTE_REACH))
-		cmd_error("note: %zu object%s the refs reach %s missing, not counted%s",
-			  res.missing, res.missing == 1 ? "" : "s", res.missing == 1 ? "is" : "are",
-			  (cs->lacks & ABBREV_LACKS_PARTIAL) ?
-			  " (a partial clone: its remote promises them)" : "");
+		note_missing(&res, &note);
 	return ABBREV_EXIT_OK;
 }
 

@@ -50,6 +50,7 @@ typedef struct {
 	size_t refs;        /* refs walked (HEAD counts as one) */
 	size_t missing;     /* objects the refs reach that the repository lacks */
 	size_t nbad;        /* refs whose own object is missing */
+	size_t bad_missing; /* of missing: objects that are such a ref's own object */
 	/* one flag per pattern, set when the pattern named a ref walked; may be NULL */
 	unsigned char *matched;
 	/* told the name of each such ref, for a warning; may be NULL */

@@ -299,6 +299,8 @@ static int walk_target(reach_ctx *c, const char *name, const git_oid *start)
 					c->res->bad_ref(c->res->ctx, name);
 			}
 			rc = mark(c, &oid, ABBREV_TYPE_NONE);
+			if (rc > 0 && !depth)
+				c->res->bad_missing++;
 			return rc < 0 ? rc : WALK_OK;
 		}
 		switch (git_odb_object_type(obj)) {

@@ -501,6 +501,68 @@ unsigned walk_repo_lacks(const walk_repo *r)
 	return r->lacks;
 }
 
+/* Whether remote.<name>.url is set: the remote exists for git remote. */
+static int remote_exists(git_config *cfg, const char *name)
+{
+	git_config_entry *e = NULL;
+	char *key;
+	int ok;
+
+	if (asprintf(&key, "remote.%s.url", name) < 0)
+		return 0;
+	ok = git_config_get_entry(&e, cfg, key) == 0 && e->value && *e->value;
+	git_config_entry_free(e);
+	free(key);
+	return ok;
+}
+
+typedef struct {
+	git_config *cfg;
+	char *buf;
+	size_t n;
+	int found;
+} promisor_search;
+
+static int promisor_entry(const git_config_entry *e, void *payload)
+{
+	promisor_search *ps = payload;
+	size_t k = strlen(e->name);
+	int b;
+
+	/* remote.<name>.promisor, <name> of any bytes but the two dots around it */
+	if (ps->found || k < 7 + 9 || strcmp(e->name + k - 9, ".promisor") ||
+	    git_config_parse_bool(&b, e->value) < 0 || !b || k - 16 >= ps->n)
+		return 0;
+	memcpy(ps->buf, e->name + 7, k - 16);
+	ps->buf[k - 16] = '\0';
+	ps->found = remote_exists(ps->cfg, ps->buf);
+	return 0;
+}
+
+int walk_repo_promisor(walk_repo *r, char *buf, size_t n)
+{
+	git_config *cfg = NULL;
+	git_config_entry *e = NULL;
+	promisor_search ps = { .buf = buf, .n = n };
+
+	if (!r->repo || !n || git_repository_config_snapshot(&cfg, r->repo) < 0) {
+		git_error_clear();
+		return 0;
+	}
+	ps.cfg = cfg;
+	if (git_config_get_entry(&e, cfg, "extensions.partialclone") == 0 && e->value &&
+	    *e->value && strlen(e->value) < n && remote_exists(cfg, e->value)) {
+		snprintf(buf, n, "%s", e->value);
+		ps.found = 1;
+	}
+	git_config_entry_free(e);
+	if (!ps.found)
+		git_config_foreach_match(cfg, "^remote\\..*\\.promisor$", promisor_entry, &ps);
+	git_config_free(cfg);
+	git_error_clear();
+	return ps.found;
+}
+
 int walk_repo_has_libgit2(const walk_repo *r)
 {
 	return r->repo != NULL;

@@ -36,6 +36,15 @@ size_t walk_repo_rawsz(const walk_repo *r);
 unsigned walk_repo_lacks(const walk_repo *r);
 
 /*
+ * The name of a promisor remote of a partial clone that exists (its
+ * remote.<name>.url is set), as git picks one: extensions.partialClone,
+ * else the first remote with remote.<name>.promisor true.  Into buf; 1
+ * when there is one, 0 when there is none (or libgit2 cannot read the
+ * repository's configuration).
+ */
+int walk_repo_promisor(walk_repo *r, char *buf, size_t n);
+
+/*
  * Whether libgit2 could open the repository.  It cannot open SHA-256
  * repositories (libgit2 1.5); those are still found, and the pack walker
  * reads them, but the libgit2 walker, --reachable and commit subjects
