@@ -242,6 +242,12 @@ int odb_add_packs(odb *db, const char *dir);
 /* Whether the packs listed at the start changed: 1, 0, or an error. */
 int odb_packs_changed(odb *db);
 /*
+ * Whether every offset of every pack index of objdir and its alternates
+ * lies inside its pack: 0, or ODB_ERR naming the index and the pack, or
+ * ODB_NOMEM (message in err).  For what libgit2 is to read.
+ */
+int odb_check_packs(const char *objdir, size_t rawsz, char *err, size_t errsz);
+/*
  * The pack offset of index entry i, checked to lie inside the pack: 0, or
  * ODB_ERR with a message in err (when errsz is not 0).  No odb needed.
  */

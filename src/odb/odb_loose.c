@@ -87,9 +87,20 @@ static int loose_type(odb *db, const char *path, int *type)
 	sp = memchr(hdr, ' ', (size_t)(nul - hdr));
 	if (nul == hdr + len || !sp || sp + 1 == nul)
 		goto bad;
-	for (const char *d = sp + 1; d < nul; d++)
+	/*
+	 * A size past 63 bits is refused, as libgit2 refuses it (git dies on
+	 * one past 64), so that both walkers refuse the object
+	 */
+	uint64_t size = 0;
+
+	for (const char *d = sp + 1; d < nul; d++) {
 		if (*d < '0' || *d > '9')
 			goto bad;
+		if (size > ((uint64_t)INT64_MAX - (uint64_t)(*d - '0')) / 10)
+			return odb_fail(db, "%s: bad loose object header (its size overflows)",
+					path);
+		size = size * 10 + (uint64_t)(*d - '0');
+	}
 	*sp = '\0';
 	*type = hexid_type_from_name(hdr);
 	if (*type == ABBREV_TYPE_NONE) {

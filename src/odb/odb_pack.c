@@ -569,3 +569,44 @@ int odb_packs_changed(odb *db)
 	free(now);
 	return rc;
 }
+
+/*
+ * Every offset of every index of the object directory and its alternates
+ * inside its pack.  libgit2 (1.5) trusts an index's offsets and reads
+ * past the end of a pack (SIGSEGV) for one that is not: whatever a
+ * command hands to libgit2 is read from packs checked here first.  One
+ * pass over the offset tables (4 bytes an object).
+ */
+int odb_check_packs(const char *objdir, size_t rawsz, char *err, size_t errsz)
+{
+	odb db = { .rawsz = rawsz, .err = err, .errsz = errsz };
+	struct sigaction old;
+	sigjmp_buf cut;
+	volatile int rc;
+
+	rc = odb_find_objdirs(&db, objdir);
+	for (size_t i = 0; i < db.ndirs && !rc; i++)
+		rc = odb_add_packs(&db, db.dirs[i]);
+	odb_bus_catch(&old);
+	if (sigsetjmp(cut, 0)) {
+		/* an index cut short while read: a repack meanwhile, not damage */
+		rc = 0;
+		goto done;
+	}
+	odb_bus_guard(&cut);
+	for (size_t p = 0; p < db.npacks && !rc; p++) {
+		const pack_file *pk = &db.packs[p];
+		uint64_t off;
+
+		for (uint32_t i = 0; i < pk->n && !rc; i++)
+			rc = odb_entry_offset(pk, i, &off, err, errsz);
+	}
+done:
+	odb_bus_guard(NULL);
+	odb_bus_restore(&old);
+	/* a pack gone or rewritten while listed (a repack): libgit2 sees the new one */
+	if (rc == ODB_ERR && db.vanished)
+		rc = 0;
+	odb_free(&db);
+	return rc;
+}

@@ -6,6 +6,7 @@
  */
 #include <config.h>
 
+#include "odb.h"
 #include "walk_pack.h"
 #include "walk_repo_int.h"
 
@@ -342,7 +343,7 @@ static int add_alternates(walk_repo *r)
 {
 	char **dirs, msg[16];
 	size_t n;
-	git_odb *odb = NULL;
+	git_odb *godb = NULL;
 	int rc = walk_pack_objdirs(r->objdir, &dirs, &n, msg, sizeof(msg));
 
 	if (rc)
@@ -354,15 +355,15 @@ static int add_alternates(walk_repo *r)
 	 * every open, and when that directory is unreadable libgit2 1.5
 	 * leaks what it had built and preempts the pack walker's own message.
 	 */
-	if (n > 1 && git_repository_odb(&odb, r->repo) < 0)
+	if (n > 1 && git_repository_odb(&godb, r->repo) < 0)
 		rc = WALK_ERR;
 	for (size_t i = 1; i < n && !rc; i++)
-		if (git_odb_add_disk_alternate(odb, dirs[i]) < 0)
+		if (git_odb_add_disk_alternate(godb, dirs[i]) < 0)
 			rc = WALK_ERR;
 	for (size_t i = 0; i < n; i++)
 		free(dirs[i]);
 	free(dirs);
-	git_odb_free(odb);
+	git_odb_free(godb);
 	return rc;
 }
 
@@ -457,6 +458,11 @@ int walk_repo_open(walk_repo **out, const char *path, char *err, size_t errsz)
 				r->path, git2_msg());
 		walk_repo_free(r);
 		return rc;
+	}
+	/* libgit2 reads at any offset an index gives: none past a pack's end */
+	if ((rc = odb_check_packs(r->objdir, r->rawsz, err, errsz))) {
+		walk_repo_free(r);
+		return rc == ODB_NOMEM ? WALK_NOMEM : WALK_ERR;
 	}
 	if (git_repository_is_shallow(r->repo) == 1)
 		r->lacks |= ABBREV_LACKS_SHALLOW;

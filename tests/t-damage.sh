@@ -1,0 +1,108 @@
+#!/bin/sh
+# t-damage.sh - damaged object stores are refused, never counted, never a
+# crash:
+# - a loose object whose size header does not fit in 63 bits is refused by
+#   both walkers alike (libgit2 refuses it; git dies on one past 64 bits),
+#   and one at 2^63 - 1 is read by both;
+# - a pack index whose offset of an object lies past the end of its pack
+#   (a tag's, a commit's; with and without .bitmap and .rev) makes every
+#   command exit 3 naming the pack, where libgit2 1.5 used to be handed
+#   the object and crash (SIGSEGV).
+. "$(dirname "$0")/setup.sh"
+
+# plant_loose REPO SIZE: a loose blob whose header says SIZE; prints its ID
+plant_loose() {
+	"$PYTHON3" - "$1" "$2" <<'EOF'
+import hashlib, os, sys, zlib
+repo, size = sys.argv[1], sys.argv[2]
+c = b"blob " + size.encode() + b"\0hello\n"
+h = hashlib.sha1(c).hexdigest()
+d = os.path.join(repo, ".git", "objects", h[:2])
+os.makedirs(d, exist_ok=True)
+with open(os.path.join(d, h[2:]), "wb") as f:
+    f.write(zlib.compress(c))
+print(h)
+EOF
+}
+
+say "a loose object whose size overflows: both walkers refuse it"
+for size in 99999999999999999999999 18446744073709551616 9223372036854775808; do
+	gen_repo "$tmp/l$size" small
+	id=$(plant_loose "$tmp/l$size" "$size")
+	if [ "$size" = 99999999999999999999999 ]; then
+		# git itself dies on it
+		git -C "$tmp/l$size" cat-file --batch-all-objects --batch-check >/dev/null 2>&1 &&
+			die "git reads a size of $size"
+	fi
+	for w in pack libgit2; do
+		expect_exit 3 "$GIT_ABBREV" report --walker=$w "$tmp/l$size"
+		checks=$((checks + 1))
+		one_line "$err" && grep -q "$id\|$(echo "$id" | cut -c3-)" "$err" && [ ! -s "$out" ] ||
+			fail "size $size, --walker=$w: not one line naming $id: $(cat "$err")"
+	done
+done
+say "a loose object of size 2^63 - 1: both walkers count it, as git does"
+gen_repo "$tmp/lmax" small
+plant_loose "$tmp/lmax" 9223372036854775807 >/dev/null
+git -C "$tmp/lmax" cat-file --batch-all-objects --batch-check >"$tmp/listed" || die "git cannot list: $(cat "$tmp/listed")"
+nobj=$(wc -l <"$tmp/listed")
+for w in pack libgit2; do
+	expect_exit 0 "$GIT_ABBREV" report --format=json --walker=$w "$tmp/lmax"
+	checks=$((checks + 1))
+	[ "$("$PYTHON3" -c 'import json,sys; print(json.load(open(sys.argv[1]))["objects"])' "$out")" = "$nobj" ] ||
+		fail "--walker=$w does not count the $nobj objects git lists"
+done
+
+# set_offset IDX HEXID OFFSET: point the index entry of HEXID at OFFSET
+set_offset() {
+	chmod u+w "$1"
+	"$PYTHON3" - "$@" <<'EOF'
+import struct, sys
+idx, hexid, off = sys.argv[1], bytes.fromhex(sys.argv[2]), int(sys.argv[3])
+d = bytearray(open(idx, "rb").read())
+assert d[:4] == b"\377tOc" and struct.unpack(">I", d[4:8])[0] == 2
+n = struct.unpack(">I", d[8 + 1020:8 + 1024])[0]
+rs = len(hexid)
+names = 8 + 1024
+i = next(i for i in range(n) if d[names + i * rs:names + (i + 1) * rs] == hexid)
+o = names + n * rs + n * 4 + i * 4
+d[o:o + 4] = struct.pack(">I", off)
+open(idx, "wb").write(d)
+EOF
+}
+
+for shape in "tag bitmap" "commit bitmap" "tag plain" "commit plain"; do
+	set -- $shape
+	say "an index offset past the end of the pack: the $1's, $2 pack: every command exits 3"
+	r=$tmp/p-$1-$2
+	git init -q "$r"
+	for i in 1 2 3 4 5; do
+		echo $i >"$r/f$i"
+		git -C "$r" add "f$i"
+		git -C "$r" commit -q -m "c$i"
+		git -C "$r" tag -a -m "t$i" "v$i"
+	done
+	if [ "$2" = bitmap ]; then
+		git -C "$r" -c pack.writeReverseIndex=true repack -q -a -d --write-bitmap-index
+		ls "$r"/.git/objects/pack/*.bitmap "$r"/.git/objects/pack/*.rev >/dev/null ||
+			die "no bitmap or .rev"
+	else
+		git -C "$r" -c pack.writeReverseIndex=false repack -q -a -d --no-write-bitmap-index
+		ls "$r"/.git/objects/pack/*.bitmap "$r"/.git/objects/pack/*.rev >/dev/null 2>&1 &&
+			die "a bitmap or .rev"
+	fi
+	if [ "$1" = tag ]; then victim=$(git -C "$r" rev-parse v3); else victim=$(git -C "$r" rev-parse v3^0); fi
+	pack=$(ls "$r"/.git/objects/pack/*.pack)
+	set_offset "${pack%.pack}.idx" "$victim" $(($(wc -c <"$pack") + 2000000))
+	git -C "$r" cat-file -p "$victim" >/dev/null 2>&1 && die "git reads the damaged $1"
+	printf 'Fixes: %s ("c5")\n' "$(git -C "$r" rev-parse --short=12 HEAD)" >"$tmp/msg"
+	for cmd in report "check 4" model history policy "verify $tmp/msg" "report --reachable" \
+		"report --walker=libgit2"; do
+		expect_exit 3 "$GIT_ABBREV" -C "$r" $cmd
+		checks=$((checks + 1))
+		one_line "$err" && grep -qF "$pack" "$err" && [ ! -s "$out" ] ||
+			fail "$1 $2, $cmd: not one line naming $pack: $(cat "$err")"
+	done
+done
+
+finish
