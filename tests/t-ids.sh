@@ -138,6 +138,14 @@ if command -v zstd >/dev/null 2>&1; then
 	cp "$tmp/objs.zst" "$tmp/objs-zst.txt"
 	expect_exit 0 "$GIT_ABBREV" ids --format=json "$tmp/objs-zst.txt"
 	same_tables "zstd named .txt"
+	# a skippable frame first (magic 0x184D2A5?, a length, its bytes), as zstd -dc reads it
+	"$PYTHON3" -c 'import struct, sys; sys.stdout.buffer.write(b"\x5a\x2a\x4d\x18" + struct.pack("<I", 6) + b"skip\n\n")' >"$tmp/skip.zst"
+	cat "$tmp/objs.zst" >>"$tmp/skip.zst"
+	zstd -dc "$tmp/skip.zst" | cmp -s - "$tmp/objs" || die "zstd -dc does not read the skippable frame"
+	for how in "" --skip-bad; do
+		expect_exit 0 "$GIT_ABBREV" ids $how --format=json "$tmp/skip.zst"
+		same_tables "zstd after a skippable frame $how"
+	done
 else
 	say "no zstd command here: zstd input is covered by the unit tests only"
 fi
@@ -185,6 +193,20 @@ printf '%s\n' "$(head -1 "$tmp/objs" | cut -d' ' -f1) tree" >"$tmp/conflict"
 head -1 "$tmp/objs" >>"$tmp/conflict"
 expect_exit 3 "$GIT_ABBREV" ids "$tmp/conflict"
 grep -q "is listed as a .* and as a " "$err" || fail "one ID, two types: $(cat "$err")"
+say "a stream without newlines (/dev/zero): an error, not a hang"
+for how in "" --skip-bad; do
+	expect_exit 3 timeout 60 "$GIT_ABBREV" ids $how /dev/zero
+	checks=$((checks + 1))
+	one_line "$err" && grep -q "^git-abbrev: /dev/zero:1: " "$err" && [ ! -s "$out" ] ||
+		fail "ids $how /dev/zero: $(cat "$err")"
+done
+say "a long bad line ends: reported at once, or skipped and counted"
+{ head -c 100000 /dev/zero | tr '\0' x; echo; cat "$tmp/objs"; } >"$tmp/longline"
+expect_exit 3 "$GIT_ABBREV" ids "$tmp/longline"
+one_line "$err" && grep -q "/longline:1: " "$err" || fail "a long line: $(cat "$err")"
+expect_exit 0 "$GIT_ABBREV" ids --skip-bad --format=json "$tmp/longline"
+same_tables "a long line skipped"
+grep -q '"bad_lines": 1' "$out" || fail "the long line is not counted once"
 expect_exit 3 "$GIT_ABBREV" ids "$tmp/no-such-file"
 one_line "$err" || fail "missing file: not one line"
 

@@ -37,6 +37,8 @@ struct idstream {
 	unsigned char *out;      /* decompressed bytes (plain: == in) */
 	size_t out_len, out_pos;
 	char line[IDSTREAM_MAX_LINE + 1];
+	int skipping;            /* the rest of a line handed out cut is to be skipped */
+	uint64_t skipped;        /* bytes of it skipped so far */
 	uint64_t lineno, bytes;
 	uint32_t crc;
 };
@@ -140,6 +142,9 @@ static int detect(idstream *s, char *err, size_t errsz)
 	if (s->in_len >= 2 && !memcmp(s->in, gz, 2))
 		s->comp = COMP_GZIP;
 	else if (s->in_len >= 4 && !memcmp(s->in, zst, 4))
+		s->comp = COMP_ZSTD;
+	/* a skippable frame first (magic 0x184D2A50 to 0x184D2A5F), as zstd -dc reads it */
+	else if (s->in_len >= 4 && (s->in[0] & 0xf0) == 0x50 && !memcmp(s->in + 1, "\x2a\x4d\x18", 3))
 		s->comp = COMP_ZSTD;
 	if (s->comp == COMP_PLAIN)
 		return 0;
@@ -272,12 +277,47 @@ static int fill(idstream *s, char *err, size_t errsz)
 	return rc;
 }
 
+/*
+ * Skip the rest of a line handed out cut, up to its newline: 0, EOF, or
+ * an error when it goes on past IDSTREAM_MAX_SKIP bytes (no text: /dev/zero).
+ */
+static int skip_rest(idstream *s, char *err, size_t errsz)
+{
+	int rc;
+
+	while (s->skipping) {
+		if (s->out_pos == s->out_len) {
+			if ((rc = fill(s, err, errsz)))
+				return rc;
+			if (s->out_pos == s->out_len)
+				return IDSTREAM_EOF;
+		}
+		unsigned char *p = s->out + s->out_pos;
+		size_t avail = s->out_len - s->out_pos;
+		unsigned char *nl = memchr(p, '\n', avail);
+		size_t n = nl ? (size_t)(nl - p) : avail;
+
+		s->out_pos += nl ? n + 1 : n;
+		s->skipped += n;
+		if (nl) {
+			s->skipping = 0;
+		} else if (s->skipped > IDSTREAM_MAX_SKIP) {
+			snprintf(err, errsz, "%s:%llu: no newline in %d MiB: not a list of lines",
+				 s->name, (unsigned long long)s->lineno, IDSTREAM_MAX_SKIP >> 20);
+			return IDSTREAM_ERR;
+		}
+	}
+	return 0;
+}
+
 int idstream_next(idstream *s, const char **line, size_t *len, uint64_t *lineno,
 		  int *long_line, char *err, size_t errsz)
 {
 	size_t have = 0;
 	int cut = 0, rc;
 
+	if (s->skipping && (rc = skip_rest(s, err, errsz)))
+		return rc;
 	for (;;) {
 		if (s->out_pos == s->out_len) {
 			if ((rc = fill(s, err, errsz)))
@@ -311,6 +351,13 @@ int idstream_next(idstream *s, const char **line, size_t *len, uint64_t *lineno,
 		}
 		memcpy(s->line + have, p, take);
 		have += take;
+		if (cut) {
+			/* handed out now, not after its end: that may never come */
+			s->out_pos += take;
+			s->skipping = 1;
+			s->skipped = 0;
+			break;
+		}
 		s->out_pos += nl ? n + 1 : n;
 		if (nl)
 			break;

@@ -7,7 +7,10 @@
  *
  * Lines end at "\n"; the last may lack it.  A line longer than
  * IDSTREAM_MAX_LINE is handed over cut at that length with `long_line`
- * set (the rest is skipped), so memory stays bounded whatever the input.
+ * set, as soon as that much of it is read; the rest is skipped at the
+ * next call, and a line that goes on past IDSTREAM_MAX_SKIP bytes is an
+ * error (no list of lines: /dev/zero), so memory and time stay bounded
+ * whatever the input.  A zstd stream may start with a skippable frame.
  * The stream also counts its decompressed bytes and their CRC-32, which
  * tell two inputs of the same name apart (see partial.h).
  *
@@ -21,6 +24,7 @@
 #include <stdint.h>
 
 #define IDSTREAM_MAX_LINE 4096
+#define IDSTREAM_MAX_SKIP (1 << 20)
 
 enum idstream_status {
 	IDSTREAM_LINE = 1,
