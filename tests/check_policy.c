@@ -251,18 +251,18 @@ START_TEST(test_cli)
 	ck_assert_int_eq(parse(&o, err, 3, a1), CLI_OK);
 	ck_assert_int_eq(o.growth_unit, CLI_GROWTH_PERCENT);
 	assert_rel(o.growth, 8, 1e-15, "8%");
-	ck_assert_uint_eq(o.nlengths, 2);
-	ck_assert_uint_eq(o.lengths[0], 12);
-	ck_assert_uint_eq(o.lengths[1], 16);
+	ck_assert_uint_eq(o.lengths.n, 2);
+	ck_assert_uint_eq(o.lengths.v[0], 12);
+	ck_assert_uint_eq(o.lengths.v[1], 16);
 	ck_assert_int_eq(parse(&o, err, 4, a2), CLI_OK);
 	ck_assert_int_eq(o.growth_unit, CLI_GROWTH_COMMITS);
 	assert_rel(o.growth, 500, 1e-15, "500 commits");
-	ck_assert_uint_eq(o.nlengths, 3);
-	ck_assert_uint_eq(o.lengths[2], 11);
+	ck_assert_uint_eq(o.lengths.n, 3);
+	ck_assert_uint_eq(o.lengths.v[2], 11);
 	ck_assert_int_eq(parse(&o, err, 2, a3), CLI_OK);
 	ck_assert_int_eq(o.growth_unit, CLI_GROWTH_OBJECTS);
-	ck_assert_uint_eq(o.nlengths, 7); /* the default 10..16 */
-	ck_assert_uint_eq(o.lengths[0], 10);
+	ck_assert_uint_eq(o.lengths.n, 7); /* the default 10..16 */
+	ck_assert_uint_eq(o.lengths.v[0], 10);
 	ck_assert_int_eq(parse(&o, err, 2, a4), CLI_OK);
 	ck_assert_int_eq(o.growth_unit, CLI_GROWTH_OBJECTS);
 	ck_assert_int_eq(parse(&o, err, 2, a5), CLI_OK);

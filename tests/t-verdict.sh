@@ -93,6 +93,34 @@ checks=$((checks + 1))
 sed -n '/measured \/ expected/,/^(P/p' "$tmp/planted.text" | grep -qE ' 0 / [^ ]+ +- ' ||
 	fail "no - for a measured 0 in P(>=)"
 
+say "--lengths adds lengths to the verdict of the report and of check"
+expect_exit 0 "$GIT_ABBREV" report --format=json --lengths=5,9,10 "$tmp/history"
+cp "$out" "$tmp/lengths.report.json"
+expect_exit 0 "$GIT_ABBREV" check --format=json --lengths=9,5,10 12 "$tmp/history"
+cp "$out" "$tmp/lengths.check.json"
+# git's own length for this many objects, from git itself: the length of
+# rev-parse --short (auto) of the history's tip
+auto=$(git -C "$tmp/history" rev-parse --short HEAD | awk '{ print length }')
+lens=$(printf '%s\n' 5 9 10 12 16 "$auto" | sort -n | uniq | paste -sd, -)
+expect_exit 0 "$GIT_ABBREV" policy --format=json --lengths="$lens" "$tmp/history"
+cp "$out" "$tmp/lengths.policy.json"
+for k in report check; do
+	checks=$((checks + 1))
+	got=$("$PYTHON3" -c 'import json,sys; print(",".join(json.load(open(sys.argv[1]))["verdict"]["lengths"]))' "$tmp/lengths.$k.json")
+	[ "$got" = "$lens" ] || fail "$k --lengths: the verdict's lengths are $got, not $lens"
+	check "$k --lengths: the verdict against policy" "$tmp/lengths.$k.json" "$tmp/lengths.policy.json" "$tmp/history"
+done
+expect_exit 0 "$GIT_ABBREV" report --lengths=9 "$tmp/history"
+checks=$((checks + 1))
+grep -qE '^ +9  commits ' "$out" || { fail "report --lengths=9: no row for 9 in the text"; show "$out"; }
+for bad in 41 4..40 x 3; do
+	expect_exit 2 "$GIT_ABBREV" report --lengths=$bad "$tmp/history"
+	checks=$((checks + 2))
+	head -n 1 "$err" | grep -q "^git-abbrev: '--lengths'" ||
+		{ fail "report --lengths=$bad: the error does not name --lengths"; show "$err"; }
+	[ ! -s "$out" ] || fail "report --lengths=$bad: something on stdout"
+done
+
 say "check --quiet prints nothing, and the exit status is still the answer"
 expect_exit 1 "$GIT_ABBREV" check --quiet 8 "$tmp/planted"
 checks=$((checks + 1))

@@ -65,6 +65,66 @@ int cli_opt_horizon(void *o, const cli_option *opt, const char *v, char *err, si
 	return parse_real(CLI_FIELD(o, opt, double), opt, v, 0, 1, CLI_MAX_YEARS, 0, err, n);
 }
 
+static int cmp_unsigned(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* --lengths=a..b or a,b,c: lengths from ABBREV_MIN_LEN to ABBREV_MAX_HEXSZ, sorted, once each. */
+int cli_opt_lengths(void *opts, const cli_option *opt, const char *v, char *err, size_t errsz)
+{
+	cli_lengths *o = CLI_FIELD(opts, opt, cli_lengths);
+	unsigned long a, b;
+	const char *s = v;
+	char *end;
+	size_t n = 0;
+
+	errno = 0;
+	if (*s < '0' || *s > '9')
+		goto bad;
+	a = strtoul(s, &end, 10);
+	if (!strncmp(end, "..", 2)) {
+		s = end + 2;
+		if (*s < '0' || *s > '9')
+			goto bad;
+		b = strtoul(s, &end, 10);
+		if (*end || errno || a < ABBREV_MIN_LEN || b > ABBREV_MAX_HEXSZ || a > b ||
+		    b - a >= POLICY_MAX_LENGTHS)
+			goto bad;
+		for (unsigned long L = a; L <= b; L++)
+			o->v[n++] = (unsigned)L;
+	} else {
+		for (;;) {
+			if (errno || a < ABBREV_MIN_LEN || a > ABBREV_MAX_HEXSZ ||
+			    n == POLICY_MAX_LENGTHS)
+				goto bad;
+			o->v[n++] = (unsigned)a;
+			if (!*end)
+				break;
+			if (*end != ',' || end[1] < '0' || end[1] > '9')
+				goto bad;
+			a = strtoul(end + 1, &end, 10);
+		}
+		qsort(o->v, n, sizeof(*o->v), cmp_unsigned);
+		for (size_t i = 1, k = 1; i <= n; i++) {
+			if (i == n) {
+				n = k;
+				break;
+			}
+			if (o->v[i] != o->v[k - 1])
+				o->v[k++] = o->v[i];
+		}
+	}
+	o->n = n;
+	return 0;
+bad:
+	snprintf(err, errsz, "'--%s' takes lengths from %d to %d as a..b or a,b,c (at most %d), "
+		 "not '%s'", opt->name, ABBREV_MIN_LEN, ABBREV_MAX_HEXSZ, POLICY_MAX_LENGTHS, v);
+	return -1;
+}
+
 int cli_opt_count(uint64_t *n, const cli_option *opt, const char *v, char *err,
 		       size_t errsz)
 {
@@ -196,11 +256,23 @@ void cli_report_init(void *opts, char **argv)
 	o->set = -1;
 }
 
+int cli_verdict_lengths(const cli_lengths *l, char *err, size_t errsz)
+{
+	/* the verdict holds git's length, 12 and 16 beside them (verdict.h) */
+	if (l->n <= POLICY_MAX_LENGTHS - 3)
+		return 0;
+	snprintf(err, errsz, "'--lengths' adds at most %d lengths to the verdict, not %zu",
+		 POLICY_MAX_LENGTHS - 3, l->n);
+	return -1;
+}
+
 int cli_report_finish(void *opts, char *err, size_t errsz)
 {
 	cli_report_opts *o = opts;
 	int typed = o->set >= 0;
 
+	if (cli_verdict_lengths(&o->lengths, err, errsz))
+		return -1;
 	if (!typed)
 		o->set = ABBREV_SET_ALL;
 	if (typed && o->format != ABBREV_FORMAT_CLASSIC) {

@@ -38,6 +38,12 @@ enum cli_walker {
 /* The most --repo options of verify. */
 #define CLI_MAX_OTHER_REPOS 64
 
+/* --lengths=a..b or a,b,c: ascending, each once (cli_opt_lengths). */
+typedef struct {
+	unsigned v[POLICY_MAX_LENGTHS];
+	size_t n;
+} cli_lengths;
+
 /* The options of every command that reads repositories. */
 typedef struct {
 	int format;          /* enum abbrev_format */
@@ -57,6 +63,7 @@ typedef struct {
 	const char *complete; /* --git-completion-helper[=<option>]: "" or the option */
 	shard shard;         /* --shard=K/N: count shard K of N only (default all) */
 	const char *title;   /* --title=<text>: the chart's title (report, model, history) */
+	cli_lengths lengths; /* report --lengths: added to the verdict's */
 } cli_repo_opts;
 
 typedef cli_repo_opts cli_report_opts;
@@ -136,8 +143,7 @@ typedef struct {
 	uint64_t objects;    /* --objects=N */
 	uint64_t commits;    /* --commits=M */
 	int have_objects, have_commits;
-	unsigned lengths[POLICY_MAX_LENGTHS]; /* --lengths=a..b or a,b,c; ascending */
-	size_t nlengths;
+	cli_lengths lengths; /* --lengths=a..b or a,b,c */
 	double growth;       /* --growth=: the number ... */
 	int growth_unit;     /* ... and what it counts (enum cli_growth_unit) */
 	double horizon_years; /* --horizon-years=Y: later dates are "beyond" */
@@ -331,6 +337,10 @@ int cli_opt_horizon(void *o, const cli_option *opt, const char *v, char *err, si
 int cli_opt_shard(void *o, const cli_option *opt, const char *v, char *err, size_t errsz);
 int cli_opt_length(void *o, const cli_option *opt, const char *v, char *err, size_t errsz);
 int cli_opt_size(void *o, const cli_option *opt, const char *v, char *err, size_t errsz);
+/* 0, or -1 and a message when --lengths gives the verdict more lengths than it holds */
+int cli_verdict_lengths(const cli_lengths *l, char *err, size_t errsz);
+/* --lengths=a..b or a,b,c into a cli_lengths: from 4 to 64, at most POLICY_MAX_LENGTHS */
+int cli_opt_lengths(void *o, const cli_option *opt, const char *v, char *err, size_t errsz);
 int cli_opt_refs(void *o, const cli_option *opt, const char *v, char *err, size_t errsz);
 /* A plain decimal count of `opt` (no sign, fits 64 bits) into *n; 0 or -1. */
 int cli_opt_count(uint64_t *n, const cli_option *opt, const char *v, char *err, size_t errsz);

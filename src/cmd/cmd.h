@@ -152,9 +152,11 @@ void cmd_growth_free(cmd_growth *gr);
 /*
  * The verdict (verdict.h) for the sets measured in sets[] (commits,
  * commit-ish, all objects, in that order), at history's growth (the
- * default window and fit, as policy's).  Returns an exit status.
+ * default window and fit, as policy's), with the lengths `extra` (--lengths;
+ * one past the repository's IDs is a usage error).  Returns an exit status.
  */
-int cmd_verdict(verdict *v, cmd_sets *cs, const stats_set *const sets[3], progress *p);
+int cmd_verdict(verdict *v, cmd_sets *cs, const stats_set *const sets[3],
+		const cli_lengths *extra, progress *p);
 
 /* Whether to show progress for an option value of 1, 0 or -1 (auto). */
 int cmd_want_progress(int option);

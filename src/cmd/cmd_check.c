@@ -32,6 +32,8 @@ static const cli_option check_options[] = {
 	CLI_FLAG("quiet", 'q', offsetof(cli_check_opts, quiet), 1, "print nothing: the exit status says"),
 	CLI_FORMAT(offsetof(cli_check_opts, r.format), EMIT_CHECK),
 	CLI_IMPROBABLE(cli_check_opts, r.),
+	CLI_VALUE("lengths", offsetof(cli_check_opts, r.lengths), cli_opt_lengths, "<a..b|a,b,c>",
+	          "more lengths for the verdict (git's, 12 and 16 are in it)"),
 	CLI_REPO_ROWS(cli_check_opts, r.),
 	CLI_END
 };
@@ -77,7 +79,7 @@ static int check_finish(void *opts, char *err, size_t errsz)
 	}
 	if (o->set == ABBREV_SET_ALL)
 		o->against_all = 0; /* all objects against all objects: the set of all */
-	return 0;
+	return cli_verdict_lengths(&o->r.lengths, err, errsz);
 }
 
 const cli_command cli_cmd_check = {
@@ -150,7 +152,7 @@ static int cmd_check(int argc, char **argv)
 			ret = ABBREV_EXIT_NOMEM;
 			goto done;
 		}
-		ret = cmd_verdict(v, &cs, in, p);
+		ret = cmd_verdict(v, &cs, in, &o.r.lengths, p);
 		if (ret)
 			goto done;
 		c.verdict = v;

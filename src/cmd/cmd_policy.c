@@ -98,72 +98,11 @@ bad:
 	return -1;
 }
 
-static int cmp_unsigned(const void *a, const void *b)
-{
-	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* --lengths=a..b or a,b,c: lengths from ABBREV_MIN_LEN to ABBREV_MAX_HEXSZ, sorted, once each. */
-static int parse_lengths(void *opts, const cli_option *opt, const char *v, char *err,
-			 size_t errsz)
-{
-	cli_policy_opts *o = opts;
-	unsigned long a, b;
-	const char *s = v;
-	char *end;
-	size_t n = 0;
-
-	errno = 0;
-	if (*s < '0' || *s > '9')
-		goto bad;
-	a = strtoul(s, &end, 10);
-	if (!strncmp(end, "..", 2)) {
-		s = end + 2;
-		if (*s < '0' || *s > '9')
-			goto bad;
-		b = strtoul(s, &end, 10);
-		if (*end || errno || a < ABBREV_MIN_LEN || b > ABBREV_MAX_HEXSZ || a > b ||
-		    b - a >= POLICY_MAX_LENGTHS)
-			goto bad;
-		for (unsigned long L = a; L <= b; L++)
-			o->lengths[n++] = (unsigned)L;
-	} else {
-		for (;;) {
-			if (errno || a < ABBREV_MIN_LEN || a > ABBREV_MAX_HEXSZ ||
-			    n == POLICY_MAX_LENGTHS)
-				goto bad;
-			o->lengths[n++] = (unsigned)a;
-			if (!*end)
-				break;
-			if (*end != ',' || end[1] < '0' || end[1] > '9')
-				goto bad;
-			a = strtoul(end + 1, &end, 10);
-		}
-		qsort(o->lengths, n, sizeof(*o->lengths), cmp_unsigned);
-		for (size_t i = 1, k = 1; i <= n; i++) {
-			if (i == n) {
-				n = k;
-				break;
-			}
-			if (o->lengths[i] != o->lengths[k - 1])
-				o->lengths[k++] = o->lengths[i];
-		}
-	}
-	o->nlengths = n;
-	return 0;
-bad:
-	snprintf(err, errsz, "'--%s' takes lengths from %d to %d as a..b or a,b,c (at most %d), "
-		 "not '%s'", opt->name, ABBREV_MIN_LEN, ABBREV_MAX_HEXSZ, POLICY_MAX_LENGTHS, v);
-	return -1;
-}
-
 /* The options of `git abbrev policy`: parsing, -h and completion come from this table. */
 
 static const cli_option policy_options[] = {
 	CLI_FORMAT(offsetof(cli_policy_opts, r.format), EMIT_POLICY),
-	CLI_VALUE("lengths", offsetof(cli_policy_opts, lengths), parse_lengths, "<a..b|a,b,c>",
+	CLI_VALUE("lengths", offsetof(cli_policy_opts, lengths), cli_opt_lengths, "<a..b|a,b,c>",
 	          "the lengths to show (default 10..16)"),
 	CLI_VALUE("growth", offsetof(cli_policy_opts, growth), parse_growth, "<rate>",
 	          "8%/year, 80000/year (objects) or '8000 commits/year' (default: the history's fit)"),
@@ -191,7 +130,7 @@ static void policy_init(void *opts, char **argv)
 	memset(o, 0, sizeof(*o));
 	cli_repo_init(&o->r, argv);
 	for (unsigned L = POLICY_FROM; L <= POLICY_TO; L++)
-		o->lengths[o->nlengths++] = L;
+		o->lengths.v[o->lengths.n++] = L;
 	o->horizon_years = POLICY_DEFAULT_HORIZON;
 	o->window_years = PROJECTION_DEFAULT_WINDOW;
 	o->fit = PROJECTION_FIT_AUTO;
@@ -343,7 +282,7 @@ static int cmd_policy(int argc, char **argv)
 		ret = ABBREV_EXIT_NOMEM;
 		goto done;
 	}
-	if (policy_compute(res, in, nin, o.lengths, o.nlengths, &g, source, now, o.horizon_years,
+	if (policy_compute(res, in, nin, o.lengths.v, o.lengths.n, &g, source, now, o.horizon_years,
 			   ri.gr.times, ri.gr.ntimes, commits)) {
 		cmd_error("bad policy options");
 		ret = ABBREV_EXIT_USAGE;

@@ -27,6 +27,8 @@ static const cli_option report_options[] = {
 	           "with --format=classic: the one set it lists (default all)"),
 	CLI_IMPROBABLE(cli_report_opts, ),
 	CLI_SHARD(cli_report_opts, ),
+	CLI_VALUE("lengths", offsetof(cli_report_opts, lengths), cli_opt_lengths, "<a..b|a,b,c>",
+	          "more lengths for the verdict (git's, 12 and 16 are in it)"),
 	CLI_TITLE(cli_report_opts, ),
 	CLI_REPO_ROWS(cli_report_opts, ),
 	CLI_END
@@ -88,7 +90,7 @@ static int cmd_report(int argc, char **argv)
 		if (!v) {
 			ret = ABBREV_EXIT_NOMEM;
 		} else {
-			ret = cmd_verdict(v, &cs, sets, p);
+			ret = cmd_verdict(v, &cs, sets, &o.lengths, p);
 			if (ret) {
 				stats_report_clear(&rep);
 				goto done;

@@ -86,7 +86,8 @@ void cmd_growth_free(cmd_growth *gr)
 	gr->ntimes = 0;
 }
 
-int cmd_verdict(verdict *v, cmd_sets *cs, const stats_set *const sets[3], progress *p)
+int cmd_verdict(verdict *v, cmd_sets *cs, const stats_set *const sets[3],
+		const cli_lengths *extra, progress *p)
 {
 	static const int kinds[3] = { ABBREV_SET_COMMIT, ABBREV_SET_COMMITISH, ABBREV_SET_ALL };
 	policy_input in[3];
@@ -97,12 +98,19 @@ int cmd_verdict(verdict *v, cmd_sets *cs, const stats_set *const sets[3], progre
 
 	for (int k = 0; k < 3; k++)
 		in[k] = (policy_input){ idset_name(kinds[k]), sets[k]->count, sets[k]->prefixes };
+	for (size_t i = 0; i < extra->n; i++) {
+		if (extra->v[i] > 2 * idsets_rawsz(cs->s)) {
+			cmd_error("'--lengths': %u is longer than this repository's IDs (%zu hex chars)",
+				  extra->v[i], 2 * idsets_rawsz(cs->s));
+			return ABBREV_EXIT_USAGE;
+		}
+	}
 	ret = cmd_growth_read(&gr, cs, PROJECTION_DEFAULT_WINDOW, PROJECTION_FIT_AUTO,
 			      (int64_t)now, p, 1);
 	if (ret)
 		goto done;
 	cmd_growth_policy(&g, &gr);
-	if (verdict_compute(v, in, 3, NULL, 0, (unsigned)(2 * idsets_rawsz(cs->s)), &g,
+	if (verdict_compute(v, in, 3, extra->v, extra->n, (unsigned)(2 * idsets_rawsz(cs->s)), &g,
 			    gr.have_fit ? POLICY_SOURCE_HISTORY : POLICY_SOURCE_NONE, gr.now, gr.times,
 			    gr.ntimes, sets[0]->count)) {
 		cmd_error("bad verdict options");
