@@ -53,7 +53,7 @@ cat >"$tmp/cases.patch" <<EOF
 From 1111111111111111111111111111111111111111 Mon Sep 17 00:00:00 2001
 From: A U Thor <author@example.com>
 Date: Thu, 7 Apr 2005 22:13:13 +0000
-Subject: [PATCH] Fixes: $U ("a header is not checked")
+Subject: [PATCH] Fixes: $U ("a subject is the commit's")
 
 Every case of the issue, one a line.
 
@@ -87,7 +87,9 @@ diff --git a/x b/x
 -- 
 2.34.1
 EOF
+# the Subject: (past [PATCH]) is the commit's subject, as git am makes it: checked
 cat >"$tmp/cases.want" <<EOF
+cases.patch:4: error: $U names no object in this repository; no commit has this subject
 cases.patch:8: error: $U names no object in this repository; a commit has this subject
     suggestion: Fixes: $M5s ("$S_M5")
 cases.patch:9: error: $U names no object in this repository; no commit has this subject
@@ -196,7 +198,7 @@ diff --git a/b b/b
 EOF
 expect_exit 1 "$GIT_ABBREV" verify -C "$repo" "$tmp/two.mbox"
 checks=$((checks + 1))
-printf '%s\n    suggestion: Fixes: %s ("%s")\n' \
+printf '%s\n    suggestion: Fixes: %s ("%s")\n    message: "[PATCH 2/2] two"\n' \
 	"$tmp/two.mbox:15: error: subject does not match $M4s (\"$S_M4\"); it is the subject of $M3s" \
 	"$M3s" "$S_M3" | cmp -s - "$out" || { fail "mbox"; show "$out"; }
 # several files at once: findings in order, one exit status
@@ -242,7 +244,7 @@ checks=$((checks + 1))
 expect_exit 1 "$GIT_ABBREV" verify -C "$repo" "$tmp/fixed.patch"
 checks=$((checks + 1))
 [ "$(grep -v '^    ' "$out" | cut -d: -f2,3 | tr '\n' ' ')" = \
-  "9: error 10: warning 12: error 12: warning 15: error 19: warning 20: warning 25: warning " ] ||
+  "4: error 9: error 10: warning 12: error 12: warning 15: error 19: warning 20: warning 25: warning " ] ||
 	{ fail "after --fix"; show "$out"; }
 grep -q '^    suggestion:' "$out" && fail "after --fix: still a suggestion"
 
@@ -256,7 +258,7 @@ a8, a, b, c8, c, s_c, cs, text = sys.argv[2:]
 f = d["findings"]
 nlines = sum(1 for l in open(text) if not l.startswith("    "))
 assert len(f) == nlines == d["errors"] + d["warnings"], (len(f), nlines)
-assert d["inputs"] == 1 and d["references"] == 17 and d["errors"] == 10, d
+assert d["inputs"] == 1 and d["references"] == 18 and d["errors"] == 11, d
 amb = [x for x in f if x["line"] == 11][0]
 assert amb["kind"] == "ambiguous" and amb["severity"] == "error", amb
 assert amb["given_id"] == a8 and amb["resolved_id"] is None and amb["reference"] == "fixes"

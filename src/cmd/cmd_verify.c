@@ -34,6 +34,7 @@
 #include "emit_verify.h"
 #include "exitcodes.h"
 #include "hexid.h"
+#include "mbox.h"
 #include "objidx.h"
 #include "refs_git2.h"
 #include "subject_cache.h"
@@ -142,6 +143,11 @@ typedef struct {
 	size_t rawsz;
 	verify_totals t;
 	int ret;              /* the worst runtime status so far */
+	/* mail (mbox.h): its messages, the one being checked, and --fix's place in the input */
+	const mbox_list *mail;
+	size_t msg;
+	const char *input;
+	size_t fixed;
 } verify_ctx;
 
 /*
@@ -226,6 +232,29 @@ static int write_fixed(FILE *out, const char *buf, size_t len, const refs_list *
 	return ferror(out) ? -1 : 0;
 }
 
+/*
+ * Mail: the input up to each reference whose commit is known and whose
+ * bytes are the input's own (a decoded body is left as it is), then the
+ * reference rewritten; c->fixed is how far the input is written.
+ */
+static int write_fixed_mail(verify_ctx *c, const refs_list *l, const refs_results *res)
+{
+	const mbox_msg *m = &c->mail->v[c->msg];
+
+	for (size_t i = 0; i < res->n; i++) {
+		const refs_result *x = &res->v[i];
+		const refs_ref *ref = &l->v[x->ref];
+		size_t s, e;
+
+		if (!x->suggest || !mbox_input_span(m, ref->start, ref->end, &s, &e) || s < c->fixed)
+			continue;
+		fwrite(c->input + c->fixed, 1, s - c->fixed, stdout);
+		fputs(x->replacement, stdout);
+		c->fixed = e;
+	}
+	return ferror(stdout) ? -1 : 0;
+}
+
 /* The lines of a text, a last one without its newline counted. */
 static size_t count_lines(const char *buf, size_t len)
 {
@@ -263,15 +292,27 @@ static int check_text(verify_ctx *c, const char *name, const char *commit_hex,
 		rc = ABBREV_EXIT_RUNTIME;
 		goto done;
 	}
+	/* a series may cite its own earlier patches, which this repository has not */
+	if (c->mail && mbox_series_notes(c->mail, c->msg, &l, &res)) {
+		cmd_error("out of memory");
+		rc = ABBREV_EXIT_NOMEM;
+		goto done;
+	}
 	c->t.inputs++;
-	c->t.lines += count_lines(buf, len);
+	if (!c->mail)
+		c->t.lines += count_lines(buf, len);
 	c->t.references += res.nrefs;
 	c->t.errors += res.errors;
 	c->t.warnings += res.warnings;
 	c->t.notes += res.notes;
-	verify_input in = { name, commit_hex, buf, &l, &res, c->rawsz };
+	verify_input in = { name, commit_hex, buf, &l, &res, c->rawsz, NULL, 0 };
+	if (c->mail) {
+		in.msg = &c->mail->v[c->msg];
+		in.named = c->mail->n > 1 || in.msg->message_id;
+	}
 	if (emit_verify_input(c->em, &in) ||
-	    (c->o->fix && (write_fixed(stdout, buf, len, &l, &res) || fflush(stdout))))
+	    (c->o->fix && (c->mail ? write_fixed_mail(c, &l, &res) :
+			   write_fixed(stdout, buf, len, &l, &res) || fflush(stdout))))
 		rc = cmd_written(1, "the findings"); /* says why: the stream, or memory */
 done:
 	refs_results_clear(&res);
@@ -288,6 +329,41 @@ static void size_name(char *out, size_t n, uint64_t v)
 	while (u < 3 && v && !(v & 1023))
 		v >>= 10, u++;
 	snprintf(out, n, "%llu%s", (unsigned long long)v, u ? (char[]){ units[u - 1], 0 } : "");
+}
+
+/*
+ * An input that is mail (an mbox, one message): each message's commit
+ * message checked alone, its diff not at all.  An exit status, or -1
+ * when the input is not mail.
+ */
+static int check_mail(verify_ctx *c, const char *name, const char *buf, size_t len)
+{
+	mbox_list ml;
+	int rc = ABBREV_EXIT_OK;
+
+	switch (mbox_split(buf, len, &ml)) {
+	case 0:
+		return -1;
+	case -1:
+		cmd_error("out of memory");
+		return ABBREV_EXIT_NOMEM;
+	}
+	c->mail = &ml;
+	c->input = buf;
+	c->fixed = 0;
+	c->t.lines += count_lines(buf, len);
+	for (size_t i = 0; i < ml.n && !rc; i++) {
+		c->msg = i;
+		rc = check_text(c, name, NULL, NULL, ml.v[i].text, ml.v[i].len, REFS_PARSE_MESSAGE);
+	}
+	/* --fix: the rest of the input as it is */
+	if (!rc && c->o->fix)
+		rc = cmd_written(fwrite(buf + c->fixed, 1, len - c->fixed, stdout) != len - c->fixed,
+				 "the findings");
+	c->mail = NULL;
+	c->input = NULL;
+	mbox_free(&ml);
+	return rc;
 }
 
 static int check_file(verify_ctx *c, const char *path)
@@ -310,7 +386,9 @@ static int check_file(verify_ctx *c, const char *path)
 			  strerror(errno));
 		return errno == ENOMEM ? ABBREV_EXIT_NOMEM : ABBREV_EXIT_RUNTIME;
 	}
-	rc = check_text(c, strcmp(path, "-") ? path : "<stdin>", NULL, NULL, buf, len, 0);
+	rc = check_mail(c, strcmp(path, "-") ? path : "<stdin>", buf, len);
+	if (rc == -1)
+		rc = check_text(c, strcmp(path, "-") ? path : "<stdin>", NULL, NULL, buf, len, 0);
 	bigvec_free(buf, room);
 	return rc;
 }

@@ -62,11 +62,35 @@ void emit_verify_free(verify_emitter *e)
 	free(e);
 }
 
+/* The input line of a reference: of mail, the line its commit message line came from. */
+static size_t ref_line(const verify_input *in, const refs_ref *ref)
+{
+	return in->msg ? mbox_input_line(in->msg, ref->line) : ref->line;
+}
+
 /* ---- text ------------------------------------------------------------------- */
 
 static void text_commit(FILE *out, const char *what, const char *hex, const char *subject)
 {
 	fprintf(out, "    %s: %s (\"%s\")\n", what, hex, subject ? subject : "?");
+}
+
+/* A message of mail: "<Message-ID> "[PATCH 2/3] subject"" (either may be missing). */
+static void message_name(FILE *out, const mbox_msg *m)
+{
+	if (m->message_id)
+		fprintf(out, "<%s>%s", m->message_id, m->subject ? " " : "");
+	if (m->subject)
+		fprintf(out, "\"%s\"", m->subject);
+	if (!m->message_id && !m->subject)
+		fputs("?", out);
+}
+
+static void text_message(FILE *out, const mbox_msg *m)
+{
+	fputs("    message: ", out);
+	message_name(out, m);
+	fputc('\n', out);
 }
 
 static int text_input(verify_emitter *e, const verify_input *in)
@@ -79,7 +103,7 @@ static int text_input(verify_emitter *e, const verify_input *in)
 		const refs_ref *ref = &in->refs->v[x->ref];
 
 		for (size_t k = 0; k < x->nf; k++)
-			fprintf(out, "%s:%zu: %s: %s\n", in->name, ref->line,
+			fprintf(out, "%s:%zu: %s: %s\n", in->name, ref_line(in, ref),
 				refs_severity_name(refs_problem_severity(x->f[k].problem)),
 				x->f[k].message);
 		/* an ambiguous ID: each commit by its full ID, which is never ambiguous */
@@ -89,6 +113,8 @@ static int text_input(verify_emitter *e, const verify_input *in)
 		}
 		if (x->suggest)
 			fprintf(out, "    suggestion: %s\n", x->suggestion);
+		if (in->named)
+			text_message(out, in->msg);
 	}
 	return ferror(out) ? -1 : 0;
 }
@@ -124,17 +150,31 @@ static void line_col(const char *buf, const refs_ref *ref, size_t off, size_t *l
  */
 static json_t *span_json(const verify_input *in, const refs_ref *ref)
 {
-	size_t l0, c0, l1, c1;
+	size_t l0, c0, l1, c1, s = ref->start, e = ref->end, is = ref->id_start;
+	size_t ie = ref->id_start + ref->id_len, ss = ref->subj_start, se = ref->subj_end;
 
 	line_col(in->buf, ref, ref->start, &l0, &c0);
 	line_col(in->buf, ref, ref->end - 1, &l1, &c1);
+	/* mail: the input's offsets, where the bytes are the input's own (not decoded) */
+	if (in->msg && !(mbox_input_span(in->msg, s, e, &s, &e) &&
+			 mbox_input_span(in->msg, is, ie, &is, &ie) &&
+			 (!ref->subject || (ref->flags & REFS_F_TITLE) ||
+			  mbox_input_span(in->msg, ss, se, &ss, &se))))
+		return json_null();
+	if (in->msg) {
+		/* lines and columns of the commit message -> the input's */
+		l0 = mbox_input_line(in->msg, l0);
+		l1 = mbox_input_line(in->msg, l1);
+		c0 = mbox_input_column(in->msg, ref->start);
+		c1 = mbox_input_column(in->msg, ref->end - 1);
+	}
 	return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:[I,I],s:o}",
-		"start", (json_int_t)ref->start, "end", (json_int_t)ref->end,
+		"start", (json_int_t)s, "end", (json_int_t)e,
 		"line", (json_int_t)l0, "column", (json_int_t)c0,
 		"end_line", (json_int_t)l1, "end_column", (json_int_t)c1 + 1,
-		"id", (json_int_t)ref->id_start, (json_int_t)(ref->id_start + ref->id_len),
+		"id", (json_int_t)is, (json_int_t)ie,
 		"subject", ref->subject && !(ref->flags & REFS_F_TITLE) ?
-			json_pack("[I,I]", (json_int_t)ref->subj_start, (json_int_t)ref->subj_end) :
+			json_pack("[I,I]", (json_int_t)ss, (json_int_t)se) :
 			json_null());
 }
 
@@ -166,7 +206,13 @@ static json_t *finding_json(const verify_input *in, const refs_result *x, const 
 	json_object_set_new(o, "file", utf8_json(in->name));
 	if (in->commit)
 		json_object_set_new(o, "commit", json_string(in->commit));
-	json_object_set_new(o, "line", json_integer((json_int_t)ref->line));
+	if (in->msg) {
+		json_object_set_new(o, "message_id", in->msg->message_id ?
+				    utf8_json(in->msg->message_id) : json_null());
+		json_object_set_new(o, "patch", in->msg->subject ?
+				    utf8_json(in->msg->subject) : json_null());
+	}
+	json_object_set_new(o, "line", json_integer((json_int_t)ref_line(in, ref)));
 	json_object_set_new(o, "reference", json_string(refs_kind_name(ref->kind)));
 	json_object_set_new(o, "kind", json_string(refs_problem_name(f->problem)));
 	json_object_set_new(o, "severity",
@@ -257,6 +303,8 @@ static int checkpatch_input(verify_emitter *e, const verify_input *in)
 {
 	FILE *out = e->out;
 
+	int named = !in->named;
+
 	if (!e->ninputs++ && !(e->name = strdup(in->name)))
 		return -1;
 	for (size_t i = 0; i < in->res->n; i++) {
@@ -274,13 +322,20 @@ static int checkpatch_input(verify_emitter *e, const verify_input *in)
 
 			if (sev == REFS_NOTE)
 				continue; /* no problem: checkpatch says nothing of it */
+			if (!named++) {
+				/* as checkpatch.pl heads each of several files */
+				fputs("--------------------------------------------------\n", out);
+				message_name(out, in->msg);
+				fputs("\n--------------------------------------------------\n", out);
+			}
 			e->nfound++;
 			fprintf(out, "%s:%s: %s", sev == REFS_ERROR ? "ERROR" : "WARNING",
 				emit_verify_checkpatch_type(ref->kind, x->f[k].problem),
 				x->f[k].message);
 			if (x->suggest)
 				fprintf(out, " - ie: '%s'", x->suggestion);
-			fprintf(out, "\n#%zu: FILE: %s:%zu:\n", ref->line, in->name, ref->line);
+			fprintf(out, "\n#%zu: FILE: %s:%zu:\n", ref_line(in, ref), in->name,
+				ref_line(in, ref));
 			for (size_t p = ls; p < le;) {
 				size_t n = strcspn(in->buf + p, "\n");
 

@@ -6,12 +6,13 @@
  *	FILE:LINE: error|warning|note: <message>
  *	    candidate: <id> ("<subject>")         (an ambiguous ID, each commit)
  *	    suggestion: Fixes: <id> ("<subject>")  (when the commit meant is known)
+ *	    message: <Message-ID> "<subject>"     (mail: the message it is in)
  *
  * JSON is one document, {"findings": [...], "inputs", "references",
  * "errors", "warnings", "notes"}, one finding per line (file, line,
  * reference, kind, severity, message, given_id, given_subject,
  * resolved_id, subject, suggestion, candidates, as_of; commit with
- * --range).  It is written as the
+ * --range; message_id and patch for mail).  It is written as the
  * inputs come, so memory does not grow with their number.
  *
  * checkpatch is what the Linux kernel's scripts/checkpatch.pl --show-types
@@ -20,6 +21,9 @@
  *	ERROR:UNKNOWN_COMMIT_ID: <message>[ - ie: '<suggestion>']
  *	#LINE: FILE: NAME:LINE:
  *	+<the line of the reference>
+ *
+ * (mail: before a message's first finding, the message as checkpatch.pl
+ * names each of several files: "-----", "<Message-ID> "<subject>"", "-----")
  *
  *	total: E errors, W warnings, N lines checked
  *
@@ -33,6 +37,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "mbox.h"
 #include "refs_parse.h"
 #include "refs_resolve.h"
 
@@ -43,6 +48,14 @@ typedef struct {
 	const refs_list *refs;
 	const refs_results *res;
 	size_t rawsz;          /* raw ID width of the repository */
+	/*
+	 * Mail (mbox.h): buf is the commit message of this message, the
+	 * references' lines are already the input's; NULL otherwise.  `named`:
+	 * the findings name the message (by Message-ID and subject), as they
+	 * do when the input has several messages or this one has an ID.
+	 */
+	const mbox_msg *msg;
+	int named;
 } verify_input;
 
 typedef struct {

@@ -136,6 +136,7 @@ static const struct {
 	[REFS_P_LAYOUT] = { "layout", REFS_WARNING },
 	[REFS_P_SUBJECT_UNSURE] = { "subject-unsure", REFS_WARNING },
 	[REFS_P_AMBIGUOUS_LATER] = { "ambiguous-later", REFS_NOTE },
+	[REFS_P_IN_SERIES] = { "in-series", REFS_NOTE },
 };
 
 const char *refs_problem_name(int problem)

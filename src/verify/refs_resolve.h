@@ -52,6 +52,7 @@ enum refs_problem {
 	REFS_P_LAYOUT,           /* warning: right, but not laid out as git or the kernel do */
 	REFS_P_SUBJECT_UNSURE,   /* warning: (words) that are not the commit's subject, undated, unquoted */
 	REFS_P_AMBIGUOUS_LATER,  /* note: --range: unique among the ancestors, shared by later commits */
+	REFS_P_IN_SERIES,        /* note: mail: an earlier patch of the same mbox (mbox.h) */
 	REFS_P_COUNT
 };
 

@@ -1,0 +1,236 @@
+#!/bin/sh
+# t-verify-mbox.sh - `git abbrev verify` on mail: a `git format-patch
+# --stdout --thread --pretty=mboxrd` series of three patches with planted
+# references (unknown, short, ambiguous) in their commit messages, one
+# below the `---` line, one in a diff; as a mailer sends them (patch 2
+# quoted-printable with a soft line break inside a reference and a UTF-8
+# subject in RFC 2047, patch 3 base64); a line quoted as ">From" by
+# mboxrd; a reply of the thread (multipart/alternative, a quoted line);
+# later patches citing earlier ones of the series by the sender's IDs.
+#
+# The oracle for what a commit message is: git itself (`git mailsplit
+# --mboxrd`, `git mailinfo`): each message's commit message, as git am
+# would commit it, is checked alone as a plain file, and the findings of
+# the mbox must be the same, message by message (named by the
+# Message-IDs that grep reads from the file), on input lines that hold
+# the reference (those of the base64 patch inside its message).  Every ID
+# and subject comes from git, never from the tool.
+
+# shellcheck source-path=SCRIPTDIR source=setup.sh
+. "$(dirname "$0")/setup.sh"
+
+repo=$tmp/planted
+gen_repo "$repo" planted
+planted() { # KIND INDEX -> the planted ID
+	"$PYTHON3" -c 'import json,sys
+d=json.load(open(sys.argv[1]))
+print([x for x in d["planted"] if x["kind"]==sys.argv[2]][0]["ids"][int(sys.argv[3])])' \
+		"$repo.json" "$1" "$2"
+}
+G() { git -C "$repo" "$@"; }
+A=$(planted commit-commit 0)
+A8=$(echo "$A" | cut -c1-8)
+[ "$(G rev-parse --disambiguate="$A8" | wc -l)" -ge 2 ] || die "$A8 is not ambiguous"
+M3=$(G rev-parse main~3)
+M3_7=$(echo "$M3" | cut -c1-7)
+S_M3=$(G log -1 --format=%s "$M3")
+# unknown IDs, one per place: each must name nothing here
+U1=0000000000a1 U2=0000000000a2 U3=0000000000a3 U4=0000000000a4
+U5=0000000000a5 U6=0000000000a6 U7=0000000000a7 U8=0000000000a8
+for u in $U1 $U2 $U3 $U4 $U5 $U6 $U7 $U8; do
+	[ -z "$(G rev-parse --disambiguate=$u)" ] || die "$u names an object"
+done
+
+# ---- the sender's tree: three patches on top of the repository's main ------------
+snd=$tmp/sender
+git clone -q "$repo" "$snd"
+S() { git -C "$snd" "$@"; }
+echo "Fixes: $U4 (\"in the diff\")" >"$snd/one.txt"
+S add one.txt
+S commit -q -m "one: add a file" -m "Fixes: $U1 (\"no such subject\")
+Fixes: $M3_7 (\"$S_M3\")
+Fixes: $A8"
+P1=$(S rev-parse HEAD)
+P1s=$(S rev-parse --short=12 HEAD)
+echo two >"$snd/two.txt"
+S add two.txt
+S commit -q -m "café: add two" -m "From commit $U2 on, mboxrd quotes this line.
+Fixes: $P1s (\"one: add a file\")
+This line is long, so long that the mailer has to break it with a soft line break, commit $U8 (\"cut\")."
+P2s=$(S rev-parse --short=12 HEAD)
+echo three >"$snd/three.txt"
+S add three.txt
+S commit -q -m "three: add three" -m "Fixes: $P2s (\"café: add two\")
+Fixes: $M3_7 (\"$S_M3\")
+Fixes: $U7 (\"no such subject either\")"
+S format-patch --stdout --thread --pretty=mboxrd "$(G rev-parse HEAD)..HEAD" >"$tmp/fp.mbox"
+[ "$(grep -c '^From [0-9a-f]\{40\} ' "$tmp/fp.mbox")" -eq 3 ] || die "format-patch made no 3 patches"
+
+# as a mailer sends them: a note below ---, QP, base64, and a reply
+"$PYTHON3" - "$tmp/fp.mbox" "$tmp/series.mbox" "$U3" "$U5" "$U6" <<'PY'
+import base64, quopri, re, sys
+src, dst, u3, u5, u6 = sys.argv[1:]
+data = open(src, "rb").read()
+msgs = re.split(rb"(?m)^(?=From [0-9a-f]{40} )", data)
+msgs = [m for m in msgs if m]
+assert len(msgs) == 3, len(msgs)
+def split(m):
+    head, body = m.split(b"\n\n", 1)
+    return head, body
+# patch 1: a note below the --- line (not the commit message)
+h, b = split(msgs[0])
+b = b.replace(b"\n---\n", b"\n---\nFixes: %s (\"below the cut\")\n" % u3.encode(), 1)
+msgs[0] = h + b"\n\n" + b
+# patch 2: quoted-printable; patch 3: base64
+for i, enc in ((1, b"quoted-printable"), (2, b"base64")):
+    h, b = split(msgs[i])
+    h = re.sub(rb"(?m)^Content-Transfer-Encoding: .*$", b"Content-Transfer-Encoding: " + enc, h)
+    if b"Content-Transfer-Encoding" not in h:
+        h += b"\nMIME-Version: 1.0\nContent-Type: text/plain; charset=UTF-8\nContent-Transfer-Encoding: " + enc
+    b = quopri.encodestring(b) if i == 1 else base64.encodebytes(b)
+    msgs[i] = h + b"\n\n" + b
+mid2 = re.search(rb"(?mi)^Message-ID: <([^>]*)>", msgs[1]).group(1)
+subj2 = re.search(rb"(?m)^Subject: (.*)$", msgs[1]).group(1)
+reply = (b"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+         b"Message-ID: <reply.1@example.com>\n"
+         b"In-Reply-To: <" + mid2 + b">\n"
+         b"From: R E Viewer <reviewer@example.com>\n"
+         b"Subject: Re: " + subj2 + b"\n"
+         b"MIME-Version: 1.0\n"
+         b"Content-Type: multipart/alternative; boundary=\"b1\"\n\n"
+         b"--b1\nContent-Type: text/plain; charset=utf-8\n\n"
+         b"> Fixes: " + u5.encode() + b" (\"quoted\")\n\n"
+         b"Fixes: " + u6.encode() + b" (\"in a reply\")\n\n"
+         b"--b1--\n")
+out = b""
+for m in msgs + [reply]:
+    if out and not out.endswith(b"\n\n"):
+        out += b"\n" if out.endswith(b"\n") else b"\n\n"
+    out += m
+open(dst, "wb").write(out)
+PY
+mbox=$tmp/series.mbox
+grep -q '^>From commit' "$mbox" || die "mboxrd did not quote the From line"
+grep -q '^Content-Transfer-Encoding: base64' "$mbox" || die "no base64 patch"
+grep -q "=$" "$mbox" || die "no soft line break"
+
+# ---- the oracle: git's own commit messages, each checked as a plain file -----------
+mkdir "$tmp/split"
+git mailsplit --mboxrd -o"$tmp/split" "$mbox" >/dev/null
+n=0
+for f in "$tmp"/split/*; do
+	n=$((n + 1))
+	git mailinfo -u "$tmp/msg" "$tmp/patch" <"$f" >"$tmp/info"
+	{ sed -n 's/^Subject: //p' "$tmp/info"; echo; cat "$tmp/msg"; } >"$tmp/m$n.txt"
+	# the mail's Message-ID, as the file has it
+	sed -n 's/^Message-I[Dd]: *<\(.*\)>.*/\1/p' "$f" | head -1 >"$tmp/id$n"
+done
+[ "$n" -eq 4 ] || die "git mailsplit found $n messages, not 4"
+for i in 1 2 3 4; do
+	"$GIT_ABBREV" verify -C "$repo" --format=json "$tmp/m$i.txt" >"$tmp/o$i.json" || :
+done
+grep -q "$U2" "$tmp/m2.txt" && grep -q "$U8" "$tmp/m2.txt" || die "git mailinfo lost $U2 or $U8"
+
+expect_exit 1 "$GIT_ABBREV" verify -C "$repo" --format=json "$mbox"
+cp "$out" "$tmp/mbox.json"
+checks=$((checks + 1))
+"$PYTHON3" - "$tmp" "$mbox" "$P1s" "$P2s" "$U3 $U4 $U5" <<'PY' || fail "findings of the mbox against git mailinfo's messages"
+import json, re, sys
+tmp, mbox, p1s, p2s, never = sys.argv[1:]
+never = never.split()
+d = json.load(open(tmp + "/mbox.json"))
+f = d["findings"]
+raw = open(mbox, "rb").read().decode("utf-8", "replace").split("\n")
+ids = [open("%s/id%d" % (tmp, i)).read().strip() for i in range(1, 5)]
+# the input lines of each message (From line to the next)
+starts = [i + 1 for i, l in enumerate(raw) if re.match(r"From ([0-9a-f]{40}|mboxrd@z) ", l)]
+bounds = list(zip(starts, starts[1:] + [len(raw) + 1]))
+assert len(bounds) == 4, bounds
+errs = []
+for i in range(4):
+    o = json.load(open("%s/o%d.json" % (tmp, i + 1)))["findings"]
+    mine = [x for x in f if x["message_id"] == ids[i]]
+    want = sorted((x["given_id"], x["kind"]) for x in o)
+    got = sorted((x["given_id"], x["kind"]) for x in mine)
+    # a later patch citing an earlier one: unknown here, a note in the mbox
+    series = {2: p1s, 3: p2s}.get(i + 1)
+    if series:
+        want = [w for w in want if not (w[0] == series and w[1] in ("unknown-id", "not-here"))]
+        notes = [g for g in got if g[1] == "in-series"]
+        if notes != [(series, "in-series")]:
+            errs.append("message %d: in-series notes %s, want one for %s" % (i + 1, notes, series))
+        got = [g for g in got if g[1] != "in-series"]
+    if got != want:
+        errs.append("message %d (%s): mbox %s, git's message %s" % (i + 1, ids[i], got, want))
+    for x in mine:
+        lo, hi = bounds[i]
+        if not lo <= x["line"] < hi:
+            errs.append("message %d: line %d outside %s" % (i + 1, x["line"], bounds[i]))
+        # the line holds the reference, but in base64 (message 3) and past a soft break
+        if i != 2 and x["given_id"] not in raw[x["line"] - 1] and \
+           x["given_id"] not in (raw[x["line"] - 1] + raw[x["line"]]).replace("=\n", ""):
+            errs.append("message %d: line %d is %r, no %s" % (i + 1, x["line"], raw[x["line"] - 1], x["given_id"]))
+    if not mine and i != 3:
+        errs.append("message %d: no findings" % (i + 1))
+    if mine and any(x["patch"] is None or "PATCH" not in x["patch"] for x in mine) and i != 3:
+        errs.append("message %d: no patch subject" % (i + 1))
+# the planted IDs below ---, in the diff and in the quoted reply: never
+for x in f:
+    if x["given_id"] in never:
+        errs.append("%s was checked: %s" % (x["given_id"], x))
+if errs:
+    print("\n".join(errs))
+    sys.exit(1)
+PY
+# the UTF-8 subject of patch 2 decoded, and its findings named by it
+checks=$((checks + 1))
+"$PYTHON3" -c '
+import json, sys
+f = json.load(open(sys.argv[1]))["findings"]
+p = {x["patch"] for x in f if x["message_id"] == sys.argv[2]}
+assert p == {"[PATCH 2/3] café: add two"}, p
+' "$tmp/mbox.json" "$(cat "$tmp/id2")" || fail "patch 2's subject (RFC 2047) not decoded"
+
+# ---- text and checkpatch name the message ---------------------------------------------
+expect_exit 1 "$GIT_ABBREV" verify -C "$repo" "$mbox"
+checks=$((checks + 1))
+id1=$(cat "$tmp/id1")
+l1=$(grep -n "^Fixes: $U1 " "$mbox" | cut -d: -f1)
+grep -A3 "^$mbox:$l1: error: $U1 " "$out" |
+	grep -qxF "    message: <$id1> \"[PATCH 1/3] one: add a file\"" ||
+	{ fail "text: the message of $U1 not named"; show "$out"; }
+checks=$((checks + 1))
+grep -q "note: $P1s is patch \"\[PATCH 1/3\] one: add a file\" earlier in this series" "$out" ||
+	{ fail "text: no note on patch 2 citing patch 1"; show "$out"; }
+expect_exit 1 "$GIT_ABBREV" verify -C "$repo" --format=checkpatch "$mbox"
+checks=$((checks + 1))
+grep -A1 '^-----*$' "$out" | grep -qxF "<$id1> \"[PATCH 1/3] one: add a file\"" &&
+	grep -qF "#$l1: FILE: $mbox:$l1:" "$out" ||
+	{ fail "checkpatch: the message or its line not named"; show "$out"; }
+# checkpatch counts the file's lines, as it would
+checks=$((checks + 1))
+grep -q "lines checked" "$out" &&
+	[ "$(sed -n 's/.* \([0-9]*\) lines checked$/\1/p' "$out")" -eq "$(wc -l <"$mbox")" ] ||
+	fail "checkpatch: the lines checked are not the file's"
+
+# ---- one message alone (a Maildir file): named by its Message-ID -------------------
+expect_exit 1 "$GIT_ABBREV" verify -C "$repo" --format=json "$tmp/split/0001"
+checks=$((checks + 1))
+"$PYTHON3" -c '
+import json, sys
+f = json.load(open(sys.argv[1]))["findings"]
+assert f and all(x["message_id"] == sys.argv[2] for x in f), f
+assert {x["given_id"] for x in f} >= {sys.argv[3]}, f
+' "$out" "$id1" "$U1" || fail "one message: not named by its Message-ID"
+
+# ---- --fix: the input's own bytes rewritten, encoded bodies left as they are -------
+expect_exit 1 "$GIT_ABBREV" verify -C "$repo" --fix "$mbox"
+checks=$((checks + 1))
+M3s=$(G rev-parse --short=12 "$M3")
+[ "$(wc -l <"$out")" -eq "$(wc -l <"$mbox")" ] || fail "--fix: the number of lines changed"
+# patch 1's short ID mended; nothing else of the file differs
+diff "$mbox" "$out" | grep '^[<>]' >"$tmp/fixdiff" || :
+printf '< Fixes: %s ("%s")\n> Fixes: %s ("%s")\n' "$M3_7" "$S_M3" "$M3s" "$S_M3" |
+	cmp -s - "$tmp/fixdiff" || { fail "--fix: not only patch 1's short ID rewritten"; show "$tmp/fixdiff"; }
+
+finish
