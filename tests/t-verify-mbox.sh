@@ -191,6 +191,43 @@ p = {x["patch"] for x in f if x["message_id"] == sys.argv[2]}
 assert p == {"[PATCH 2/3] café: add two"}, p
 ' "$tmp/mbox.json" "$(cat "$tmp/id2")" || fail "patch 2's subject (RFC 2047) not decoded"
 
+# ---- CRLF mail, a folded subject, in-body headers, a body line "From ..." --------
+# (plain mbox: that line is no separator, as git mailsplit sees it)
+printf '%s\n' \
+	"From 1111111111111111111111111111111111111111 Mon Sep 17 00:00:00 2001" \
+	"Message-Id: <crlf.1@example.com>" "From: A U Thor <author@example.com>" \
+	"Subject: [PATCH v2 1/2] crlf: the mail's" " subject, folded" "" \
+	"From: Another Author <another@example.com>" \
+	"Subject: [PATCH] in-body: the commit's subject" "Date: Mon, 1 Jan 2024 00:00:00 +0000" "" \
+	"Fixes: $U1 (\"no such subject\")" "" \
+	"From $U2 on, a line that is no separator:" "Fixes: $U2 (\"after a From line\")" \
+	"---" "diff --git a/x b/x" "+Fixes: $U4 (\"in the diff\")" "" \
+	"From 2222222222222222222222222222222222222222 Mon Sep 17 00:00:00 2001" \
+	"Message-Id: <crlf.2@example.com>" "Subject: [PATCH v2 2/2] crlf: two" "" \
+	"Fixes: $M3_7 (\"$S_M3\")" | sed 's/$/\r/' >"$tmp/crlf.mbox"
+rm -rf "$tmp/split2" && mkdir "$tmp/split2"
+git mailsplit -o"$tmp/split2" "$tmp/crlf.mbox" >/dev/null
+[ "$(ls "$tmp/split2" | wc -l)" -eq 2 ] || die "git mailsplit: not 2 messages in crlf.mbox"
+for i in 1 2; do
+	git mailinfo -u "$tmp/msg" "$tmp/patch" <"$tmp/split2/000$i" >"$tmp/info"
+	{ sed -n 's/^Subject: //p' "$tmp/info"; echo; cat "$tmp/msg"; } >"$tmp/c$i.txt"
+	"$GIT_ABBREV" verify -C "$repo" --format=json "$tmp/c$i.txt" >"$tmp/c$i.json" || :
+done
+grep -qx "in-body: the commit's subject" "$tmp/c1.txt" || die "git mailinfo: no in-body subject"
+expect_exit 1 "$GIT_ABBREV" verify -C "$repo" --format=json "$tmp/crlf.mbox"
+checks=$((checks + 1))
+"$PYTHON3" - "$out" "$tmp/c1.json" "$tmp/c2.json" <<'PY' || fail "crlf.mbox: not git mailinfo's messages"
+import json, sys
+f = json.load(open(sys.argv[1]))["findings"]
+for i, (mid, want) in enumerate((("crlf.1@example.com", sys.argv[2]), ("crlf.2@example.com", sys.argv[3]))):
+    o = json.load(open(want))["findings"]
+    got = sorted((x["given_id"], x["kind"]) for x in f if x["message_id"] == mid)
+    exp = sorted((x["given_id"], x["kind"]) for x in o)
+    assert got == exp and got, (mid, got, exp)
+    assert {x["patch"] for x in f if x["message_id"] == mid} == \
+        {["[PATCH v2 1/2] crlf: the mail's subject, folded", "[PATCH v2 2/2] crlf: two"][i]}
+PY
+
 # ---- text and checkpatch name the message ---------------------------------------------
 expect_exit 1 "$GIT_ABBREV" verify -C "$repo" "$mbox"
 checks=$((checks + 1))

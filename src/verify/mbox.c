@@ -616,6 +616,7 @@ static int read_message(const char *b, size_t len, mbox_msg *m, size_t line0)
 {
 	size_t p = m->start, at = m->start, line = line0, subj_line = line0, title_raw = SIZE_MAX;
 	size_t title_skip = 0;
+	char *inbody = NULL;
 	part_headers ph = { 0 };
 	builder body = { 0 }, text = { 0 };
 	header h;
@@ -697,10 +698,11 @@ static int read_message(const char *b, size_t len, mbox_msg *m, size_t line0)
 			if (iprefix(s, 0, n, "subject:")) {
 				char *v = strndup(s + 8, n - 8);
 
+				/* the commit's subject; the mail keeps its own Subject: as its name */
 				if (!v)
 					goto done;
-				free(m->subject);
-				m->subject = v;
+				free(inbody);
+				inbody = v;
 				decode_words(v);
 				title = clean_subject(v, &tlen);
 				subj_line = body.l[i].line;
@@ -755,6 +757,7 @@ static int read_message(const char *b, size_t len, mbox_msg *m, size_t line0)
 	memset(&text, 0, sizeof(text));
 	rc = 0;
 done:
+	free(inbody);
 	free(pts.v);
 	part_headers_free(&ph);
 	builder_free(&body);
