@@ -29,6 +29,7 @@ mkdir "$tmp/work/upstream-repo" "$tmp/work/other-repo"
 
 cat >"$tmp/bashrc" <<EOF
 PS1='abbrev> '
+unset HISTFILE
 export PATH=$tmp/bin:\$PATH
 bind 'set bell-style none'
 if [ -r /usr/share/bash-completion/bash_completion ]; then
@@ -45,11 +46,22 @@ EOF
 
 sock=$tmp/tmux.sock
 tm() { tmux -S "$sock" "$@"; }
-cleanup_tmux() { tm kill-server 2>/dev/null || :; }
+# the shell's pid, so that cleanup waits until it is gone: a shell still
+# exiting while the directory is removed makes rm fail ("not empty")
+shell_pid=
+cleanup_tmux() {
+	tm kill-server 2>/dev/null || :
+	n=0
+	while [ -n "$shell_pid" ] && kill -0 "$shell_pid" 2>/dev/null && [ $n -lt 50 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+}
 trap 'st=$?; cleanup_tmux; rm -rf "$tmp"; exit $st' EXIT
 tm -f /dev/null new-session -d -x 100 -y 30 \
 	"env -i HOME=$tmp TERM=xterm LC_ALL=C.UTF-8 bash --noprofile --rcfile $tmp/bashrc -i" ||
 	skip "tmux cannot start a session"
+shell_pid=$(tm display-message -p '#{pane_pid}' 2>/dev/null) || shell_pid=
 
 # wait until the screen has a line matching the pattern (10 s at most)
 wait_for() {
