@@ -13,13 +13,6 @@
 #include "cmd.h"
 #include "exitcodes.h"
 
-static int cmp_time(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 int cmd_growth_read(cmd_growth *gr, cmd_sets *cs, double window_years, int fit, int64_t now,
 		    progress *p, int quiet)
 {
@@ -55,7 +48,7 @@ int cmd_growth_read(cmd_growth *gr, cmd_sets *cs, double window_years, int fit, 
 	}
 	if (ret)
 		return ret;
-	qsort(gr->times, gr->ntimes, sizeof(*gr->times), cmp_time);
+	projection_sort_times(gr->times, gr->ntimes);
 	/* as projection_compute() takes the window's end */
 	if (gr->ntimes) {
 		gr->now_newest = 1;

@@ -33,29 +33,6 @@ static int cmp_entry(const void *pa, const void *pb)
 	return memcmp(a->id, b->id, a->rawsz);
 }
 
-static int cmp_time(const void *pa, const void *pb)
-{
-	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-
-	return a < b ? -1 : a > b;
-}
-
-/* How many of the ascending times[0..n) are <= t. */
-static size_t count_upto(const int64_t *times, size_t n, double t)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if ((double)times[mid] <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /*
  * For length L: the second smallest time of each run of IDs sharing L
  * chars, ascending, into out (room for m / 2 entries); returns how many.
@@ -88,7 +65,7 @@ static size_t second_times(const bt_entry *e, const unsigned char *lcp, size_t m
 		out[k++] = lo2;
 		p = q + 1;
 	}
-	qsort(out, k, sizeof(*out), cmp_time);
+	projection_sort_times(out, k);
 	return k;
 }
 
@@ -128,7 +105,7 @@ int backtest_compute(backtest_results *b, const unsigned char *ids, const int64_
 	if (!sorted || !e || !lcp || !scratch)
 		goto done;
 	memcpy(sorted, times, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), cmp_time);
+	projection_sort_times(sorted, n);
 	end = (double)sorted[n - 1];
 	if (po->now && (double)po->now < end)
 		end = (double)po->now;
@@ -149,7 +126,7 @@ int backtest_compute(backtest_results *b, const unsigned char *ids, const int64_
 		for (size_t i = 0; i < k; i++)
 			b->dates[i] = d[k - 1 - i];
 	}
-	nend = count_upto(sorted, n, end);
+	nend = projection_count_upto(sorted, n, end);
 
 	/* the commits in ID order, and the hex chars each shares with the next */
 	for (size_t i = 0; i < n; i++)
@@ -179,7 +156,7 @@ int backtest_compute(backtest_results *b, const unsigned char *ids, const int64_
 			if (!(E < ldexp(1.0, 4 * (int)L) / 10))
 				continue;
 			if (L <= longest)
-				k = count_upto(scratch, second_times(e, lcp, m, L, scratch), end);
+				k = projection_count_upto(scratch, second_times(e, lcp, m, L, scratch), end);
 			if (E < BACKTEST_MIN_EXPECTED && !k)
 				continue;
 			if (nc == BACKTEST_MAX_LENS) {
@@ -206,7 +183,7 @@ int backtest_compute(backtest_results *b, const unsigned char *ids, const int64_
 		backtest_cut *cut = &b->cuts[c];
 		projection_results pr;
 		projection_opts o = *po;
-		size_t k = count_upto(sorted, n, (double)b->dates[c]);
+		size_t k = projection_count_upto(sorted, n, (double)b->dates[c]);
 
 		o.now = b->dates[c];
 		cut->commits = k;
@@ -224,13 +201,13 @@ int backtest_compute(backtest_results *b, const unsigned char *ids, const int64_
 			r->cut = c;
 			r->at = a;
 			r->commits_fit = projection_count_at(&pr, t);
-			r->commits = count_upto(sorted, n, t);
+			r->commits = projection_count_upto(sorted, n, t);
 			for (size_t j = 0; j < b->nlens; j++) {
 				backtest_cell *x = &r->len[j];
 
 				x->expected = predicted(r->commits_fit, b->lens[j]);
 				model_poisson_interval(x->expected, BACKTEST_Q, &x->lo, &x->hi);
-				x->measured = count_upto(second[j], nsecond[j], t);
+				x->measured = projection_count_upto(second[j], nsecond[j], t);
 				x->hit = x->lo <= x->measured && x->measured <= x->hi;
 				b->cells++;
 				b->len_cells[j]++;

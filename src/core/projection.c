@@ -13,6 +13,7 @@
 #include "projection.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -34,8 +35,20 @@ const char *projection_fit_name(int kind)
 	return kind == PROJECTION_FIT_LINEAR ? "linear" : "exponential";
 }
 
-/* Commits with a time <= t (times ascending). */
-static size_t count_upto(const int64_t *times, size_t n, double t)
+static int cmp_time(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+
+	return (a > b) - (a < b);
+}
+
+void projection_sort_times(int64_t *times, size_t n)
+{
+	if (n > 1)
+		qsort(times, n, sizeof(*times), cmp_time);
+}
+
+size_t projection_count_upto(const int64_t *times, size_t n, double t)
 {
 	size_t lo = 0, hi = n;
 
@@ -249,7 +262,7 @@ int projection_compute(projection_results *p, const int64_t *times, size_t n,
 		double t = start + span * (double)i / (double)(k - 1);
 
 		x[i] = (t - end) / PROJECTION_YEAR;
-		cnt[i] = (double)count_upto(times, n, t);
+		cnt[i] = (double)projection_count_upto(times, n, t);
 	}
 	p->nsamples = k;
 	fit(&p->fits[0], PROJECTION_FIT_EXP, x, cnt, k);

@@ -147,6 +147,12 @@ double projection_time_of_commit(const int64_t *times, size_t n, double c);
 /* A date (unix seconds) as a decimal year, e.g. 2031.5; works past 9999. */
 double projection_year(double t);
 
+/* Sort times ascending. */
+void projection_sort_times(int64_t *times, size_t n);
+
+/* How many of the ascending times[0..n) are <= t. */
+size_t projection_count_upto(const int64_t *times, size_t n, double t);
+
 /* "exponential", "linear". */
 const char *projection_fit_name(int kind);
 
