@@ -5,8 +5,12 @@
 # on stderr and HEAD unmoved, one citing a commit rightly is made, a
 # comment line is not checked; a `git push` to a local bare repository of
 # a commit with a wrong reference is refused (the remote's ref unmoved, a
-# new branch not made) and, once reworded, accepted.  What happened is
-# read from git (rev-parse, log), never from the hooks.
+# new branch not made) and, once reworded, accepted.  pre-push watches
+# too (gen_repo.py watch, abbrev.minLength 7): a branch whose commit was
+# brute-forced to share >= 7 hex chars with a commit the pushed history
+# cites is refused; one sharing them with a commit nobody cites is
+# pushed, the share shown.  What happened is read
+# from git (rev-parse, rev-list, log), never from the hooks.
 
 # shellcheck source-path=SCRIPTDIR source=setup.sh
 . "$(dirname "$0")/setup.sh"
@@ -85,5 +89,78 @@ G commit -q --amend --no-verify -m "z: add" -m "Fixes: $B1 (\"base: one\")"
 expect_exit 0 -C "$r" git push -q origin main
 checks=$((checks + 1))
 [ "$(git -C "$bare" rev-parse main)" = "$(G rev-parse main)" ] || { fail "pre-push: the mended commit was not pushed"; show "$err"; }
+
+# ---- pre-push: watch -------------------------------------------------------------
+w=$tmp/watch
+gen_repo "$w" watch
+J() { "$PYTHON3" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$w.json" "$1"; }
+crafted=$(J 'd["crafted"]')
+target=$(J 'd["target"]')
+shared=$(J 'd["shared"]')
+# the oracles: the shared prefix names both commits; main cites the target
+[ "$shared" -ge 7 ] || die "the crafted commit shares $shared chars only"
+[ "$(git -C "$w" rev-parse --disambiguate="$(echo "$target" | cut -c1-7)" | sort)" = \
+  "$(printf '%s\n' "$crafted" "$target" | sort)" ] || die "the 7-char prefix does not name exactly the two"
+git -C "$w" merge-base --is-ancestor "$target" main || die "main lacks the target"
+git -C "$w" log main --format=%B | grep -q "Fixes: $(echo "$target" | cut -c1-12)" || die "main cites no target"
+[ "$(git -C "$w" rev-list main..topic)" = "$crafted" ] || die "the topic is not the crafted commit alone"
+# a developer's clone of main alone (no crafted commit), pushing to a bare remote
+c=$tmp/watch-clone
+wbare=$tmp/watch-remote.git
+git clone -q --no-local --single-branch --branch main "$w" "$c"
+W() { git -C "$c" "$@"; }
+W cat-file -e "$crafted" 2>/dev/null && die "the clone has the crafted commit"
+git init -q --bare "$wbare"
+W remote set-url origin "$wbare"
+W update-ref -d refs/remotes/origin/main
+W config abbrev.minLength 7
+W config core.hooksPath "$hooks"
+
+say "pre-push: a history with no shared prefix pushed"
+expect_exit 0 -C "$c" git push -q origin main
+checks=$((checks + 1))
+[ "$(git -C "$wbare" rev-parse main)" = "$(W rev-parse main)" ] || { fail "pre-push: main was not pushed"; show "$err"; }
+
+say "pre-push: a commit sharing 7 chars with one nobody cites pushed, the share shown"
+# brute-forced on main's tip: its first 7 hex chars are those of a commit other than the target
+W rev-list main | grep -v "^$target\$" >"$tmp/others"
+"$PYTHON3" - "$tests_dir" "$c" "$tmp/others" >"$tmp/uncited" <<'EOF' || die "no commit sharing 7 chars made"
+import sys
+sys.path.insert(0, sys.argv[1])
+import gen_repo as g
+repo, others = sys.argv[2], open(sys.argv[3]).read().split()
+tip, tree = g.rev(repo, "main"), g.rev(repo, "main^{tree}")
+fam = g.Family("commit", g.commit_bytes(tree, [tip], b"shares with an uncited one, nonce ",
+                                        g.EPOCH + 300000), b"\n")
+i, other = g.prefix_match(fam, others, 7)
+print(g.write_object(repo, "commit", fam.content(i)), other)
+EOF
+read -r near other <"$tmp/uncited"
+[ "$(W rev-parse --disambiguate="$(echo "$near" | cut -c1-7)" | sort)" = "$(printf '%s\n' "$near" "$other" | sort)" ] ||
+	die "the 7-char prefix of $near does not name it and $other"
+W log --all --format=%B | grep -q "$(echo "$other" | cut -c1-7)" && die "something cites $other"
+W update-ref refs/heads/main "$near"
+expect_exit 0 -C "$c" git push -q origin main
+checks=$((checks + 1))
+[ "$(git -C "$wbare" rev-parse main)" = "$near" ] || { fail "pre-push: the commit sharing with an uncited one was refused"; show "$err"; }
+checks=$((checks + 1))
+grep -q "commit $near " "$err" && grep -q "with commit $other " "$err" && grep -q "nobody cites" "$err" ||
+	{ fail "pre-push: the share with an uncited commit is not shown"; show "$err"; }
+
+say "pre-push: a commit brute-forced to share 7 chars with a cited one refused"
+W fetch -q "$w" topic:topic
+expect_exit 1 -C "$c" git push -q origin topic
+checks=$((checks + 1))
+git -C "$wbare" rev-parse -q --verify refs/heads/topic >/dev/null && fail "pre-push: the crafted commit was pushed"
+checks=$((checks + 1))
+git -C "$wbare" cat-file -e "$crafted" 2>/dev/null && fail "pre-push: the crafted commit reached the remote"
+checks=$((checks + 1))
+grep -q "commit $crafted " "$err" && grep -q "with commit $target " "$err" &&
+	grep -q "possibly crafted" "$err" && grep -q "pre-push: git abbrev watch found" "$err" ||
+	{ fail "pre-push: the crafted commit is not named on stderr"; show "$err"; }
+# --no-verify is the way past it
+expect_exit 0 -C "$c" git push -q --no-verify origin topic
+checks=$((checks + 1))
+[ "$(git -C "$wbare" rev-parse topic)" = "$crafted" ] || fail "pre-push: --no-verify did not push"
 
 finish
