@@ -7,7 +7,10 @@
 # - a pack index whose offset of an object lies past the end of its pack
 #   (a tag's, a commit's; with and without .bitmap and .rev) makes every
 #   command exit 3 naming the pack, where libgit2 1.5 used to be handed
-#   the object and crash (SIGSEGV).
+#   the object and crash (SIGSEGV);
+# - a multi-pack-index whose offset of an object lies past the end of its
+#   pack (with and without its bitmap): every command exits 3 naming the
+#   multi-pack-index, where libgit2 1.5 read at that offset (SIGSEGV).
 . "$(dirname "$0")/setup.sh"
 
 # plant_loose REPO SIZE: a loose blob whose header says SIZE; prints its ID
@@ -102,6 +105,62 @@ for shape in "tag bitmap" "commit bitmap" "tag plain" "commit plain"; do
 		checks=$((checks + 1))
 		one_line "$err" && grep -qF "$pack" "$err" && [ ! -s "$out" ] ||
 			fail "$1 $2, $cmd: not one line naming $pack: $(cat "$err")"
+	done
+done
+
+# set_midx_offset MIDX HEXID OFFSET: point the multi-pack-index entry of HEXID at OFFSET
+set_midx_offset() {
+	chmod u+w "$1"
+	"$PYTHON3" - "$@" <<'EOF'
+import struct, sys
+p, hexid, off = sys.argv[1], bytes.fromhex(sys.argv[2]), int(sys.argv[3])
+d = bytearray(open(p, "rb").read())
+assert d[:4] == b"MIDX" and d[7] == 0
+rs = len(hexid)
+chunks = {}
+for i in range(d[6] + 1):
+    row = 12 + 12 * i
+    chunks[bytes(d[row:row + 4])] = struct.unpack(">Q", d[row + 4:row + 12])[0]
+oidl, ooff = chunks[b"OIDL"], chunks[b"OOFF"]
+n = struct.unpack(">I", d[chunks[b"OIDF"] + 1020:chunks[b"OIDF"] + 1024])[0]
+i = next(i for i in range(n) if d[oidl + i * rs:oidl + (i + 1) * rs] == hexid)
+d[ooff + 8 * i + 4:ooff + 8 * i + 8] = struct.pack(">I", off)
+open(p, "wb").write(d)
+EOF
+}
+
+for shape in plain bitmap; do
+	say "a multi-pack-index offset past the end of its pack ($shape): every command exits 3"
+	r=$tmp/m-$shape
+	git init -q "$r"
+	for i in 1 2 3 4 5 6; do
+		echo $i >"$r/f$i"
+		git -C "$r" add "f$i"
+		git -C "$r" commit -q -m "c$i"
+		git -C "$r" tag -a -m "t$i" "v$i"
+		# two packs, the second with the newer half
+		if [ "$i" = 3 ]; then git -C "$r" repack -q -d --no-write-bitmap-index; fi
+	done
+	git -C "$r" repack -q -d --no-write-bitmap-index
+	[ "$(ls "$r"/.git/objects/pack/*.pack | wc -l)" -eq 2 ] || die "not two packs"
+	if [ "$shape" = bitmap ]; then
+		git -C "$r" multi-pack-index write --bitmap
+		ls "$r"/.git/objects/pack/multi-pack-index-*.bitmap >/dev/null || die "no midx bitmap"
+	else
+		git -C "$r" multi-pack-index write
+	fi
+	midx=$r/.git/objects/pack/multi-pack-index
+	victim=$(git -C "$r" rev-parse v5^0)
+	bad=$(($(cat "$r"/.git/objects/pack/*.pack | wc -c) + 2000000))
+	set_midx_offset "$midx" "$victim" "$bad"
+	git -C "$r" cat-file -p "$victim" >/dev/null 2>&1 && die "git reads the damaged commit"
+	printf 'Fixes: %s ("c6")\n' "$(git -C "$r" rev-parse --short=12 HEAD)" >"$tmp/msg"
+	for cmd in report "check 4" model history policy "verify $tmp/msg" "report --reachable" \
+		"report --walker=libgit2"; do
+		expect_exit 3 "$GIT_ABBREV" -C "$r" $cmd
+		checks=$((checks + 1))
+		one_line "$err" && grep -qF "$midx: offset $bad of object " "$err" && [ ! -s "$out" ] ||
+			fail "midx $shape, $cmd: not one line naming $midx: $(cat "$err")"
 	done
 done
 

@@ -242,11 +242,43 @@ int odb_add_packs(odb *db, const char *dir);
 /* Whether the packs listed at the start changed: 1, 0, or an error. */
 int odb_packs_changed(odb *db);
 /*
- * Whether every offset of every pack index of objdir and its alternates
- * lies inside its pack: 0, or ODB_ERR naming the index and the pack, or
+ * Whether every offset of every pack index and multi-pack-index of objdir
+ * and its alternates lies inside its pack: 0, or ODB_ERR naming the index and the pack, or
  * ODB_NOMEM (message in err).  For what libgit2 is to read.
  */
 int odb_check_packs(const char *objdir, size_t rawsz, char *err, size_t errsz);
+/* ---- odb_midx.c: a multi-pack-index ---- */
+
+/* A chunk of a multi-pack-index: where it starts and its size. */
+typedef struct {
+	const unsigned char *p;
+	size_t size;
+} odb_chunk;
+
+/* A multi-pack-index as parsed: its chunks, checked against its size. */
+typedef struct {
+	uint32_t npacks, n;        /* packs (PNAM names), objects */
+	odb_chunk pnam, oidf, oidl, ooff, loff, ridx; /* p NULL: no such chunk */
+	const unsigned char *sum;  /* its trailing checksum */
+} odb_midx;
+
+/*
+ * The header and the table of chunks of a multi-pack-index mapped at
+ * f[0..size): 0, or 1 with the reason in why (not one this reader knows:
+ * another version, a chain, a damaged table).
+ */
+int odb_midx_parse(odb_midx *m, const unsigned char *f, size_t size, size_t rawsz, char *why,
+		   size_t whysz);
+/* Object i's pack number and offset: 0, or 1 with the reason in why. */
+int odb_midx_object(const odb_midx *m, uint32_t i, uint32_t *pack, uint64_t *off, char *why,
+		    size_t whysz);
+/*
+ * Every offset of dir/pack/multi-pack-index (dir one of db->dirs, its
+ * packs added) inside its pack: 0 (also when there is none), or ODB_ERR
+ * naming the multi-pack-index and the pack, or ODB_NOMEM.
+ */
+int odb_check_midx(odb *db, const char *dir);
+
 /*
  * The pack offset of index entry i, checked to lie inside the pack: 0, or
  * ODB_ERR with a message in err (when errsz is not 0).  No odb needed.

@@ -571,8 +571,8 @@ int odb_packs_changed(odb *db)
 }
 
 /*
- * Every offset of every index of the object directory and its alternates
- * inside its pack.  libgit2 (1.5) trusts an index's offsets and reads
+ * Every offset of every index and multi-pack-index of the object
+ * directory and its alternates inside its pack.  libgit2 (1.5) trusts an index's offsets and reads
  * past the end of a pack (SIGSEGV) for one that is not: whatever a
  * command hands to libgit2 is read from packs checked here first.  One
  * pass over the offset tables (4 bytes an object).
@@ -601,6 +601,9 @@ int odb_check_packs(const char *objdir, size_t rawsz, char *err, size_t errsz)
 		for (uint32_t i = 0; i < pk->n && !rc; i++)
 			rc = odb_entry_offset(pk, i, &off, err, errsz);
 	}
+	/* libgit2 takes an object's offset from a multi-pack-index when there is one */
+	for (size_t i = 0; i < db.ndirs && !rc; i++)
+		rc = odb_check_midx(&db, db.dirs[i]);
 done:
 	odb_bus_guard(NULL);
 	odb_bus_restore(&old);

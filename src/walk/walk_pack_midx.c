@@ -4,17 +4,11 @@
  * hosting sites keep): the types of every object of the packs it covers,
  * without reading those packs.
  *
- * A multi-pack-index (Documentation/technical/multi-pack-index.txt and
- * gitformat-pack in git) lists the objects of several packs once each, in
- * ID order: a 12-byte header ("MIDX", version 1 or 2, the hash, the number
- * of chunks, 0, the number of packs), a table of chunks (a 4-byte name and
- * an 8-byte offset each, then a row that ends the last), the chunks, and
- * the file's checksum.  The chunks used here: PNAM (the packs' index
- * names, each NUL-terminated), OIDF (fan-out), OIDL (the IDs), OOFF (for
- * each ID the pack it is taken from and its offset there; an offset with
- * the high bit set indexes LOFF, the 64-bit offsets, when there is one),
- * and RIDX (the reverse index, which git 2.31-2.34 wrote beside the index
- * as multi-pack-index-<checksum>.rev instead).
+ * A multi-pack-index (its format: odb_midx.c, which parses it) lists the
+ * objects of several packs once each, in ID order, each with the pack it
+ * is taken from and its offset there; RIDX (the reverse index, which git
+ * 2.31-2.34 wrote beside the index as multi-pack-index-<checksum>.rev
+ * instead) gives the pseudo-pack order.
  *
  * Its bitmap, multi-pack-index-<checksum>.bitmap, is a pack bitmap whose
  * "pack" is the pseudo-pack: every object of the index in the order of
@@ -42,19 +36,10 @@
 #include <string.h>
 
 #define MIDX_HEADER 12
-#define CHUNK_ROW 12
-#define LARGE_OFFSET 0x80000000u
-
-typedef struct {
-	const unsigned char *p;
-	size_t size;
-} chunk;
 
 /* The multi-pack-index as read, its chunks checked against its size. */
 typedef struct {
-	uint32_t npacks, n;
-	chunk pnam, oidf, oidl, ooff, loff, ridx;
-	const unsigned char *sum;  /* its trailing checksum */
+	odb_midx x;                /* its chunks (odb_midx.c) */
 	pack_file **packs;         /* by pack number */
 	uint32_t *pos;             /* index position by rank (pseudo-pack order) */
 	unsigned char *types;      /* type by index position */
@@ -129,72 +114,19 @@ none:
 /* The header and the table of chunks; 0 or 1 (m->why says why not). */
 static int read_chunks(walker *w, const midx_file *mx, midx *m)
 {
-	const unsigned char *f = mx->map;
-	size_t end = mx->size - w->db.rawsz, nchunks;
-
-	if (memcmp(f, "MIDX", 4))
-		return refuse(m, "not a multi-pack-index");
-	if (f[4] != 1 && f[4] != 2)
-		return refuse(m, "unsupported version %d", f[4]);
-	if (f[5] != (w->db.rawsz == 32 ? 2 : 1))
-		return refuse(m, "made for another hash");
-	if (f[7])
-		return refuse(m, "one of a chain (unsupported)");
-	nchunks = f[6];
-	m->npacks = odb_be32(f + 8);
-	m->sum = f + end;
-	if ((nchunks + 1) * CHUNK_ROW > end - MIDX_HEADER)
-		return refuse(m, "truncated");
-	for (size_t i = 0; i < nchunks; i++) {
-		const unsigned char *row = f + MIDX_HEADER + i * CHUNK_ROW;
-		uint64_t at = odb_be64(row + 4), next = odb_be64(row + 4 + CHUNK_ROW);
-		chunk *c = NULL;
-
-		if (at > next || next > end)
-			return refuse(m, "a chunk lies outside the file");
-		if (!memcmp(row, "PNAM", 4))
-			c = &m->pnam;
-		else if (!memcmp(row, "OIDF", 4))
-			c = &m->oidf;
-		else if (!memcmp(row, "OIDL", 4))
-			c = &m->oidl;
-		else if (!memcmp(row, "OOFF", 4))
-			c = &m->ooff;
-		else if (!memcmp(row, "LOFF", 4))
-			c = &m->loff;
-		else if (!memcmp(row, "RIDX", 4))
-			c = &m->ridx;
-		if (c)
-			*c = (chunk){ f + at, (size_t)(next - at) };
-	}
-	if (!m->pnam.p || !m->oidf.p || !m->oidl.p || !m->ooff.p)
-		return refuse(m, "a required chunk is missing");
-	if (m->oidf.size != 1024)
-		return refuse(m, "bad fan-out chunk");
-	for (int b = 0; b < 256; b++) {
-		uint32_t x = odb_be32(m->oidf.p + 4 * b);
-
-		if (x < m->n)
-			return refuse(m, "fan-out table is not monotone");
-		m->n = x;
-	}
-	if (m->oidl.size / w->db.rawsz != m->n || m->oidl.size % w->db.rawsz ||
-	    m->ooff.size / 8 != m->n || m->ooff.size % 8 || m->loff.size % 8 ||
-	    (m->ridx.p && (m->ridx.size / 4 != m->n || m->ridx.size % 4)))
-		return refuse(m, "chunk sizes do not match its %u objects", m->n);
-	return 0;
+	return odb_midx_parse(&m->x, mx->map, mx->size, w->db.rawsz, m->why, sizeof(m->why));
 }
 
 /* The pack of each PNAM name, among the packs listed in its directory. */
 static int find_packs(walker *w, const midx_file *mx, midx *m)
 {
-	const char *name = (const char *)m->pnam.p, *end = name + m->pnam.size;
+	const char *name = (const char *)m->x.pnam.p, *end = name + m->x.pnam.size;
 
-	if (!m->npacks || m->npacks > m->pnam.size)
+	if (!m->x.npacks || m->x.npacks > m->x.pnam.size)
 		return refuse(m, "bad pack names chunk");
-	if (!(m->packs = calloc(m->npacks, sizeof(*m->packs))))
+	if (!(m->packs = calloc(m->x.npacks, sizeof(*m->packs))))
 		return WALK_NOMEM;
-	for (uint32_t i = 0; i < m->npacks; i++) {
+	for (uint32_t i = 0; i < m->x.npacks; i++) {
 		const char *nul = memchr(name, '\0', (size_t)(end - name));
 
 		if (!nul)
@@ -219,21 +151,7 @@ static int find_packs(walker *w, const midx_file *mx, midx *m)
 /* Index position i's pack number and offset; 0 or 1. */
 static int object_at(midx *m, uint32_t i, uint32_t *pack, uint64_t *off)
 {
-	const unsigned char *e = m->ooff.p + (size_t)i * 8;
-	uint32_t o = odb_be32(e + 4);
-
-	*pack = odb_be32(e);
-	*off = o;
-	if (*pack >= m->npacks)
-		return refuse(m, "object %u in pack %u of %u", i, *pack, m->npacks);
-	/* as git: the high bit indexes the 64-bit offsets only when there are some */
-	if (m->loff.p && (o & LARGE_OFFSET)) {
-		o &= ~LARGE_OFFSET;
-		if (o >= m->loff.size / 8)
-			return refuse(m, "large offset %u out of range", o);
-		*off = odb_be64(m->loff.p + (size_t)o * 8);
-	}
-	return 0;
+	return odb_midx_object(&m->x, i, pack, off, m->why, sizeof(m->why));
 }
 
 /*
@@ -245,34 +163,34 @@ static int object_at(midx *m, uint32_t i, uint32_t *pack, uint64_t *off)
  */
 static int read_order(walker *w, const midx_file *mx, midx *m)
 {
-	const unsigned char *r = m->ridx.p;
+	const unsigned char *r = m->x.ridx.p;
 	uint32_t pref = 0;
 	uint64_t prev_key = 0, prev_off = 0;
 	int rc;
 
 	if (!r) {
-		if (!(m->rev_path = sibling_path(mx->dir, m->sum, w->db.rawsz, ".rev")))
+		if (!(m->rev_path = sibling_path(mx->dir, m->x.sum, w->db.rawsz, ".rev")))
 			return WALK_NOMEM;
 		rc = odb_map_file(&w->db, m->rev_path, 1, &m->rev, &m->rev_size, NULL);
 		if (rc == WALK_NOMEM)
 			return rc;
 		if (rc)
 			return refuse(m, "no reverse index (neither a RIDX chunk nor %s)", m->rev_path);
-		if (m->rev_size != 12 + (size_t)m->n * 4 + 2 * w->db.rawsz ||
+		if (m->rev_size != 12 + (size_t)m->x.n * 4 + 2 * w->db.rawsz ||
 		    memcmp(m->rev, "RIDX", 4) || odb_be32(m->rev + 4) != 1 ||
 		    odb_be32(m->rev + 8) != (w->db.rawsz == 32 ? 2u : 1u))
 			return refuse(m, "%s: bad header or size", m->rev_path);
-		if (memcmp(m->rev + m->rev_size - 2 * w->db.rawsz, m->sum, w->db.rawsz))
+		if (memcmp(m->rev + m->rev_size - 2 * w->db.rawsz, m->x.sum, w->db.rawsz))
 			return refuse(m, "%s: made for another multi-pack-index (stale)", m->rev_path);
 		r = m->rev + 12;
 	}
-	if (!(m->pos = malloc((size_t)(m->n ? m->n : 1) * sizeof(*m->pos))))
+	if (!(m->pos = malloc((size_t)(m->x.n ? m->x.n : 1) * sizeof(*m->pos))))
 		return WALK_NOMEM;
-	for (uint32_t k = 0; k < m->n; k++) {
+	for (uint32_t k = 0; k < m->x.n; k++) {
 		uint32_t i = odb_be32(r + (size_t)k * 4), pack;
 		uint64_t off, key;
 
-		if (i >= m->n)
+		if (i >= m->x.n)
 			return refuse(m, "reverse index entry %u out of range", k);
 		if (object_at(m, i, &pack, &off))
 			return 1;
@@ -301,23 +219,23 @@ static int read_order(walker *w, const midx_file *mx, midx *m)
  */
 static int spread_types(walker *w, midx *m)
 {
-	uint32_t *cursor = calloc(m->npacks, sizeof(*cursor)), *entry = NULL;
+	uint32_t *cursor = calloc(m->x.npacks, sizeof(*cursor)), *entry = NULL;
 	uint64_t total = 0, skipped = 0;
 	int rc = 0;
 
-	for (uint32_t p = 0; p < m->npacks; p++)
+	for (uint32_t p = 0; p < m->x.npacks; p++)
 		total += m->packs[p]->n;
 	/* with no object in two packs, no entry is passed over, none looked up */
-	if (!cursor || (total > m->n && !(entry = malloc((size_t)m->n * sizeof(*entry))))) {
+	if (!cursor || (total > m->x.n && !(entry = malloc((size_t)m->x.n * sizeof(*entry))))) {
 		rc = WALK_NOMEM;
 		goto done;
 	}
-	for (uint32_t p = 0; p < m->npacks; p++)
+	for (uint32_t p = 0; p < m->x.npacks; p++)
 		if (!(m->packs[p]->types = calloc(m->packs[p]->n ? m->packs[p]->n : 1, 1))) {
 			rc = WALK_NOMEM;
 			goto done;
 		}
-	for (uint32_t i = 0; i < m->n && !rc; i++) {
+	for (uint32_t i = 0; i < m->x.n && !rc; i++) {
 		uint32_t p;
 		uint64_t off, at = 0;
 		pack_file *pk;
@@ -338,12 +256,12 @@ static int spread_types(walker *w, midx *m)
 			pk->types[cursor[p]++] = m->types[i];
 		}
 	}
-	for (uint32_t p = 0; p < m->npacks && !rc; p++)
+	for (uint32_t p = 0; p < m->x.npacks && !rc; p++)
 		skipped += m->packs[p]->n - cursor[p];
 	if (!rc && skipped && !entry)
-		rc = refuse(m, "lists %u objects, its packs hold %llu", m->n, (unsigned long long)total);
+		rc = refuse(m, "lists %u objects, its packs hold %llu", m->x.n, (unsigned long long)total);
 	/* the objects in two packs, from the copy the index lists */
-	for (uint32_t p = 0; p < m->npacks && skipped && !rc; p++) {
+	for (uint32_t p = 0; p < m->x.npacks && skipped && !rc; p++) {
 		pack_file *pk = m->packs[p];
 
 		for (uint32_t k = 0; k < pk->n && !rc; k++) {
@@ -353,7 +271,7 @@ static int spread_types(walker *w, midx *m)
 
 			if (pk->types[k])
 				continue;
-			i = odb_fanout_find(m->oidf.p, m->oidl.p, w->db.rawsz, id, w->db.rawsz);
+			i = odb_fanout_find(m->x.oidf.p, m->x.oidl.p, w->db.rawsz, id, w->db.rawsz);
 			if (i == NOT_FOUND)
 				rc = refuse(m, "does not list entry %u of %s", k, pk->idx_path);
 			else if (!(rc = object_at(m, i, &q, &off)) &&
@@ -366,7 +284,7 @@ static int spread_types(walker *w, midx *m)
 	}
 done:
 	if (rc)
-		for (uint32_t p = 0; p < m->npacks; p++) {
+		for (uint32_t p = 0; p < m->x.npacks; p++) {
 			free(m->packs[p]->types);
 			m->packs[p]->types = NULL;
 		}
@@ -385,13 +303,13 @@ int wp_midx_types(walker *w, midx_file *mx)
 		rc = find_packs(w, mx, &m);
 	if (!rc)
 		rc = read_order(w, mx, &m);
-	if (!rc && !(m.types = malloc(m.n ? m.n : 1)))
+	if (!rc && !(m.types = malloc(m.x.n ? m.x.n : 1)))
 		rc = WALK_NOMEM;
 	/* its name says which index it is for; its header had better agree */
 	if (!rc && mx->bitmap_size >= 12 + w->db.rawsz && !memcmp(mx->bitmap, "BITM", 4) &&
-	    memcmp(mx->bitmap + 12, m.sum, w->db.rawsz))
+	    memcmp(mx->bitmap + 12, m.x.sum, w->db.rawsz))
 		rc = refuse(&m, "made for another multi-pack-index (stale)");
-	if (!rc && bitmap_pack_types(mx->bitmap, mx->bitmap_size, w->db.rawsz, m.sum, m.n, m.pos,
+	if (!rc && bitmap_pack_types(mx->bitmap, mx->bitmap_size, w->db.rawsz, m.x.sum, m.x.n, m.pos,
 				     m.types, m.why, sizeof(m.why)) != BITMAP_OK)
 		rc = 1;
 	if (!rc)
@@ -402,7 +320,7 @@ int wp_midx_types(walker *w, midx_file *mx)
 	if (rc == 1)
 		rc = odb_note(&w->db, "%s: its bitmap is not used (%s); its packs are read instead",
 			     mx->path, m.why);
-	for (uint32_t p = 0; usable && p < m.npacks && !rc; p++)
+	for (uint32_t p = 0; usable && p < m.x.npacks && !rc; p++)
 		rc = wp_pack_typed(w, m.packs[p]);
 	odb_unmap(m.rev, m.rev_size);
 	free(m.rev_path);
