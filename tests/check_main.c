@@ -36,6 +36,7 @@ int main(void)
 	srunner_add_suite(sr, make_commits_suite());
 	srunner_add_suite(sr, make_audit_suite());
 	srunner_add_suite(sr, make_commit_graph_suite());
+	srunner_add_suite(sr, make_mbox_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

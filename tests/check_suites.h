@@ -40,6 +40,7 @@ Suite *make_objread_suite(void);
 Suite *make_commits_suite(void);
 Suite *make_audit_suite(void);
 Suite *make_commit_graph_suite(void);
+Suite *make_mbox_suite(void);
 
 /* Next value of a 64-bit LCG (Knuth's MMIX constants); the high bits. */
 static inline uint32_t test_rand(uint64_t *state)

@@ -611,6 +611,21 @@ static int is_inbody_header(const char *s, size_t n)
 
 /* ---- one message ----------------------------------------------------------- */
 
+/* The length of line i of b, its newline left out. */
+static size_t body_line_len(const builder *b, size_t i)
+{
+	return (i + 1 < b->nl ? b->l[i + 1].off : b->n) - b->l[i].off - 1;
+}
+
+/* Line i of b goes on the header above it: it starts with a blank and is not blank. */
+static int folded_line(const builder *b, size_t i)
+{
+	const char *s = b->t + b->l[i].off;
+	size_t n = body_line_len(b, i);
+
+	return n && (s[0] == ' ' || s[0] == '\t') && !blank(s, 0, n);
+}
+
 /* m's commit message from its headers and body; 0 or -1 (memory). */
 static int read_message(const char *b, size_t len, mbox_msg *m, size_t line0)
 {
@@ -696,23 +711,35 @@ static int read_message(const char *b, size_t len, mbox_msg *m, size_t line0)
 			if (blank(s, 0, n))
 				break;
 			if (iprefix(s, 0, n, "subject:")) {
-				char *v = strndup(s + 8, n - 8);
+				size_t j, vn = n - 8;
+				char *v;
 
+				/* folded over lines: each next line joined as it is, as git mailinfo does */
+				for (j = i + 1; j < body.nl && folded_line(&body, j); j++)
+					vn += body_line_len(&body, j);
 				/* the commit's subject; the mail keeps its own Subject: as its name */
-				if (!v)
+				if (!(v = malloc(vn + 1)))
 					goto done;
+				memcpy(v, s + 8, n - 8);
+				vn = n - 8;
+				for (size_t k = i + 1; k < j; k++) {
+					memcpy(v + vn, body.t + body.l[k].off, body_line_len(&body, k));
+					vn += body_line_len(&body, k);
+				}
+				v[vn] = '\0';
 				free(inbody);
 				inbody = v;
 				decode_words(v);
 				title = clean_subject(v, &tlen);
 				subj_line = body.l[i].line;
-				/* the input's own bytes when the line was, and nothing was decoded */
+				/* the input's own bytes when the line was, and nothing was decoded or joined */
 				title_raw = SIZE_MAX;
-				if (body.l[i].raw != SIZE_MAX &&
+				if (body.l[i].raw != SIZE_MAX && j == i + 1 &&
 				    !memcmp(s + 8 + (title - v), title, tlen)) {
 					title_raw = body.l[i].raw + 8 + (size_t)(title - v);
 					title_skip = body.l[i].skip + 8 + (size_t)(title - v);
 				}
+				i = j - 1;
 			}
 		}
 		first = i;

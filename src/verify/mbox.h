@@ -6,7 +6,8 @@
  * its "Re:" and "[PATCH v2 3/7]" prefixes, a blank line, and the body up
  * to the `---` line or the diff, decoded (quoted-printable, base64, RFC
  * 2047 subjects; mboxrd's ">From " lines unquoted; in-body From:, Date:
- * and Subject: lines taken out, a Subject: there replacing the header's).
+ * and Subject: lines taken out, folded over lines or not, a Subject: there
+ * replacing the header's).
  * Of a multipart message every part is read, one after the other, as git
  * mailinfo reads them (an attached patch, but an HTML part too).  Bytes are
  * kept in the charset they were sent in (git format-patch sends UTF-8).
