@@ -3,7 +3,8 @@
  * "From <id>" separators, mboxrd's ">From " quoting, Message-ID:, a
  * Subject: folded over lines and its RFC 2047 words, an in-body Subject:
  * (folded too, as git mailinfo unfolds it), quoted-printable and base64
- * bodies, a last message cut short, CRLF line ends; and the way back from
+ * bodies, a last message cut short, CRLF line ends, bodies and subjects in
+ * ISO-8859-1 and windows-1252 (read as UTF-8); and the way back from
  * each commit message's lines to the input's lines and bytes.  The
  * expected lines and offsets are found in the input by the test itself
  * (strstr, counting newlines), never taken from mbox.c.
@@ -327,6 +328,67 @@ START_TEST(test_crlf)
 }
 END_TEST
 
+/*
+ * Mail in other charsets than UTF-8: a body in ISO-8859-1, a Subject: of
+ * windows-1252 encoded words, a multipart whose parts differ; the text is
+ * UTF-8, a line converted is no longer the input's bytes, an ASCII line is.
+ */
+static const char latin1[] =
+	"Subject: =?windows-1252?q?=93quoted=94?= =?ISO-8859-1?B?Y2Fm6Q==?=\n"
+	"Message-ID: <latin1@example.com>\n"
+	"Content-Type: text/plain; charset=iso-8859-1; format=flowed\n"
+	"\n"
+	"Fixes: 1234567890ab (\"caf\xe9: na\xefve\")\n"
+	"Fixes: 234567890abc (\"plain\")\n";
+
+static const char mixed[] =
+	"Subject: [PATCH] mixed\n"
+	"From: a@example.com\n"
+	"Content-Type: multipart/mixed; boundary=b1\n"
+	"\n"
+	"--b1\n"
+	"Content-Type: text/plain; charset=\"Windows-1252\"\n"
+	"Content-Transfer-Encoding: quoted-printable\n"
+	"\n"
+	"=93one=94 \x80\n"
+	"--b1\n"
+	"Content-Type: text/plain; charset=utf-8\n"
+	"\n"
+	"two \xc3\xa9\n"
+	"--b1\n"
+	"Content-Type: text/plain; charset=x-no-such-charset\n"
+	"\n"
+	"three \xe9\n"
+	"--b1--\n";
+
+START_TEST(test_charsets)
+{
+	const mbox_msg *m;
+	size_t off;
+
+	ck_assert_int_eq(split(latin1), 1);
+	ck_assert_uint_eq(L.n, 1);
+	m = &L.v[0];
+	ck_assert_str_eq(m->title, "\xe2\x80\x9c" "quoted" "\xe2\x80\x9d" "caf\xc3\xa9");
+	ck_assert_str_eq(m->text, "\xe2\x80\x9c" "quoted" "\xe2\x80\x9d" "caf\xc3\xa9\n\n"
+				  "Fixes: 1234567890ab (\"caf\xc3\xa9: na\xc3\xafve\")\n"
+				  "Fixes: 234567890abc (\"plain\")\n");
+	ck_assert_uint_eq(mbox_input_line(m, 3), line_of(latin1, "Fixes: 1234"));
+	off = (size_t)(strstr(m->text, "1234567890ab") - m->text);
+	ck_assert_uint_eq(mbox_input_offset(m, off), SIZE_MAX);
+	off = (size_t)(strstr(m->text, "234567890abc") - m->text);
+	ck_assert_uint_eq(mbox_input_offset(m, off), (size_t)(strstr(latin1, "234567890abc") - latin1));
+
+	/* each part in its own charset; one iconv does not know is kept as sent */
+	ck_assert_int_eq(split(mixed), 1);
+	ck_assert_uint_eq(L.n, 1);
+	ck_assert_str_eq(L.v[0].text, "mixed\n\n"
+				      "\xe2\x80\x9c" "one" "\xe2\x80\x9d" " \xe2\x82\xac\n"
+				      "two \xc3\xa9\n"
+				      "three \xe9\n");
+}
+END_TEST
+
 /* Not mail: a commit message, a patch without headers, nothing. */
 START_TEST(test_not_mail)
 {
@@ -353,6 +415,7 @@ Suite *make_mbox_suite(void)
 	tcase_add_test(tc, test_base64);
 	tcase_add_test(tc, test_truncated);
 	tcase_add_test(tc, test_crlf);
+	tcase_add_test(tc, test_charsets);
 	tcase_add_test(tc, test_not_mail);
 	suite_add_tcase(s, tc);
 	return s;

@@ -6,7 +6,8 @@
 # quoted-printable with a soft line break inside a reference and a UTF-8
 # subject in RFC 2047, patch 3 base64); a line quoted as ">From" by
 # mboxrd; a reply of the thread (multipart/alternative, a quoted line);
-# later patches citing earlier ones of the series by the sender's IDs.
+# later patches citing earlier ones of the series by the sender's IDs;
+# mails in ISO-8859-1 and windows-1252 citing commits with UTF-8 subjects.
 #
 # The oracle for what a commit message is: git itself (`git mailsplit
 # --mboxrd`, `git mailinfo`): each message's commit message, as git am
@@ -269,5 +270,42 @@ M3s=$(G rev-parse --short=12 "$M3")
 diff "$mbox" "$out" | grep '^[<>]' >"$tmp/fixdiff" || :
 printf '< Fixes: %s ("%s")\n> Fixes: %s ("%s")\n' "$M3_7" "$S_M3" "$M3s" "$S_M3" |
 	cmp -s - "$tmp/fixdiff" || { fail "--fix: not only patch 1's short ID rewritten"; show "$tmp/fixdiff"; }
+
+# ---- mail in ISO-8859-1 and windows-1252: subjects matched as UTF-8 ---------------
+# commits whose subjects have chars past ASCII (in UTF-8, as git stores them),
+# cited by mails whose bodies iconv(1) wrote in the charset they declare
+G commit -q --allow-empty -m "café: a naïve change"
+L1=$(G rev-parse --short=12 HEAD)
+G commit -q --allow-empty -m "quotes: “smart” ones cost 5 €"
+W1=$(G rev-parse --short=12 HEAD)
+S_L1=$(G log -1 --format=%s "$L1")
+S_W1=$(G log -1 --format=%s "$W1")
+mail() { # CHARSET DECLARED ID SUBJECT -> a one-message mail on stdout
+	printf 'From: a@example.com\nSubject: [PATCH] charset: %s\nMessage-ID: <%s@example.com>\n' "$1" "$1"
+	printf 'MIME-Version: 1.0\nContent-Type: text/plain; charset=%s\n' "$2"
+	printf 'Content-Transfer-Encoding: 8bit\n\nFixes: %s ("%s")\n' "$3" "$4" | iconv -f UTF-8 -t "$1"
+}
+mail ISO-8859-1 ISO-8859-1 "$L1" "$S_L1" >"$tmp/latin1.eml"
+mail WINDOWS-1252 windows-1252 "$W1" "$S_W1" >"$tmp/cp1252.eml"
+# the oracle: the bytes are not UTF-8 (iconv refuses them), and are the commit's subject in UTF-8 once converted
+for f in latin1:ISO-8859-1 cp1252:WINDOWS-1252; do
+	iconv -f UTF-8 -t UTF-8 "$tmp/${f%%:*}.eml" >/dev/null 2>&1 && die "${f%%:*}.eml is UTF-8"
+done
+iconv -f ISO-8859-1 -t UTF-8 "$tmp/latin1.eml" | grep -qF "(\"$S_L1\")" || die "latin1.eml lacks the subject"
+iconv -f WINDOWS-1252 -t UTF-8 "$tmp/cp1252.eml" | grep -qF "(\"$S_W1\")" || die "cp1252.eml lacks the subject"
+say "charsets: ISO-8859-1 and windows-1252 bodies match the UTF-8 subjects"
+for f in latin1 cp1252; do
+	expect_exit 0 "$GIT_ABBREV" verify -C "$repo" "$tmp/$f.eml"
+	checks=$((checks + 1))
+	[ ! -s "$out" ] || { fail "$f: findings on a right reference"; show "$out"; }
+done
+# the same bytes said to be UTF-8: the subject is not the commit's
+sed 's/charset=ISO-8859-1/charset=utf-8/' "$tmp/latin1.eml" >"$tmp/latin1-as-utf8.eml"
+expect_exit 1 "$GIT_ABBREV" verify -C "$repo" "$tmp/latin1-as-utf8.eml"
+checks=$((checks + 1))
+grep -q "$L1" "$out" || { fail "latin-1 bytes said to be UTF-8: no finding on $L1"; show "$out"; }
+# a wrong subject in ISO-8859-1 is still found
+mail ISO-8859-1 ISO-8859-1 "$L1" "café: another change" >"$tmp/latin1-wrong.eml"
+expect_exit 1 "$GIT_ABBREV" verify -C "$repo" "$tmp/latin1-wrong.eml"
 
 finish

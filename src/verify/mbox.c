@@ -5,13 +5,17 @@
  * The mbox format: RFC 4155 (https://www.rfc-editor.org/rfc/rfc4155) and
  * its ">From " quoting (mboxrd); encodings: RFC 2045 (quoted-printable,
  * base64), RFC 2046 (multipart: every part, one after the other, as git
- * mailinfo reads them), RFC 2047 (encoded words in Subject:).
+ * mailinfo reads them), RFC 2047 (encoded words in Subject:).  Text in
+ * another charset than UTF-8 (Content-Type's charset=, an encoded word's)
+ * is converted to UTF-8 with iconv(3), as git mailinfo converts it.
  * Every loop goes forward over the input: linear time on any bytes.
  */
 #include <config.h>
 
 #include "mbox.h"
 
+#include <errno.h>
+#include <iconv.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,16 +186,75 @@ static size_t b64_decode(const char *s, size_t n, char *out, unsigned *acc, int 
 }
 
 /*
- * RFC 2047's encoded words in a header value ("=?UTF-8?q?caf=C3=A9?=",
- * "=?utf-8?B?...?="), decoded in place (the text only shrinks); blanks
- * between two encoded words go, as the RFC says.
+ * A converter from charset cs[0..n) to UTF-8, or (iconv_t)-1: for UTF-8
+ * and US-ASCII (nothing to convert), a name iconv does not know, or one
+ * that is no charset name (only letters, digits and "-_.:"; RFC 2231's
+ * "*language" left out).
  */
-static void decode_words(char *v)
+static iconv_t charset_open(const char *cs, size_t n)
 {
-	char *r = v, *w = v, *after_word = NULL;
+	char name[40];
+	const char *star = memchr(cs, '*', n);
 
+	if (star)
+		n = (size_t)(star - cs);
+	if (!n || n >= sizeof(name))
+		return (iconv_t)-1;
+	for (size_t i = 0; i < n; i++) {
+		char c = lower(cs[i]);
+
+		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+		      c == '.' || c == ':'))
+			return (iconv_t)-1;
+		name[i] = c;
+	}
+	name[n] = '\0';
+	if (!strcmp(name, "utf-8") || !strcmp(name, "utf8") || !strcmp(name, "us-ascii") ||
+	    !strcmp(name, "ascii"))
+		return (iconv_t)-1;
+	return iconv_open("UTF-8", name);
+}
+
+/*
+ * s[0..n) converted by cd to UTF-8 at out (room: 4n + 4 bytes, enough for
+ * any charset mail uses); a byte iconv cannot read is kept as it is.  The
+ * length written.
+ */
+static size_t to_utf8(iconv_t cd, const char *s, size_t n, char *out)
+{
+	char *in = (char *)s, *o = out;
+	size_t left = n, room = 4 * n + 4;
+
+	iconv(cd, NULL, NULL, NULL, NULL);
+	while (left && iconv(cd, &in, &left, &o, &room) == (size_t)-1) {
+		if (errno == E2BIG || !room)
+			break;
+		*o++ = *in++; /* EILSEQ, EINVAL: a byte of no character */
+		left--;
+		room--;
+	}
+	iconv(cd, NULL, NULL, &o, &room);
+	return (size_t)(o - out);
+}
+
+/*
+ * RFC 2047's encoded words in a header value ("=?UTF-8?q?caf=C3=A9?=",
+ * "=?iso-8859-1?B?...?="), decoded into a new string in UTF-8 (NULL:
+ * memory); blanks between two encoded words go, as the RFC says.
+ */
+static char *decode_words(const char *v)
+{
+	size_t len = strlen(v);
+	char *out = malloc(4 * len + 4), *tmp = malloc(len + 1), *w = out, *after_word = NULL;
+	const char *r = v;
+
+	if (!out || !tmp) {
+		free(out);
+		free(tmp);
+		return NULL;
+	}
 	while (*r) {
-		char *q1, *q2, *end;
+		const char *q1, *q2, *end;
 
 		if (r[0] == '=' && r[1] == '?' && (q1 = strchr(r + 2, '?')) && q1[1] &&
 		    q1[2] == '?' && (lower(q1[1]) == 'q' || lower(q1[1]) == 'b') &&
@@ -199,25 +262,34 @@ static void decode_words(char *v)
 			char enc = lower(q1[1]);
 			unsigned acc = 0;
 			int bits = 0;
+			size_t t = 0;
+			iconv_t cd;
 
 			if (after_word)
 				w = after_word; /* drop the blanks between two words */
 			q2 = q1 + 3;
 			if (enc == 'b') {
-				/* the output (3/4 of the input) never overtakes the reading */
-				w += b64_decode(q2, (size_t)(end - q2), w, &acc, &bits);
+				t = b64_decode(q2, (size_t)(end - q2), tmp, &acc, &bits);
 			} else {
-				for (char *p = q2; p < end; p++) {
+				for (const char *p = q2; p < end; p++) {
 					if (*p == '_') {
-						*w++ = ' ';
+						tmp[t++] = ' ';
 					} else if (*p == '=' && p + 2 < end && hexval(p[1]) >= 0 &&
 						   hexval(p[2]) >= 0) {
-						*w++ = (char)(hexval(p[1]) * 16 + hexval(p[2]));
+						tmp[t++] = (char)(hexval(p[1]) * 16 + hexval(p[2]));
 						p += 2;
 					} else {
-						*w++ = *p;
+						tmp[t++] = *p;
 					}
 				}
+			}
+			cd = charset_open(r + 2, (size_t)(q1 - (r + 2)));
+			if (cd != (iconv_t)-1) {
+				w += to_utf8(cd, tmp, t, w);
+				iconv_close(cd);
+			} else {
+				memcpy(w, tmp, t);
+				w += t;
 			}
 			r = end + 2;
 			after_word = w;
@@ -228,6 +300,8 @@ static void decode_words(char *v)
 		*w++ = *r++;
 	}
 	*w = '\0';
+	free(tmp);
+	return out;
 }
 
 /*
@@ -327,18 +401,50 @@ static void builder_free(builder *b)
 
 enum { ENC_PLAIN, ENC_QP, ENC_BASE64 };
 
-/* A part of the body: [s, e) of the input, its encoding. */
+/* A part of the body: [s, e) of the input, its encoding and charset ("" for none). */
 typedef struct {
 	size_t s, e;
 	int enc;
+	char charset[40];
 } part;
 
-/* Content-Type's type ("multipart/mixed") and boundary, lower case / as written. */
+/* Content-Type's type ("multipart/mixed"), boundary and charset; lower case / as written. */
 typedef struct {
 	char *type;
 	char *boundary;
 	int enc;
+	char charset[40];
 } part_headers;
+
+static int iword(const char *p, const char *w)
+{
+	for (; *w; p++, w++)
+		if (lower(*p) != *w)
+			return 0;
+	return 1;
+}
+
+/*
+ * The value of the parameter `name` (lower case, "=" ending it) of a
+ * Content-Type: value ("boundary=", "charset="), quoted or not, as
+ * written: where it starts, and its length in *n; NULL when there is none.
+ */
+static const char *ct_param(const char *v, const char *name, size_t *n)
+{
+	for (const char *p = v; *p; p++) {
+		if ((p != v && p[-1] != ';' && p[-1] != ' ' && p[-1] != '\t') || !iword(p, name))
+			continue;
+		p += strlen(name);
+		if (*p == '"') {
+			p++;
+			*n = strcspn(p, "\"");
+		} else {
+			*n = strcspn(p, "; \t");
+		}
+		return p;
+	}
+	return NULL;
+}
 
 static void part_headers_free(part_headers *ph)
 {
@@ -362,28 +468,18 @@ static int mime_header(const char *b, const header *h, part_headers *ph)
 								 ENC_PLAIN;
 		free(v);
 	} else if (iprefix(b, h->s, h->e, "content-type:") && !ph->type) {
-		char *bd;
+		const char *pv;
+		size_t n;
 
 		if (!(v = header_value(b, h, 13)))
 			return -1;
 		ph->type = v;
 		/* boundary="..." or boundary=token: the parameter name is case-blind */
-		for (bd = v; *bd; bd++)
-			if (!strncmp(bd, "boundary=", 9) || !strncmp(bd, "BOUNDARY=", 9) ||
-			    !strncmp(bd, "Boundary=", 9))
-				break;
-		if (*bd) {
-			const char *s = bd + 9;
-			size_t n;
-
-			if (*s == '"') {
-				s++;
-				n = strcspn(s, "\"");
-			} else {
-				n = strcspn(s, "; \t");
-			}
-			if (n && !(ph->boundary = strndup(s, n)))
-				return -1;
+		if ((pv = ct_param(v, "boundary=", &n)) && n && !(ph->boundary = strndup(pv, n)))
+			return -1;
+		if ((pv = ct_param(v, "charset=", &n)) && n < sizeof(ph->charset)) {
+			memcpy(ph->charset, pv, n);
+			ph->charset[n] = '\0';
 		}
 		for (char *c = v; *c && *c != ';'; c++)
 			*c = lower(*c);
@@ -405,7 +501,7 @@ typedef struct {
 	size_t n, cap;
 } parts;
 
-static int add_part(parts *ps, size_t s, size_t e, int enc)
+static int add_part(parts *ps, size_t s, size_t e, const part_headers *ph)
 {
 	if (ps->n == ps->cap) {
 		size_t cap = ps->cap ? 2 * ps->cap : 4;
@@ -416,7 +512,8 @@ static int add_part(parts *ps, size_t s, size_t e, int enc)
 		ps->v = v;
 		ps->cap = cap;
 	}
-	ps->v[ps->n++] = (part){ s, e, enc };
+	ps->v[ps->n] = (part){ s, e, ph->enc, "" };
+	memcpy(ps->v[ps->n++].charset, ph->charset, sizeof(ph->charset));
 	return 0;
 }
 
@@ -429,7 +526,7 @@ static int body_parts(const char *b, size_t len, size_t s, size_t e, const part_
 		      int depth, parts *out)
 {
 	if (!ph->type || strncmp(ph->type, "multipart/", 10) || !ph->boundary || depth >= 4)
-		return add_part(out, s, e, ph->enc);
+		return add_part(out, s, e, ph);
 	for (size_t p = s; p < e;) {
 		size_t ps, pe, q;
 		part_headers sub = { 0 };
@@ -587,6 +684,63 @@ nomem:
 	free(seg_line);
 }
 
+/*
+ * The lines of b from line `from` on, in charset cs, converted to UTF-8:
+ * a line with a byte past ASCII is no longer the input's bytes.  Nothing
+ * changes when cs is UTF-8, none or unknown.  0, or -1 (memory).
+ */
+static int convert_lines(builder *b, size_t from, const char *cs)
+{
+	size_t base, oldn, nl = b->nl;
+	char *old = NULL, *buf = NULL;
+	mbox_line *ls = NULL;
+	int eight = 0;
+	iconv_t cd;
+
+	if (b->nomem || from >= b->nl)
+		return b->nomem ? -1 : 0;
+	base = b->l[from].off;
+	for (size_t q = base; q < b->n && !eight; q++)
+		eight = (unsigned char)b->t[q] >= 0x80;
+	if (!eight || (cd = charset_open(cs, strlen(cs))) == (iconv_t)-1)
+		return 0;
+	oldn = b->n - base;
+	old = malloc(oldn);
+	buf = malloc(4 * oldn + 4);
+	ls = malloc((nl - from) * sizeof(*ls));
+	if (!old || !buf || !ls) {
+		b->nomem = 1;
+		goto done;
+	}
+	memcpy(old, b->t + base, oldn);
+	memcpy(ls, b->l + from, (nl - from) * sizeof(*ls));
+	b->n = base;
+	b->nl = from;
+	for (size_t k = 0; k < nl - from; k++) {
+		size_t s = ls[k].off - base, e = (k + 1 < nl - from ? ls[k + 1].off - base : oldn) - 1;
+		int high = 0;
+
+		for (size_t q = s; q < e && !high; q++)
+			high = (unsigned char)old[q] >= 0x80;
+		if (high) {
+			begin_line(b, SIZE_MAX, ls[k].line);
+			add_bytes(b, buf, to_utf8(cd, old + s, e - s, buf));
+		} else {
+			begin_line(b, ls[k].raw, ls[k].line);
+			add_bytes(b, old + s, e - s);
+		}
+		add_bytes(b, "\n", 1);
+		if (!b->nomem)
+			b->l[b->nl - 1].skip = ls[k].skip;
+	}
+done:
+	iconv_close(cd);
+	free(old);
+	free(buf);
+	free(ls);
+	return b->nomem ? -1 : 0;
+}
+
 /* git mailinfo's patchbreak(): the line where the patch starts. */
 static int is_patch_break(const char *s, size_t n)
 {
@@ -686,7 +840,14 @@ static int read_message(const char *b, size_t len, mbox_msg *m, size_t line0)
 					title_skip = title_raw - h.s;
 				}
 			}
-			decode_words(m->subject);
+			{
+				char *d = decode_words(m->subject);
+
+				if (!d)
+					goto done;
+				free(m->subject);
+				m->subject = d;
+			}
 		}
 	}
 	p = next_line(b, len, p);
@@ -694,8 +855,13 @@ static int read_message(const char *b, size_t len, mbox_msg *m, size_t line0)
 		p = m->end;
 	if (body_parts(b, len, p, m->end, &ph, 0, &pts))
 		goto done;
-	for (i = 0; i < pts.n; i++)
+	for (i = 0; i < pts.n; i++) {
+		size_t from = body.nl;
+
 		decode_body(b, len, &pts.v[i], line_at(b, pts.v[i].s, &at, &line), pts.v[i].s, &body);
+		if (convert_lines(&body, from, pts.v[i].charset))
+			goto done;
+	}
 	if (body.nomem)
 		goto done;
 	title = clean_subject(m->subject ? m->subject : "", &tlen);
@@ -728,13 +894,16 @@ static int read_message(const char *b, size_t len, mbox_msg *m, size_t line0)
 				}
 				v[vn] = '\0';
 				free(inbody);
-				inbody = v;
-				decode_words(v);
+				inbody = decode_words(v);
+				free(v);
+				if (!(v = inbody))
+					goto done;
 				title = clean_subject(v, &tlen);
 				subj_line = body.l[i].line;
 				/* the input's own bytes when the line was, and nothing was decoded or joined */
 				title_raw = SIZE_MAX;
 				if (body.l[i].raw != SIZE_MAX && j == i + 1 &&
+				    (size_t)(title - v) + tlen <= n - 8 &&
 				    !memcmp(s + 8 + (title - v), title, tlen)) {
 					title_raw = body.l[i].raw + 8 + (size_t)(title - v);
 					title_skip = body.l[i].skip + 8 + (size_t)(title - v);

@@ -9,8 +9,10 @@
  * and Subject: lines taken out, folded over lines or not, a Subject: there
  * replacing the header's).
  * Of a multipart message every part is read, one after the other, as git
- * mailinfo reads them (an attached patch, but an HTML part too).  Bytes are
- * kept in the charset they were sent in (git format-patch sends UTF-8).
+ * mailinfo reads them (an attached patch, but an HTML part too).  Text in
+ * another charset (Content-Type's charset=, an encoded word's) is
+ * converted to UTF-8 as git mailinfo converts it; a line so converted is
+ * no longer the input's bytes.
  *
  * Each line of a commit message remembers the line of the input it came
  * from, and where its bytes are in the input when they are the input's
