@@ -78,6 +78,10 @@ IDs come out on every run and every git version.  The winners are written
 with `git hash-object -w -t <type> --stdin`, and the ID git prints must equal
 the one computed here.
 
+With --built DIR, a scenario already built as DIR/<scenario> (its JSON in
+DIR/<scenario>.json) is copied instead: `make check` builds each scenario
+once into tests/fixtures/ of the build tree, and every script copies it.
+
 A JSON description of what was planted goes to stdout: the repositories,
 and for each planted pair its IDs, types and shared length in hex chars.
 Uses the standard library only.
@@ -950,15 +954,59 @@ SCENARIOS = {
 }
 
 
+def moved(v, src, d):
+    """v (from a JSON of a repository built at src) with src's paths as d's."""
+    if isinstance(v, dict):
+        return {k: moved(x, src, d) for k, x in v.items()}
+    if isinstance(v, list):
+        return [moved(x, src, d) for x in v]
+    if isinstance(v, str) and (v == src or v.startswith(src + os.sep)):
+        return d + v[len(src):]
+    return v
+
+
+def copy_built(src, d):
+    """The scenario built once at src (by `make check`, Makefile.am), copied
+    to d: the files with their modes and dates, and the paths that name src
+    (the JSON's, an alternates file's) made d's.  None if src was not built."""
+    try:
+        with open(src + ".json") as f:
+            info = json.load(f)
+    except FileNotFoundError:
+        return None
+    os.makedirs(d, exist_ok=True)
+    cp = subprocess.run(["cp", "-a", src + "/.", d + "/"])
+    if cp.returncode != 0:
+        die("cannot copy %s to %s" % (src, d))
+    bsrc, bd = os.fsencode(src), os.fsencode(d)
+    for top, dirs, files in os.walk(bd):
+        if top.endswith(b"/objects/info") and b"alternates" in files:
+            path = os.path.join(top, b"alternates")
+            with open(path, "rb") as f:
+                lines = f.read().split(b"\n")
+            lines = [bd + l[len(bsrc):] if l == bsrc or l.startswith(bsrc + b"/")
+                     else l for l in lines]
+            with open(path, "wb") as f:
+                f.write(b"\n".join(lines))
+    return moved(info, src, d)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("dir")
     ap.add_argument("--scenario", default="planted", choices=sorted(SCENARIOS))
+    ap.add_argument("--built", metavar="DIR",
+                    help="copy DIR/<scenario> if it was built there (with its"
+                    " DIR/<scenario>.json), else build as without it")
     args = ap.parse_args()
     d = os.path.abspath(args.dir)
     if os.path.exists(d) and os.listdir(d):
         die("%s exists and is not empty" % d)
-    info = SCENARIOS[args.scenario](d)
+    info = None
+    if args.built:
+        info = copy_built(os.path.join(os.path.abspath(args.built), args.scenario), d)
+    if info is None:
+        info = SCENARIOS[args.scenario](d)
     info["scenario"] = args.scenario
     json.dump(info, sys.stdout, indent=1, sort_keys=True)
     sys.stdout.write("\n")

@@ -15,7 +15,9 @@
 #                           only when CODE is 129, -h's status); never
 #                           aborts; sets $rc
 #   one_line FILE           true if FILE is exactly one non-empty line
-#   gen_repo DIR SCENARIO   tests/gen_repo.py, its JSON to DIR.json
+#   gen_repo DIR SCENARIO   tests/gen_repo.py, its JSON to DIR.json (a copy
+#                           of $ABBREV_FIXTURES/SCENARIO when `make check`
+#                           built it there, as Makefile.am does)
 #   wait_paused PID MARK WHAT
 #                           wait for the background tool PID to reach its
 #                           test hook's pause (the file MARK exists)
@@ -171,7 +173,8 @@ wait_paused() { # PID MARK WHAT
 }
 
 gen_repo() {
-	"$PYTHON3" "$tests_dir/gen_repo.py" "$1" --scenario "$2" >"$1.json" ||
+	"$PYTHON3" "$tests_dir/gen_repo.py" "$1" --scenario "$2" \
+		${ABBREV_FIXTURES:+--built "$ABBREV_FIXTURES"} >"$1.json" ||
 		die "gen_repo.py $2 failed"
 }
 
