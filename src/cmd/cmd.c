@@ -426,11 +426,14 @@ int cmd_chdir(const char *dir)
 
 int cmd_written(int failed, const char *what)
 {
-	if (!fflush(stdout) && !ferror(stdout) && !failed)
+	int flushed = !fflush(stdout), why = errno;
+
+	if (flushed && !ferror(stdout) && !failed)
 		return ABBREV_EXIT_OK;
-	if (ferror(stdout)) {
+	/* a write that failed for memory (ENOMEM from write(2)) is out of memory too */
+	if (ferror(stdout) && why != ENOMEM) {
 		/* the system's reason, as the failed write left it in errno */
-		cmd_error("cannot write %s: %s", what, errno ? strerror(errno) : "write error");
+		cmd_error("cannot write %s: %s", what, why ? strerror(why) : "write error");
 		return ABBREV_EXIT_RUNTIME;
 	}
 	cmd_error("out of memory");

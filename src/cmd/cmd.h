@@ -45,7 +45,8 @@ void cmd_warn_once(const char *prefix, const char *line, int len);
  * stdout; 0 when all of it was written.  Else prints the error and returns
  * its exit status: "cannot write <what>: <reason>" (ABBREV_EXIT_RUNTIME)
  * when the stream failed, "out of memory" (ABBREV_EXIT_NOMEM) when the
- * emitter failed without it (the JSON emitters build a document first).
+ * emitter failed without it (the JSON emitters build a document first)
+ * or the stream failed for memory (ENOMEM).
  */
 int cmd_written(int failed, const char *what);
 

@@ -19,6 +19,37 @@
 #include "exitcodes.h"
 #include "mapguard.h"
 
+#ifdef ABBREV_TEST_HOOKS
+#include <errno.h>
+#include <stdlib.h>
+
+/* Every write fails as write(2) does when the kernel has no memory for it. */
+static ssize_t write_enomem(void *cookie, const char *buf, size_t n)
+{
+	(void)cookie;
+	(void)buf;
+	(void)n;
+	errno = ENOMEM;
+	return -1;
+}
+
+/*
+ * GIT_ABBREV_TEST_STDOUT_ENOMEM set: standard output is a stream whose
+ * every write fails with ENOMEM (tests/t-oom.sh), in the test build only.
+ */
+static void test_hook_stdout(void)
+{
+	if (getenv("GIT_ABBREV_TEST_STDOUT_ENOMEM")) {
+		FILE *f = fopencookie(NULL, "w", (cookie_io_functions_t){ .write = write_enomem });
+
+		if (f)
+			stdout = f;
+	}
+}
+#else
+#define test_hook_stdout() ((void)0)
+#endif
+
 /* `git abbrev chek`: neither a command nor a path.  Say so, as git does. */
 static int unknown_command(const char *word)
 {
@@ -42,6 +73,7 @@ int main(int argc, char **argv)
 	const char *a;
 	int first = 1, ret;
 
+	test_hook_stdout();
 	/* git abbrev -C <path> <command> ...: as git -C, before the command too */
 	while (first < argc && !strncmp(argv[first], "-C", 2)) {
 		const char *dir = argv[first][2] ? argv[first] + 2 : argv[first + 1];
