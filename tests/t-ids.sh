@@ -10,7 +10,8 @@
 #     gzip, zstd, SWHIDs (with snapshot and origin lines skipped and
 #     counted) and a list given twice give the same tables;
 #   - a bad line stops the run naming file and line, or with --skip-bad is
-#     skipped and counted; damaged compressed input is an error;
+#     skipped and counted; damaged compressed input is an error; an input
+#     past --max-input (256m by default, as verify's) stops with one line;
 #   - --shard=K/N runs for N = 2, 16 and 256, merged, print the very bytes
 #     of a single run in every format; the same for report --shard on the
 #     repository (commit subjects included);
@@ -200,6 +201,27 @@ for how in "" --skip-bad; do
 	one_line "$err" && grep -q "^git-abbrev: /dev/zero:1: " "$err" && [ ! -s "$out" ] ||
 		fail "ids $how /dev/zero: $(cat "$err")"
 done
+say "an input past --max-input (default 256m, as verify's): one line, exit 3"
+# lines of spaces, skipped as bad lines: nothing kept, the cap alone ends it
+expect_exit 3 sh -c 'yes "$(printf "%4000s" "")" | timeout 300 "$1" ids --skip-bad' sh "$GIT_ABBREV"
+one_line "$err" && [ ! -s "$out" ] &&
+	grep -qx "git-abbrev: standard input is larger than the 256m-byte input cap; raise it with --max-input=<size>" "$err" ||
+	fail "an endless stdin: $(cat "$err")"
+# an endless pipe of one ID line: every line is kept until the cap
+expect_exit 3 sh -c 'yes "$2" | timeout 300 "$1" ids --max-input=1m' sh "$GIT_ABBREV" "$(head -1 "$tmp/objs")"
+one_line "$err" && grep -q "standard input is larger than the 1m-byte input cap" "$err" ||
+	fail "yes | ids --max-input=1m: $(cat "$err")"
+size=$(wc -c <"$tmp/objs" | tr -d ' ')
+expect_exit 0 "$GIT_ABBREV" ids --max-input="$size" --format=json "$tmp/objs"
+same_tables "a list of exactly --max-input bytes"
+expect_exit 3 "$GIT_ABBREV" ids --max-input=$((size - 1)) "$tmp/objs"
+one_line "$err" && grep -qF "$tmp/objs is larger than the $((size - 1))-byte input cap" "$err" ||
+	fail "a list one byte over --max-input: $(cat "$err")"
+# compressed: the cap counts the bytes of the lines, after decompression
+gzip -c "$tmp/objs" >"$tmp/objs-cap.gz"
+expect_exit 0 "$GIT_ABBREV" ids --max-input="$size" "$tmp/objs-cap.gz"
+expect_exit 3 "$GIT_ABBREV" ids --max-input=$((size - 1)) "$tmp/objs-cap.gz"
+expect_exit 2 "$GIT_ABBREV" ids --max-input=0 "$tmp/objs"
 say "a long bad line ends: reported at once, or skipped and counted"
 { head -c 100000 /dev/zero | tr '\0' x; echo; cat "$tmp/objs"; } >"$tmp/longline"
 expect_exit 3 "$GIT_ABBREV" ids "$tmp/longline"

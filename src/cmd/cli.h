@@ -72,6 +72,7 @@ typedef cli_repo_opts cli_report_opts;
 typedef struct {
 	cli_repo_opts r;
 	int skip_bad;        /* --skip-bad: skip and count bad lines instead of stopping */
+	uint64_t max_input;  /* --max-input=<size>: the most bytes read from one input */
 } cli_ids_opts;
 
 /* merge: --format, --type, --improbable in it; the parts in repos. */
@@ -153,9 +154,10 @@ typedef struct {
 } cli_policy_opts;
 
 /*
- * The most verify reads from one file or standard input unless told
- * otherwise: far above any patch series or a year of a busy list's
- * archive, far below what `verify /dev/zero` would take.
+ * The most verify and ids read from one file or standard input unless
+ * told otherwise (--max-input): far above any patch series or a year of a
+ * busy list's archive, far below what `verify /dev/zero` or an endless
+ * pipe of ID lines would take.
  */
 #define CLI_DEFAULT_MAX_INPUT (256ull << 20)
 
@@ -296,6 +298,10 @@ void cli_commands_usage(FILE *out);
 #define CLI_IMPROBABLE(T, R) \
 	CLI_VALUE("improbable", offsetof(T, R improbable), cli_opt_probability, "<P>", \
 		  "flag groups less likely than P for random IDs (default 1e-4)")
+/* --max-input=<size> (verify, ids): F the uint64_t field, CLI_DEFAULT_MAX_INPUT unless given */
+#define CLI_MAX_INPUT(T, F) \
+	CLI_VALUE("max-input", offsetof(T, F), cli_opt_size, "<size>", \
+		  "read at most this much of each input (default 256m)")
 #define CLI_SHARD(T, R) \
 	CLI_VALUE("shard", offsetof(T, R shard), cli_opt_shard, "<K>/<N>", \
 		  "count only shard K of N (N divides 256): IDs whose first byte is K*256/N to (K+1)*256/N-1")

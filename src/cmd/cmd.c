@@ -424,6 +424,27 @@ int cmd_chdir(const char *dir)
 	return ABBREV_EXIT_OK;
 }
 
+/* "256m", "1g", "100000" bytes: the cap as --max-input takes it. */
+static void size_name(char *out, size_t n, uint64_t v)
+{
+	static const char units[] = "kmg";
+	int u = 0;
+
+	while (u < 3 && v && !(v & 1023))
+		v >>= 10, u++;
+	snprintf(out, n, "%llu%s", (unsigned long long)v, u ? (char[]){ units[u - 1], 0 } : "");
+}
+
+int cmd_input_too_large(const char *path, uint64_t cap)
+{
+	char c[32];
+
+	size_name(c, sizeof(c), cap);
+	cmd_error("%s is larger than the %s-byte input cap; raise it with --max-input=<size>",
+		  strcmp(path, "-") ? path : "standard input", c);
+	return ABBREV_EXIT_RUNTIME;
+}
+
 int cmd_written(int failed, const char *what)
 {
 	int flushed = !fflush(stdout), why = errno;

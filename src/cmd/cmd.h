@@ -40,6 +40,12 @@ void cmd_error(const char *fmt, ...);
  */
 void cmd_warn_once(const char *prefix, const char *line, int len);
 /*
+ * An input ("-": standard input) longer than --max-input's `cap` (verify,
+ * ids): the one-line error naming it and the cap; returns
+ * ABBREV_EXIT_RUNTIME.
+ */
+int cmd_input_too_large(const char *path, uint64_t cap);
+/*
  * How a command's output ends, for every command: `failed` is the
  * emitter's result (0 if none), `what` the output ("the report").  Flushes
  * stdout; 0 when all of it was written.  Else prints the error and returns

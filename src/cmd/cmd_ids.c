@@ -35,6 +35,7 @@ static const cli_option ids_options[] = {
 	           "with --format=classic: the one set it lists (default all)"),
 	CLI_FLAG("skip-bad", 0, offsetof(cli_ids_opts, skip_bad), 1,
 	         "skip and count lines that are no ID line (default: stop at the first)"),
+	CLI_MAX_INPUT(cli_ids_opts, max_input),
 	CLI_SHARD(cli_ids_opts, r.),
 	CLI_IMPROBABLE(cli_ids_opts, r.),
 	CLI_TITLE(cli_ids_opts, r.),
@@ -49,6 +50,7 @@ static void ids_init(void *opts, char **argv)
 
 	memset(o, 0, sizeof(*o));
 	cli_report_init(&o->r, argv);
+	o->max_input = CLI_DEFAULT_MAX_INPUT;
 }
 
 static int ids_finish(void *opts, char *err, size_t errsz)
@@ -75,6 +77,7 @@ const cli_command cli_cmd_ids = {
 typedef struct {
 	shard sh;
 	int skip_bad;
+	uint64_t max_input; /* the most (decompressed) bytes read from one input */
 	size_t rawsz;      /* 0 until the first ID */
 	idbatch *batch;
 	sources src;
@@ -108,7 +111,12 @@ static int read_input(ids_reader *r, const char *path)
 	}
 	while ((rc = idstream_next(s, &line, &len, &lineno, &long_line, err, sizeof(err))) ==
 	       IDSTREAM_LINE) {
-		int kind = idline_parse(&l, line, len, r->rawsz);
+		int kind;
+
+		/* an endless or huge input stops at the cap, as verify's (--max-input) */
+		if (idstream_bytes(s) > r->max_input)
+			break;
+		kind = idline_parse(&l, line, len, r->rawsz);
 
 		if (long_line && kind != IDLINE_BAD) {
 			kind = IDLINE_BAD;
@@ -143,6 +151,10 @@ static int read_input(ids_reader *r, const char *path)
 		}
 		if (!(++r->lines & 0xffff))
 			progress_update(r->p, (size_t)r->lines);
+	}
+	if (rc >= 0 && idstream_bytes(s) > r->max_input) {
+		idstream_close(s);
+		return cmd_input_too_large(path, r->max_input);
 	}
 	src.lines = idstream_lines(s);
 	src.bytes = idstream_bytes(s);
@@ -212,6 +224,7 @@ static int cmd_ids(int argc, char **argv)
 		return ret;
 	r.sh = o.r.shard;
 	r.skip_bad = o.skip_bad;
+	r.max_input = o.max_input;
 	if (!(r.p = cmd_progress_new(o.r.progress)))
 		return ABBREV_EXIT_NOMEM;
 	ret = ids_load(&r, o.r.repos, o.r.nrepos, &s, &duplicates);

@@ -72,8 +72,7 @@ static const cli_option verify_options[] = {
 	           "check the messages of these commits instead of files"),
 	CLI_FLAG("fix", 0, offsetof(cli_verify_opts, fix), 1,
 	         "print the input with its references rewritten"),
-	CLI_VALUE("max-input", offsetof(cli_verify_opts, max_input), cli_opt_size, "<size>",
-	          "read at most this much of each input (default 256m)"),
+	CLI_MAX_INPUT(cli_verify_opts, max_input),
 	CLI_CHOICE("fail-on", offsetof(cli_verify_opts, fail_on), fail_ons,
 	           "exit 1 on any finding (warning, default) or only on errors (error)"),
 	CLI_VALUE("repo", offsetof(cli_verify_opts, other), parse_other_repo, "<path>",
@@ -320,17 +319,6 @@ done:
 	return rc;
 }
 
-/* "256m", "1g", "100000" bytes: the cap as --max-input takes it. */
-static void size_name(char *out, size_t n, uint64_t v)
-{
-	static const char units[] = "kmg";
-	int u = 0;
-
-	while (u < 3 && v && !(v & 1023))
-		v >>= 10, u++;
-	snprintf(out, n, "%llu%s", (unsigned long long)v, u ? (char[]){ units[u - 1], 0 } : "");
-}
-
 /*
  * An input that is mail (an mbox, one message): each message's commit
  * message checked alone, its diff not at all.  An exit status, or -1
@@ -373,14 +361,8 @@ static int check_file(verify_ctx *c, const char *path)
 	int rc;
 
 	rc = read_all(path, c->o->max_input, &buf, &len, &room);
-	if (rc == 1) {
-		char cap[32];
-
-		size_name(cap, sizeof(cap), c->o->max_input);
-		cmd_error("%s is larger than the %s-byte input cap; raise it with --max-input=<size>",
-			  strcmp(path, "-") ? path : "standard input", cap);
-		return ABBREV_EXIT_RUNTIME;
-	}
+	if (rc == 1)
+		return cmd_input_too_large(path, c->o->max_input);
 	if (rc) {
 		cmd_error("cannot read %s: %s", strcmp(path, "-") ? path : "standard input",
 			  strerror(errno));
