@@ -74,6 +74,19 @@ trap 'st=$?; rm -rf "$tmp"; exit $st' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+# python3 itself, named once: a version manager's shim (pyenv's is a chain
+# of shell scripts) finds the interpreter anew on every call, a second of
+# a loaded machine each time, and the scripts call it hundreds of times.
+# A directory of the test's own, first in PATH, serves `python3` and the
+# `#!/usr/bin/env python3` helpers alike.
+py=$("$PYTHON3" -c 'import sys; print(sys.executable)') && [ -x "$py" ] ||
+	die "$PYTHON3 does not say where it is"
+mkdir "$tmp/bin"
+ln -s "$py" "$tmp/bin/python3"
+PYTHON3=$py
+PATH=$tmp/bin:$PATH
+export PATH
+
 # The git environment: nothing from the user, fixed identity and dates.
 unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY \
       GIT_ALTERNATE_OBJECT_DIRECTORIES GIT_CEILING_DIRECTORIES \
