@@ -54,6 +54,26 @@
 #include "range_walk.h"
 #include "test_hooks.h"
 
+/* The commits beyond_graph() met: in order (its queue), and a hash set of them. */
+typedef struct {
+	unsigned char *ids;   /* n, the next to read at `next` */
+	size_t n, next, cap;
+	uint32_t *slot;       /* 1 + index in ids, 0: free; room for 2 * cap */
+} beyond_seen;
+
+/*
+ * The commits out of rcg that beyond_graph() read, with their parents,
+ * for all its calls: the lines of many pull requests run through the same
+ * commits, read once.
+ */
+typedef struct {
+	beyond_seen seen;     /* the commits (seen.next unused) */
+	uint32_t *pstart;     /* commit i's parents: par[pstart[i] .. pstart[i + 1]) */
+	unsigned char *par;   /* parent IDs */
+	size_t npar, parcap, pcap;
+	int full;             /* out of memory or BEYOND_CACHE_MAX: no more kept */
+} beyond_cache;
+
 struct refs_git2 {
 	refs_source src;
 	git_repository *repo;
@@ -79,6 +99,7 @@ struct refs_git2 {
 	size_t nwalks;        /* how many there were */
 	size_t ncommits;      /* the subject index's commits, once it is made (0: not yet) */
 	int parents_read;     /* every commit's parents read for cg (read_all_parents()) */
+	beyond_cache bc;      /* beyond_graph()'s commits */
 };
 
 typedef struct {
@@ -489,18 +510,27 @@ static double walk_budget(refs_git2 *g)
 	return 4e-6 * count;
 }
 
-/* The most commits beyond_graph() reads before it leaves the question to libgit2. */
+/* The most commits beyond_graph() meets before it leaves the question to libgit2. */
 #define BEYOND_MAX ((size_t)1 << 20)
+/* The most commits its cache keeps, all calls together. */
+#define BEYOND_CACHE_MAX ((size_t)1 << 22)
 
-/* The commits beyond_graph() met: in order (its queue), and a hash set of them. */
-typedef struct {
-	unsigned char *ids;   /* n, the next to read at `next` */
-	size_t n, next, cap;
-	uint32_t *slot;       /* 1 + index in ids, 0: free; room for 2 * cap */
-} beyond_seen;
+/* The index of id in b, or SIZE_MAX. */
+static size_t beyond_find(const beyond_seen *b, const unsigned char *id)
+{
+	size_t mask = 2 * b->cap - 1, h;
 
-/* Add id unless met already: 1 added, 0 met, -1 out of memory or BEYOND_MAX. */
-static int beyond_add(beyond_seen *b, const unsigned char *id)
+	if (!b->cap)
+		return SIZE_MAX;
+	memcpy(&h, id, sizeof(h));
+	for (h &= mask; b->slot[h]; h = (h + 1) & mask)
+		if (!memcmp(b->ids + (b->slot[h] - 1) * (size_t)GIT_OID_RAWSZ, id, GIT_OID_RAWSZ))
+			return b->slot[h] - 1;
+	return SIZE_MAX;
+}
+
+/* Add id unless met already: 1 added, 0 met, -1 out of memory or more than max. */
+static int beyond_add_max(beyond_seen *b, const unsigned char *id, size_t max)
 {
 	size_t mask, h;
 
@@ -509,7 +539,7 @@ static int beyond_add(beyond_seen *b, const unsigned char *id)
 		unsigned char *ids;
 		uint32_t *slot;
 
-		if (cap > BEYOND_MAX || !(ids = realloc(b->ids, cap * GIT_OID_RAWSZ)))
+		if (cap > max || !(ids = realloc(b->ids, cap * GIT_OID_RAWSZ)))
 			return -1;
 		b->ids = ids;
 		if (!(slot = calloc(2 * cap, sizeof(*slot))))
@@ -534,6 +564,62 @@ static int beyond_add(beyond_seen *b, const unsigned char *id)
 	return 1;
 }
 
+static int beyond_add(beyond_seen *b, const unsigned char *id)
+{
+	return beyond_add_max(b, id, BEYOND_MAX);
+}
+
+/* Keep commit id's np parents par[] in the cache (unless it is full). */
+static void beyond_keep(beyond_cache *c, const unsigned char *id, const unsigned char *par, size_t np)
+{
+	size_t n = c->seen.n;
+
+	if (c->full)
+		return;
+	if (n + 2 > c->pcap) {
+		size_t cap = c->pcap ? 2 * c->pcap : 1024;
+		uint32_t *ps = realloc(c->pstart, cap * sizeof(*ps));
+
+		if (!ps) {
+			c->full = 1;
+			return;
+		}
+		c->pstart = ps;
+		c->pcap = cap;
+	}
+	if ((c->npar + np) * GIT_OID_RAWSZ > c->parcap) {
+		size_t cap = c->parcap ? 2 * c->parcap : 4096 * GIT_OID_RAWSZ;
+		unsigned char *p;
+
+		while (cap < (c->npar + np) * GIT_OID_RAWSZ)
+			cap *= 2;
+		if (!(p = realloc(c->par, cap))) {
+			c->full = 1;
+			return;
+		}
+		c->par = p;
+		c->parcap = cap;
+	}
+	if (beyond_add_max(&c->seen, id, BEYOND_CACHE_MAX) != 1) {
+		c->full = 1;
+		return;
+	}
+	if (!n)
+		c->pstart[0] = 0;
+	memcpy(c->par + c->npar * GIT_OID_RAWSZ, par, np * GIT_OID_RAWSZ);
+	c->npar += np;
+	c->pstart[n + 1] = (uint32_t)c->npar;
+}
+
+static void beyond_cache_free(beyond_cache *c)
+{
+	free(c->seen.ids);
+	free(c->seen.slot);
+	free(c->pstart);
+	free(c->par);
+	memset(c, 0, sizeof(*c));
+}
+
 /*
  * `of` is not in the graph of the history behind a --range (a commit of
  * no branch or tag, found by its subject: a pull request's): walk its
@@ -541,7 +627,9 @@ static int beyond_add(beyond_seen *b, const unsigned char *id)
  * graph, and ask the graph from there.  What the graph lacks is no
  * ancestor of what it has, so an `anc` met on none of the lines is none.
  * 1, 0, or -1 when that takes more than BEYOND_MAX commits, one cannot be
- * read, or memory runs out (libgit2 is asked then).
+ * read, or memory runs out (libgit2 is asked then).  Each commit is read
+ * once for all calls (g->bc): the calls of a history's audit go through
+ * the same commits of pull requests again and again.
  */
 static int beyond_graph(refs_git2 *g, const unsigned char *anc, const unsigned char *of)
 {
@@ -551,10 +639,11 @@ static int beyond_graph(refs_git2 *g, const unsigned char *anc, const unsigned c
 
 	while (rc == 0 && b.next < b.n) {
 		unsigned char id[GIT_OID_RAWSZ];
+		const unsigned char *pp = par;
 		git_odb_object *o = NULL;
 		located at;
 		const char *d;
-		size_t len;
+		size_t len, ci;
 		int np, k;
 
 		memcpy(id, b.ids + b.next * GIT_OID_RAWSZ, GIT_OID_RAWSZ);
@@ -569,18 +658,25 @@ static int beyond_graph(refs_git2 *g, const unsigned char *anc, const unsigned c
 				rc = k;
 			continue;
 		}
-		/* the headers are enough: only the first bytes of a packed commit */
-		if (raw_commit(g, id, g->rd && objread_locate(g->rd, id, &at.pack, &at.off) ? &at :
-			       NULL, &d, &len, &o) != 1) {
-			rc = -1;
-			break;
+		if ((ci = beyond_find(&g->bc.seen, id)) != SIZE_MAX) {
+			pp = g->bc.par + (size_t)g->bc.pstart[ci] * GIT_OID_RAWSZ;
+			np = (int)(g->bc.pstart[ci + 1] - g->bc.pstart[ci]);
+		} else {
+			/* the headers are enough: only the first bytes of a packed commit */
+			if (raw_commit(g, id, g->rd && objread_locate(g->rd, id, &at.pack, &at.off) ?
+				       &at : NULL, &d, &len, &o) != 1) {
+				rc = -1;
+				break;
+			}
+			np = commit_parents(d, len, GIT_OID_RAWSZ, par, 16);
+			git_odb_object_free(o);
+			if (np < 0 || np > 16)
+				rc = -1;
+			else
+				beyond_keep(&g->bc, id, par, (size_t)np);
 		}
-		np = commit_parents(d, len, GIT_OID_RAWSZ, par, 16);
-		git_odb_object_free(o);
-		if (np < 0 || np > 16)
-			rc = -1;
 		for (k = 0; rc == 0 && k < np; k++)
-			if (beyond_add(&b, par + (size_t)k * GIT_OID_RAWSZ) < 0)
+			if (beyond_add(&b, pp + (size_t)k * GIT_OID_RAWSZ) < 0)
 				rc = -1;
 	}
 	free(b.ids);
@@ -779,6 +875,7 @@ void refs_git2_free(refs_git2 *g)
 	objread_free(g->rd);
 	commit_graph_close(g->cg);
 	commit_graph_close(g->rcg);
+	beyond_cache_free(&g->bc);
 	commits_free(g->pend);
 	commit_buf_free(&g->subject);
 	free(g->cache_dir);
