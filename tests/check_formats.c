@@ -393,11 +393,11 @@ START_TEST(test_fmt_others)
 	ck_assert_str_eq(buf, "0.0188");
 	fmt_sig(buf, sizeof(buf), 7.3512e-05, 3);
 	ck_assert_str_eq(buf, "7.35e-05");
-	fmt_iso_date(buf, sizeof(buf), 1112911993);
+	fmt_iso_date(buf, sizeof(buf), 1112911993, 0);
 	ck_assert_str_eq(buf, "2005-04-07T22:13:13Z");
-	fmt_day(buf, sizeof(buf), 1112911993);
+	fmt_day(buf, sizeof(buf), 1112911993, 0);
 	ck_assert_str_eq(buf, "2005-04-07");
-	fmt_iso_date(buf, sizeof(buf), INT64_MAX);
+	fmt_iso_date(buf, sizeof(buf), INT64_MAX, 0);
 	ck_assert_str_eq(buf, "");
 	fmt_year(buf, sizeof(buf), HUGE_VAL);
 	ck_assert_str_eq(buf, "never");

@@ -120,6 +120,53 @@ START_TEST(test_history_planted)
 }
 END_TEST
 
+/* A zone by commit: minutes east of UTC from the ID's first byte (hand-made, not a real zone table). */
+static int zone_by_byte(void *arg, const unsigned char *id, int *tz)
+{
+	int *calls = arg;
+
+	(*calls)++;
+	*tz = ((int)id[0] - 128) * 5;
+	return 0;
+}
+
+static int zone_fails(void *arg, const unsigned char *id, int *tz)
+{
+	(void)arg;
+	(void)id;
+	(void)tz;
+	return -1;
+}
+
+START_TEST(test_history_zones)
+{
+	static const char *const hex[] = { "aaab1", "aaaa0", "bbbb1", "aaaa1", "bbbb17", "c1",
+					    "aaaa0f", "bbbb171" };
+	static const int64_t t[] = { T0 + 300, T0 + 100, T0 + 200, T0 + 400, T0 + 500, T0 + 600,
+				     T0 + 700, T0 + 800 };
+	unsigned char *ids = make_ids(hex, 8, RAW);
+	history_results h;
+	int calls = 0;
+
+	ck_assert_int_eq(history_compute(&h, ids, t, 8, RAW), 0);
+	/* no zone until asked: UTC */
+	ck_assert_int_eq(h.first[4].pair_tz[1], 0);
+	ck_assert_int_eq(history_set_zones(&h, zone_by_byte, &calls), 0);
+	/* the oldest (aaaa0), the newest (bbbb171), 2 a pair of 6 lengths, 1 expected moment */
+	ck_assert_int_eq(calls, 2 + 2 * 6 + 1);
+	ck_assert_int_eq(h.first_tz, (0xaa - 128) * 5);
+	ck_assert_int_eq(h.last_tz, (0xbb - 128) * 5);
+	ck_assert_int_eq(h.first[5].pair_tz[0], (0xbb - 128) * 5); /* bbbb1 */
+	ck_assert_int_eq(h.first[3].pair_tz[1], (0xaa - 128) * 5); /* aaab1 */
+	/* the 6th commit in time order: c1 */
+	ck_assert_int_eq(h.model[1].expected_time, T0 + 600);
+	ck_assert_int_eq(h.model[1].expected_tz, (0xc1 - 128) * 5);
+	ck_assert_int_eq(history_set_zones(&h, zone_fails, NULL), -1);
+	history_results_clear(&h);
+	free(ids);
+}
+END_TEST
+
 START_TEST(test_history_ties_and_twice)
 {
 	/* same time: ID order decides which one is "later" */
@@ -798,12 +845,26 @@ START_TEST(test_emit_dates)
 {
 	char b[32];
 
-	fmt_date(b, sizeof(b), 0);
+	fmt_date(b, sizeof(b), 0, 0);
 	ck_assert_str_eq(b, "1970-01-01 00:00:00");
-	fmt_date(b, sizeof(b), T0);
+	fmt_date(b, sizeof(b), T0, 0);
 	ck_assert_str_eq(b, "2005-04-07 22:13:13");
-	fmt_date(b, sizeof(b), INT64_MAX);
+	fmt_date(b, sizeof(b), INT64_MAX, 0);
 	ck_assert_str_eq(b, "-");
+	/* in the committer's zone, as git log shows a commit */
+	fmt_date(b, sizeof(b), T0, -7 * 60);
+	ck_assert_str_eq(b, "2005-04-07 15:13:13");
+	/* 2019-12-31 23:30 -0500 is 2020-01-01 04:30 UTC: git's day is the 31st */
+	fmt_day(b, sizeof(b), 1577853000, -300);
+	ck_assert_str_eq(b, "2019-12-31");
+	fmt_day(b, sizeof(b), 1577853000, 0);
+	ck_assert_str_eq(b, "2020-01-01");
+	fmt_iso_date(b, sizeof(b), 1577853000, -300);
+	ck_assert_str_eq(b, "2019-12-31T23:30:00-05:00");
+	fmt_iso_date(b, sizeof(b), T0, 330);
+	ck_assert_str_eq(b, "2005-04-08T03:43:13+05:30");
+	fmt_iso_date(b, sizeof(b), T0, -210);
+	ck_assert_str_eq(b, "2005-04-07T18:43:13-03:30");
 }
 END_TEST
 
@@ -919,6 +980,7 @@ Suite *make_history_suite(void)
 
 	tc = tcase_create("core");
 	tcase_add_test(tc, test_history_planted);
+	tcase_add_test(tc, test_history_zones);
 	tcase_add_test(tc, test_history_ties_and_twice);
 	tcase_add_test(tc, test_history_past_judy_key);
 	tcase_add_test(tc, test_history_short_ids);

@@ -126,6 +126,13 @@ int cmd_sets_describe(cmd_sets *cs, stats_set *st);
 int cmd_commit_times(unsigned char **ids, int64_t **times, size_t *n, cmd_sets *cs,
 		     progress *p, int quiet);
 
+/*
+ * history_zone_fn over a cmd_sets (arg): the committer's zone of commit
+ * `id` from the first repository that holds it; 0 (UTC) when none can
+ * read it.  Always 0: a day in UTC is the fallback, not an error.
+ */
+int cmd_commit_zone(void *arg, const unsigned char *id, int *tz);
+
 /* History's fit of the sets' commit count (cmd_verdict.c). */
 typedef struct {
 	int64_t *times;         /* the commit times, ascending (malloc'd; NULL: none read) */

@@ -269,6 +269,12 @@ static int cmd_history(int argc, char **argv)
 		ret = ABBREV_EXIT_NOMEM;
 		goto done;
 	}
+	/*
+	 * the days shown are the committers' own, as git log --date=short:
+	 * the times came without zones (the commit-graph keeps none), so the
+	 * few commits whose day is printed are read for theirs
+	 */
+	(void)history_set_zones(&h, cmd_commit_zone, &cs);
 	projection_opts_init(&po);
 	po.window_years = o.window_years;
 	po.fit = o.fit;
@@ -288,6 +294,9 @@ static int cmd_history(int argc, char **argv)
 		ret = ABBREV_EXIT_NOMEM;
 		goto done;
 	}
+	/* the fit's window and the backtest's grid end at the newest commit: its zone */
+	pr.zone = h.last_tz;
+	bt.zone = h.last_tz;
 	rep = (history_report){
 		.repos = (const char *const *)cs.paths,
 		.nrepos = cs.n,
@@ -307,6 +316,17 @@ done:
 	cmd_sets_free(&cs);
 	progress_free(p);
 	return ret;
+}
+
+int cmd_commit_zone(void *arg, const unsigned char *id, int *tz)
+{
+	cmd_sets *cs = arg;
+
+	*tz = 0;
+	for (size_t r = 0; r < cs->n; r++)
+		if (!walk_repo_commit_zone(cs->repos[r], id, tz))
+			break;
+	return 0;
 }
 
 int cmd_commit_times(unsigned char **ids, int64_t **times, size_t *n, cmd_sets *cs,

@@ -297,6 +297,7 @@ static int cmd_policy(int argc, char **argv)
 		.fit = source == POLICY_SOURCE_HISTORY ? &ri.gr.pr : NULL,
 		.unfit = ri.gr.times && ri.gr.pr.status != PROJECTION_OK ? &ri.gr.pr : NULL,
 		.now_newest = !counts && ri.gr.now_newest,
+		.now_zone = !counts && ri.gr.now_newest ? ri.gr.pr.zone : 0,
 		.title = o.r.title,
 		/* none when the dates could not be read */
 		.bt = o.backtest && ri.gr.times ? &bt : NULL,

@@ -18,11 +18,24 @@ int cmd_growth_read(cmd_growth *gr, cmd_sets *cs, double window_years, int fit, 
 {
 	unsigned char *ids = NULL;
 	projection_opts po;
-	int ret;
+	int ret, zone = 0;
 
 	gr->now = (double)now;
 	gr->now_newest = 0;
 	ret = cmd_commit_times(&ids, &gr->times, &gr->ntimes, cs, p, quiet);
+	if (!ret && gr->ntimes) {
+		/*
+		 * the fit's window and the backtest's grid end at the newest
+		 * commit (ties: the greatest ID, as history's replay orders
+		 * them): their days are shown in its committer's zone
+		 */
+		size_t newest = 0, rawsz = idsets_rawsz(cs->s);
+
+		for (size_t i = 1; i < gr->ntimes; i++)
+			if (gr->times[i] >= gr->times[newest])
+				newest = i;
+		(void)cmd_commit_zone(cs, ids + newest * rawsz, &zone);
+	}
 	projection_opts_init(&po);
 	po.window_years = window_years;
 	po.fit = fit;
@@ -34,6 +47,8 @@ int cmd_growth_read(cmd_growth *gr, cmd_sets *cs, double window_years, int fit, 
 		cmd_error("out of memory");
 		return ABBREV_EXIT_NOMEM;
 	}
+	if (!ret && gr->bt)
+		gr->bt->zone = zone;
 	free(ids);
 	if (ret == ABBREV_EXIT_RUNTIME) {
 		/* commit dates that cannot be read (a SHA-256 repository without a
@@ -59,6 +74,7 @@ int cmd_growth_read(cmd_growth *gr, cmd_sets *cs, double window_years, int fit, 
 		cmd_error("bad projection options");
 		return ABBREV_EXIT_USAGE;
 	}
+	gr->pr.zone = zone;
 	gr->have_fit = gr->pr.status == PROJECTION_OK;
 	return ABBREV_EXIT_OK;
 }

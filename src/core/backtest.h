@@ -66,6 +66,7 @@ typedef struct {
 	int fit;              /* enum projection_fit_kind, as asked (auto: each cut-off's better) */
 	size_t ndates;
 	int64_t dates[BACKTEST_MAX_DATES]; /* ascending; dates[ndates - 1] is the end */
+	int zone;             /* the days of dates[] in this zone: the newest commit's (projection.h) */
 	backtest_cut cuts[BACKTEST_MAX_DATES];
 	size_t nlens;
 	unsigned lens[BACKTEST_MAX_LENS];  /* ascending */

@@ -283,7 +283,8 @@ static void record(history_results *h, const replay *r, unsigned upto, size_t ol
 	h->longest = upto;
 }
 
-static void fill_model(history_results *h)
+/* r NULL: no commit (n = 0) */
+static void fill_model(history_results *h, const replay *r)
 {
 	unsigned maxL = (unsigned)(2 * h->rawsz);
 
@@ -293,8 +294,12 @@ static void fill_model(history_results *h)
 
 		m->expected_commits = e;
 		m->expected_reached = e <= (double)h->commits;
-		if (m->expected_reached)
-			m->expected_time = h->times[(size_t)ceil(e) - 1];
+		if (m->expected_reached && r) {
+			size_t p = r->pos[(size_t)ceil(e) - 1];
+
+			m->expected_time = r->time[p];
+			memcpy(m->expected_id, r->id[p], h->rawsz);
+		}
 		m->p = model_p_collision(L <= h->longest ? h->first[L].commits_then : h->commits, L);
 	}
 }
@@ -312,7 +317,7 @@ int history_compute(history_results *h, const unsigned char *ids, const int64_t 
 	if (rawsz < 1 || rawsz > ABBREV_MAX_RAWSZ)
 		return -1;
 	if (!n) {
-		fill_model(h);
+		fill_model(h, NULL);
 		return 0;
 	}
 	r.id = malloc(n * sizeof(*r.id));
@@ -344,7 +349,9 @@ int history_compute(history_results *h, const unsigned char *ids, const int64_t 
 		h->times[k] = r.time[r.pos[k]];
 	h->first_time = h->times[0];
 	h->last_time = h->times[h->commits - 1];
-	fill_model(h);
+	memcpy(h->first_id, r.id[r.pos[0]], rawsz);
+	memcpy(h->last_id, r.id[r.pos[r.m - 1]], rawsz);
+	fill_model(h, &r);
 	ret = 0;
 done:
 	free(r.id);
@@ -362,4 +369,27 @@ void history_results_clear(history_results *h)
 {
 	free(h->times);
 	memset(h, 0, sizeof(*h));
+}
+
+int history_set_zones(history_results *h, history_zone_fn zone, void *arg)
+{
+	int rc = 0;
+
+#define ZONE(id, tz) \
+	do { \
+		if (!rc) \
+			rc = zone(arg, (id), &(tz)); \
+	} while (0)
+	if (!h->commits)
+		return 0;
+	ZONE(h->first_id, h->first_tz);
+	ZONE(h->last_id, h->last_tz);
+	for (unsigned L = 1; L <= h->longest; L++)
+		for (int k = 0; k < 2; k++)
+			ZONE(h->first[L].pair[k], h->first[L].pair_tz[k]);
+	for (unsigned L = 1; L <= 2 * h->rawsz; L++)
+		if (h->model[L].expected_reached)
+			ZONE(h->model[L].expected_id, h->model[L].expected_tz);
+#undef ZONE
+	return rc;
 }

@@ -29,6 +29,13 @@ typedef struct {
 	uint64_t commits_then; /* commits inserted by then, the later one included */
 	unsigned char pair[2][ABBREV_MAX_RAWSZ]; /* [0] the earlier commit, [1] the later */
 	int64_t pair_time[2];
+	/*
+	 * The committer's zone of each of the pair (minutes east of UTC, 0
+	 * until history_set_zones()): its day is the day in that zone, as
+	 * `git log --date=short` prints it; `time` is pair_time[1], its zone
+	 * pair_tz[1].
+	 */
+	int pair_tz[2];
 	unsigned shared;      /* hex chars the pair shares (>= L) */
 } history_first;
 
@@ -46,6 +53,8 @@ typedef struct {
 	 */
 	int expected_reached;
 	int64_t expected_time;
+	unsigned char expected_id[ABBREV_MAX_RAWSZ]; /* that commit */
+	int expected_tz;      /* its zone (history_set_zones()) */
 	/*
 	 * P(random IDs collide at L among commits_then): the quantile of the
 	 * measured moment (about 0.5 is typical, a tiny value means earlier
@@ -59,6 +68,8 @@ typedef struct {
 	size_t rawsz;
 	uint64_t commits;     /* distinct IDs replayed (a repeated ID counts once) */
 	int64_t first_time, last_time; /* oldest and newest committer time (0 if none) */
+	unsigned char first_id[ABBREV_MAX_RAWSZ], last_id[ABBREV_MAX_RAWSZ]; /* those commits */
+	int first_tz, last_tz; /* their zones (history_set_zones()) */
 	/*
 	 * The longest prefix any two commits share: lengths 1..longest have a
 	 * first collision in first[L]; longest+1 on are still unique.
@@ -77,6 +88,20 @@ typedef struct {
 int history_compute(history_results *h, const unsigned char *ids, const int64_t *times,
 		    size_t n, size_t rawsz);
 void history_results_clear(history_results *h);
+
+/*
+ * The committer's zone of commit `id` (minutes east of UTC) into *tz: 0,
+ * or -1 when it cannot be read (*tz then stays 0: the day in UTC).
+ */
+typedef int (*history_zone_fn)(void *arg, const unsigned char *id, int *tz);
+
+/*
+ * The zones of the commits whose day the history shows (each pair, each
+ * length's expected moment, the oldest and the newest): a few dozen
+ * look-ups, where the times came from a source without zones (git's
+ * commit-graph keeps none).  0, or the first error zone() returned.
+ */
+int history_set_zones(history_results *h, history_zone_fn zone, void *arg);
 
 /* sqrt(pi/2 * 16^L) + 2/3: expected draws until the first collision at L. */
 double history_expected_first(unsigned L);

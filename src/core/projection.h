@@ -95,6 +95,12 @@ typedef struct {
 	int status;                 /* enum projection_status; nothing else is set unless OK */
 	/* TOO_SHORT sets these too: the first commit's time and the newest's */
 	int64_t window_start, window_end;
+	/*
+	 * The zone (minutes east of UTC) the window's days are shown in: the
+	 * newest commit's committer's, as git shows that commit's day; 0
+	 * (UTC) until the caller, who can read commits, sets it.
+	 */
+	int zone;
 	double window_years;        /* as asked; the span may be shorter (a young repository) */
 	size_t nsamples;
 	projection_fit fits[2];     /* [0] exponential, [1] linear */

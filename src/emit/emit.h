@@ -90,6 +90,7 @@ typedef struct {
 	/* a repository's history that gave no fit (too short): what says why */
 	const projection_results *unfit;
 	int now_newest;            /* 1: r->now is the newest commit's date; 0: today */
+	int now_zone;              /* with now_newest: that commit's zone, its day shown in it */
 	const char *title;         /* --title: the chart's title; NULL: its own */
 	/* --backtest (NULL: none): the fit's track record; text, Markdown and JSON */
 	const backtest_results *bt;

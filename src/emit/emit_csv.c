@@ -225,7 +225,7 @@ static int history_csv(FILE *out, const history_report *r)
 		if (collided) {
 			snprintf(buf, sizeof(buf), "%lld", (long long)f->time);
 			csv_field(out, buf, 0);
-			fmt_iso_date(buf, sizeof(buf), f->time);
+			fmt_iso_date(buf, sizeof(buf), f->time, f->pair_tz[1]);
 			csv_field(out, buf, 0);
 			count_field(out, f->commits_then, 0);
 			hexid_fmt(buf, f->pair[0], h->rawsz);
@@ -240,7 +240,7 @@ static int history_csv(FILE *out, const history_report *r)
 		real_field(out, m->expected_commits);
 		buf[0] = '\0';
 		if (m->expected_reached)
-			fmt_iso_date(buf, sizeof(buf), m->expected_time);
+			fmt_iso_date(buf, sizeof(buf), m->expected_time, m->expected_tz);
 		csv_field(out, buf, 0);
 		real_field(out, m->p);
 		year_field(out, projected ? p->p01[L].commits_time : 0, projected);

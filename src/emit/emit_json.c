@@ -313,12 +313,15 @@ static int model_json(FILE *out, const model_results *r)
 
 /* ---- history ----------------------------------------------------------- */
 
-/* A date in ISO 8601 with a T and a Z, or null outside years 0..9999. */
-static json_t *date_json(int64_t t)
+/*
+ * A date in ISO 8601 with a T and its zone (a commit's committer's, as
+ * git's %cI; "Z" for UTC), or null outside years 0..9999.
+ */
+static json_t *date_json(int64_t t, int tz)
 {
 	char buf[32];
 
-	fmt_iso_date(buf, sizeof(buf), t);
+	fmt_iso_date(buf, sizeof(buf), t, tz);
 	return buf[0] ? json_string(buf) : json_null();
 }
 
@@ -400,7 +403,7 @@ static json_t *backtest_json(const backtest_results *b)
 		const backtest_cut *k = &b->cuts[c];
 
 		json_array_append_new(cuts, json_pack("{s:I,s:o,s:I,s:o,s:o}",
-			"time", (json_int_t)b->dates[c], "date", date_json(b->dates[c]),
+			"time", (json_int_t)b->dates[c], "date", date_json(b->dates[c], b->zone),
 			"commits", (json_int_t)k->commits,
 			"fit", k->ok ? json_string(projection_fit_name(k->kind)) : json_null(),
 			"growth", k->ok ? json_real(k->growth) : json_null()));
@@ -420,7 +423,7 @@ static json_t *backtest_json(const backtest_results *b)
 		}
 		json_array_append_new(preds, json_pack("{s:I,s:I,s:o,s:f,s:I,s:o}",
 			"cutoff", (json_int_t)b->dates[r->cut], "time", (json_int_t)b->dates[r->at],
-			"date", date_json(b->dates[r->at]), "commits_fitted", r->commits_fit,
+			"date", date_json(b->dates[r->at], b->zone), "commits_fitted", r->commits_fit,
 			"commits", (json_int_t)r->commits, "lengths", cells));
 	}
 	return json_pack("{s:f,s:f,s:s,s:f,s:I,s:o,s:o,s:o,s:I,s:I,s:o}",
@@ -448,11 +451,11 @@ static int history_json(FILE *out, const history_report *r)
 		hexid_fmt(a, f->pair[0], h->rawsz);
 		hexid_fmt(b, f->pair[1], h->rawsz);
 		json_object_set_new(lengths, key, json_pack("{s:I,s:o,s:I,s:[s,s],s:I,s:f,s:o,s:f}",
-			"first_collision", (json_int_t)f->time, "date", date_json(f->time),
+			"first_collision", (json_int_t)f->time, "date", date_json(f->time, f->pair_tz[1]),
 			"commits_then", (json_int_t)f->commits_then, "pair", a, b,
 			"shared", (json_int_t)f->shared,
 			"expected_commits", m->expected_commits,
-			"expected_date", m->expected_reached ? date_json(m->expected_time) : json_null(),
+			"expected_date", m->expected_reached ? date_json(m->expected_time, m->expected_tz) : json_null(),
 			"p_by_then", m->p));
 	}
 	to = HISTORY_SHOW_TO > h->longest + 1 ? HISTORY_SHOW_TO : h->longest + 1;
@@ -581,7 +584,7 @@ static int policy_json(FILE *out, const policy_report *p)
 			 "hash", p->hash ? json_string(p->hash) : json_null(),
 			 "shallow", (p->lacks & ABBREV_LACKS_SHALLOW) != 0,
 			 "partial", (p->lacks & ABBREV_LACKS_PARTIAL) != 0,
-			 "now", (json_int_t)r->now, "now_date", date_json((int64_t)r->now),
+			 "now", (json_int_t)r->now, "now_date", date_json((int64_t)r->now, p->now_zone),
 			 "now_from", p->now_newest ? "newest commit" : "today",
 			 "years", r->years[0], r->years[1], r->years[2],
 			 "horizon_years", r->horizon_years,

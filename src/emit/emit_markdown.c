@@ -220,8 +220,8 @@ static int projection_markdown(FILE *out, const history_report *r)
 	fputc('\n', out);
 	if (md_table(out, &t, emit_history_years_table(&t, p, 1)))
 		return -1;
-	fmt_day(from, sizeof(from), p->window_start);
-	fmt_day(to, sizeof(to), p->window_end);
+	fmt_day(from, sizeof(from), p->window_start, p->zone);
+	fmt_day(to, sizeof(to), p->window_end, p->zone);
 	fmt_growth(growth[0], sizeof(growth[0]), 1, p->fits[0].growth);
 	fmt_growth(growth[1], sizeof(growth[1]), 0, p->fits[1].growth);
 	snprintf(line, sizeof(line), "The year in which a length passes P(collision) = 1%% and 50%% "
@@ -363,7 +363,7 @@ static int policy_markdown(FILE *out, const policy_report *p)
 	char line[1024], now[16];
 	emit_table t;
 
-	fmt_day(now, sizeof(now), (int64_t)r->now);
+	fmt_day(now, sizeof(now), (int64_t)r->now, p->now_zone);
 	fputs("### Abbreviation policy: ", out);
 	heading_repos(out, p->title, p->repos, p->nrepos);
 	fprintf(out, "%s%s%s%s, %s%s\n\n", p->nrepos ? "" : "the counts given",

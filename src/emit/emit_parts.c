@@ -381,8 +381,8 @@ void emit_projection_none(char *buf, size_t n, const projection_results *p)
 		snprintf(buf, n, "the commits span no time to fit a growth to");
 		return;
 	}
-	fmt_day(from, sizeof(from), p->window_start);
-	fmt_day(to, sizeof(to), p->window_end);
+	fmt_day(from, sizeof(from), p->window_start, p->zone);
+	fmt_day(to, sizeof(to), p->window_end, p->zone);
 	if (days < 1)
 		snprintf(span, sizeof(span), "less than a day");
 	else if (days < 61)
@@ -444,8 +444,8 @@ void emit_history_counts(char *buf, size_t n, const history_results *h)
 	o = snprintf(buf, n, "%s %s (%s)", num, emit_noun(h->commits, "commit", "commits"),
 		     hash ? hash : "unknown");
 	if (h->commits && o >= 0 && (size_t)o < n) {
-		fmt_day(first, sizeof(first), h->first_time);
-		fmt_day(last, sizeof(last), h->last_time);
+		fmt_day(first, sizeof(first), h->first_time, h->first_tz);
+		fmt_day(last, sizeof(last), h->last_time, h->last_tz);
 		snprintf(buf + o, n - (size_t)o, ", committed %s .. %s", first, last);
 	}
 }
@@ -496,11 +496,11 @@ int emit_history_first_table(emit_table *t, const history_results *h, int markdo
 
 		if (!row)
 			return -1;
-		fmt_day(row[1], EMIT_TABLE_CELL, f->time);
+		fmt_day(row[1], EMIT_TABLE_CELL, f->time, f->pair_tz[1]);
 		fmt_count(row[2], EMIT_TABLE_CELL, (double)f->commits_then);
 		fmt_count(row[3], EMIT_TABLE_CELL, round(m->expected_commits));
 		if (m->expected_reached) {
-			fmt_day(day, sizeof(day), m->expected_time);
+			fmt_day(day, sizeof(day), m->expected_time, m->expected_tz);
 			o = strlen(row[3]);
 			snprintf(row[3] + o, EMIT_TABLE_CELL - o, " (%s)", day);
 		}
@@ -701,11 +701,11 @@ int emit_history_years_table(emit_table *t, const projection_results *p, int mar
 /* ---- backtest ----------------------------------------------------------- */
 
 /* "2012-08": the month of a grid date (the grid is years apart, the day adds nothing) */
-static void month_cell(char *buf, size_t n, int64_t t)
+static void month_cell(char *buf, size_t n, int64_t t, int tz)
 {
 	char day[32];
 
-	fmt_day(day, sizeof(day), t);
+	fmt_day(day, sizeof(day), t, tz);
 	snprintf(buf, n, "%.7s", day);
 }
 
@@ -760,9 +760,9 @@ int emit_backtest_table(emit_table *t, const backtest_results *b, int markdown)
 			if (!row)
 				return -1;
 			if (!j && first_of_cut)
-				month_cell(row[0], EMIT_TABLE_CELL, b->dates[r->cut]);
+				month_cell(row[0], EMIT_TABLE_CELL, b->dates[r->cut], b->zone);
 			if (!j) {
-				month_cell(row[1], EMIT_TABLE_CELL, b->dates[r->at]);
+				month_cell(row[1], EMIT_TABLE_CELL, b->dates[r->at], b->zone);
 				short_count(row[2], EMIT_TABLE_CELL, r->commits_fit, 0);
 				fmt_count(row[3], EMIT_TABLE_CELL, (double)r->commits);
 			}
@@ -808,7 +808,7 @@ int emit_backtest_end_table(emit_table *t, const backtest_results *b, int markdo
 		last = r;
 		if (!(row = emit_table_row(t)))
 			return -1;
-		month_cell(row[0], EMIT_TABLE_CELL, b->dates[r->cut]);
+		month_cell(row[0], EMIT_TABLE_CELL, b->dates[r->cut], b->zone);
 		snprintf(row[1], EMIT_TABLE_CELL, "%s", projection_fit_name(b->cuts[r->cut].kind));
 		short_count(row[2], EMIT_TABLE_CELL, r->commits_fit, 0);
 		for (size_t j = 0; j < b->nlens; j++) {
@@ -842,7 +842,7 @@ void emit_backtest_end_intro(char *buf, size_t n, const backtest_results *b)
 		emit_backtest_intro(buf, n, b);
 		return;
 	}
-	fmt_day(day, sizeof(day), b->dates[b->ndates - 1]);
+	fmt_day(day, sizeof(day), b->dates[b->ndates - 1], b->zone);
 	snprintf(buf, n, "track record: what the history's fit made at cut-offs %.3g years "
 		 "apart back from the newest commit, on the commits dated up to each, predicted for the "
 		 "newest commit's date (%s): the commit count and the colliding prefixes among "
@@ -987,8 +987,8 @@ void emit_policy_growth(char *buf, size_t n, const policy_report *p)
 	if (p->fit) {
 		const projection_fit *f = &p->fit->fits[p->fit->chosen];
 
-		fmt_day(from, sizeof(from), p->fit->window_start);
-		fmt_day(to, sizeof(to), p->fit->window_end);
+		fmt_day(from, sizeof(from), p->fit->window_start, p->fit->zone);
+		fmt_day(to, sizeof(to), p->fit->window_end, p->fit->zone);
 		fmt_growth(g, sizeof(g), f->kind == PROJECTION_FIT_EXP, f->growth);
 		fmt_percent(rms, sizeof(rms), f->rms_rel);
 		if (f->kind == PROJECTION_FIT_LINEAR)

@@ -645,7 +645,7 @@ static double projection_panel(FILE *out, const history_report *r, double top)
 	svg_scale_init(&f.y, lo, hi, f.bottom, f.top, 1);
 
 	fmt_year(year, sizeof(year), p->horizon_time);
-	fmt_day(num, sizeof(num), p->window_start);
+	fmt_day(num, sizeof(num), p->window_start, p->zone);
 	snprintf(line, sizeof(line), "Projected commit count to %s: both fits of the growth since "
 		 "%s, and the spread between them", year, num);
 	fputs("<g class=\"projection\">\n", out);
@@ -724,7 +724,7 @@ static double projection_panel(FILE *out, const history_report *r, double top)
 	y = svg_scale_map(&f.x, projection_year((double)p->window_end));
 	fprintf(out, "<g class=\"window-end\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 		     "y2=\"%.1f\" stroke=\"#999\" stroke-dasharray=\"5 4\"/>", y, f.top, y, f.bottom);
-	fmt_day(num, sizeof(num), p->window_end);
+	fmt_day(num, sizeof(num), p->window_end, p->zone);
 	text_at(out, y + 4, f.top + 14, "note", NULL, num);
 	fputs("</g>\n", out);
 
@@ -838,8 +838,8 @@ static double backtest_panel(FILE *out, const backtest_results *b, double top)
 			bt_marker(out, svg_scale_map(&f.x, fmax(c->expected, lo)),
 				  svg_scale_map(&f.y, fmax((double)c->measured, lo)), bt_colours[j],
 				  c->hit);
-			fmt_day(cut, sizeof(cut), b->dates[r->cut]);
-			fmt_day(at, sizeof(at), b->dates[r->at]);
+			fmt_day(cut, sizeof(cut), b->dates[r->cut], b->zone);
+			fmt_day(at, sizeof(at), b->dates[r->at], b->zone);
 			fmt_sig(num, sizeof(num), c->expected, 3);
 			fprintf(out, " class=\"bt-point\" data-length=\"%u\" data-expected=\"%.6g\" "
 				     "data-low=\"%llu\" data-high=\"%llu\" data-measured=\"%llu\" "
@@ -887,7 +887,7 @@ static int history_svg(FILE *out, const history_report *r)
 	svg_frame f = { .left = 96, .top = 74, .right = WIDTH - 24, .bottom = 490 };
 	unsigned maxL = (unsigned)(2 * h->rawsz), xmax;
 	double ymin, ymax, lo, hi, y;
-	char title[256], repos[160], num[32], line[256], date[32], then[32], model[32];
+	char title[256], repos[160], num[32], line[256], date[32], zone[8], then[32], model[32];
 	legend_pos p;
 	svg_doc doc;
 
@@ -950,14 +950,17 @@ static int history_svg(FILE *out, const history_report *r)
 		const history_first *fi = &h->first[L];
 		double x = svg_scale_map(&f.x, L), yp = svg_scale_map(&f.y, (double)fi->commits_then);
 
-		fmt_date(date, sizeof(date), fi->time);
+		/* the committer's time and zone, as git log prints them */
+		fmt_date(date, sizeof(date), fi->time, fi->pair_tz[1]);
+		snprintf(zone, sizeof(zone), "%c%02d%02d", fi->pair_tz[1] < 0 ? '-' : '+',
+			 abs(fi->pair_tz[1]) / 60 % 100, abs(fi->pair_tz[1]) % 60);
 		fmt_count(then, sizeof(then), (double)fi->commits_then);
 		fmt_count(model, sizeof(model), round(h->model[L].expected_commits));
 		marker_open(out, "square", x, yp, series[1].colour);
 		fprintf(out, " class=\"point\" data-length=\"%u\" data-commits=\"%llu\" "
-			     "data-time=\"%lld\"><title>%u chars: first shared %s UTC, after %s "
+			     "data-time=\"%lld\"><title>%u chars: first shared %s %s, after %s "
 			     "commits; model %s</title></rect>\n",
-			L, (unsigned long long)fi->commits_then, (long long)fi->time, L, date, then,
+			L, (unsigned long long)fi->commits_then, (long long)fi->time, L, date, zone, then,
 			model);
 		date[4] = '\0';
 		text_at(out, x + 8, yp + 4, "point-label", NULL, date);

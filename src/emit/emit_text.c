@@ -347,8 +347,8 @@ static int projection_text(FILE *out, const history_report *r)
 		print_wrapped(out, line, 15, 2);
 		return 0;
 	}
-	fmt_day(from, sizeof(from), p->window_start);
-	fmt_day(to, sizeof(to), p->window_end);
+	fmt_day(from, sizeof(from), p->window_start, p->zone);
+	fmt_day(to, sizeof(to), p->window_end, p->zone);
 	snprintf(line, sizeof(line), "growth of the commit count, %s .. %s (%.3g years, %zu "
 		 "samples), projected from %s (the newest commit):", from, to, emit_window_span(p),
 		 p->nsamples, to);
@@ -493,7 +493,7 @@ static int policy_text(FILE *out, const policy_report *p)
 	char line[512], repos[256], now[16];
 
 	emit_repos_joined(repos, sizeof(repos), p->repos, p->nrepos);
-	fmt_day(now, sizeof(now), (int64_t)r->now);
+	fmt_day(now, sizeof(now), (int64_t)r->now, p->now_zone);
 	if (p->nrepos)
 		snprintf(line, sizeof(line), "abbreviation policy for %s (%s), %s%s", repos,
 			 p->hash ? p->hash : "unknown", now,

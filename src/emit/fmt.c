@@ -7,6 +7,7 @@
 #include "fmt.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -69,40 +70,51 @@ void fmt_percent(char *buf, size_t n, double p)
 	snprintf(buf, n, "%.2g%%", 100 * p);
 }
 
-/* t in UTC as "YYYY-MM-DD<sep>HH:MM:SS<end>" (day only: just the date), or `bad`. */
-static void date_with(char *buf, size_t n, int64_t t, char sep, const char *end, int day,
+/*
+ * t in the zone tz as "YYYY-MM-DD<sep>HH:MM:SS" and, with `zone`, the
+ * zone ("Z" for UTC, else "+HH:MM"); day only: just the date; `bad`
+ * outside years 0..9999.
+ */
+static void date_with(char *buf, size_t n, int64_t t, int tz, char sep, int zone, int day,
 		      const char *bad)
 {
-	time_t tt = (time_t)t;
+	int64_t local = t + (int64_t)tz * 60;
+	time_t tt = (time_t)local;
 	struct tm tm;
+	char z[16] = "";
 
 	if (!n)
 		return;
-	if ((int64_t)tt != t || !gmtime_r(&tt, &tm) || tm.tm_year > 9999 - 1900 ||
+	if ((int64_t)tt != local || !gmtime_r(&tt, &tm) || tm.tm_year > 9999 - 1900 ||
 	    tm.tm_year < 0 - 1900) {
 		snprintf(buf, n, "%s", bad);
 		return;
 	}
+	if (zone && !tz)
+		snprintf(z, sizeof(z), "Z");
+	else if (zone)
+		snprintf(z, sizeof(z), "%c%02d:%02d", tz < 0 ? '-' : '+', abs(tz) / 60 % 100,
+			 abs(tz) % 60);
 	if (day)
 		snprintf(buf, n, "%04d-%02d-%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
 	else
 		snprintf(buf, n, "%04d-%02d-%02d%c%02d:%02d:%02d%s", tm.tm_year + 1900,
-			 tm.tm_mon + 1, tm.tm_mday, sep, tm.tm_hour, tm.tm_min, tm.tm_sec, end);
+			 tm.tm_mon + 1, tm.tm_mday, sep, tm.tm_hour, tm.tm_min, tm.tm_sec, z);
 }
 
-void fmt_date(char *buf, size_t n, int64_t t)
+void fmt_date(char *buf, size_t n, int64_t t, int tz)
 {
-	date_with(buf, n, t, ' ', "", 0, "-");
+	date_with(buf, n, t, tz, ' ', 0, 0, "-");
 }
 
-void fmt_day(char *buf, size_t n, int64_t t)
+void fmt_day(char *buf, size_t n, int64_t t, int tz)
 {
-	date_with(buf, n, t, ' ', "", 1, "-");
+	date_with(buf, n, t, tz, ' ', 0, 1, "-");
 }
 
-void fmt_iso_date(char *buf, size_t n, int64_t t)
+void fmt_iso_date(char *buf, size_t n, int64_t t, int tz)
 {
-	date_with(buf, n, t, 'T', "Z", 0, "");
+	date_with(buf, n, t, tz, 'T', 1, 0, "");
 }
 
 void fmt_year(char *buf, size_t n, double t)

@@ -40,14 +40,20 @@ void fmt_sig(char *buf, size_t n, double v, int digits);
 /* A percentage of a probability: "1%", "0.1%", "50%", "3.4e-05%". */
 void fmt_percent(char *buf, size_t n, double p);
 
-/* "2005-04-07 22:13:13" (UTC); "-" outside years 0..9999. */
-void fmt_date(char *buf, size_t n, int64_t t);
+/*
+ * Dates in the zone tz (minutes east of UTC): a commit's in its
+ * committer's zone, as git shows it (`git log --date=short`, `%cI`); an
+ * instant that is no commit's (today) with tz 0, UTC.
+ */
 
-/* "2005-04-07" (UTC); "-" outside years 0..9999. */
-void fmt_day(char *buf, size_t n, int64_t t);
+/* "2005-04-07 22:13:13"; "-" outside years 0..9999. */
+void fmt_date(char *buf, size_t n, int64_t t, int tz);
 
-/* "2005-04-07T22:13:13Z"; "" outside years 0..9999. */
-void fmt_iso_date(char *buf, size_t n, int64_t t);
+/* "2005-04-07"; "-" outside years 0..9999. */
+void fmt_day(char *buf, size_t n, int64_t t, int tz);
+
+/* "2005-04-07T22:13:13Z" (tz 0), "2005-04-07T15:13:13-07:00"; "" outside years 0..9999. */
+void fmt_iso_date(char *buf, size_t n, int64_t t, int tz);
 
 /* The calendar year of a projected date: "2031", "never" (not finite), "1.2e+06". */
 void fmt_year(char *buf, size_t n, double t);

@@ -96,4 +96,12 @@ char *walk_repo_describe(walk_repo *r, const unsigned char *id, int type);
 int walk_repo_commit_times(walk_repo *r, const unsigned char *ids, size_t n, int64_t *times,
 			   unsigned char *found, progress *p, char *err, size_t errsz);
 
+/*
+ * The committer's zone of commit `id` (minutes east of UTC, as its
+ * committer line says: "-0500" is -300) into *tz, read from this
+ * repository: 0, or 1 when it does not hold the commit or cannot read it
+ * (no libgit2: a SHA-256 repository).  One object read (about 13 us).
+ */
+int walk_repo_commit_zone(walk_repo *r, const unsigned char *id, int *tz);
+
 #endif

@@ -204,6 +204,26 @@ char *walk_repo_describe(walk_repo *r, const unsigned char *id, int type)
 
 /* ---- commit dates, for the history ------------------------------------- */
 
+int walk_repo_commit_zone(walk_repo *r, const unsigned char *id, int *tz)
+{
+	git_odb *odb = NULL;
+	git_odb_object *obj = NULL;
+	git_oid oid;
+	int ret = 1;
+
+	if (!r->repo || git_repository_odb(&odb, r->repo) < 0)
+		return 1;
+	memcpy(oid.id, id, GIT_OID_RAWSZ);
+	if (git_odb_read(&obj, odb, &oid) == 0 && git_odb_object_type(obj) == GIT_OBJECT_COMMIT) {
+		(void)commit_when(git_odb_object_data(obj), git_odb_object_size(obj), tz);
+		ret = 0;
+	}
+	git_odb_object_free(obj);
+	git_odb_free(odb);
+	git_error_clear();
+	return ret;
+}
+
 int walk_repo_commit_times(walk_repo *r, const unsigned char *ids, size_t n, int64_t *times,
 			   unsigned char *found, progress *p, char *err, size_t errsz)
 {
