@@ -18,6 +18,8 @@
 #   gen_repo DIR SCENARIO   tests/gen_repo.py, its JSON to DIR.json (a copy
 #                           of $ABBREV_FIXTURES/SCENARIO when `make check`
 #                           built it there, as Makefile.am does)
+#   jget FILE EXPR          the Python expression EXPR over `d`, FILE's
+#                           JSON, printed (tests/jget.py)
 #   wait_paused PID MARK WHAT
 #                           wait for the background tool PID to reach its
 #                           test hook's pause (the file MARK exists)
@@ -189,6 +191,10 @@ gen_repo() {
 	"$PYTHON3" "$tests_dir/gen_repo.py" "$1" --scenario "$2" \
 		${ABBREV_FIXTURES:+--built "$ABBREV_FIXTURES"} >"$1.json" ||
 		die "gen_repo.py $2 failed"
+}
+
+jget() {
+	"$PYTHON3" "$tests_dir/jget.py" "$@"
 }
 
 oracle_compare() {

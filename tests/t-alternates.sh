@@ -30,7 +30,7 @@ count() {
 	for w in pack libgit2; do
 		expect_exit 0 env "$@" "$GIT_ABBREV" --walker=$w --format=json "$repo"
 		[ "$rc" -eq 0 ] || { show "$err"; continue; }
-		got=$("$PYTHON3" -c 'import json,sys; print(json.load(open(sys.argv[1]))["objects"])' "$out")
+		got=$(jget "$out" 'd["objects"]')
 		checks=$((checks + 1))
 		[ "$got" = "$gitn" ] || fail "$label, --walker=$w: $got objects, git counts $gitn"
 		checks=$((checks + 1))

@@ -94,7 +94,8 @@ fi
 chmod 644 "$bm"
 
 say "SHA-256: a 32-byte checksum in the bitmap header"
-if "$PYTHON3" "$tests_dir/gen_repo.py" "$tmp/s" --scenario sha256 >/dev/null 2>&1 &&
+if "$PYTHON3" "$tests_dir/gen_repo.py" "$tmp/s" --scenario sha256 \
+	${ABBREV_FIXTURES:+--built "$ABBREV_FIXTURES"} >/dev/null 2>&1 &&
    git -C "$tmp/s" repack -adbq 2>/dev/null &&
    ls "$tmp/s"/.git/objects/pack/pack-*.bitmap >/dev/null 2>&1
 then

@@ -8,11 +8,7 @@
 repo=$tmp/planted
 gen_repo "$repo" planted
 planted() { # KIND FIELD -> value from gen_repo's JSON
-	python3 -c 'import json,sys
-d=json.load(open(sys.argv[1]))
-p=[x for x in d["planted"] if x["kind"]==sys.argv[2]][0]
-v=p[sys.argv[3]]
-print(" ".join(v) if isinstance(v,list) else v)' "$repo.json" "$1" "$2"
+	jget "$repo.json" "words(planted('$1')['$2'])"
 }
 
 cc_len=$(planted commit-commit shared); cc_ids=$(planted commit-commit ids)
@@ -77,7 +73,7 @@ grep -q "^no commit ID shares its first 40 chars with an object of any type (" "
 # JSON: the groups and counts
 expect_exit 1 "$GIT_ABBREV" check "$cc_len" --format=json "$repo"
 checks=$((checks + 1))
-python3 - "$out" "$cc_len" $cc_ids <<'PY' || fail "check --format=json"
+"$PYTHON3" - "$out" "$cc_len" $cc_ids <<'PY' || fail "check --format=json"
 import json, sys
 d = json.load(open(sys.argv[1]))
 L = int(sys.argv[2]); ids = set(sys.argv[3:])
@@ -99,7 +95,7 @@ grep -q "possibly crafted" "$out" && fail "flagged with --improbable=0"
 gen_repo "$tmp/many" many
 expect_exit 0 "$GIT_ABBREV" report --format=json "$tmp/many"
 checks=$((checks + 1))
-python3 - "$out" <<'PY' || fail "natural collision flagged as crafted"
+"$PYTHON3" - "$out" <<'PY' || fail "natural collision flagged as crafted"
 import json, sys
 b = json.load(open(sys.argv[1]))["types"]["blob"]["longest"]
 assert b["length"] >= 5 and b["improbable"] is False and b["p_random"] > 1e-3, b
@@ -107,7 +103,7 @@ PY
 
 # --reachable: the planted unreachable blob is counted by default, not with
 # --reachable; the reachable counts equal git rev-list --objects --all
-unreach=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["unreachable"][0])' "$repo.json")
+unreach=$(jget "$repo.json" 'd["unreachable"][0]')
 expect_exit 0 "$GIT_ABBREV" check 40 --type=blob "$repo"
 expect_exit 0 "$GIT_ABBREV" report --format=json "$repo"
 grep -q . "$out" || fail "report printed nothing"
@@ -118,7 +114,7 @@ git -C "$repo" rev-list --objects --all | cut -d' ' -f1 |
 	git -C "$repo" cat-file --batch-check='%(objectname) %(objecttype)' >"$tmp/revlist"
 grep -q "^$unreach " "$tmp/revlist" && die "planted unreachable blob is reachable"
 checks=$((checks + 1))
-python3 - "$tmp/all.json" "$tmp/reach.json" "$tmp/revlist" <<'PY' || fail "--reachable counts"
+"$PYTHON3" - "$tmp/all.json" "$tmp/reach.json" "$tmp/revlist" <<'PY' || fail "--reachable counts"
 import json, sys, collections
 full = json.load(open(sys.argv[1]))["types"]; reach = json.load(open(sys.argv[2]))["types"]
 want = collections.Counter(l.split()[1] for l in open(sys.argv[3]))

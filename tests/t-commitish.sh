@@ -15,11 +15,7 @@
 repo=$tmp/ish
 gen_repo "$repo" commitish
 field() { # KIND FIELD -> value from gen_repo's JSON
-	"$PYTHON3" -c 'import json,sys
-d=json.load(open(sys.argv[1]))
-p=[x for x in d["planted"] if x["kind"]==sys.argv[2]][0]
-v=p[sys.argv[3]]
-print(" ".join(v) if isinstance(v,list) else v)' "$repo.json" "$1" "$2"
+	jget "$repo.json" "words(planted('$1')['$2'])"
 }
 
 # git's answer for a prefix: "ambiguous", or the ID it resolves to

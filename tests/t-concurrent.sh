@@ -38,7 +38,7 @@ runs=0 changed=0
 while kill -0 "$churner" 2>/dev/null; do
 	runs=$((runs + 1))
 	if "$GIT_ABBREV" --format=json "$R" >"$tmp/out" 2>"$tmp/err"; then
-		got=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["objects"])' "$tmp/out")
+		got=$(jget "$tmp/out" 'd["objects"]')
 		checks=$((checks + 1))
 		[ "$got" = "$want" ] || fail "run $runs: $got objects, want $want"
 	else

@@ -70,7 +70,7 @@ grep -qx "git-abbrev: $tmp/no/such/dir: No such file or directory" "$err" ||
 
 say "corrupt object database: exit >= 3, one line on stderr, empty stdout"
 cp -R "$tmp/repo" "$tmp/bad-loose"
-blob=$("$PYTHON3" -c 'import json,sys; print(json.load(open(sys.argv[1]))["ids"]["blob"])' "$tmp/repo.json")
+blob=$(jget "$tmp/repo.json" 'd["ids"]["blob"]')
 f=$tmp/bad-loose/.git/objects/$(echo "$blob" | cut -c1-2)/$(echo "$blob" | cut -c3-)
 [ -f "$f" ] || die "no loose object $f"
 chmod -R u+w "$tmp/bad-loose"

@@ -13,7 +13,7 @@ count() {
 	for w in pack libgit2; do
 		expect_exit 0 "$GIT_ABBREV" --walker=$w --format=json "$2"
 		[ "$rc" -eq 0 ] || { show "$err"; continue; }
-		got=$("$PYTHON3" -c 'import json,sys; print(json.load(open(sys.argv[1]))["objects"])' "$out")
+		got=$(jget "$out" 'd["objects"]')
 		checks=$((checks + 1))
 		[ "$got" = "$gitn" ] || fail "$1, --walker=$w: $got objects, git lists $gitn"
 	done

@@ -66,7 +66,7 @@ git -C "$R" prune --expire=now
 wait "$walk" && st=0 || st=$?
 checks=$((checks + 1))
 if [ "$st" -eq 0 ]; then
-	got=$("$PYTHON3" -c 'import json,sys; print(json.load(open(sys.argv[1]))["objects"])' "$tmp/out")
+	got=$(jget "$tmp/out" 'd["objects"]')
 	[ "$got" = "$after" ] ||
 		fail "a walk held up while a prune ran: $got objects, not $after (the state after)"
 elif [ "$st" -ne 3 ] || ! grep -q "kept changing.*try again" "$tmp/err"; then
@@ -144,7 +144,7 @@ while [ "$rounds" -lt 6 ]; do
 			refused=$((refused + 1))
 			rm -f "$out"
 		elif [ "$out" = "$tmp/out" ]; then
-			got=$("$PYTHON3" -c 'import json,sys; print(json.load(open(sys.argv[1]))["objects"])' "$out")
+			got=$(jget "$out" 'd["objects"]')
 			[ "$got" -ge "$after" ] && [ "$got" -le "$before" ] ||
 				fail "round $rounds: report of $got objects, neither $before (before) nor $after (after) nor between"
 		fi

@@ -48,7 +48,7 @@ done
 say "every key of report --format=json is documented"
 gen_repo "$tmp/repo" planted
 expect_exit 0 "$GIT_ABBREV" report --format=json "$tmp/repo"
-python3 - "$out" >"$tmp/keys" <<'PY'
+"$PYTHON3" - "$out" >"$tmp/keys" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 keys = set(d)

@@ -175,7 +175,8 @@ report missing-plain "$R"
 same "a pack the midx names missing" missing-plain missing
 
 say "SHA-256: 32-byte IDs and checksums in the multi-pack-index and its bitmap"
-if "$PYTHON3" "$tests_dir/gen_repo.py" "$tmp/s" --scenario sha256 >/dev/null 2>&1 &&
+if "$PYTHON3" "$tests_dir/gen_repo.py" "$tmp/s" --scenario sha256 \
+	${ABBREV_FIXTURES:+--built "$ABBREV_FIXTURES"} >/dev/null 2>&1 &&
    git -C "$tmp/s" repack -adq 2>/dev/null &&
    git -C "$tmp/s" multi-pack-index write --bitmap 2>/dev/null &&
    ls "$tmp/s"/.git/objects/pack/multi-pack-index-*.bitmap >/dev/null 2>&1

@@ -69,8 +69,7 @@ grep -q '^  4 .* 20[0-9][0-9] \* ' "$out" || { fail "text: no starred year at 4 
 # its commits span days: no growth fitted to them, and the line says why
 checks=$((checks + 1))
 tr '\n' ' ' <"$out" | sed 's/  */ /g' >"$tmp/joined"
-why=$("$PYTHON3" -c 'import json, sys; print(json.load(open(sys.argv[1]))["no_projection"])' \
-	"$tmp/history.json")
+why=$(jget "$tmp/history.json" 'd["no_projection"]')
 grep -qF "no growth fitted: $why (--growth=" \
 	"$tmp/joined" || { fail "text: no reason for the missing growth"; show "$out"; }
 formats "planted" --lengths=4..16 "$tmp/planted"

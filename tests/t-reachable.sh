@@ -12,10 +12,6 @@
 # ref; a copy with a ref to an object that does not exist has a broken ref.
 . "$(dirname "$0")/setup.sh"
 
-json() { # FILE EXPR: print the Python expression EXPR of the JSON `d` in FILE
-	"$PYTHON3" -c 'import json,sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"
-}
-
 gen_repo "$tmp/src" refs
 S=$tmp/src
 
@@ -24,16 +20,16 @@ expect_exit 0 "$GIT_ABBREV" report --format=json --reachable "$S"
 oracle_compare "clone view" "$out" --reachable "$S"
 cp "$out" "$tmp/clone.json"
 checks=$((checks + 1))
-[ "$(json "$out" 'd["reachable"]["refs"]')" = "['HEAD', 'refs/heads/*', 'refs/tags/*']" ] ||
-	fail "JSON does not name the refs walked: $(json "$out" 'd["reachable"]')"
+[ "$(jget "$out" 'd["reachable"]["refs"]')" = "['HEAD', 'refs/heads/*', 'refs/tags/*']" ] ||
+	fail "JSON does not name the refs walked: $(jget "$out" 'd["reachable"]')"
 nrefs=$(($(git -C "$S" for-each-ref refs/heads refs/tags | wc -l) + 1))
 checks=$((checks + 1))
-[ "$(json "$out" 'd["reachable"]["refs_walked"]')" = "$nrefs" ] ||
+[ "$(jget "$out" 'd["reachable"]["refs_walked"]')" = "$nrefs" ] ||
 	fail "refs_walked is not $nrefs (HEAD, branches, tags)"
 # a clone of it has exactly these objects
 git clone -q --bare "file://$S" "$tmp/clone.git" 2>/dev/null || die "clone failed"
 checks=$((checks + 1))
-[ "$(json "$out" 'd["objects"]')" = "$(git -C "$tmp/clone.git" cat-file --batch-all-objects --batch-check | wc -l)" ] ||
+[ "$(jget "$out" 'd["objects"]')" = "$(git -C "$tmp/clone.git" cat-file --batch-all-objects --batch-check | wc -l)" ] ||
 	fail "the clone view is not what git clone receives"
 expect_exit 0 "$GIT_ABBREV" report --reachable "$S"
 checks=$((checks + 1))
@@ -86,9 +82,9 @@ say "--refs: the pull requests, the remote and the notes are not a clone's"
 expect_exit 0 "$GIT_ABBREV" report --format=json --refs='refs/*' "$S"
 oracle_compare "--refs='refs/*'" "$out" --refs='refs/*' "$S"
 checks=$((checks + 1))
-[ "$(json "$out" 'd["objects"]')" -gt "$(json "$tmp/clone.json" 'd["objects"]')" ] ||
+[ "$(jget "$out" 'd["objects"]')" -gt "$(jget "$tmp/clone.json" 'd["objects"]')" ] ||
 	fail "every ref reaches no more than a clone's refs"
-[ "$(json "$out" 'd["reachable"]["refs_walked"]')" = "$(git -C "$S" for-each-ref | wc -l)" ] ||
+[ "$(jget "$out" 'd["reachable"]["refs_walked"]')" = "$(git -C "$S" for-each-ref | wc -l)" ] ||
 	fail "--refs='refs/*' did not walk every ref"
 expect_exit 0 "$GIT_ABBREV" report --format=json --refs=refs/pull --refs=HEAD "$S"
 oracle_compare "--refs=refs/pull --refs=HEAD (a name without a wildcard: all below it)" \
@@ -97,7 +93,7 @@ expect_exit 0 "$GIT_ABBREV" report --format=json --refs='refs/notes/*' --refs='r
 oracle_compare "--refs of notes and a remote" "$out" --refs='refs/notes/*' --refs='refs/remotes/*/old' "$S"
 expect_exit 0 "$GIT_ABBREV" check 4 --format=json --type=all --refs=refs/tags/v1.0 "$S"
 checks=$((checks + 1))
-[ "$(json "$out" 'd["reachable"]["refs"]')" = "['refs/tags/v1.0']" ] ||
+[ "$(jget "$out" 'd["reachable"]["refs"]')" = "['refs/tags/v1.0']" ] ||
 	fail "check --format=json does not name the refs walked"
 expect_exit 2 "$GIT_ABBREV" report --refs= "$S"
 say "--refs naming no ref: an error, not a count over fewer objects"
@@ -115,7 +111,7 @@ checks=$((checks + 1))
 git init -q "$tmp/empty"
 expect_exit 0 "$GIT_ABBREV" report --format=json --reachable "$tmp/empty"
 checks=$((checks + 1))
-[ "$(json "$out" 'd["reachable"]["refs_walked"]')" = 0 ] ||
+[ "$(jget "$out" 'd["reachable"]["refs_walked"]')" = 0 ] ||
 	fail "an empty repository's clone view is not an answer over no ref"
 expect_exit 3 "$GIT_ABBREV" report --refs=HEAD "$tmp/empty"
 expect_exit 2 "$GIT_ABBREV" report "$S" --refs
@@ -128,10 +124,10 @@ ls "$tmp/part.git"/objects/pack/*.promisor >/dev/null 2>&1 || die "no promisor p
 git -C "$tmp/part.git" show-ref -q refs/pull/1/head || die "the mirror has no pull refs"
 expect_exit 0 "$GIT_ABBREV" report --format=json --reachable "$tmp/part.git"
 oracle_compare "partial mirror, clone view" "$out" --reachable "$tmp/part.git"
-missing=$(json "$out" 'd["reachable"]["missing"]')
+missing=$(jget "$out" 'd["reachable"]["missing"]')
 checks=$((checks + 1))
 [ "$missing" -gt 0 ] || fail "a blob-less clone misses no blob?"
-[ "$(json "$out" 'd["types"]["blob"]["count"]')" -lt "$(json "$tmp/clone.json" 'd["types"]["blob"]["count"]')" ] ||
+[ "$(jget "$out" 'd["types"]["blob"]["count"]')" -lt "$(jget "$tmp/clone.json" 'd["types"]["blob"]["count"]')" ] ||
 	fail "missing blobs counted as present"
 [ -s "$err" ] && fail "JSON: the note is a key, not a line on stderr"
 expect_exit 0 "$GIT_ABBREV" report --format=json --refs='refs/*' "$tmp/part.git"
@@ -162,9 +158,9 @@ grep -qx "git-abbrev: warning: bad object refs/heads/ghost" "$err" ||
 	fail "no warning naming the broken ref"
 show "$err"
 checks=$((checks + 1))
-[ "$(json "$out" '(d["objects"], d["reachable"]["missing"], d["reachable"]["bad_refs"])')" = \
-  "($(json "$tmp/clone.json" 'd["objects"]'), 1, 1)" ] ||
-	fail "the broken ref's object is not counted apart as missing: $(json "$out" 'd["reachable"]')"
+[ "$(jget "$out" '(d["objects"], d["reachable"]["missing"], d["reachable"]["bad_refs"])')" = \
+  "($(jget "$tmp/clone.json" 'd["objects"]'), 1, 1)" ] ||
+	fail "the broken ref's object is not counted apart as missing: $(jget "$out" 'd["reachable"]')"
 
 say "the note tells a broken ref's object from what a partial clone's remote promises"
 # git's count of what the refs reach and the repository lacks

@@ -220,7 +220,7 @@ check_json "--reachable in a worktree (its detached HEAD)" --reachable "$tmp/wt2
 expect_exit 0 "$GIT_ABBREV" --format=json --reachable "$P"
 check_json "--reachable main repo: other worktrees' HEADs are not a clone's" --reachable "$P"
 checks=$((checks + 1))
-"$PYTHON3" -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["reachable"]["refs"] == ["HEAD", "refs/heads/*", "refs/tags/*"] else 1)' "$out" ||
+[ "$(jget "$out" 'd["reachable"]["refs"] == ["HEAD", "refs/heads/*", "refs/tags/*"]')" = True ] ||
 	fail "--reachable: JSON does not name the refs a clone fetches"
 
 say "several repositories: the union"
@@ -273,7 +273,7 @@ checks=$((checks + 1))
 
 say "SHA-256 repository (report it, or refuse with exit 3 and one line)"
 if "$PYTHON3" "$tests_dir/gen_repo.py" "$tmp/sha256" --scenario sha256 \
-	>"$tmp/sha256.json" 2>"$tmp/sha256.err"; then
+	${ABBREV_FIXTURES:+--built "$ABBREV_FIXTURES"} >"$tmp/sha256.json" 2>"$tmp/sha256.err"; then
 	runs=$((runs + 1))
 	out=$tmp/run$runs.out
 	err=$tmp/run$runs.err

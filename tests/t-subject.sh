@@ -10,7 +10,7 @@
 
 n=2000
 git init -q "$tmp/r"
-python3 - "$n" >"$tmp/stream" <<'EOF'
+"$PYTHON3" - "$n" >"$tmp/stream" <<'EOF'
 import sys
 n = int(sys.argv[1])
 forms = ["  indented %d\f\n   second\tline  \n\nbody\n",

@@ -35,7 +35,7 @@ for r in planted history many; do
 	say "$r: the report's verdict against policy, git and its definitions"
 	expect_exit 0 "$GIT_ABBREV" report --format=json "$tmp/$r"
 	cp "$out" "$tmp/$r.report.json"
-	lens=$("$PYTHON3" -c 'import json,sys; print(",".join(json.load(open(sys.argv[1]))["verdict"]["lengths"]))' "$tmp/$r.report.json")
+	lens=$(jget "$tmp/$r.report.json" '",".join(d["verdict"]["lengths"])')
 	expect_exit 0 "$GIT_ABBREV" policy --format=json --lengths="$lens" "$tmp/$r"
 	cp "$out" "$tmp/$r.policy.json"
 	check "$r: report --format=json's verdict" "$tmp/$r.report.json" "$tmp/$r.policy.json" "$tmp/$r"
@@ -106,7 +106,7 @@ expect_exit 0 "$GIT_ABBREV" policy --format=json --lengths="$lens" "$tmp/history
 cp "$out" "$tmp/lengths.policy.json"
 for k in report check; do
 	checks=$((checks + 1))
-	got=$("$PYTHON3" -c 'import json,sys; print(",".join(json.load(open(sys.argv[1]))["verdict"]["lengths"]))' "$tmp/lengths.$k.json")
+	got=$(jget "$tmp/lengths.$k.json" '",".join(d["verdict"]["lengths"])')
 	[ "$got" = "$lens" ] || fail "$k --lengths: the verdict's lengths are $got, not $lens"
 	check "$k --lengths: the verdict against policy" "$tmp/lengths.$k.json" "$tmp/lengths.policy.json" "$tmp/history"
 done
