@@ -20,6 +20,8 @@ import math
 import subprocess
 import sys
 
+import birthday
+
 YEAR = 31556952.0
 STEP = 2.0
 MAX_DATES = 16
@@ -103,28 +105,13 @@ def fit_at(times, cut, window, kind):
 
 
 def expected_prefixes(n, L):
-    """16^L (1 - (1-q)^n - n q (1-q)^(n-1)), q = 16^-L, for a whole n."""
+    """tests/birthday.py's, for a whole n (the projected count rounded)."""
     n = max(0, min(int(math.floor(n + 0.5)), 10 ** 18))
-    if n < 2:
-        return 0.0
-    q = 16.0 ** -L
-    l1q = math.log1p(-q)
-    return 16.0 ** L * -math.expm1(n * l1q) - 16.0 ** L * n * q * math.exp((n - 1) * l1q)
+    return birthday.expected_prefixes(n, L)
 
 
 def interval(mu):
-    if not mu > 0:
-        return 0, 0
-    # start where the mass below is negligible (< 1e-30), as a sum from 0 would
-    k = max(0, int(math.floor(mu - 12 * math.sqrt(mu) - 10)))
-    c, lo = 0.0, None
-    while True:
-        c += math.exp(k * math.log(mu) - mu - math.lgamma(k + 1))
-        if lo is None and c > Q:
-            lo = k
-        if c >= 1 - Q:
-            return lo, k
-        k += 1
+    return birthday.poisson_interval(mu, Q)
 
 
 def second_times(times, L):

@@ -23,28 +23,12 @@ import sys
 import xml.etree.ElementTree as ET
 from decimal import Decimal, getcontext
 
+from birthday import capacity, p_collision, pairs
 from svgcheck import NS, bad, check_12_16, classes, expect, x_ticks
 
 getcontext().prec = 60
 YEAR = 31556952.0
 TITLES = {"all": "all objects", "commit": "commits", "commit-ish": "commit-ish"}
-
-
-def pairs(n, L):
-    return Decimal(n) * (Decimal(n) - 1) / 2 / Decimal(16) ** L
-
-
-def p_collision(n, L):
-    return float(-(-pairs(n, L)).exp() + 1) if n >= 2 else 0.0
-
-
-def capacity(L, p):
-    """The largest n with n(n-1)/2 <= -ln(1-p) 16^L, in integers."""
-    t = int(-(Decimal(1) - Decimal(p)).ln() * Decimal(16) ** L)
-    n = math.isqrt(2 * t) + 2
-    while n * (n - 1) // 2 > t:
-        n -= 1
-    return n
 
 
 def close(a, b, rel=1e-9):

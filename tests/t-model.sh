@@ -10,12 +10,15 @@
 . "$(dirname "$0")/setup.sh"
 
 # json_check LABEL FILE PYTHON: run PYTHON with `d` = the parsed FILE
-# (NaN/Infinity rejected); it raises AssertionError to fail the check.
+# (NaN/Infinity rejected) and tests/birthday.py's formulas as `birthday`;
+# it raises AssertionError to fail the check.
 json_check() {
 	label=$1 file=$2 code=$3
 	checks=$((checks + 1))
 	if "$PYTHON3" - "$file" >"$tmp/py.out" 2>&1 <<PY
 import json, sys
+sys.path.insert(0, "$tests_dir")
+import birthday
 def no_const(c):
     raise ValueError("not JSON: " + c)
 with open(sys.argv[1]) as f:
@@ -67,13 +70,13 @@ assert abs(e10 - 77) / 77 < 0.02, e10
 assert abs(e11 - 4.8) / 4.8 < 0.02, e11
 assert d['lengths']['4']['p_collision'] == 1
 assert 0 < d['lengths']['40']['p_collision'] < 1e-30
-# the closed forms, recomputed here
+# the closed forms, recomputed here (tests/birthday.py)
 import math
 for L in (10, 12, 16, 20):
-    E = 13021585 * 13021584 / 2 / 16**L
+    E, P = birthday.pairs(13021585, L), birthday.p_collision(13021585, L)
     row = d['lengths'][str(L)]
     assert abs(row['expected_pairs'] - E) <= 1e-12 * E, (L, row)
-    assert abs(row['p_collision'] + math.expm1(-E)) <= 1e-12 * -math.expm1(-E), (L, row)
+    assert abs(row['p_collision'] - P) <= 1e-12 * P, (L, row)
 # capacity: the largest n with n(n-1)/2 <= -ln(1-p) 16^L
 for L in range(4, 21):
     for key, p in (('p01', 0.01), ('p50', 0.5)):
@@ -143,14 +146,11 @@ for fmt in text markdown; do
 	grep -q 'e+' "$out" && { fail "$fmt: a number in C's e+ notation"; show "$out"; }
 	# E at 8 chars and the expected objects / prefixes at 7, recomputed here
 	row=$("$PYTHON3" -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+from birthday import pairs, expected_objects, expected_prefixes
 n = 13021585
-def e(L): return n * (n - 1) / 2 / 16**L
-# objects: n (1 - (1 - 16^-L)^(n-1)); prefixes: 16^L (1 - P(0) - P(1)) per prefix
-def objs(L): return n * (1 - (1 - 16.0**-L) ** (n - 1))
-def pfx(L):
-    q = 16.0**-L
-    return 16**L * (1 - (1 - q) ** n - n * q * (1 - q) ** (n - 1))
-print("{:,.0f} {:,.0f} / {:,.0f}".format(e(8), objs(7), pfx(7)))')
+print("{:,.0f} {:,.0f} / {:,.0f}".format(pairs(n, 8), expected_objects(n, 7), expected_prefixes(n, 7)))' "$tests_dir")
 	set -- $row
 	checks=$((checks + 1))
 	grep -Eq "^[| ]*8[| ]+$1 " "$out" || { fail "$fmt: no row '8  $1'"; show "$out"; }
@@ -199,29 +199,19 @@ for pub in "13021585 9:2452/1226 10:186/93 11:12/6 12:0/0" \
 	expect_exit 0 "$GIT_ABBREV" model --format=json --objects="$n"
 	cp "$out" "$tmp/pub.json"
 	json_check "model --objects=$n against the published table" "$tmp/pub.json" "
-import math
-def pmf(k, m):
-    return math.exp(k * math.log(m) - m - math.lgamma(k + 1)) if m > 0 else float(k == 0)
-def interval(m, q=0.005):
-    # the central 99% of Poisson(m): lo, hi with P(X < lo) <= q, P(X > hi) <= q
-    c, k, lo = 0.0, 0, None
-    while True:
-        p = pmf(k, m)
-        if lo is None and c + p > q:
-            lo = k
-        c += p
-        if c >= 1 - q:
-            return lo, k
-        k += 1
+# the central 99% of Poisson(m): lo, hi with P(X < lo) <= q, P(X > hi) <= q
+interval = birthday.poisson_interval
 for cell in '$*'.split():
     L, counts = cell.split(':')
     objs, pre = (int(x) for x in counts.split('/'))
     row = d['lengths'][L]
     # recomputed here, as the model's own numbers are what is tested
-    want = $n * ($n - 1) / 2 / 16 ** int(L)
+    want = birthday.pairs($n, int(L))
     assert abs(row['expected_pairs'] - want) <= 1e-9 * want, (L, row['expected_pairs'], want)
-    lo, hi = interval(row['expected_prefixes'])
-    assert lo <= pre <= hi, (L, pre, row['expected_prefixes'], lo, hi)
+    mu = birthday.expected_prefixes($n, int(L))
+    assert abs(row['expected_prefixes'] - mu) <= 1e-7 * max(1.0, mu), (L, row['expected_prefixes'], mu)
+    lo, hi = interval(mu)
+    assert lo <= pre <= hi, (L, pre, mu, lo, hi)
     # every colliding prefix of these tables holds two objects
     assert 2 * lo <= objs <= 2 * hi, (L, objs, lo, hi)
 "

@@ -14,7 +14,7 @@
 
 r=$tmp/watch
 gen_repo "$r" watch
-J() { "$PYTHON3" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$r.json" "$1"; }
+J() { jget "$r.json" "$1"; }
 crafted=$(J 'd["crafted"]')
 target=$(J 'd["target"]')
 shared=$(J 'd["shared"]')
@@ -37,11 +37,12 @@ grep -q "possibly crafted" "$out" || fail "not called possibly crafted"
 say "the JSON: the chance for random IDs, from the objects git lists"
 nobj=$(git -C "$r" cat-file --batch-all-objects --batch-check | wc -l)
 expect_exit 1 -C "$r" "$GIT_ABBREV" watch --length=7 --format=json
-"$PYTHON3" - "$out" "$crafted" "$target" "$shared" "$nobj" <<'EOF' || fail "watch's JSON is not as planted"
-import json, math, sys
+PYTHONPATH=$tests_dir "$PYTHON3" - "$out" "$crafted" "$target" "$shared" "$nobj" <<'EOF' || fail "watch's JSON is not as planted"
+import json, sys
+from birthday import p_new
 d = json.load(open(sys.argv[1]))
 crafted, target, shared, nobj = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
-want_p = -math.expm1(nobj * math.log1p(-16.0 ** -shared))  # one new commit, nobj objects
+want_p = p_new(nobj, shared)  # one new commit, nobj objects
 f = d["found"]
 ok = (d["schema_version"] >= 2 and d["commits"] == 1 and len(f) == 1 and f[0]["commit"] == crafted
       and f[0]["other"] == target and f[0]["shared_length"] == shared and f[0]["cited"] == 6

@@ -23,10 +23,11 @@ repository at the verdict's lengths.  Checks:
 Exits 0, or 1 with a line per mismatch.
 """
 import json
-import math
 import subprocess
 import sys
 from collections import Counter
+
+from birthday import p_collision
 
 errors = []
 
@@ -49,10 +50,6 @@ def git(repo, *args):
 def colliding(ids, L):
     c = Counter(i[:L] for i in ids)
     return sum(1 for v in c.values() if v >= 2)
-
-
-def p_collision(n, L):
-    return -math.expm1(-(n * (n - 1) / 2) / 16.0 ** L)
 
 
 def git_auto(count):
