@@ -46,8 +46,25 @@ for s in "$@"; do
 	}
 done
 
-say "every command git abbrev -h lists is in the README's list"
-for cmd in $("$GIT_ABBREV" --git-completion-helper=commands); do
+say "the README's list of commands is the tool's: each one runs, and none is missing"
+# the list: "    git abbrev [report] [<options>] ...  what it answers"
+sed -n 's/^    git abbrev \[*\([a-z][a-z-]*\)\]* .*  .*/\1/p' "$readme" >"$tmp/readme.cmds"
+checks=$((checks + 1))
+[ "$(wc -l <"$tmp/readme.cmds")" -ge 5 ] ||
+	{ fail "the README lists $(wc -l <"$tmp/readme.cmds") commands"; show "$tmp/readme.cmds"; }
+"$GIT_ABBREV" --git-completion-helper=commands >"$tmp/tool.raw" ||
+	fail "--git-completion-helper=commands failed"
+tr ' ' '\n' <"$tmp/tool.raw" | sed '/^$/d' >"$tmp/tool.cmds"
+while read -r cmd; do
+	# a command git abbrev has: -h prints its usage (git's 129), not "unknown command" (2)
+	st=0
+	"$GIT_ABBREV" "$cmd" -h >"$tmp/usage" 2>&1 || st=$?
+	checks=$((checks + 2))
+	[ "$st" -eq 129 ] && grep -q "^usage: git abbrev \[*$cmd[] ]" "$tmp/usage" ||
+		{ fail "the README lists $cmd: git abbrev $cmd -h exits $st"; show "$tmp/usage"; }
+	grep -qx "$cmd" "$tmp/tool.cmds" || fail "the README lists $cmd, git abbrev -h does not"
+done <"$tmp/readme.cmds"
+for cmd in $(cat "$tmp/tool.cmds"); do
 	checks=$((checks + 1))
 	grep -q "^    git abbrev \[*$cmd[] ]" "$readme" || fail "command $cmd is not in the README"
 done
