@@ -272,8 +272,8 @@ START_TEST(test_written)
 	ck_assert_ptr_nonnull(strstr(u, "\n    --format=text|json    "));
 	ck_assert_ptr_nonnull(strstr(u, "\n    -C <path>             "));
 	ck_assert_ptr_nonnull(strstr(u, "exit status: 0 no two IDs"));
-	ck_assert_str_eq(opts, "--type= --against= --quiet --format= --improbable= --lengths= --reachable --refs= "
-			 "--walker= --progress --no-progress -C\n");
+	ck_assert_str_eq(opts, "--type= --against= --quiet --format= --improbable= --lengths= --no-cache "
+			 "--reachable --refs= --walker= --progress --no-progress -C\n");
 	ck_assert_str_eq(types, "commit commit-ish tree blob tag all\n");
 	ck_assert_str_eq(formats, "text json csv markdown svg\n");
 	ck_assert_str_eq(commands, "report check model verify history policy ids merge cache audit watch\n");

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "check_suites.h"
 #include "subject_cache.h"
@@ -489,6 +490,91 @@ START_TEST(test_build_large)
 }
 END_TEST
 
+/*
+ * A types table: seven objects (one byte's four and three in the next,
+ * whose last two bits stay unused), every type; the file read back gives
+ * them, and answers only for its pack's checksum, count and files; a
+ * flipped bit in the body (its CRC then wrong) or in the unused bits
+ * (the CRC recomputed) is refused; a type that is not one of the four is
+ * not written.
+ */
+START_TEST(test_types)
+{
+	static const unsigned char types[7] = { 1, 2, 3, 4, 3, 3, 1 };
+	char dir[] = "/tmp/check-types-cache.XXXXXX", path[512];
+	subject_bind bind = { { 1, 2, 3, 4, 5 }, { 1, 6, 7, 8, 9 }, "/x/pack-aa.pack" }, other;
+	unsigned char got[7], img[512], bad[7] = { 1, 2, 3, 0, 3, 3, 1 };
+	size_t len, plen = strlen(bind.pack_path);
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(subject_types_load(dir, RAW, sum_a, 7, &bind, got), 1);
+	ck_assert_int_eq(subject_types_save(dir, RAW, sum_a, 7, &bind, types), 0);
+	memset(got, 0, sizeof(got));
+	ck_assert_int_eq(subject_types_load(dir, RAW, sum_a, 7, &bind, got), 0);
+	ck_assert_mem_eq(got, types, 7);
+	/* another pack, count or file: no table */
+	ck_assert_int_eq(subject_types_load(dir, RAW, sum_b, 7, &bind, got), 1);
+	ck_assert_int_eq(subject_types_load(dir, RAW, sum_a, 6, &bind, got), 1);
+	other = bind;
+	other.pack.ino++;
+	ck_assert_int_eq(subject_types_load(dir, RAW, sum_a, 7, &other, got), 1);
+	other = bind;
+	other.idx.mtime_nsec++;
+	ck_assert_int_eq(subject_types_load(dir, RAW, sum_a, 7, &other, got), 1);
+	/* the file: 152 bytes of header, the path, two bytes of types, the CRC */
+	snprintf(path, sizeof(path), "%s/pack-aa%038d.types", dir, 0);
+	f = fopen(path, "rb");
+	ck_assert_ptr_nonnull(f);
+	len = fread(img, 1, sizeof(img), f);
+	fclose(f);
+	ck_assert_uint_eq(len, 152 + plen + 2 + 4);
+	/* types less one, two bits each from the lowest: 0 1 2 3 | 2 2 0 */
+	ck_assert_uint_eq(img[152 + plen], 0xe4);
+	ck_assert_uint_eq(img[152 + plen + 1], 0x0a);
+	/* a bit of the body flipped: the CRC disagrees */
+	img[152 + plen] ^= 1;
+	f = fopen(path, "wb");
+	ck_assert_uint_eq(fwrite(img, 1, len, f), len);
+	fclose(f);
+	ck_assert_int_eq(subject_types_load(dir, RAW, sum_a, 7, &bind, got), 1);
+	/* an unused bit set, the CRC right: refused all the same */
+	ck_assert_int_eq(subject_types_save(dir, RAW, sum_a, 7, &bind, types), 0);
+	f = fopen(path, "rb");
+	len = fread(img, 1, sizeof(img), f);
+	fclose(f);
+	img[152 + plen + 1] |= 0x40;
+	{
+		uLong c = crc32(crc32(0, NULL, 0), img, (uInt)(len - 4));
+
+		for (int i = 0; i < 4; i++)
+			img[len - 4 + i] = (unsigned char)(c >> (8 * i));
+	}
+	f = fopen(path, "wb");
+	ck_assert_uint_eq(fwrite(img, 1, len, f), len);
+	fclose(f);
+	ck_assert_int_eq(subject_types_load(dir, RAW, sum_a, 7, &bind, got), 1);
+	/* with the bit cleared (and its CRC) it is a good table again: the test above was fair */
+	img[152 + plen + 1] &= (unsigned char)~0x40;
+	{
+		uLong c = crc32(crc32(0, NULL, 0), img, (uInt)(len - 4));
+
+		for (int i = 0; i < 4; i++)
+			img[len - 4 + i] = (unsigned char)(c >> (8 * i));
+	}
+	f = fopen(path, "wb");
+	ck_assert_uint_eq(fwrite(img, 1, len, f), len);
+	fclose(f);
+	ck_assert_int_eq(subject_types_load(dir, RAW, sum_a, 7, &bind, got), 0);
+	ck_assert_mem_eq(got, types, 7);
+	/* not one of the four types: nothing written */
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(subject_types_save(dir, RAW, sum_a, 7, &bind, bad), 0);
+	ck_assert_int_eq(access(path, F_OK), -1);
+	ck_assert_int_eq(rmdir(dir), 0); /* and no temporary file left */
+}
+END_TEST
+
 Suite *make_subject_cache_suite(void)
 {
 	Suite *s = suite_create("subject_cache");
@@ -505,6 +591,7 @@ Suite *make_subject_cache_suite(void)
 	tcase_add_checked_fixture(errors, setup, teardown);
 	tcase_add_test(errors, test_parse_damage);
 	tcase_add_test(errors, test_files);
+	tcase_add_test(errors, test_types);
 	tcase_add_test(errors, test_directory);
 	suite_add_tcase(s, errors);
 	return s;

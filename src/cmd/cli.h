@@ -64,6 +64,7 @@ typedef struct {
 	shard shard;         /* --shard=K/N: count shard K of N only (default all) */
 	const char *title;   /* --title=<text>: the chart's title (report, model, history) */
 	cli_lengths lengths; /* report --lengths: added to the verdict's */
+	int no_cache;        /* --no-cache: no cache files (types, commit tables), read or written */
 } cli_repo_opts;
 
 typedef cli_repo_opts cli_report_opts;
@@ -97,7 +98,6 @@ typedef struct {
 	double horizon_years; /* --horizon-years=Y: ... for Y more years */
 	int projection;       /* 0 with --no-projection */
 	int backtest;         /* --backtest: how past fits would have predicted since */
-	int no_cache;         /* --no-cache: no commit table files, read or written */
 } cli_history_opts;
 
 /*
@@ -174,7 +174,6 @@ typedef struct {
 	int fix;             /* --fix: print the input with its references rewritten */
 	uint64_t max_input;  /* --max-input=<size>: the most bytes read from one input */
 	int fail_on;         /* --fail-on=warning|error: enum cli_fail_on */
-	int no_cache;        /* --no-cache: no subject cache files, read or written */
 	/* --repo=<path> (repeatable): more repositories to look IDs up in */
 	const char *other[CLI_MAX_OTHER_REPOS];
 	size_t nother;
@@ -196,7 +195,6 @@ typedef struct {
 typedef struct {
 	cli_repo_opts r;     /* --format (text, json, csv, markdown, svg, map), --title, -C */
 	unsigned min_length; /* --min-length=N; 0: abbrev.minLength, else 12 */
-	int no_cache;        /* --no-cache */
 	const char *range;   /* the positional <range>; NULL: HEAD */
 } cli_audit_opts;
 
@@ -308,6 +306,10 @@ void cli_commands_usage(FILE *out);
 #define CLI_TITLE(T, R) \
 	CLI_STRING("title", offsetof(T, R title), "<text>", \
 		   "the title of a chart or Markdown heading (default: repository names)")
+/* report, check, policy: the walk's types tables and the commit tables */
+#define CLI_NO_CACHE(T, R) \
+	CLI_FLAG("no-cache", 0, offsetof(T, R no_cache), 1, \
+		 "neither read nor write the cache of per-pack tables (read every pack)")
 #define CLI_PROGRESS_ROWS(T, R) \
 	CLI_FLAG("progress", 0, offsetof(T, R progress), 1, "show progress on stderr"), \
 	CLI_FLAG("no-progress", 0, offsetof(T, R progress), 0, \

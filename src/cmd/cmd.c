@@ -219,6 +219,7 @@ int cmd_sets_open(cmd_sets *cs, const cli_repo_opts *o)
 	int rc;
 
 	memset(cs, 0, sizeof(*cs));
+	cs->no_cache = o->no_cache;
 	cs->repos = calloc(nopen, sizeof(*cs->repos));
 	cs->paths = calloc(nopen, sizeof(*cs->paths));
 	if (!cs->repos || !cs->paths)
@@ -243,7 +244,7 @@ nomem:
 
 static int sets_fill(cmd_sets *cs, const cli_repo_opts *o, progress *p, int commits_only)
 {
-	char err[1024] = "";
+	char err[1024] = "", *dir = NULL;
 	int rc;
 
 	cs->s = idsets_new(walk_repo_rawsz(cs->repos[0]));
@@ -266,13 +267,19 @@ static int sets_fill(cmd_sets *cs, const cli_repo_opts *o, progress *p, int comm
 		idsets_store_only(cs->s, 1u << ABBREV_TYPE_COMMIT);
 	if (o->reachable && (rc = load_reachable(cs, o, p)))
 		return rc;
+	/* each pack's types, kept by the scan of an earlier walk */
+	if (!o->reachable && o->walker != CLI_WALKER_LIBGIT2 && !cs->no_cache)
+		dir = subject_cache_dir();
 	for (size_t i = 0; i < cs->n && !o->reachable; i++) {
 		if (o->walker == CLI_WALKER_LIBGIT2)
 			rc = walk_repo_objects(cs->repos[i], cs->s, p, err, sizeof(err));
 		else
-			rc = walk_pack_objects(walk_repo_objdir(cs->repos[i]), cs->s, p, err, sizeof(err));
-		if (rc)
+			rc = walk_pack_objects_cached(walk_repo_objdir(cs->repos[i]), dir, cs->s, p, err,
+						      sizeof(err));
+		if (rc) {
+			free(dir);
 			return walk_status_exit(rc, err);
+		}
 		/*
 		 * What git too warns about and goes on without (a missing
 		 * alternate), and notes ("note: ...": a bitmap passed over)
@@ -288,6 +295,10 @@ static int sets_fill(cmd_sets *cs, const cli_repo_opts *o, progress *p, int comm
 		}
 		err[0] = '\0';
 	}
+	/* under its cap, the longest unused tables and those of repacked packs removed */
+	if (dir)
+		(void)subject_cache_tidy(dir, cmd_cache_cap(walk_repo_git2(cs->repos[0])));
+	free(dir);
 	/*
 	 * The commit-ish set: the tags whose headers no walker read are read
 	 * through libgit2, then every tag is peeled over the whole union.

@@ -79,6 +79,7 @@ typedef struct {
 	size_t n;
 	unsigned lacks;    /* enum abbrev_lack of any of them */
 	abbrev_reach reach; /* with --reachable: the refs walked, objects missing */
+	int no_cache;      /* --no-cache: no per-pack tables read or written */
 } cmd_sets;
 
 /*

@@ -42,7 +42,7 @@ static const cli_choice audit_formats[] = {
 static const cli_option audit_options[] = {
 	CLI_VALUE("min-length", offsetof(cli_audit_opts, min_length), cli_opt_length, "<N>",
 	          "a shorter ID is short (default: abbrev.minLength, else 12)"),
-	CLI_FLAG("no-cache", 0, offsetof(cli_audit_opts, no_cache), 1,
+	CLI_FLAG("no-cache", 0, offsetof(cli_audit_opts, r.no_cache), 1,
 	         "neither read nor write the subject cache (read every commit)"),
 	CLI_CHOICE("format", offsetof(cli_audit_opts, r.format), audit_formats,
 	           "the output format (default text; map: one line per wrong reference)"),
@@ -163,7 +163,7 @@ static int cmd_audit(int argc, char **argv)
 	}
 	if ((ret = vr_open(&here, &ro, p)))
 		goto done;
-	if (!o.no_cache) {
+	if (!o.r.no_cache) {
 		char *dir = subject_cache_dir();
 		int rc = refs_git2_cache(here.g, dir);
 
@@ -201,7 +201,7 @@ static int cmd_audit(int argc, char **argv)
 		if ((ret = cmd_written(emit_audit(stdout, o.r.format, &r), "the audit")))
 			goto done;
 	}
-	if (!o.no_cache) {
+	if (!o.r.no_cache) {
 		char *dir = subject_cache_dir();
 
 		if (dir)

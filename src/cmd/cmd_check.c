@@ -34,6 +34,7 @@ static const cli_option check_options[] = {
 	CLI_IMPROBABLE(cli_check_opts, r.),
 	CLI_VALUE("lengths", offsetof(cli_check_opts, r.lengths), cli_opt_lengths, "<a..b|a,b,c>",
 	          "more lengths for the verdict (git's, 12 and 16 are in it)"),
+	CLI_NO_CACHE(cli_check_opts, r.),
 	CLI_REPO_ROWS(cli_check_opts, r.),
 	CLI_END
 };

@@ -122,7 +122,7 @@ static const cli_option history_options[] = {
 	         "the past only, no projection"),
 	CLI_FLAG("backtest", 0, offsetof(cli_history_opts, backtest), 1,
 	         "fit the growth at past dates and check what it predicted"),
-	CLI_FLAG("no-cache", 0, offsetof(cli_history_opts, no_cache), 1,
+	CLI_FLAG("no-cache", 0, offsetof(cli_history_opts, r.no_cache), 1,
 	         "neither read nor write the cache of commit tables (read every commit)"),
 	CLI_TITLE(cli_history_opts, r.),
 	CLI_REPO_ROWS(cli_history_opts, r.),
@@ -261,7 +261,7 @@ static int cmd_history(int argc, char **argv)
 		goto done;
 	if (!emit_carries(EMIT_HISTORY, o.r.format, EMIT_NOTE_LACKS))
 		cmd_sets_notes(&cs);
-	ret = load_commits(&ids, &times, &n, &cs, p, 0, !o.no_cache);
+	ret = load_commits(&ids, &times, &n, &cs, p, 0, !o.r.no_cache);
 	if (ret)
 		goto done;
 	if (history_compute(&h, ids, times, n, idsets_rawsz(cs.s))) {
@@ -332,5 +332,5 @@ int cmd_commit_zone(void *arg, const unsigned char *id, int *tz)
 int cmd_commit_times(unsigned char **ids, int64_t **times, size_t *n, cmd_sets *cs,
 		     progress *p, int quiet)
 {
-	return load_commits(ids, times, n, cs, p, quiet, 1);
+	return load_commits(ids, times, n, cs, p, quiet, !cs->no_cache);
 }

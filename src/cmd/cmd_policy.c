@@ -119,6 +119,7 @@ static const cli_option policy_options[] = {
 	CLI_FLAG("backtest", 0, offsetof(cli_policy_opts, backtest), 1,
 	         "the fit's track record: what fits made in the past predicted"),
 	CLI_TITLE(cli_policy_opts, r.),
+	CLI_NO_CACHE(cli_policy_opts, r.),
 	CLI_REPO_ROWS(cli_policy_opts, r.),
 	CLI_END
 };

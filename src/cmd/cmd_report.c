@@ -30,6 +30,7 @@ static const cli_option report_options[] = {
 	CLI_VALUE("lengths", offsetof(cli_report_opts, lengths), cli_opt_lengths, "<a..b|a,b,c>",
 	          "more lengths for the verdict (git's, 12 and 16 are in it)"),
 	CLI_TITLE(cli_report_opts, ),
+	CLI_NO_CACHE(cli_report_opts, ),
 	CLI_REPO_ROWS(cli_report_opts, ),
 	CLI_END
 };

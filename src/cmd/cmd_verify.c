@@ -77,7 +77,7 @@ static const cli_option verify_options[] = {
 	           "exit 1 on any finding (warning, default) or only on errors (error)"),
 	CLI_VALUE("repo", offsetof(cli_verify_opts, other), parse_other_repo, "<path>",
 	          "also look IDs up in this repository before calling them unknown (repeatable)"),
-	CLI_FLAG("no-cache", 0, offsetof(cli_verify_opts, no_cache), 1,
+	CLI_FLAG("no-cache", 0, offsetof(cli_verify_opts, r.no_cache), 1,
 	         "neither read nor write the subject cache (read every commit)"),
 	CLI_FORMAT(offsetof(cli_verify_opts, r.format), EMIT_VERIFY),
 	CLI_REPO_ROWS(cli_verify_opts, r.),
@@ -607,7 +607,7 @@ static int cmd_verify(int argc, char **argv)
 	ret = vr_open(&here, &ro, p);
 	if (ret)
 		goto done;
-	if (!o.no_cache) {
+	if (!o.r.no_cache) {
 		/* the packs' subject tables, kept outside the repository (never written to) */
 		char *dir = subject_cache_dir();
 		int rc = refs_git2_cache(here.g, dir);
@@ -659,7 +659,7 @@ static int cmd_verify(int argc, char **argv)
 		ret = wr;
 	if (!ret && (c.t.errors || (c.t.warnings && o.fail_on != CLI_FAIL_ON_ERROR)))
 		ret = ABBREV_EXIT_FOUND;
-	if (!o.no_cache) {
+	if (!o.r.no_cache) {
 		/* under its cap, the longest unused tables and those of repacked packs removed */
 		char *dir = subject_cache_dir();
 

@@ -20,6 +20,7 @@
 #include <zlib.h>
 
 #include "pack_obj.h"
+#include "subject_cache.h"
 #include "test_hooks.h"
 #include "odb.h"
 
@@ -359,11 +360,6 @@ uint32_t objread_npacks(const objread *r)
 	return (uint32_t)r->db.npacks;
 }
 
-static objread_file file_of(const file_id *f)
-{
-	return (objread_file){ (uint64_t)f->dev, (uint64_t)f->ino, (uint64_t)f->size,
-			       (int64_t)f->mtime.tv_sec, (uint32_t)f->mtime.tv_nsec };
-}
 
 const char *objread_pack_path(const objread *r, uint32_t pack)
 {
@@ -372,8 +368,8 @@ const char *objread_pack_path(const objread *r, uint32_t pack)
 
 void objread_pack_files(const objread *r, uint32_t pack, objread_file *packf, objread_file *idxf)
 {
-	*packf = file_of(&r->db.packs[pack].pack_id);
-	*idxf = file_of(&r->db.packs[pack].idx_id);
+	*packf = subject_file_of(&r->db.packs[pack].pack_id);
+	*idxf = subject_file_of(&r->db.packs[pack].idx_id);
 }
 
 void objread_pack(const objread *r, uint32_t pack, const unsigned char **sum, uint32_t *n,

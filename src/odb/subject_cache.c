@@ -26,6 +26,12 @@
  *                              subject when it is not the key
  *   ..  u32 CRC-32 of everything before it
  *
+ * A types table (pack-<hex>.types) has the same header but for its
+ * magic "GABTYPE\n" (version TYPES_VERSION), a zero at 52 and its body's
+ * length at 56: then the path, then two bits an object of the pack, in
+ * .idx position order (position i: bits 2 * (i % 4) of byte i / 4, the
+ * type less one; the last byte's unused bits zero), then the CRC-32.
+ *
  * The text is a build's only large part: about 60 bytes a commit, 90 MB
  * for 1.3M commits, and the CRC of that costs 40 ms, so a cached search
  * stays far below the cost of reading the commits again (seconds).
@@ -60,6 +66,8 @@
 #define ENTRY 24u
 #define ROW (ENTRY + 4u)  /* an entry and its place in position order */
 #define TRAILER 4u
+#define TYPES_MAGIC "GABTYPE\n"
+#define TYPES_VERSION 1u
 
 struct subject_table {
 	size_t rawsz;
@@ -173,6 +181,24 @@ static int entry(const subject_table *t, size_t i, const char **key, const char 
 	return 0;
 }
 
+/*
+ * The fixed part of a cache file's header (a subject table's or a types
+ * table's): the kind's magic and version, the hash size, the pack's
+ * checksum (zero after) and its object count.
+ */
+static int head_ok(const unsigned char *buf, size_t len, const char *magic, uint32_t version,
+		   size_t rawsz, const unsigned char *sum, uint32_t nobjects)
+{
+	if (len < HEADER + TRAILER || memcmp(buf, magic, 8) || get32(buf + 8) != version ||
+	    get32(buf + 12) != rawsz || rawsz > ABBREV_MAX_RAWSZ || memcmp(buf + 16, sum, rawsz) ||
+	    get32(buf + 48) != nobjects)
+		return 0;
+	for (size_t i = rawsz; i < ABBREV_MAX_RAWSZ; i++)
+		if (buf[16 + i])
+			return 0;
+	return 1;
+}
+
 int subject_table_parse(subject_table **out, const unsigned char *buf, size_t len, size_t rawsz,
 			const unsigned char *sum, uint32_t nobjects)
 {
@@ -181,13 +207,8 @@ int subject_table_parse(subject_table **out, const unsigned char *buf, size_t le
 	uint64_t n, tlen, plen, blen;
 
 	*out = NULL;
-	if (len < HEADER + TRAILER || memcmp(buf, MAGIC, 8) || get32(buf + 8) != FORMAT_VERSION ||
-	    get32(buf + 12) != rawsz || rawsz > ABBREV_MAX_RAWSZ || memcmp(buf + 16, sum, rawsz) ||
-	    get32(buf + 48) != nobjects)
+	if (!head_ok(buf, len, MAGIC, FORMAT_VERSION, rawsz, sum, nobjects))
 		return -2;
-	for (size_t i = rawsz; i < ABBREV_MAX_RAWSZ; i++)
-		if (buf[16 + i])
-			return -2;
 	n = get32(buf + 52);
 	tlen = get64(buf + 56);
 	plen = get32(buf + PATHLEN);
@@ -482,6 +503,12 @@ void subject_table_free(subject_table *t)
 	free(t);
 }
 
+objread_file subject_file_of(const file_id *f)
+{
+	return (objread_file){ (uint64_t)f->dev, (uint64_t)f->ino, (uint64_t)f->size,
+			       (int64_t)f->mtime.tv_sec, (uint32_t)f->mtime.tv_nsec };
+}
+
 /* The 40 bytes naming file f. */
 static void put_file(unsigned char *p, const objread_file *f)
 {
@@ -585,20 +612,28 @@ char *subject_cache_dir(void)
 	return out;
 }
 
-/* dir/pack-<hex>.subjects, malloc'ed */
-static char *file_name(const char *dir, const unsigned char *sum, size_t rawsz)
+/* dir/pack-<hex><ext>, malloc'ed */
+static char *file_name(const char *dir, const unsigned char *sum, size_t rawsz, const char *ext)
 {
 	char hex[ABBREV_MAX_HEXSZ + 1];
 	char *out;
 
 	hexid_fmt(hex, sum, rawsz);
-	return asprintf(&out, "%s/pack-%s.subjects", dir, hex) < 0 ? NULL : out;
+	return asprintf(&out, "%s/pack-%s%s", dir, hex, ext) < 0 ? NULL : out;
 }
 
-int subject_table_load(subject_table **out, const char *dir, size_t rawsz,
-		       const unsigned char *sum, uint32_t nobjects, const subject_bind *b)
+/*
+ * Read the file of kind k of the pack `sum` from `dir`, whole, and check
+ * it with check(arg, ...) (0 good, -2 not such a file, -1 memory) and
+ * that it was bound to the files b: 0 with *buf (malloc'ed), 1 when
+ * there is no usable file, -1 (memory).  A good file is marked used.
+ */
+static int read_table_file(const char *dir, const char *ext, size_t rawsz,
+			   const unsigned char *sum, const subject_bind *b,
+			   int (*check)(void *arg, const unsigned char *buf, size_t len), void *arg,
+			   unsigned char **out, size_t *outlen)
 {
-	char *path = file_name(dir, sum, rawsz);
+	char *path = file_name(dir, sum, rawsz, ext);
 	static int paused; /* the test hook waits once */
 	unsigned char bind[80], *buf = NULL;
 	struct stat st;
@@ -634,12 +669,10 @@ int subject_table_load(subject_table **out, const char *dir, size_t rawsz,
 		got += (size_t)r;
 	}
 	put_bind(bind, b);
-	rc = got == len ? subject_table_parse(out, buf, len, rawsz, sum, nobjects) : -2;
-	if (!rc && memcmp(buf + BIND, bind, sizeof(bind))) {
-		subject_table_free(*out); /* a table of other files (maybe claiming this checksum) */
-		*out = NULL;
+	rc = got == len ? check(arg, buf, len) : -2;
+	/* a table of other files (maybe claiming this checksum) */
+	if (!rc && memcmp(buf + BIND, bind, sizeof(bind)))
 		rc = -2;
-	}
 	/* used now: its times say so, and subject_cache_tidy() evicts the longest unused first */
 	if (!rc)
 		(void)futimens(fd, NULL);
@@ -647,6 +680,40 @@ int subject_table_load(subject_table **out, const char *dir, size_t rawsz,
 	if (rc) {
 		free(buf);
 		return rc == -1 ? -1 : 1;
+	}
+	*out = buf;
+	*outlen = len;
+	return 0;
+}
+
+typedef struct {
+	subject_table **out;
+	size_t rawsz;
+	const unsigned char *sum;
+	uint32_t nobjects;
+} parse_args;
+
+static int parse_check(void *arg, const unsigned char *buf, size_t len)
+{
+	parse_args *a = arg;
+
+	return subject_table_parse(a->out, buf, len, a->rawsz, a->sum, a->nobjects);
+}
+
+int subject_table_load(subject_table **out, const char *dir, size_t rawsz,
+		       const unsigned char *sum, uint32_t nobjects, const subject_bind *b)
+{
+	parse_args a = { out, rawsz, sum, nobjects };
+	unsigned char *buf;
+	size_t len;
+	int rc;
+
+	*out = NULL;
+	rc = read_table_file(dir, ".subjects", rawsz, sum, b, parse_check, &a, &buf, &len);
+	if (rc) {
+		subject_table_free(*out); /* parsed, but bound to other files */
+		*out = NULL;
+		return rc;
 	}
 	(*out)->own = buf;
 	return 0;
@@ -675,9 +742,20 @@ static int make_dir(const char *dir)
 /* A temporary file left this long is a killed run's even if its process ID is in use again. */
 #define TMP_STALE_SECONDS (24 * 3600)
 
+/* The kinds of file the cache holds, by their names' ending (tmp: a temporary file's). */
+static const struct {
+	const char *ext, *tmp, *magic;
+	uint32_t version;
+} kinds[] = {
+	{ ".subjects", ".subjects.tmp", MAGIC, FORMAT_VERSION },
+	{ ".types", ".types.tmp", TYPES_MAGIC, TYPES_VERSION },
+};
+#define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
+
 /*
- * Remove the temporary files (pack-*.subjects.tmp<pid>) of runs that are
- * gone: their process no longer exists, or they are a day old.
+ * Remove the temporary files (pack-*.subjects.tmp<pid>, pack-*.types.tmp<pid>)
+ * of runs that are gone: their process no longer exists, or they are a
+ * day old.
  */
 static void remove_stale(const char *dir)
 {
@@ -687,14 +765,17 @@ static void remove_stale(const char *dir)
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
-		const char *t = strstr(e->d_name, ".subjects.tmp");
+		const char *t = NULL;
 		char *end, *path;
 		struct stat st;
 		long pid;
 
+		for (size_t k = 0; k < NKINDS && !t; k++)
+			if ((t = strstr(e->d_name, kinds[k].tmp)))
+				t += strlen(kinds[k].tmp);
 		if (strncmp(e->d_name, "pack-", 5) || !t)
 			continue;
-		pid = strtol(t + 13, &end, 10);
+		pid = strtol(t, &end, 10);
 		if (*end || pid <= 0 || pid == (long)getpid() ||
 		    asprintf(&path, "%s/%s", dir, e->d_name) < 0)
 			continue;
@@ -706,9 +787,11 @@ static void remove_stale(const char *dir)
 	closedir(d);
 }
 
-int subject_table_save(const subject_table *t, const char *dir)
+/* Write img[0..len) as the file of kind ext of the pack sum (subject_table_save()). */
+static int write_table_file(const char *dir, const char *ext, size_t rawsz,
+			    const unsigned char *sum, const unsigned char *img, size_t len)
 {
-	char *path = file_name(dir, t->sum, t->rawsz), *tmp = NULL;
+	char *path = file_name(dir, sum, rawsz, ext), *tmp = NULL;
 	size_t done = 0;
 	int fd = -1, rc = -1, e;
 
@@ -730,8 +813,8 @@ int subject_table_save(const subject_table *t, const char *dir)
 		done = SIZE_MAX; /* nothing made: nothing to remove */
 		goto out;
 	}
-	while (done < t->len) {
-		ssize_t w = write(fd, t->img + done, t->len - done);
+	while (done < len) {
+		ssize_t w = write(fd, img + done, len - done);
 
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -756,6 +839,92 @@ out:
 	free(path);
 	errno = e;
 	return rc ? -1 : 0;
+}
+
+int subject_table_save(const subject_table *t, const char *dir)
+{
+	return write_table_file(dir, ".subjects", t->rawsz, t->sum, t->img, t->len);
+}
+
+/* ---- the types of a pack's objects -------------------------------------------- */
+
+int subject_types_save(const char *dir, size_t rawsz, const unsigned char *sum, uint32_t n,
+		       const subject_bind *b, const unsigned char *types)
+{
+	size_t plen = b->pack_path ? strlen(b->pack_path) : 0, blen = ((size_t)n + 3) / 4, len;
+	unsigned char *img, *body;
+	int rc;
+
+	if (rawsz > ABBREV_MAX_RAWSZ || plen > UINT32_MAX)
+		return 0;
+	len = HEADER + plen + blen + TRAILER;
+	if (!(img = calloc(1, len)))
+		return -1;
+	memcpy(img, TYPES_MAGIC, 8);
+	put32(img + 8, TYPES_VERSION);
+	put32(img + 12, (uint32_t)rawsz);
+	memcpy(img + 16, sum, rawsz);
+	put32(img + 48, n);
+	put64(img + 56, blen);
+	put_bind(img + BIND, b);
+	put32(img + PATHLEN, (uint32_t)plen);
+	if (plen)
+		memcpy(img + HEADER, b->pack_path, plen);
+	body = img + HEADER + plen;
+	for (uint32_t i = 0; i < n; i++) {
+		if (types[i] < ABBREV_TYPE_COMMIT || types[i] > ABBREV_TYPE_TAG) {
+			free(img); /* no type to keep: nothing written */
+			return 0;
+		}
+		body[i / 4] |= (unsigned char)((types[i] - ABBREV_TYPE_COMMIT) << (2 * (i % 4)));
+	}
+	put32(img + len - TRAILER, crc_all(img, len - TRAILER));
+	rc = write_table_file(dir, ".types", rawsz, sum, img, len);
+	free(img);
+	return rc;
+}
+
+typedef struct {
+	size_t rawsz;
+	const unsigned char *sum;
+	uint32_t n;
+} types_args;
+
+/* A types table of the pack a names, whole: 0, or -2. */
+static int types_check(void *arg, const unsigned char *buf, size_t len)
+{
+	const types_args *a = arg;
+	uint64_t plen, blen = ((uint64_t)a->n + 3) / 4;
+
+	if (!head_ok(buf, len, TYPES_MAGIC, TYPES_VERSION, a->rawsz, a->sum, a->n) ||
+	    get32(buf + 52) || get64(buf + 56) != blen || get32(buf + PATHLEN + 4))
+		return -2;
+	plen = get32(buf + PATHLEN);
+	if ((uint64_t)len != HEADER + plen + blen + TRAILER ||
+	    crc_all(buf, len - TRAILER) != get32(buf + len - TRAILER))
+		return -2;
+	/* the last byte's bits past the last object are zero */
+	if (a->n % 4 && buf[HEADER + plen + blen - 1] >> (2 * (a->n % 4)))
+		return -2;
+	return 0;
+}
+
+int subject_types_load(const char *dir, size_t rawsz, const unsigned char *sum, uint32_t n,
+		       const subject_bind *b, unsigned char *types)
+{
+	types_args a = { rawsz, sum, n };
+	const unsigned char *body;
+	unsigned char *buf;
+	size_t len;
+	int rc = read_table_file(dir, ".types", rawsz, sum, b, types_check, &a, &buf, &len);
+
+	if (rc)
+		return rc;
+	body = buf + HEADER + get32(buf + PATHLEN);
+	for (uint32_t i = 0; i < n; i++)
+		types[i] = (unsigned char)(ABBREV_TYPE_COMMIT + ((body[i / 4] >> (2 * (i % 4))) & 3));
+	free(buf);
+	return 0;
 }
 
 /* ---- the index ---------------------------------------------------------------- */
@@ -1043,12 +1212,20 @@ int subject_index_lookup(subject_index *x, const unsigned char *id, const char *
 
 /* ---- the directory: what it holds, kept under its cap ------------------------- */
 
-/* A table's file name: pack-<hex>.subjects (not a temporary file). */
+/* A table's file name: pack-<hex>.subjects or .types (not a temporary file). */
 static int table_name(const char *name)
 {
 	size_t n = strlen(name);
 
-	return !strncmp(name, "pack-", 5) && n > 5 + 9 && !strcmp(name + n - 9, ".subjects");
+	if (strncmp(name, "pack-", 5))
+		return 0;
+	for (size_t k = 0; k < NKINDS; k++) {
+		size_t e = strlen(kinds[k].ext);
+
+		if (n > 5 + e && !strcmp(name + n - e, kinds[k].ext))
+			return 1;
+	}
+	return 0;
 }
 
 /* The pack path a table's file names (its header and path only), into e->pack. */
@@ -1058,12 +1235,15 @@ static void read_pack_path(const char *path, subject_cache_entry *e)
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
 	uint32_t plen;
 	struct stat st;
+	int known = 0;
 
 	e->exists = -1;
 	if (fd < 0)
 		return;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || pread(fd, head, HEADER, 0) != (ssize_t)HEADER ||
-	    memcmp(head, MAGIC, 8) || get32(head + 8) != FORMAT_VERSION ||
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && pread(fd, head, HEADER, 0) == (ssize_t)HEADER)
+		for (size_t k = 0; k < NKINDS; k++)
+			known |= !memcmp(head, kinds[k].magic, 8) && get32(head + 8) == kinds[k].version;
+	if (!known ||
 	    (plen = get32(head + PATHLEN)) == 0 || plen > 65536 ||
 	    (uint64_t)st.st_size < (uint64_t)HEADER + plen + TRAILER || !(e->pack = malloc(plen + 1))) {
 		close(fd);
@@ -1188,8 +1368,12 @@ int subject_cache_clear(const char *dir, size_t *removed)
 	if (!d)
 		return errno == ENOENT ? 0 : -1;
 	while ((e = readdir(d))) {
+		int ours = 0;
+
 		/* its tables and temporary files; nothing else that may be there */
-		if (strncmp(e->d_name, "pack-", 5) || !strstr(e->d_name, ".subjects"))
+		for (size_t k = 0; k < NKINDS; k++)
+			ours |= strstr(e->d_name, kinds[k].ext) != NULL;
+		if (strncmp(e->d_name, "pack-", 5) || !ours)
 			continue;
 		if (remove_in(dir, e->d_name))
 			rc = -1;

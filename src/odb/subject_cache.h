@@ -36,6 +36,7 @@
 
 #include "hexid.h"
 #include "objread.h"
+#include "odb.h"
 
 typedef struct subject_table subject_table;
 
@@ -89,6 +90,9 @@ typedef struct {
 	const char *pack_path; /* kept in the table (or NULL): `git abbrev cache` shows it */
 } subject_bind;
 
+/* A file as an odb noted it when mapped (odb.h), as a table names it. */
+objread_file subject_file_of(const file_id *f);
+
 /* Bind a built table to the files b (written into its bytes): 0, or -1 for a loaded table. */
 int subject_table_bind(subject_table *t, const subject_bind *b);
 
@@ -136,6 +140,34 @@ int subject_table_save(const subject_table *t, const char *dir);
 
 void subject_table_free(subject_table *t);
 
+/* ---- the types of a pack's objects ------------------------------------------ */
+
+/*
+ * The type of every object of a pack (1 commit .. 4 tag: hexid.h), by its
+ * .idx position, two bits each, kept beside the pack's subject table
+ * (pack-<hex>.types) with the same checks and the same rules: a file
+ * answers only for the very pack and .idx files b it was built from, and
+ * a damaged, cut, foreign or planted one is only rebuilt, never trusted.
+ * A second walk of an unchanged pack reads its .idx and this file, not
+ * the pack.
+ */
+
+/*
+ * Write types[0 .. n) of the pack `sum` (its files b, b->pack_path kept
+ * in it) to `dir`, as subject_table_save() writes: 0 (also when a type is
+ * not one of the four: nothing is written then), or -1 (errno set).
+ */
+int subject_types_save(const char *dir, size_t rawsz, const unsigned char *sum, uint32_t n,
+		       const subject_bind *b, const unsigned char *types);
+
+/*
+ * Fill types[0 .. n) of the pack `sum` from its file in `dir`, when it was
+ * built from the files b: 0, 1 when there is no usable file (as
+ * subject_table_load(): types[] may then hold anything), -1 (memory).
+ */
+int subject_types_load(const char *dir, size_t rawsz, const unsigned char *sum, uint32_t n,
+		       const subject_bind *b, unsigned char *types);
+
 /* ---- the directory ------------------------------------------------------------- */
 
 /* The size the cache is kept under when git config says none: 1 GiB. */
@@ -143,7 +175,7 @@ void subject_table_free(subject_table *t);
 
 /* One table of the cache directory. */
 typedef struct {
-	char *name;     /* its file name: pack-<hex>.subjects */
+	char *name;     /* its file name: pack-<hex>.subjects or pack-<hex>.types */
 	char *pack;     /* the pack file it was built from, or NULL (not said) */
 	uint64_t size;  /* bytes */
 	int64_t used;   /* last built or read: its modification time (seconds) */
@@ -160,7 +192,8 @@ int subject_cache_list(const char *dir, subject_cache_entry **out, size_t *n);
 void subject_cache_list_free(subject_cache_entry *v, size_t n);
 
 /*
- * Remove every table and temporary file of `dir` (nothing else): 0, or -1
+ * Remove every table (of either kind) and temporary file of `dir` (nothing
+ * else): 0, or -1
  * when one could not be removed (errno).  *removed: how many were.
  */
 int subject_cache_clear(const char *dir, size_t *removed);

@@ -25,7 +25,10 @@
  *     all: the bitmap's four type bitmaps give the types by rank
  *     (walk_bitmap.c); nor are the packs a multi-pack-index with a bitmap
  *     covers (walk_pack_midx.c).  A stale or damaged bitmap leaves the
- *     packs to the scan, and a note says why.
+ *     packs to the scan, and a note says why.  With a cache directory,
+ *     a scan keeps the pack's types there (two bits an object, a file
+ *     bound to the very .pack and .idx: subject_cache.h), and the next
+ *     walk of the unchanged pack reads that file instead of the pack.
  *  3. Merge the sorted name lists of all packs and the sorted loose IDs
  *     (a k-way merge on a small heap), so the ID sets are filled in key
  *     order, each ID once, by idsets' bulk adding (the Judy arrays filled on
@@ -142,6 +145,10 @@ static int walk_once(walker *w, const char *objdir, idsets *s, int last)
 				rc = 0;
 		progress_stop(w->db.p);
 	}
+	/* then the packs a scan typed before: their types tables in the cache */
+	for (size_t i = 0; !rc && w->cache_dir && i < w->db.npacks; i++)
+		if (!w->db.packs[i].types && (rc = wp_pack_cached(w, &w->db.packs[i])) == 1)
+			rc = 0;
 	total = 0;
 	w->db.done = 0;
 	for (size_t i = 0; !rc && i < w->db.npacks; i++)
@@ -187,6 +194,12 @@ static int walk_once(walker *w, const char *objdir, idsets *s, int last)
 
 int walk_pack_objects(const char *objdir, idsets *s, progress *p, char *err, size_t errsz)
 {
+	return walk_pack_objects_cached(objdir, NULL, s, p, err, errsz);
+}
+
+int walk_pack_objects_cached(const char *objdir, const char *cache_dir, idsets *s, progress *p,
+			     char *err, size_t errsz)
+{
 	struct sigaction old;
 	int rc = 1;
 
@@ -204,6 +217,7 @@ int walk_pack_objects(const char *objdir, idsets *s, progress *p, char *err, siz
 		if (attempt)
 			usleep(RETRY_WAIT_US(attempt)); /* let the repack or gc finish */
 		w.db.rawsz = idsets_rawsz(s);
+		w.cache_dir = cache_dir;
 		w.db.p = p;
 		w.db.err = err;
 		w.db.errsz = errsz;

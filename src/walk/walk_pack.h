@@ -34,6 +34,16 @@
 int walk_pack_objects(const char *objdir, idsets *s, progress *p, char *err, size_t errsz);
 
 /*
+ * walk_pack_objects(), with the types of each pack kept in `cache_dir`
+ * (subject_cache.h) by a scan, and read from there by the next walk of
+ * the same, unchanged pack files (NULL: no cache, as walk_pack_objects()).
+ * The answer is the same either way; a cache that cannot be written is a
+ * note in err.
+ */
+int walk_pack_objects_cached(const char *objdir, const char *cache_dir, idsets *s, progress *p,
+			     char *err, size_t errsz);
+
+/*
  * The object directories walk_pack_objects() reads, as git finds them:
  * `objdir`, then its alternates (info/alternates, recursively, and
  * GIT_ALTERNATE_OBJECT_DIRECTORIES), real paths, each once.  *dirs is an

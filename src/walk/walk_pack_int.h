@@ -35,6 +35,7 @@ typedef struct {
 	odb db;          /* the object directories, packs and loose objects */
 	midx_file *midx; /* the multi-pack-indexes that have a bitmap */
 	size_t nmidx, midx_cap;
+	const char *cache_dir; /* the packs' types tables (subject_cache.h), or NULL: none */
 } walker;
 
 /* ---- walk_pack.c ---- */
@@ -46,8 +47,17 @@ int wp_add_objdirs(walker *w, const char *objdir);
 
 /* ---- walk_pack_scan.c: step 2 ---- */
 
-/* Type every entry of a pack into pk->types, reading headers in pack order. */
+/*
+ * Type every entry of a pack into pk->types, reading headers in pack
+ * order, and keep them in the cache (w->cache_dir) for the next walk.
+ */
 int wp_pack_scan(walker *w, pack_file *pk);
+/*
+ * Type every entry of a pack into pk->types from its types table in the
+ * cache, as after a scan: 0, 1 when there is no usable table (pk->types
+ * is then left NULL for the scan), or WALK_NOMEM.
+ */
+int wp_pack_cached(walker *w, pack_file *pk);
 /*
  * Type every entry of a pack into pk->types from its .bitmap instead:
  * 0, 1 when the bitmap cannot be used (stale or damaged: pk->types is

@@ -1,13 +1,16 @@
 /*
  * walk_pack_scan.c - step 2 of walk_pack.c: the type of every entry of a
- * pack into pk->types, from its entry headers (odb_scan.c) or from its
- * reachability bitmap (walk_bitmap.c).
+ * pack into pk->types, from its entry headers (odb_scan.c), from its
+ * reachability bitmap (walk_bitmap.c), or from the types table a scan
+ * kept in the cache (subject_cache.h).
  */
 #include <config.h>
 
 #include "walk_pack_int.h"
+#include "subject_cache.h"
 #include "walk_bitmap.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -15,6 +18,50 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+/* The files a types table of pk is for (subject_cache.h). */
+static subject_bind pack_bind(const pack_file *pk)
+{
+	return (subject_bind){ subject_file_of(&pk->pack_id), subject_file_of(&pk->idx_id),
+			       pk->pack_path };
+}
+
+/* The pack's checksum: its .idx ends with it, then its own (checked when mapped). */
+static const unsigned char *pack_sum(const walker *w, const pack_file *pk)
+{
+	return pk->idx + pk->idx_size - 2 * w->db.rawsz;
+}
+
+/*
+ * Keep the types of a scanned pack for the next walk.  No cache (a
+ * read-only directory, a full disk) is no error: one note, the same answer.
+ */
+static int keep_types(walker *w, const pack_file *pk)
+{
+	subject_bind b = pack_bind(pk);
+
+	if (subject_types_save(w->cache_dir, w->db.rawsz, pack_sum(w, pk), pk->n, &b, pk->types))
+		return odb_note(&w->db, "cannot write the cache '%s': %s (later runs read every "
+				"pack again)", w->cache_dir, strerror(errno));
+	return 0;
+}
+
+int wp_pack_cached(walker *w, pack_file *pk)
+{
+	subject_bind b = pack_bind(pk);
+	int rc;
+
+	pk->types = malloc(pk->n ? pk->n : 1);
+	if (!pk->types)
+		return WALK_NOMEM;
+	rc = subject_types_load(w->cache_dir, w->db.rawsz, pack_sum(w, pk), pk->n, &b, pk->types);
+	if (rc) {
+		free(pk->types);
+		pk->types = NULL;
+		return rc < 0 ? WALK_NOMEM : 1;
+	}
+	return wp_pack_typed(w, pk);
+}
 
 /* Type every entry of a pack into pk->types, reading headers in pack order. */
 int wp_pack_scan(walker *w, pack_file *pk)
@@ -32,6 +79,8 @@ int wp_pack_scan(walker *w, pack_file *pk)
 	w->db.done += pk->n;
 	progress_update(w->db.p, w->db.done);
 	rc = odb_pack_tags(&w->db, pk);
+	if (!rc && w->cache_dir)
+		rc = keep_types(w, pk);
 done:
 	odb_order_free(&o);
 	/* the merge needs only the names: give the pack's pages back now */
