@@ -11,7 +11,7 @@
 #     counted) and a list given twice give the same tables;
 #   - a bad line stops the run naming file and line, or with --skip-bad is
 #     skipped and counted; damaged compressed input is an error; an input
-#     past --max-input (256m by default, as verify's) stops with one line;
+#     past --max-input (4g by default; verify has 256m) stops with one line;
 #   - --shard=K/N runs for N = 2, 16 and 256, merged, print the very bytes
 #     of a single run in every format; the same for report --shard on the
 #     repository (commit subjects included);
@@ -201,11 +201,11 @@ for how in "" --skip-bad; do
 	one_line "$err" && grep -q "^git-abbrev: /dev/zero:1: " "$err" && [ ! -s "$out" ] ||
 		fail "ids $how /dev/zero: $(cat "$err")"
 done
-say "an input past --max-input (default 256m, as verify's): one line, exit 3"
+say "an input past --max-input (default 4g): one line, exit 3"
 # lines of spaces, skipped as bad lines: nothing kept, the cap alone ends it
 expect_exit 3 sh -c 'yes "$(printf "%4000s" "")" | timeout 300 "$1" ids --skip-bad' sh "$GIT_ABBREV"
 one_line "$err" && [ ! -s "$out" ] &&
-	grep -qx "git-abbrev: standard input is larger than the 256m-byte input cap; raise it with --max-input=<size>" "$err" ||
+	grep -qx "git-abbrev: standard input is larger than the 4g-byte input cap; raise it with --max-input=<size>" "$err" ||
 	fail "an endless stdin: $(cat "$err")"
 # an endless pipe of one ID line: every line is kept until the cap
 expect_exit 3 sh -c 'yes "$2" | timeout 300 "$1" ids --max-input=1m' sh "$GIT_ABBREV" "$(head -1 "$tmp/objs")"

@@ -154,12 +154,17 @@ typedef struct {
 } cli_policy_opts;
 
 /*
- * The most verify and ids read from one file or standard input unless
- * told otherwise (--max-input): far above any patch series or a year of a
- * busy list's archive, far below what `verify /dev/zero` or an endless
- * pipe of ID lines would take.
+ * The most verify reads from one file or standard input unless told
+ * otherwise (--max-input): far above any patch series or a year of a busy
+ * list's archive, far below what `verify /dev/zero` would take.
  */
 #define CLI_DEFAULT_MAX_INPUT (256ull << 20)
+/*
+ * The same for ids, whose input is a whole repository's object list:
+ * about 50 bytes an object, so 4g holds some 85 million objects (Linux
+ * has 13 million), and an endless pipe still stops within minutes.
+ */
+#define CLI_IDS_MAX_INPUT (4ull << 30)
 
 /* What makes verify exit 1: any finding, or only errors (warnings printed, exit 0). */
 enum cli_fail_on { CLI_FAIL_ON_WARNING = 0, CLI_FAIL_ON_ERROR = 1 };
@@ -296,10 +301,10 @@ void cli_commands_usage(FILE *out);
 #define CLI_IMPROBABLE(T, R) \
 	CLI_VALUE("improbable", offsetof(T, R improbable), cli_opt_probability, "<P>", \
 		  "flag groups less likely than P for random IDs (default 1e-4)")
-/* --max-input=<size> (verify, ids): F the uint64_t field, CLI_DEFAULT_MAX_INPUT unless given */
-#define CLI_MAX_INPUT(T, F) \
+/* --max-input=<size> (verify, ids): F the uint64_t field, D the default's text */
+#define CLI_MAX_INPUT(T, F, D) \
 	CLI_VALUE("max-input", offsetof(T, F), cli_opt_size, "<size>", \
-		  "read at most this much of each input (default 256m)")
+		  "read at most this much of each input (default " D ")")
 #define CLI_SHARD(T, R) \
 	CLI_VALUE("shard", offsetof(T, R shard), cli_opt_shard, "<K>/<N>", \
 		  "count only shard K of N (N divides 256): IDs whose first byte is K*256/N to (K+1)*256/N-1")

@@ -35,7 +35,7 @@ static const cli_option ids_options[] = {
 	           "with --format=classic: the one set it lists (default all)"),
 	CLI_FLAG("skip-bad", 0, offsetof(cli_ids_opts, skip_bad), 1,
 	         "skip and count lines that are no ID line (default: stop at the first)"),
-	CLI_MAX_INPUT(cli_ids_opts, max_input),
+	CLI_MAX_INPUT(cli_ids_opts, max_input, "4g"),
 	CLI_SHARD(cli_ids_opts, r.),
 	CLI_IMPROBABLE(cli_ids_opts, r.),
 	CLI_TITLE(cli_ids_opts, r.),
@@ -50,7 +50,7 @@ static void ids_init(void *opts, char **argv)
 
 	memset(o, 0, sizeof(*o));
 	cli_report_init(&o->r, argv);
-	o->max_input = CLI_DEFAULT_MAX_INPUT;
+	o->max_input = CLI_IDS_MAX_INPUT;
 }
 
 static int ids_finish(void *opts, char *err, size_t errsz)

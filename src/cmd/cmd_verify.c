@@ -72,7 +72,7 @@ static const cli_option verify_options[] = {
 	           "check the messages of these commits instead of files"),
 	CLI_FLAG("fix", 0, offsetof(cli_verify_opts, fix), 1,
 	         "print the input with its references rewritten"),
-	CLI_MAX_INPUT(cli_verify_opts, max_input),
+	CLI_MAX_INPUT(cli_verify_opts, max_input, "256m"),
 	CLI_CHOICE("fail-on", offsetof(cli_verify_opts, fail_on), fail_ons,
 	           "exit 1 on any finding (warning, default) or only on errors (error)"),
 	CLI_VALUE("repo", offsetof(cli_verify_opts, other), parse_other_repo, "<path>",
