@@ -15,6 +15,9 @@
 #                           only when CODE is 129, -h's status); never
 #                           aborts; sets $rc
 #   one_line FILE           true if FILE is exactly one non-empty line
+#   verify_summary N M E W  the line verify's text output ends with: "N
+#                           references in M messages: E errors, W
+#                           warnings", a count of 1 in the singular
 #   gen_repo DIR SCENARIO   tests/gen_repo.py, its JSON to DIR.json (a copy
 #                           of $ABBREV_FIXTURES/SCENARIO when `make check`
 #                           built it there, as Makefile.am does)
@@ -167,6 +170,11 @@ expect_exit() {
 }
 
 # Exactly one line: non-empty, a single newline, at the end.
+verify_summary() {
+	_n() { if [ "$1" = 1 ]; then echo "1 $2"; else echo "$1 $2s"; fi; }
+	echo "$(_n "$1" reference) in $(_n "$2" message): $(_n "$3" error), $(_n "$4" warning)"
+}
+
 one_line() {
 	[ -s "$1" ] || return 1
 	[ "$(wc -l <"$1" | tr -d ' ')" -eq 1 ] || return 1

@@ -124,9 +124,15 @@ cases.patch:22: error: subject does not match $M4s ("$S_M4"); it is the subject 
     suggestion: commit $M5s ("$S_M5")
 cases.patch:25: warning: subject shortened with "..."; $M3s is ("$S_M3")
 EOF
-# -C as git's: change to the repository first; files are named from there
-expect_exit 1 -C "$tmp" "$GIT_ABBREV" verify -C "$repo" ../cases.patch
-sed -i 's|^\.\./||' "$out"
+# the last line counts what was checked: 18 references (the Subject:'s,
+# the 14 Fixes: lines 8-21, the two in prose, the shortened one; not the
+# quoted reply or the diff) in 1 message, and each finding of the lines above
+verify_summary 18 1 "$(grep -c '^cases.patch:[0-9]*: error: ' "$tmp/cases.want")" \
+	"$(grep -c '^cases.patch:[0-9]*: warning: ' "$tmp/cases.want")" >>"$tmp/cases.want"
+# -C changes to the repository, but a relative input file is read from
+# the directory the command started in (a patch here, checked against a
+# repository there)
+expect_exit 1 -C "$tmp" "$GIT_ABBREV" verify -C "$repo" cases.patch
 checks=$((checks + 1))
 diff -u "$tmp/cases.want" "$out" >"$tmp/diff" || { fail "findings of cases.patch"; cat "$tmp/diff"; }
 [ -s "$err" ] && fail "stderr not empty: $(cat "$err")"
@@ -157,7 +163,9 @@ diff --git a/x b/x
 +Fixes: $U ("not checked")
 EOF
 expect_exit 0 "$GIT_ABBREV" verify -C "$repo" "$tmp/good.patch"
-[ -s "$out" ] && { fail "good.patch flagged"; show "$out"; }
+checks=$((checks + 1))
+# nothing flagged: only the count of what was checked
+verify_summary 7 1 0 0 | cmp -s - "$out" || { fail "good.patch flagged"; show "$out"; }
 expect_exit 0 "$GIT_ABBREV" verify -C "$repo" --format=json "$tmp/good.patch"
 checks=$((checks + 1))
 "$PYTHON3" - "$out" <<'PY' || fail "JSON of good.patch"
@@ -171,9 +179,12 @@ PY
 printf 'Revert "%s"\n\nThis reverts commit %s.\n' "$S_M6" "$U40" >"$tmp/revert.txt"
 expect_exit 1 "$GIT_ABBREV" verify -C "$repo" "$tmp/revert.txt"
 checks=$((checks + 1))
-printf '%s\n    suggestion: This reverts commit %s.\n' \
-	"$tmp/revert.txt:3: error: $U40 names no object in this repository; a commit has this subject" \
-	"$M6" | cmp -s - "$out" || { fail "revert"; show "$out"; }
+{
+	printf '%s\n    suggestion: This reverts commit %s.\n' \
+		"$tmp/revert.txt:3: error: $U40 names no object in this repository; a commit has this subject" \
+		"$M6"
+	verify_summary 1 1 1 0
+} | cmp -s - "$out" || { fail "revert"; show "$out"; }
 
 # ---- an mbox of two patches ---------------------------------------------------
 cat >"$tmp/two.mbox" <<EOF
@@ -198,19 +209,40 @@ diff --git a/b b/b
 EOF
 expect_exit 1 "$GIT_ABBREV" verify -C "$repo" "$tmp/two.mbox"
 checks=$((checks + 1))
-printf '%s\n    suggestion: Fixes: %s ("%s")\n    message: "[PATCH 2/2] two"\n' \
-	"$tmp/two.mbox:15: error: subject does not match $M4s (\"$S_M4\"); it is the subject of $M3s" \
-	"$M3s" "$S_M3" | cmp -s - "$out" || { fail "mbox"; show "$out"; }
+# each mail is one message; two references (one in each mail: not the
+# quoted reply, not the diffs)
+{
+	printf '%s\n    suggestion: Fixes: %s ("%s")\n    message: "[PATCH 2/2] two"\n' \
+		"$tmp/two.mbox:15: error: subject does not match $M4s (\"$S_M4\"); it is the subject of $M3s" \
+		"$M3s" "$S_M3"
+	verify_summary 2 2 1 0
+} | cmp -s - "$out" || { fail "mbox"; show "$out"; }
 # several files at once: findings in order, one exit status
 expect_exit 1 "$GIT_ABBREV" verify -C "$repo" "$tmp/good.patch" "$tmp/two.mbox" "$tmp/revert.txt"
 checks=$((checks + 1))
 [ "$(grep -c '^/' "$out")" -eq 2 ] && head -1 "$out" | grep -q "two.mbox:15:" ||
 	{ fail "several files"; show "$out"; }
+# one that cannot be read (missing, a directory: a read error) among them:
+# its error line, exit 3, and nothing on stdout, in any format, before or
+# after the inputs that were read (never a document cut short)
+for bad in "$tmp/no-such.patch" "$tmp"; do
+	for args in --format=json --format=text --fix; do
+		for files in "$tmp/two.mbox $bad" "$bad $tmp/two.mbox" "$bad"; do
+			[ "$args" = --fix ] && [ "$files" != "$bad" ] && continue # one input
+			# shellcheck disable=SC2086 # the files are words
+			expect_exit 3 -C "$tmp" "$GIT_ABBREV" verify -C "$repo" $args $files
+			checks=$((checks + 1))
+			[ ! -s "$out" ] || { fail "$args $files: something on stdout"; show "$out"; }
+			checks=$((checks + 1))
+			one_line "$err" && grep -q "^git-abbrev: cannot read $bad: " "$err" ||
+				{ fail "$args $files: not the one error line"; show "$err"; }
+		done
+	done
+done
 
 # ---- --fix: the input rewritten on stdout, the findings on stderr --------------
 cp "$tmp/cases.patch" "$tmp/cases.orig"
-expect_exit 1 -C "$tmp" "$GIT_ABBREV" verify -C "$repo" --fix ../cases.patch
-sed -i 's|^\.\./||' "$err"
+expect_exit 1 -C "$tmp" "$GIT_ABBREV" verify -C "$repo" --fix cases.patch
 cp "$out" "$tmp/fixed.patch"
 checks=$((checks + 1))
 cmp -s "$tmp/cases.patch" "$tmp/cases.orig" || fail "--fix edited the file"
@@ -243,7 +275,7 @@ checks=$((checks + 1))
 # what --fix could not fix is all that is left, and it suggests nothing more
 expect_exit 1 "$GIT_ABBREV" verify -C "$repo" "$tmp/fixed.patch"
 checks=$((checks + 1))
-[ "$(grep -v '^    ' "$out" | cut -d: -f2,3 | tr '\n' ' ')" = \
+[ "$(grep '^/' "$out" | cut -d: -f2,3 | tr '\n' ' ')" = \
   "4: error 9: error 10: warning 12: error 12: warning 15: error 19: warning 20: warning 25: warning " ] ||
 	{ fail "after --fix"; show "$out"; }
 grep -q '^    suggestion:' "$out" && fail "after --fix: still a suggestion"
@@ -256,7 +288,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 a8, a, b, c8, c, s_c, cs, text = sys.argv[2:]
 f = d["findings"]
-nlines = sum(1 for l in open(text) if not l.startswith("    "))
+nlines = sum(1 for l in open(text) if l.startswith("cases.patch:"))
 assert len(f) == nlines == d["errors"] + d["warnings"], (len(f), nlines)
 assert d["inputs"] == 1 and d["references"] == 18 and d["errors"] == 11, d
 amb = [x for x in f if x["line"] == 11][0]
@@ -294,10 +326,13 @@ commit z.txt "main: fix y" "Fixes: $(H rev-parse --short=12 "$s1") (\"side: add 
 c4=$(H rev-parse HEAD)
 hs() { H rev-parse --short=12 "$1"; }
 expect_exit 0 "$GIT_ABBREV" verify -C "$h" --range="$c1..$c3"
-[ -s "$out" ] && fail "--range $c1..$c3 flagged: $(cat "$out")"
+checks=$((checks + 1))
+verify_summary 1 "$(H rev-list --count "$c1..$c3")" 0 0 | cmp -s - "$out" ||
+	{ fail "--range $c1..$c3 flagged"; show "$out"; }
 expect_exit 1 "$GIT_ABBREV" verify -C "$h" --range="$c1..HEAD"
 checks=$((checks + 1))
-[ "$(cat "$out")" = "$(hs "$c4"):3: error: $(hs "$s1") is not an ancestor of this commit" ] ||
+[ "$(cat "$out")" = "$(hs "$c4"):3: error: $(hs "$s1") is not an ancestor of this commit
+$(verify_summary 2 "$(H rev-list --count "$c1..HEAD")" 1 0)" ] ||
 	{ fail "--range: side branch"; show "$out"; }
 # the files are checked without --range: the same tag is fine there
 H log -1 --format=%B "$c4" >"$tmp/c4.txt"
@@ -310,7 +345,8 @@ H cherry-pick "$c2" >/dev/null
 r2=$(H rev-parse HEAD)
 expect_exit 1 "$GIT_ABBREV" verify -C "$h" --range="$c1..reordered"
 checks=$((checks + 1))
-[ "$(cat "$out")" = "$(hs "$r3"):3: error: $(hs "$c2") is not an ancestor of this commit; $(hs "$r2") with the same subject comes after it" ] ||
+[ "$(cat "$out")" = "$(hs "$r3"):3: error: $(hs "$c2") is not an ancestor of this commit; $(hs "$r2") with the same subject comes after it
+$(verify_summary 1 "$(H rev-list --count "$c1..reordered")" 1 0)" ] ||
 	{ fail "--range: forward"; show "$out"; }
 # rebased: the fixed commit was rewritten before the fix; the same subject is an ancestor
 H checkout -q -b rebased "$c1"
@@ -366,7 +402,8 @@ gcommit f.txt "fix them all" "$fixes"
 expect_exit 1 "$GIT_ABBREV" verify -C "$cgr" --range="$groot..m"
 cp "$out" "$tmp/graph-before.out"
 checks=$((checks + 1))
-[ "$(cat "$out")" = "$(CG rev-parse --short=12 m):6: error: $(CG rev-parse --short=12 late) is not an ancestor of this commit" ] ||
+[ "$(cat "$out")" = "$(CG rev-parse --short=12 m):6: error: $(CG rev-parse --short=12 late) is not an ancestor of this commit
+$(verify_summary 6 "$(CG rev-list --count "$groot..m")" 1 0)" ] ||
 	{ fail "--range over an octopus: want late alone not an ancestor"; show "$out"; }
 CG commit-graph write --reachable
 expect_exit 1 "$GIT_ABBREV" verify -C "$cgr" --range="$groot..m"

@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <git2.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -425,9 +426,30 @@ int cmd_begin(const cli_command *cmd, void *opts, int argc, char **argv)
 	return -1;
 }
 
+/* The directory the command was started in, held open from the first -C on. */
+static int start_fd = AT_FDCWD;
+
+int cmd_start_dir(void)
+{
+	return start_fd;
+}
+
 int cmd_chdir(const char *dir)
 {
 	subject_cache_pin(); /* a relative cache directory is where the command started */
+	if (*dir && start_fd == AT_FDCWD) {
+#ifdef O_PATH
+		start_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+#else
+		start_fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+#endif
+		if (start_fd < 0) {
+			cmd_error("cannot keep the directory the command started in: %s",
+				  strerror(errno));
+			start_fd = AT_FDCWD;
+			return ABBREV_EXIT_RUNTIME;
+		}
+	}
 	if (*dir && chdir(dir)) {
 		cmd_error("cannot change to '%s': %s", dir, strerror(errno));
 		return ABBREV_EXIT_RUNTIME;

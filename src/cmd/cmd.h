@@ -67,6 +67,11 @@ int cmd_begin(const cli_command *cmd, void *opts, int argc, char **argv);
 
 /* -C <path>: change to dir ("" stays); 0, or the exit status after the error. */
 int cmd_chdir(const char *dir);
+/*
+ * The directory the command was started in, before any -C, as a
+ * descriptor for openat(): AT_FDCWD when no -C changed it.
+ */
+int cmd_start_dir(void);
 
 /* A usage error found after parsing: the message, the usage; ABBREV_EXIT_USAGE. */
 int cmd_usage_error(const cli_command *cmd, const char *msg);

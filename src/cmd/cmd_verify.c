@@ -19,12 +19,14 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <git2.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "bigvec.h"
 #include "cli.h"
@@ -152,20 +154,27 @@ typedef struct {
 /*
  * The whole of a file ("-": stdin), at most `max` bytes, NUL-terminated,
  * in memory of *room bytes to give back with bigvec_free() (a long input
- * is read into huge pages).  0, 1 when the input is longer than that
- * (nothing kept), or -1 with errno set.
+ * is read into huge pages).  A relative path is taken from the directory
+ * the command was started in, not from -C's.  0, 1 when the input is
+ * longer than that (nothing kept), or -1 with errno set.
  */
 static int read_all(const char *path, uint64_t max, char **out, size_t *len, size_t *room)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	int fd = strcmp(path, "-") ? openat(cmd_start_dir(), path, O_RDONLY | O_CLOEXEC) : -1;
+	FILE *f = strcmp(path, "-") ? (fd < 0 ? NULL : fdopen(fd, "rb")) : stdin;
 	size_t cap = 1 << 16, n = 0, got, vbytes = 0;
 	char *buf = NULL;
 	void *b;
 	struct stat st;
 	int saved;
 
-	if (!f)
+	if (!f) {
+		saved = errno;
+		if (fd >= 0)
+			close(fd);
+		errno = saved;
 		return -1;
+	}
 	if (max > SIZE_MAX / 4)
 		max = SIZE_MAX / 4;
 	/* a regular file's size is known: one buffer, no copies as it grows */
@@ -209,6 +218,47 @@ static int read_all(const char *path, uint64_t max, char **out, size_t *len, siz
 		return 1;
 	errno = saved;
 	return -1;
+}
+
+/*
+ * Output held back until every input was read and judged: a read that
+ * fails part way through several inputs prints its error and nothing on
+ * stdout, never a document cut short.
+ */
+typedef struct {
+	FILE *f;              /* NULL: not held (written straight to its stream) */
+	char *buf;
+	size_t len;
+} held_out;
+
+/* Where to write what goes to `to`: `to` itself, or (hold) memory; NULL when out of memory. */
+static FILE *held_open(held_out *h, FILE *to, int hold)
+{
+	if (!hold)
+		return to;
+	h->f = open_memstream(&h->buf, &h->len);
+	return h->f;
+}
+
+/* What was held, written to `to`; 0 or -1 (errno set). */
+static int held_flush(held_out *h, FILE *to)
+{
+	int rc;
+
+	if (!h->f)
+		return 0;
+	rc = fclose(h->f);
+	h->f = NULL;
+	if (rc)
+		return -1;
+	return h->len && fwrite(h->buf, 1, h->len, to) != h->len ? -1 : 0;
+}
+
+static void held_free(held_out *h)
+{
+	if (h->f)
+		fclose(h->f);
+	free(h->buf);
 }
 
 /* The input with each reference whose commit is known rewritten. */
@@ -587,7 +637,9 @@ static int cmd_verify(int argc, char **argv)
 	verify_ctx c = { 0 };
 	verify_repo *others = NULL;
 	progress *p = NULL;
-	int ret = cmd_begin(&cli_cmd_verify, &o, argc, argv);
+	held_out held = { 0 };
+	FILE *em_to, *em_out;
+	int ret = cmd_begin(&cli_cmd_verify, &o, argc, argv), hold;
 
 	if (ret >= 0)
 		return ret;
@@ -635,7 +687,14 @@ static int cmd_verify(int argc, char **argv)
 		goto done;
 	refs_resolver_progress(c.res, p);
 	/* with --fix, stdout carries the rewritten text and the findings go to stderr */
-	c.em = emit_verify_new(o.fix ? stderr : stdout, o.r.format);
+	em_to = o.fix ? stderr : stdout;
+	/*
+	 * one input is read whole before anything is printed; the findings of
+	 * several are held (--fix takes one input)
+	 */
+	hold = o.range || o.nfiles > 1;
+	em_out = held_open(&held, em_to, hold);
+	c.em = em_out ? emit_verify_new(em_out, o.r.format) : NULL;
 	if (!c.em) {
 		cmd_error("out of memory");
 		ret = ABBREV_EXIT_NOMEM;
@@ -646,17 +705,17 @@ static int cmd_verify(int argc, char **argv)
 	} else if (!o.nfiles) {
 		ret = check_file(&c, "-");
 	} else {
-		for (size_t i = 0; i < o.nfiles && ret != ABBREV_EXIT_NOMEM; i++) {
-			int rc = check_file(&c, o.files[i]);
-
-			if (rc > ret)
-				ret = rc;
-		}
+		for (size_t i = 0; i < o.nfiles && !ret; i++)
+			ret = check_file(&c, o.files[i]);
 	}
-	int wr = cmd_written(emit_verify_finish(c.em, &c.t), "the findings");
+	/* a failure said why; what was checked before it is not printed as a whole run */
+	if (!ret) {
+		int wr = cmd_written(emit_verify_finish(c.em, &c.t) || held_flush(&held, em_to),
+				     "the findings");
 
-	if (wr)
-		ret = wr;
+		if (wr)
+			ret = wr;
+	}
 	if (!ret && (c.t.errors || (c.t.warnings && o.fail_on != CLI_FAIL_ON_ERROR)))
 		ret = ABBREV_EXIT_FOUND;
 	if (!o.r.no_cache) {
@@ -669,6 +728,7 @@ static int cmd_verify(int argc, char **argv)
 	}
 done:
 	emit_verify_free(c.em);
+	held_free(&held);
 	refs_resolver_free(c.res);
 	for (size_t i = 0; others && i < o.nother; i++)
 		vr_close(&others[i]);

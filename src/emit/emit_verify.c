@@ -382,8 +382,32 @@ int emit_verify_input(verify_emitter *e, const verify_input *in)
 	}
 }
 
+/* "1 reference", "2 references": a count and its noun, as English writes them. */
+static void counted(FILE *out, size_t n, const char *noun)
+{
+	fprintf(out, "%zu %s%s", n, noun, n == 1 ? "" : "s");
+}
+
+/*
+ * What the run checked, on one line, even when nothing was found:
+ * "16 references in 20 messages: 0 errors, 1 warning".
+ */
+static void text_finish(verify_emitter *e, const verify_totals *t)
+{
+	counted(e->out, t->references, "reference");
+	fputs(" in ", e->out);
+	counted(e->out, t->inputs, "message");
+	fputs(": ", e->out);
+	counted(e->out, t->errors, "error");
+	fputs(", ", e->out);
+	counted(e->out, t->warnings, "warning");
+	fputc('\n', e->out);
+}
+
 int emit_verify_finish(verify_emitter *e, const verify_totals *t)
 {
+	if (e->mode == MODE_TEXT)
+		text_finish(e, t);
 	if (e->mode == MODE_CHECKPATCH)
 		checkpatch_finish(e, t);
 	if (e->mode == MODE_JSON) {

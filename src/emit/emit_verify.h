@@ -82,7 +82,10 @@ verify_emitter *emit_verify_checkpatch_new(FILE *out);
 const char *emit_verify_checkpatch_type(int kind, int problem);
 /* The findings of one input.  0, or -1 on a write error or out of memory. */
 int emit_verify_input(verify_emitter *e, const verify_input *in);
-/* After the last input (JSON ends its document).  0 or -1. */
+/*
+ * After the last input: text says what was checked (one line), JSON ends
+ * its document, checkpatch prints its total.  0 or -1.
+ */
 int emit_verify_finish(verify_emitter *e, const verify_totals *t);
 void emit_verify_free(verify_emitter *e);
 
