@@ -143,7 +143,7 @@ checks=$((checks + 1))
 [ "$(wc -c <"$pack")" -gt 65536 ] || fail "the pack is too small to cut short"
 run_paused() { # ACTION: verify pauses after mapping the packs; ACTION runs meanwhile
 	rm -f "$tmp/paused"
-	GIT_ABBREV_TEST_PAUSED=$tmp/paused GIT_ABBREV_TEST_PAUSE_MS=3000 \
+	GIT_ABBREV_TEST_PAUSED=$tmp/paused GIT_ABBREV_TEST_PAUSE_MS=10000 \
 		"$hooks" verify -C "$T" --format=json "$tmp/all.patch" >"$tmp/out" 2>"$tmp/err" &
 	verifier=$!
 	wait_paused "$verifier" "$tmp/paused" verify
