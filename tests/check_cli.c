@@ -225,7 +225,7 @@ static const char *const bad_words[][3] = {
 	{ "--type=t", "'--type' takes commit, commit-ish, tree, blob, tag or all, not 't'" },
 	{ "--xyz", "unknown option '--xyz'" },
 	{ "--=x", "unknown option '--'" },
-	{ "--format=csv", "no format 'csv' (check prints text or json)" },
+	{ "--format=svg", "no format 'svg' (check prints text, json or csv)" },
 };
 
 START_TEST(test_messages)
@@ -269,7 +269,7 @@ START_TEST(test_written)
 	ck_assert_ptr_nonnull(strstr(u, "usage: git abbrev check [<options>] <N> [<repo>...]\n"));
 	ck_assert_ptr_nonnull(strstr(u, "\n    --type=commit|commit-ish|tree|blob|tag|all\n"));
 	ck_assert_ptr_nonnull(strstr(u, "\n    -q, --quiet           print nothing"));
-	ck_assert_ptr_nonnull(strstr(u, "\n    --format=text|json    "));
+	ck_assert_ptr_nonnull(strstr(u, "\n    --format=text|json|csv\n"));
 	ck_assert_ptr_nonnull(strstr(u, "\n    -C <path>             "));
 	ck_assert_ptr_nonnull(strstr(u, "exit status: 0 no two IDs"));
 	ck_assert_str_eq(opts, "--type= --against= --quiet --format= --improbable= --lengths= --no-cache "

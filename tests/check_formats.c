@@ -314,13 +314,14 @@ START_TEST(test_format_table)
 	ck_assert(emit_format_supported(EMIT_REPORT, ABBREV_FORMAT_PARTIAL));
 	ck_assert(!emit_format_supported(EMIT_CHECK, ABBREV_FORMAT_PARTIAL));
 	ck_assert(!emit_format_supported(EMIT_REPORT, ABBREV_FORMAT_PARTIAL + 1));
-	ck_assert(!emit_format_supported(EMIT_CHECK, ABBREV_FORMAT_CSV));
+	ck_assert(emit_format_supported(EMIT_CHECK, ABBREV_FORMAT_CSV));
+	ck_assert(!emit_format_supported(EMIT_CHECK, ABBREV_FORMAT_SVG));
 	ck_assert(!emit_format_supported(EMIT_MODEL, ABBREV_FORMAT_CLASSIC));
 	ck_assert(emit_format_supported(EMIT_MODEL, ABBREV_FORMAT_SVG));
 	emit_format_names(buf, sizeof(buf), EMIT_REPORT);
 	ck_assert_str_eq(buf, "text, json, csv, markdown, svg, classic or partial");
 	emit_format_names(buf, sizeof(buf), EMIT_CHECK);
-	ck_assert_str_eq(buf, "text or json");
+	ck_assert_str_eq(buf, "text, json or csv");
 	emit_format_names(buf, sizeof(buf), EMIT_MODEL);
 	ck_assert_str_eq(buf, "text, json, csv, markdown or svg");
 	/* a short buffer is cut, never overrun */
@@ -433,7 +434,7 @@ START_TEST(test_cli_formats)
 	static const char *const svg[] = { "--format=svg", NULL };
 	static const char *const type_text[] = { "--type=commit", NULL };
 	static const char *const bad_type[] = { "--format=classic", "--type=note", NULL };
-	static const char *const check_csv[] = { "12", "--format=csv", NULL };
+	static const char *const check_svg[] = { "12", "--format=svg", NULL };
 	static const char *const check_xml[] = { "12", "--format=xml", NULL };
 	static const char *const model_classic[] = { "--objects=5", "--format=classic", NULL };
 	static const char *const model_md[] = { "--objects=5", "--format=markdown", NULL };
@@ -465,12 +466,12 @@ START_TEST(test_cli_formats)
 	ck_assert_ptr_nonnull(strstr(err, "note"));
 
 	/* a format the command lacks names the ones it has */
-	argv = words(check_csv, &argc);
+	argv = words(check_svg, &argc);
 	ck_assert_int_eq(cli_parse_check(&c, argc, argv, err, sizeof(err)), CLI_USAGE);
-	ck_assert_str_eq(err, "no format 'csv' (check prints text or json)");
+	ck_assert_str_eq(err, "no format 'svg' (check prints text, json or csv)");
 	argv = words(check_xml, &argc);
 	ck_assert_int_eq(cli_parse_check(&c, argc, argv, err, sizeof(err)), CLI_USAGE);
-	ck_assert_str_eq(err, "unknown format 'xml' (check prints text or json)");
+	ck_assert_str_eq(err, "unknown format 'xml' (check prints text, json or csv)");
 	argv = words(model_classic, &argc);
 	ck_assert_int_eq(cli_parse_model(&m, argc, argv, err, sizeof(err)), CLI_USAGE);
 	ck_assert_str_eq(err, "no format 'classic' (model prints text, json, csv, markdown or svg)");

@@ -785,8 +785,7 @@ done
 usage "history prints text, json, csv, markdown or svg" "$GIT_ABBREV" history --format=classic
 
 say "formats a command lacks: exit 2, one line naming the ones it has"
-usage "check prints text or json" "$GIT_ABBREV" check 8 --format=csv
-usage "check prints text or json" "$GIT_ABBREV" check 8 --format=classic
+usage "check prints text, json or csv" "$GIT_ABBREV" check 8 --format=classic
 usage "report prints text, json, csv, markdown, svg, classic or partial" "$GIT_ABBREV" --format=xml
 usage "model prints text, json, csv, markdown or svg" "$GIT_ABBREV" model --objects=9 --format=classic
 usage "--format=classic" "$GIT_ABBREV" report --type=commit

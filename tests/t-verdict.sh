@@ -121,6 +121,31 @@ for bad in 41 4..40 x 3; do
 	[ ! -s "$out" ] || fail "report --lengths=$bad: something on stdout"
 done
 
+say "check --format=csv: the verdict's rows, as its JSON has them"
+for r in planted history; do
+	expect_exit 0 "$GIT_ABBREV" check --format=json --lengths=10 12 "$tmp/$r"
+	cp "$out" "$tmp/$r.csvcheck.json"
+	expect_exit 0 "$GIT_ABBREV" check --format=csv --lengths=10 12 "$tmp/$r"
+	checks=$((checks + 1))
+	"$PYTHON3" - "$out" "$tmp/$r.csvcheck.json" >"$tmp/csv.out" 2>&1 <<'PY' || { fail "$r: check's CSV is not its verdict"; show "$tmp/csv.out"; }
+import csv, json, math, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+v = json.load(open(sys.argv[2]))["verdict"]
+want = [(k, L) for k in ("commit", "commit-ish", "all") for L in v["lengths"]]
+assert [(r["set"], r["length"]) for r in rows] == want, ([(r["set"], r["length"]) for r in rows], want)
+for r in rows:
+    j = v["lengths"][r["length"]]
+    s = j["sets"][r["set"]]
+    assert r["concern"] == s["concern"], (r, s)
+    assert int(r["git_length"]) == j["git_auto"], (r, j)
+    assert int(r["colliding_prefixes"] or -1) == (s["colliding_prefixes"] if s["colliding_prefixes"] is not None else -1), (r, s)
+    assert math.isclose(float(r["p_now"]), s["p_now"], rel_tol=1e-9, abs_tol=1e-300), (r, s)
+    assert r["p01_state"] == s["p01"]["state"], (r, s)
+    assert int(r["suggest_core_abbrev"]) == v["suggest"]["core_abbrev"], r
+    assert int(r["suggest_min_length"]) == v["suggest"]["commit_length"], r
+PY
+done
+
 say "check --quiet prints nothing, and the exit status is still the answer"
 expect_exit 1 "$GIT_ABBREV" check --quiet 8 "$tmp/planted"
 checks=$((checks + 1))

@@ -277,7 +277,13 @@ static void when_fields(FILE *out, const policy_when *w)
 	year_field(out, w->time, !isnan(w->time));
 }
 
-static int policy_csv(FILE *out, const policy_report *p)
+/*
+ * Policy's rows, one per set and length; with a verdict v (whose policy r
+ * is), four more columns: git_length (1 on git's own length), concern,
+ * and the suggested core.abbrev and abbrev.minLength on every row.
+ */
+static int policy_rows_csv(FILE *out, const policy_results *r, const char *repos,
+			   const verdict *v)
 {
 	static const char *const head[] = {
 		"set", "count", "length", "colliding_prefixes", "expected_prefixes", "expected_pairs",
@@ -287,11 +293,11 @@ static int policy_csv(FILE *out, const policy_report *p)
 		"capacity_p01", "p01_state", "p01_year", "capacity_p50", "p50_state", "p50_year",
 		"repository"
 	};
-	const policy_results *r = p->r;
-	char *repos = repos_joined(p->repos, p->nrepos), name[32];
+	static const char *const verdict_tail[] = {
+		"git_length", "concern", "suggest_core_abbrev", "suggest_min_length"
+	};
+	char name[32];
 
-	if (!repos)
-		return -1;
 	names_fields(out, head, NELEM(head), 1);
 	for (int y = 0; y < POLICY_NYEARS; y++) {
 		snprintf(name, sizeof(name), "count_%gy", r->years[y]);
@@ -300,6 +306,8 @@ static int policy_csv(FILE *out, const policy_report *p)
 		csv_field(out, name, 0);
 	}
 	names_fields(out, tail, NELEM(tail), 0);
+	if (v)
+		names_fields(out, verdict_tail, NELEM(verdict_tail), 0);
 	csv_end_record(out);
 	for (size_t k = 0; k < r->nsets; k++) {
 		const policy_set *s = &r->sets[k];
@@ -324,16 +332,49 @@ static int policy_csv(FILE *out, const policy_report *p)
 			when_fields(out, &row->p01);
 			when_fields(out, &row->p50);
 			csv_field(out, repos, 0);
+			if (v) {
+				count_field(out, row->length == v->git_auto, 0);
+				csv_field(out, verdict_concern_name(v->concern[k][i]), 0);
+				count_field(out, v->suggest_abbrev, 0);
+				count_field(out, v->suggest_commit, 0);
+			}
 			csv_end_record(out);
 		}
 	}
-	free(repos);
 	return ferror(out) ? -1 : 0;
+}
+
+static int policy_csv(FILE *out, const policy_report *p)
+{
+	char *repos = repos_joined(p->repos, p->nrepos);
+	int rc;
+
+	if (!repos)
+		return -1;
+	rc = policy_rows_csv(out, p->r, repos, NULL);
+	free(repos);
+	return rc;
+}
+
+/* check --format=csv: its verdict, policy's columns and the verdict's (the answer is the exit status) */
+static int check_csv(FILE *out, const stats_check *c)
+{
+	char *repos;
+	int rc;
+
+	if (!c->verdict)
+		return ferror(out) ? -1 : 0;
+	if (!(repos = repos_joined(c->repos, c->nrepos)))
+		return -1;
+	rc = policy_rows_csv(out, &c->verdict->pol, repos, c->verdict);
+	free(repos);
+	return rc;
 }
 
 const emit_format emit_format_csv = {
 	.name = "csv",
 	.report = report_csv,
+	.check = check_csv,
 	.model = model_csv,
 	.history = history_csv,
 	.policy = policy_csv,
