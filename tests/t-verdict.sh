@@ -146,6 +146,47 @@ for r in rows:
 PY
 done
 
+say "report --format=csv: the verdict's columns on the rows of its lengths, as its JSON has them"
+for r in planted history; do
+	expect_exit 0 "$GIT_ABBREV" report --format=json --lengths=10 "$tmp/$r"
+	cp "$out" "$tmp/$r.csvreport.json"
+	expect_exit 0 "$GIT_ABBREV" report --format=csv --lengths=10 "$tmp/$r"
+	checks=$((checks + 1))
+	"$PYTHON3" - "$out" "$tmp/$r.csvreport.json" >"$tmp/csv.out" 2>&1 <<'PY' || { fail "$r: the report's CSV lacks its verdict"; show "$tmp/csv.out"; }
+import csv, json, math, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+rep = json.load(open(sys.argv[2]))
+v = rep["verdict"]
+vl = [int(L) for L in v["lengths"]]
+assert 12 in vl and 16 in vl and 10 in vl, vl
+got = [int(r["length"]) for r in rows]
+assert got == list(range(4, max(vl) + 1)), got
+sets = sorted({k for j in v["lengths"].values() for k in j["sets"]})
+assert sets, v
+for r in rows:
+    L = int(r["length"])
+    for k in ("all", "commit"):
+        # the JSON's counts; past its table (rows up to 16) none collide
+        row = rep["types"][k]["lengths"].get(str(L))
+        want = (row["objects"], row["prefixes"]) if row else (0, 0)
+        assert (int(r[k + "_objects"]), int(r[k + "_prefixes"])) == want, (L, k, r)
+    if L not in vl:
+        for k in sets:
+            for m in ("p_now", "capacity_p01", "p01_state", "p01_year", "concern"):
+                assert r["%s_%s" % (k, m)] == "", (L, k, m, r)
+        continue
+    j = v["lengths"][str(L)]
+    assert int(r["git_length"]) == j["git_auto"], (r, j)
+    for k, s in j["sets"].items():
+        assert r[k + "_concern"] == s["concern"], (L, k, r, s)
+        assert math.isclose(float(r[k + "_p_now"]), s["p_now"], rel_tol=1e-9, abs_tol=1e-300), (L, k)
+        assert r[k + "_p01_state"] == s["p01"]["state"], (L, k)
+    assert int(r["suggest_core_abbrev"]) == v["suggest"]["core_abbrev"], r
+    assert int(r["suggest_min_length"]) == v["suggest"]["commit_length"], r
+assert sum(int(r["git_length"]) for r in rows) == 1, "git's own length on one row"
+PY
+done
+
 say "check --quiet prints nothing, and the exit status is still the answer"
 expect_exit 1 "$GIT_ABBREV" check --quiet 8 "$tmp/planted"
 checks=$((checks + 1))

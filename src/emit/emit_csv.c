@@ -94,6 +94,86 @@ static void set_fields(FILE *out, const char *set, const char *const *measures, 
 	}
 }
 
+/* A projected date as a decimal year; "never"; "" when there is none. */
+static void year_field(FILE *out, double t, int valid)
+{
+	char buf[40];
+
+	if (!valid)
+		buf[0] = '\0';
+	else if (!isfinite(t))
+		snprintf(buf, sizeof(buf), "never");
+	else
+		snprintf(buf, sizeof(buf), "%.2f", projection_year(t));
+	csv_field(out, buf, 0);
+}
+
+static const char *const when_states[] = {
+	[POLICY_WHEN_UNKNOWN] = "unknown", [POLICY_WHEN_PASSED] = "passed",
+	[POLICY_WHEN_FUTURE] = "future", [POLICY_WHEN_BEYOND] = "beyond"
+};
+
+/* A real, or "" for NAN (nothing to say). */
+static void real_or_empty(FILE *out, double v)
+{
+	if (isnan(v))
+		csv_field(out, "", 0);
+	else
+		real_field(out, v);
+}
+
+static void when_fields(FILE *out, const policy_when *w)
+{
+	real_field(out, w->capacity);
+	csv_field(out, when_states[w->state], 0);
+	year_field(out, w->time, !isnan(w->time));
+}
+
+/*
+ * The report's verdict columns, beside its counts: per set of the verdict
+ * "<set>_p_now", the 1% columns as policy's ("<set>_capacity_p01",
+ * "<set>_p01_state", "<set>_p01_year") and "<set>_concern" (empty on a
+ * length the verdict does not answer), then git_length (1 on git's own
+ * length) and the suggested core.abbrev and abbrev.minLength.
+ */
+static const char *const verdict_measures[] = {
+	"p_now", "capacity_p01", "p01_state", "p01_year", "concern"
+};
+static const char *const verdict_tail[] = {
+	"git_length", "suggest_core_abbrev", "suggest_min_length"
+};
+
+static void verdict_header(FILE *out, const verdict *v)
+{
+	for (size_t k = 0; k < v->pol.nsets; k++)
+		set_fields(out, v->pol.sets[k].name, verdict_measures, NELEM(verdict_measures));
+	names_fields(out, verdict_tail, NELEM(verdict_tail), 0);
+}
+
+static void verdict_fields(FILE *out, const verdict *v, unsigned L)
+{
+	size_t i = 0;
+
+	while (i < v->pol.nlengths && v->pol.lengths[i] != L)
+		i++;
+	for (size_t k = 0; k < v->pol.nsets; k++) {
+		const policy_row *row;
+
+		if (i == v->pol.nlengths) {
+			for (size_t m = 0; m < NELEM(verdict_measures); m++)
+				csv_field(out, "", 0);
+			continue;
+		}
+		row = &v->pol.sets[k].rows[i];
+		real_field(out, row->p_now);
+		when_fields(out, &row->p01);
+		csv_field(out, verdict_concern_name(v->concern[k][i]), 0);
+	}
+	count_field(out, L == v->git_auto, 0);
+	count_field(out, v->suggest_abbrev, 0);
+	count_field(out, v->suggest_commit, 0);
+}
+
 static int report_csv(FILE *out, const stats_report *r)
 {
 	static const char *const measures[] = { "objects", "prefixes", "expected_prefixes" };
@@ -108,11 +188,18 @@ static int report_csv(FILE *out, const stats_report *r)
 	for (int c = 0; c < ABBREV_SET_COUNT; c++)
 		if (r->sets[column_sets[c]].last_len > last)
 			last = r->sets[column_sets[c]].last_len;
+	/* with a verdict, the rows reach its longest length (12, 16...) */
+	if (r->verdict)
+		for (size_t i = 0; i < r->verdict->pol.nlengths; i++)
+			if (r->verdict->pol.lengths[i] > last)
+				last = r->verdict->pol.lengths[i];
 
 	csv_field(out, "length", 1);
 	for (int c = 0; c < ABBREV_SET_COUNT; c++)
 		set_fields(out, idset_name(column_sets[c]), measures, NELEM(measures));
 	names_fields(out, tail, NELEM(tail), 0);
+	if (r->verdict)
+		verdict_header(out, r->verdict);
 	csv_end_record(out);
 
 	emit_reach_patterns(patterns, sizeof(patterns), r->reach, " ");
@@ -136,6 +223,8 @@ static int report_csv(FILE *out, const stats_report *r)
 			csv_field(out, "", 0);
 			csv_field(out, "", 0);
 		}
+		if (r->verdict)
+			verdict_fields(out, r->verdict, L);
 		csv_end_record(out);
 	}
 	free(repos);
@@ -180,19 +269,6 @@ static int model_csv(FILE *out, const model_results *r)
 
 /* ---- history ------------------------------------------------------------ */
 
-/* A projected date as a decimal year; "never"; "" when there is none. */
-static void year_field(FILE *out, double t, int valid)
-{
-	char buf[40];
-
-	if (!valid)
-		buf[0] = '\0';
-	else if (!isfinite(t))
-		snprintf(buf, sizeof(buf), "never");
-	else
-		snprintf(buf, sizeof(buf), "%.2f", projection_year(t));
-	csv_field(out, buf, 0);
-}
 
 static int history_csv(FILE *out, const history_report *r)
 {
@@ -256,27 +332,6 @@ static int history_csv(FILE *out, const history_report *r)
 
 /* ---- policy ------------------------------------------------------------ */
 
-static const char *const when_states[] = {
-	[POLICY_WHEN_UNKNOWN] = "unknown", [POLICY_WHEN_PASSED] = "passed",
-	[POLICY_WHEN_FUTURE] = "future", [POLICY_WHEN_BEYOND] = "beyond"
-};
-
-/* A real, or "" for NAN (nothing to say). */
-static void real_or_empty(FILE *out, double v)
-{
-	if (isnan(v))
-		csv_field(out, "", 0);
-	else
-		real_field(out, v);
-}
-
-static void when_fields(FILE *out, const policy_when *w)
-{
-	real_field(out, w->capacity);
-	csv_field(out, when_states[w->state], 0);
-	year_field(out, w->time, !isnan(w->time));
-}
-
 /*
  * Policy's rows, one per set and length; with a verdict v (whose policy r
  * is), four more columns: git_length (1 on git's own length), concern,
@@ -293,7 +348,7 @@ static int policy_rows_csv(FILE *out, const policy_results *r, const char *repos
 		"capacity_p01", "p01_state", "p01_year", "capacity_p50", "p50_state", "p50_year",
 		"repository"
 	};
-	static const char *const verdict_tail[] = {
+	static const char *const check_tail[] = {
 		"git_length", "concern", "suggest_core_abbrev", "suggest_min_length"
 	};
 	char name[32];
@@ -307,7 +362,7 @@ static int policy_rows_csv(FILE *out, const policy_results *r, const char *repos
 	}
 	names_fields(out, tail, NELEM(tail), 0);
 	if (v)
-		names_fields(out, verdict_tail, NELEM(verdict_tail), 0);
+		names_fields(out, check_tail, NELEM(check_tail), 0);
 	csv_end_record(out);
 	for (size_t k = 0; k < r->nsets; k++) {
 		const policy_set *s = &r->sets[k];
