@@ -1,0 +1,149 @@
+#!/bin/sh
+# t-completion-install.sh - the bash completion where `make install` puts
+# it, found from there by bash-completion: `make install prefix=<tmp>`
+# puts it in bash-completion's completionsdir (pkg-config), taken under
+# that prefix (else <prefix>/share/bash-completion/completions); a real
+# interactive bash in tmux with bash-completion loaded and <tmp>/share in
+# XDG_DATA_DIRS then completes `git abbrev <TAB><TAB>` to the commands and
+# `--format=<TAB><TAB>` to the formats; one loading it by hand as the man
+# page says (git's completion, then the file) does the same.  configure's
+# --with-bash-completion-dir=DIR installs it in DIR instead (configured in
+# a copy of the sources from `make distdir`).
+. "$(dirname "$0")/setup.sh"
+
+command -v tmux >/dev/null 2>&1 || skip "tmux not found (build.sh installs it)"
+command -v bash >/dev/null 2>&1 || skip "bash not found"
+bc=/usr/share/bash-completion/bash_completion
+gitcomp=/usr/share/bash-completion/completions/git
+[ -r "$bc" ] && [ -r "$gitcomp" ] || skip "bash-completion or git's completion not found"
+builddir=$(cd "$(dirname "$GIT_ABBREV")/.." && pwd)
+[ -f "$builddir/Makefile" ] || skip "no build tree at $builddir"
+MAKE=${MAKE:-make}
+# a make of its own, not a job of the make that runs the tests
+unset MAKEFLAGS MFLAGS MAKELEVEL || :
+
+say "make install prefix=<tmp>: the completion under that prefix"
+inst=$tmp/inst
+(cd "$builddir" && $MAKE install prefix="$inst") >"$tmp/install.log" 2>&1 ||
+	{ tail -20 "$tmp/install.log"; die "make install prefix=$inst failed"; }
+want=$inst/share/bash-completion/completions
+if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists bash-completion; then
+	d=$(pkg-config --variable=completionsdir bash-completion)
+	p=$(pkg-config --variable=prefix bash-completion)
+	case $d in "$p"/*) want=$inst${d#"$p"} ;; esac
+fi
+checks=$((checks + 1))
+cmp -s "$want/git-abbrev" "$srcdir/contrib/completion/git-abbrev.bash" ||
+	fail "no completion at $want/git-abbrev: $(find "$inst" -name 'git-abbrev*' | tr '\n' ' ')"
+checks=$((checks + 1))
+[ -x "$inst/bin/git-abbrev" ] || fail "no $inst/bin/git-abbrev"
+mkdir "$tmp/work"
+: >"$tmp/work/json-notes.txt"
+
+sock=$tmp/tmux.sock
+tm() { tmux -S "$sock" "$@"; }
+# the shell's pid, so that cleanup waits until it is gone
+shell_pid=
+cleanup_tmux() {
+	tm kill-server 2>/dev/null || :
+	n=0
+	while [ -n "$shell_pid" ] && kill -0 "$shell_pid" 2>/dev/null && [ $n -lt 50 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	shell_pid=
+}
+trap 'st=$?; cleanup_tmux; rm -rf "$tmp"; exit $st' EXIT
+
+wait_for() {
+	n=0
+	while [ $n -lt 100 ]; do
+		tm capture-pane -p -N >"$tmp/screen" 2>/dev/null || :
+		grep -q -- "$1" "$tmp/screen" && return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+	return 1
+}
+
+# shell RCFILE: a fresh interactive bash (no history kept) reading RCFILE
+shell() {
+	cleanup_tmux
+	tm -f /dev/null new-session -d -x 100 -y 30 \
+		"env -i HOME=$tmp TERM=xterm LC_ALL=C.UTF-8 bash --noprofile --rcfile $1 -i" ||
+		skip "tmux cannot start a session"
+	shell_pid=$(tm display-message -p '#{pane_pid}' 2>/dev/null) || shell_pid=
+	wait_for '^abbrev> $' || { cat "$tmp/screen"; die "no prompt from the interactive bash"; }
+}
+
+# complete_list LINE WORD...: LINE and two Tabs list every WORD, and no file
+complete_list() {
+	line=$1
+	shift
+	checks=$((checks + 1))
+	tm send-keys C-u C-l
+	wait_for '^abbrev> $' || :
+	tm send-keys "$line" Tab Tab
+	last=$1
+	for w in "$@"; do last=$w; done
+	wait_for "^abbrev> $line\$" && wait_for "$last" || :
+	sleep 0.3
+	tm capture-pane -p -N >"$tmp/screen"
+	for w in "$@"; do
+		grep -qw -- "$w" "$tmp/screen" && continue
+		fail "$label: '$line<TAB><TAB>' does not list $w"
+		sed 's/^/    | /' "$tmp/screen"
+		return 0
+	done
+	! grep -q -- "-notes.txt" "$tmp/screen" ||
+		{ fail "$label: '$line<TAB><TAB>' lists files"; sed 's/^/    | /' "$tmp/screen"; }
+}
+
+# nothing of the source tree: the installed program and completion only
+cat >"$tmp/rc.bc" <<EOF2
+PS1='abbrev> '
+unset HISTFILE
+export PATH=$inst/bin:/usr/bin:/bin
+export XDG_DATA_DIRS=$inst/share:/usr/share
+bind 'set bell-style none'
+. $bc
+cd $tmp/work
+EOF2
+label="bash-completion, XDG_DATA_DIRS=<prefix>/share"
+say "$label"
+shell "$tmp/rc.bc"
+complete_list "git abbrev " report check model verify history policy
+complete_list "git abbrev --format=" text json csv markdown svg
+complete_list "git-abbrev " report check model verify history policy
+
+# by hand, as the man page says: git's completion, then the file
+checks=$((checks + 1))
+grep -q 'share/bash\\-completion/completions/git\\-abbrev' "$srcdir/docs/git-abbrev.1.in" ||
+	fail "the man page does not say how to load the completion by hand"
+cat >"$tmp/rc.hand" <<EOF2
+PS1='abbrev> '
+unset HISTFILE
+export PATH=$inst/bin:/usr/bin:/bin
+bind 'set bell-style none'
+. $gitcomp
+. $want/git-abbrev
+cd $tmp/work
+EOF2
+label="loaded by hand"
+say "$label"
+shell "$tmp/rc.hand"
+complete_list "git abbrev " report check model verify history policy
+complete_list "git abbrev check --type=" commit tree blob tag all
+cleanup_tmux
+
+say "configure --with-bash-completion-dir=DIR: the completion in DIR"
+(cd "$builddir" && $MAKE distdir distdir="$tmp/src") >"$tmp/distdir.log" 2>&1 ||
+	{ tail -20 "$tmp/distdir.log"; die "make distdir failed"; }
+mkdir "$tmp/b"
+(cd "$tmp/b" && "$tmp/src/configure" -q --with-bash-completion-dir="$tmp/own/bc" &&
+	$MAKE install-data-local DESTDIR="$tmp/dest") >"$tmp/own.log" 2>&1 ||
+	{ tail -20 "$tmp/own.log"; fail "configure --with-bash-completion-dir failed"; }
+checks=$((checks + 1))
+[ -f "$tmp/dest$tmp/own/bc/git-abbrev" ] ||
+	fail "--with-bash-completion-dir: not installed in DIR: $(find "$tmp/dest" -type f | tr '\n' ' ')"
+finish
