@@ -4,7 +4,10 @@
 # (tests/revwalk_dump: TOPOLOGICAL | TIME), with and without a
 # commit-graph file: a history of merges (an octopus, an unrelated root
 # merged in), committer times that tie and that run backwards, annotated
-# tags; the range forms "B", "A..B", "A..", "A...B", "^A B"; and a clear
+# tags; the range forms "B", "A..B", "A..", "A...B", "^A B", git's
+# shorthands "C^!", "C^@", "C^-N" and revisions libgit2 reads itself
+# ("@{-1}", "main^{/text}"), "@" for HEAD and HEAD's own reflog
+# ("HEAD@{6}", where libgit2 reads the branch's); and a clear
 # one-line error for a bad revision (exit 2) or a missing commit (exit 3).
 # Every message names an unknown commit, so each commit checked gives one
 # finding and the findings' order is the walk's.
@@ -90,7 +93,7 @@ check_range() {
 		return
 	fi
 	case $1 in
-	*...* | *" "* | ^*) return ;; # libgit2's revwalk reads neither
+	*...* | *" "* | ^* | *^[@!-]* | *@*) return ;; # libgit2's revwalk reads none of these
 	esac
 	"$REVWALK_DUMP" "$repo" "$1" >"$tmp/libgit2" || { fail "revwalk_dump $1"; return; }
 	cmp -s "$tmp/libgit2" "$tmp/got" ||
@@ -98,7 +101,9 @@ check_range() {
 }
 
 ranges="HEAD main v1 lw side1 other v0..main side1..main main..side1 other..main
-HEAD~3..HEAD v1.. ..v1 oct^2..oct^3 oct^3..oct v1..v1"
+HEAD~3..HEAD v1.. ..v1 oct^2..oct^3 oct^3..oct v1..v1
+oct^! oct^@ oct^- oct^-2 oct^-3 v1^! v1^@ lw^-1 HEAD~2^! v0~1^@ main^{/^a3}
+@~2..@ v1^{commit}^! main~1^-"
 words="^side1@main|main@^side1@^other|side1@other|v1...side2|other...side1|^main@main|main@^main"
 for_all() { # REPO
 	for x in $ranges; do check_range "$x" "$1"; done
@@ -111,6 +116,9 @@ for_all() { # REPO
 	IFS=$old
 }
 for_all "$r"
+# the reflogs of the work repository (a bare clone has none)
+[ "$(G rev-parse HEAD@{6})" != "$(G rev-parse main@{6})" ] || die "HEAD@{6} is main@{6}"
+for x in @{-1} HEAD@{1} @{-1}^! HEAD@{6} HEAD@{6}^! main@{6} HEAD@{6}..main; do check_range "$x" "$r"; done
 # the same with parents and times from a commit-graph file
 cg=$tmp/cg
 git clone -q --no-local --bare "$r" "$cg"
@@ -220,7 +228,8 @@ checks=$((checks + 1))
 grep -q "every commit's parents read" "$err" || { fail "the parents were not read"; show "$err"; }
 
 # ---- errors --------------------------------------------------------------------
-for bad in no-such-rev "no-such-rev..main" "main ^no-such-rev" "HEAD^{tree}"; do
+for bad in no-such-rev "no-such-rev..main" "main ^no-such-rev" "HEAD^{tree}" "oct^-4" "v0~1^-" \
+	"no-such-rev^!" "HEAD^{tree}^@"; do
 	expect_exit 2 "$GIT_ABBREV" verify -C "$r" --range="$bad"
 	one_line "$err" || { fail "--range='$bad': not one line on stderr"; show "$err"; }
 	grep -q "^git-abbrev: bad revision range '$bad'" "$err" ||

@@ -35,7 +35,9 @@
 
 #include "refs_git2.h"
 
+#include <errno.h>
 #include <git2.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -1078,18 +1080,196 @@ static int tip_add_peeled(tips *t, git_object *obj, int hide)
 	return rc;
 }
 
+/* Room for n more bytes at the end of a growing string; 0 or -1. */
+static int str_room(char **s, size_t *len, size_t *cap, size_t n)
+{
+	char *b;
+
+	if (*len + n + 1 <= *cap)
+		return 0;
+	*cap = 2 * (*len + n + 1);
+	if (!(b = realloc(*s, *cap)))
+		return -1;
+	*s = b;
+	return 0;
+}
+
+static int str_add(char **s, size_t *len, size_t *cap, const char *p, size_t n)
+{
+	if (str_room(s, len, cap, n))
+		return -1;
+	memcpy(*s + *len, p, n);
+	*len += n;
+	(*s)[*len] = '\0';
+	return 0;
+}
+
+/*
+ * <name>@{<n>} as git reads it: the n-th prior value of that very ref,
+ * from its own reflog (libgit2 1.5 reads HEAD@{n} from the branch HEAD
+ * points at).  Its ID in hex, 0; 1 when name is no ref with a reflog
+ * (left to libgit2); -2 (a message set) past the log's end.
+ */
+static int reflog_nth(git_repository *repo, const char *name, size_t n, char *hex)
+{
+	git_reference *ref = NULL;
+	git_reflog *log = NULL;
+	const git_reflog_entry *e;
+	size_t count;
+	int rc = 1;
+
+	/* HEAD is itself: a lookup by the exact name first (dwim would resolve it) */
+	if ((git_reference_lookup(&ref, repo, name) < 0 &&
+	     git_reference_dwim(&ref, repo, name) < 0) ||
+	    git_reflog_read(&log, repo, git_reference_name(ref)) < 0)
+		goto done;
+	count = git_reflog_entrycount(log);
+	if (n < count && (e = git_reflog_entry_byindex(log, n))) {
+		git_oid_tostr(hex, GIT_OID_HEXSZ + 1, git_reflog_entry_id_new(e));
+		rc = 0;
+	} else if (n && n == count && (e = git_reflog_entry_byindex(log, n - 1)) &&
+		   !git_oid_is_zero(git_reflog_entry_id_old(e))) {
+		git_oid_tostr(hex, GIT_OID_HEXSZ + 1, git_reflog_entry_id_old(e));
+		rc = 0;
+	} else if (count) {
+		git_error_set(GIT_ERROR_REFERENCE, "log for '%s' only has %zu entries", name, count);
+		rc = -2;
+	}
+done:
+	git_reflog_free(log);
+	git_reference_free(ref);
+	return rc;
+}
+
+/*
+ * The revision words of spec as libgit2 reads them: "@" alone (a side of
+ * a range, or after "^") is HEAD, as in git, and <name>@{<n>} is the
+ * ID reflog_nth() finds.  0 with *out the caller's to free, -1 or -2.
+ */
+static int spec_expand(git_repository *repo, const char *spec, char **out)
+{
+	size_t len = 0, cap = 0, seg = spec[0] == '^', i = 0;
+	char *s = NULL, hex[GIT_OID_HEXSZ + 1];
+	int rc = str_add(&s, &len, &cap, spec, seg);
+
+	while (!rc && spec[i]) {
+		if (i < seg) {
+			i++;
+			continue;
+		}
+		if (spec[i] == '.' && spec[i + 1] == '.') {
+			size_t dots = spec[i + 2] == '.' ? 3 : 2;
+
+			rc = str_add(&s, &len, &cap, spec + i, dots);
+			i += dots;
+			seg = i;
+		} else if (spec[i] == '@' && i == seg && spec[i + 1] != '{') {
+			rc = str_add(&s, &len, &cap, "HEAD", 4);
+			i++;
+		} else if (spec[i] == '@' && i > seg && spec[i + 1] == '{' &&
+			   spec[i + 2] >= '0' && spec[i + 2] <= '9' &&
+			   spec[i + 2 + strspn(spec + i + 2, "0123456789")] == '}') {
+			size_t end = i + 2 + strspn(spec + i + 2, "0123456789") + 1;
+			char *name = strndup(spec + seg, i - seg);
+			unsigned long n = strtoul(spec + i + 2, NULL, 10);
+
+			if (!name) {
+				rc = -1;
+				break;
+			}
+			rc = strpbrk(name, "~^:{") ? 1 : reflog_nth(repo, name, n, hex);
+			free(name);
+			if (!rc) {
+				len -= i - seg; /* the name, written already */
+				rc = str_add(&s, &len, &cap, hex, strlen(hex));
+				i = end;
+			} else if (rc == 1) {
+				rc = str_add(&s, &len, &cap, spec + i, end - i);
+				i = end;
+			}
+		} else {
+			rc = str_add(&s, &len, &cap, spec + i, 1);
+			i++;
+		}
+	}
+	if (rc) {
+		free(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+/*
+ * git's shorthands for a commit and its parents (gitrevisions(7)), which
+ * libgit2's revparse does not read: "C^@" its parents (C left out), "C^!"
+ * C without any parent's history, "C^-N" (N defaults to 1) the commits of
+ * "C^N..C".  1 when spec is one of them (its tips added), 0 when it is
+ * not, -1 (memory) or -2 (libgit2's message, or one set here).
+ */
+static int tips_parents_form(tips *t, git_repository *repo, const char *spec)
+{
+	size_t len = strlen(spec), base = len, nth = 1;
+	git_object *obj = NULL;
+	git_commit *c = NULL;
+	char *rev;
+	int form, rc;
+
+	if (len > 2 && spec[len - 2] == '^' && (spec[len - 1] == '@' || spec[len - 1] == '!')) {
+		form = spec[len - 1];
+		base = len - 2;
+	} else {
+		while (base && spec[base - 1] >= '0' && spec[base - 1] <= '9')
+			base--;
+		if (base < 3 || spec[base - 1] != '-' || spec[base - 2] != '^')
+			return 0;
+		if (base < len) {
+			char *end;
+
+			errno = 0;
+			nth = strtoul(spec + base, &end, 10);
+			if (errno || nth == 0 || nth > UINT_MAX) {
+				git_error_set_str(GIT_ERROR_INVALID, "no such parent");
+				return -2;
+			}
+		}
+		form = '-';
+		base -= 2;
+	}
+	if (!(rev = strndup(spec, base)))
+		return -1;
+	rc = git_revparse_single(&obj, repo, rev) < 0 ||
+	     git_object_peel((git_object **)&c, obj, GIT_OBJECT_COMMIT) < 0 ? -2 : 0;
+	free(rev);
+	if (!rc && form == '-' && nth > git_commit_parentcount(c)) {
+		git_error_set_str(GIT_ERROR_INVALID, "no such parent");
+		rc = -2;
+	}
+	if (!rc && form != '@')
+		rc = tip_add(t, git_commit_id(c), 0);
+	for (unsigned i = 0; !rc && i < git_commit_parentcount(c); i++)
+		if (form != '-' || i + 1 == nth)
+			rc = tip_add(t, git_commit_parent_id(c, i), form != '@');
+	git_commit_free(c);
+	git_object_free(obj);
+	return rc ? rc : 1;
+}
+
 /*
  * One revision ("B", "^A") or range ("A..B", "A...B": both sides, less
- * their merge bases, as git rev-list reads it), as libgit2 parses them;
- * a side left out is HEAD.  0, -1 or -2 (libgit2's message).
+ * their merge bases, as git rev-list reads it; "C^@", "C^!", "C^-N"), as
+ * libgit2 parses them; a side left out is HEAD.  0, -1 or -2 (libgit2's
+ * message).
  */
-static int tips_parse(tips *t, git_repository *repo, const char *spec)
+static int tips_parse_expanded(tips *t, git_repository *repo, const char *spec)
 {
 	git_revspec rs = { 0 };
 	git_oidarray bases = { 0 };
 	git_object *from = NULL;
 	int rc;
 
+	if (spec[0] != '^' && (rc = tips_parents_form(t, repo, spec)))
+		return rc < 0 ? rc : 0;
 	if (spec[0] == '^') {
 		if (git_revparse_single(&from, repo, spec + 1) < 0)
 			return -2;
@@ -1119,6 +1299,18 @@ static int tips_parse(tips *t, git_repository *repo, const char *spec)
 	}
 	git_object_free(rs.from);
 	git_object_free(rs.to);
+	return rc;
+}
+
+/* spec read after spec_expand(); 0, -1 or -2. */
+static int tips_parse(tips *t, git_repository *repo, const char *spec)
+{
+	char *x = NULL;
+	int rc = spec_expand(repo, spec, &x);
+
+	if (!rc)
+		rc = tips_parse_expanded(t, repo, x);
+	free(x);
 	return rc;
 }
 
