@@ -241,7 +241,7 @@ static int fake_each_commit(void *ctx, const unsigned char *ids, size_t n,
 }
 
 static fake_repo F;
-static refs_source SRC = { &F, fake_commit, fake_is_ancestor, fake_is_public, NULL, NULL };
+static refs_source SRC = { &F, fake_commit, fake_is_ancestor, fake_is_public, NULL, NULL, NULL };
 static idsets *S;
 static refs_ids IDS;
 static refs_resolver *R;
@@ -386,9 +386,15 @@ START_TEST(test_resolve_repeated)
 	ck_assert(has(&RES.v[3], REFS_P_UPPER));
 	/*
 	 * the 3 prefixes that name one commit or none (2000000000bb
-	 * lower-cased) asked once each; the ambiguous one each time
+	 * lower-cased) asked once each; the ambiguous one each time; the
+	 * unknown one's neighbours one char off once (15 a char, and a swap
+	 * of each two neighbours that differ)
 	 */
-	ck_assert_uint_eq(n_prefix, 3 + 6);
+	size_t swaps = 0;
+
+	for (const char *u = "3000000000ff"; u[1]; u++)
+		swaps += u[0] != u[1];
+	ck_assert_uint_eq(n_prefix, 3 + 6 + 15 * 12 + swaps);
 	ck_assert_uint_le(n_unique, 3);
 	refs_results_clear(&RES);
 	refs_resolver_free(r2);
@@ -686,6 +692,40 @@ START_TEST(test_resolve_subject_elsewhere)
 }
 END_TEST
 
+/*
+ * An ID of nothing one hex char off a commit (a char changed, two
+ * swapped): that commit, as an error; without a subject only a public
+ * one (on_head unset: is_public answers); a full ID stays full.
+ */
+START_TEST(test_resolve_typo)
+{
+	const refs_result *x;
+
+	/* changed, no subject: "the fix" on the line of HEAD; 4 (its copy) is far */
+	x = check1("Fixes: 3000000000dc\n", -1);
+	ck_assert(has(x, REFS_P_UNKNOWN));
+	expect_target(x, 2, "Fixes: 3000000000cc");
+	/* swapped, with the subject */
+	x = check1("Fixes: 300000000c0c (\"the fix\")\n", -1);
+	expect_target(x, 2, "Fixes: 3000000000cc (\"the fix\")");
+	/* a full ID, its last char changed: full length kept */
+	x = check1("Fixes: 3000000000cc0000000000000000000000000001 (\"the fix\")\n", -1);
+	expect_target(x, 2, "Fixes: 3000000000cc0000000000000000000000000000 (\"the fix\")");
+	/* off a commit only a pull request's ref reaches, no subject: not suggested */
+	x = check1("Fixes: 5000000000ef\n", -1);
+	ck_assert(has(x, REFS_P_UNKNOWN));
+	ck_assert_int_eq(x->suggest, 0);
+	/* two chars off (3000000000cc) and more from the rest: no typo */
+	x = check1("Fixes: 3000000000ab\n", -1);
+	ck_assert_int_eq(x->suggest, 0);
+	/* a bare ID in prose one char off is a reference, with the commit meant */
+	x = check1("Follow-up to 2000000000bb0000000000000000000000000010.\n", -1);
+	ck_assert(has(x, REFS_P_UNKNOWN));
+	ck_assert_int_eq(x->suggest, 1);
+	ck_assert_int_eq(memcmp(x->target.id, F.raw[1], 20), 0);
+}
+END_TEST
+
 Suite *make_resolve_suite(void)
 {
 	Suite *s = suite_create("resolve");
@@ -709,6 +749,7 @@ Suite *make_resolve_suite(void)
 	tcase_add_test(core, test_resolve_layout);
 	tcase_add_test(core, test_resolve_not_here);
 	tcase_add_test(core, test_resolve_subject_search);
+	tcase_add_test(core, test_resolve_typo);
 	tcase_add_checked_fixture(batch, setup_batch, teardown);
 	tcase_add_test(batch, test_resolve_batch);
 	tcase_add_test(batch, test_resolve_right);

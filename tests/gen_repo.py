@@ -59,6 +59,12 @@ Scenarios (NAME):
               later ones citing one of them six times (four by 12 hex
               chars, two by 7), and on the topic branch checked out a
               commit brute-forced to share >= 7 hex chars with it.
+  typo        <dir> holds "work 0" .. "work 7" on main, then "net: fix
+              the leak" on main and a copy of it (the same subject) on the
+              branch side, forked from "work 1", brute-forced to share >= 6
+              hex chars with it, then "after 0" .. "after 2" on main (HEAD)
+              and "side: only here" on side: IDs one hex char off a
+              commit on HEAD, off both copies, or off one on side only.
   history     <dir> holds 400 commits whose committer dates grow
               exponentially over six years (pairs share a date, so ties
               are broken by ID), plus planted pairs of commits, both
@@ -935,6 +941,46 @@ def scenario_watch(d):
             "objects": len(all_objects(d))}
 
 
+def scenario_typo(d):
+    init_repo(d)
+    blob = write_object(d, "blob", b"typo\n")
+    tree = write_object(d, "tree", b"100644 f\0" + bytes.fromhex(blob))
+    tip = write_object(d, "commit", commit_bytes(tree, [], b"root\n", EPOCH))
+    work = []
+    for i in range(8):
+        tip = write_object(d, "commit", commit_bytes(tree, [tip], b"work %d\n" % i,
+                                                     EPOCH + 100 * (i + 1)))
+        work.append(tip)
+    # the fix on main and its cherry-picked copy on side: one subject, >= 6 hex chars shared
+    fa = Family("commit", commit_bytes(tree, [tip], b"net: fix the leak\n\nnonce ",
+                                       EPOCH + 2000), b"\n")
+    fb = Family("commit", commit_bytes(tree, [work[1]], b"net: fix the leak\n\n(cherry picked "
+                                       b"from main) nonce ", EPOCH + 3000), b"\n")
+    a, b = cross_birthday(fa, fb, 6)
+    fix = write_object(d, "commit", fa.content(a))
+    copy = write_object(d, "commit", fb.content(b))
+    tip = fix
+    for i in range(3):
+        tip = write_object(d, "commit", commit_bytes(tree, [tip], b"after %d\n" % i,
+                                                     EPOCH + 4000 + 100 * i))
+    side = write_object(d, "commit", commit_bytes(tree, [copy], b"side: only here\n",
+                                                  EPOCH + 5000))
+    git(d, "update-ref", "refs/heads/main", tip)
+    git(d, "update-ref", "refs/heads/side", side)
+    git(d, "symbolic-ref", "HEAD", "refs/heads/main")
+    git(d, "reset", "-q", "--hard")
+    return {
+        "repos": {"typo": d},
+        "work": work,
+        "fix": fix,
+        "copy": copy,
+        "side_only": side,
+        "head": tip,
+        "planted": [dict(pair("commit-commit", (fix, copy), ("commit", "commit")),
+                         where="main and side")],
+    }
+
+
 SCENARIOS = {
     "commitish": scenario_commitish,
     "planted": scenario_planted,
@@ -951,6 +997,7 @@ SCENARIOS = {
     "asof": scenario_asof,
     "audit": scenario_audit,
     "watch": scenario_watch,
+    "typo": scenario_typo,
 }
 
 

@@ -102,6 +102,8 @@ struct refs_git2 {
 	size_t ncommits;      /* the subject index's commits, once it is made (0: not yet) */
 	int parents_read;     /* every commit's parents read for cg (read_all_parents()) */
 	beyond_cache bc;      /* beyond_graph()'s commits */
+	int head_read;        /* 1 HEAD's commit in head, -1 none (unborn, unreadable) */
+	git_oid head;
 };
 
 typedef struct {
@@ -836,6 +838,27 @@ static int git2_is_public(void *ctx, const unsigned char *id)
 	return bsearch(&oid, g->pub, g->npub, sizeof(*g->pub), oid_cmp) != NULL;
 }
 
+static int git2_on_head(void *ctx, const unsigned char *id)
+{
+	refs_git2 *g = ctx;
+
+	if (!g->head_read) {
+		git_object *o = NULL, *c = NULL;
+
+		g->head_read = -1;
+		if (git_revparse_single(&o, g->repo, "HEAD") == 0 &&
+		    git_object_peel(&c, o, GIT_OBJECT_COMMIT) == 0) {
+			git_oid_cpy(&g->head, git_object_id(c));
+			g->head_read = 1;
+		}
+		git_object_free(c);
+		git_object_free(o);
+	}
+	if (g->head_read < 0)
+		return 0;
+	return !memcmp(id, g->head.id, GIT_OID_RAWSZ) || git2_is_ancestor(g, id, g->head.id) == 1;
+}
+
 int refs_git2_new(refs_git2 **out, struct git_repository *repo, const char *objdir)
 {
 	refs_git2 *g = calloc(1, sizeof(*g));
@@ -861,6 +884,7 @@ int refs_git2_new(refs_git2 **out, struct git_repository *repo, const char *objd
 	g->src.commit = git2_commit;
 	g->src.is_ancestor = git2_is_ancestor;
 	g->src.is_public = git2_is_public;
+	g->src.on_head = git2_on_head;
 	g->src.each_commit = git2_each_commit;
 	g->src.subject_index = git2_subject_index;
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);

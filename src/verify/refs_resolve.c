@@ -37,6 +37,7 @@
 #include "subject_cache.h"
 
 #include <Judy.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -73,6 +74,9 @@ typedef struct {
 /* Prefixes remembered (a power of two): the recent ones, which pasted logs repeat. */
 #define MEMO_SLOTS 1024
 
+/* Commits one hex char off a prefix of nothing, kept in its memo slot (more are asked again). */
+#define MEMO_NEAR 2
+
 /* A prefix asked lately and what it names: no commit or one (more are asked again). */
 typedef struct {
 	unsigned char n;      /* its length (0: an empty slot) */
@@ -82,6 +86,8 @@ typedef struct {
 	size_t nothers, ntags_commitish;
 	unsigned char commit[ABBREV_MAX_RAWSZ];
 	centry *c;            /* the commit's record, once made */
+	signed char nnear;    /* typo_of(): -1 not asked (or more than MEMO_NEAR), else */
+	unsigned char near[MEMO_NEAR][ABBREV_MAX_RAWSZ]; /* the commits one char off */
 } memo_slot;
 
 struct refs_resolver {
@@ -96,7 +102,7 @@ struct refs_resolver {
 	centry *last;         /* the centry asked for last (a reference asks twice running) */
 	memo_slot *memo;      /* MEMO_SLOTS, by a hash of the prefix; NULL until needed */
 	memo_slot *slot;      /* the slot of the prefix asked last, or NULL */
-	prefix_hits *hits;    /* room for a reference's two prefix_hits (here and elsewhere) */
+	prefix_hits *hits;    /* room for a reference's three prefix_hits (here, elsewhere, a typo's) */
 	arena mem;            /* the centries and the subjects they copy */
 	int indexed;
 	subject_index *ix;    /* every commit's subject (subject_cache.h) */
@@ -477,6 +483,7 @@ static int lookup_prefix(refs_resolver *r, const char *hex, size_t n, prefix_hit
 		m->other_type = h->other_type;
 		memcpy(m->commit, h->commits[0], r->rawsz);
 		m->c = NULL;
+		m->nnear = -1;
 		r->slot = m;
 	}
 	return 0;
@@ -1041,6 +1048,157 @@ static int find_by_subject(job *j, const char *subject, size_t len, int prefix,
 	return n == 1 ? 1 : 2;
 }
 
+/* The commits of the prefix hex[0..n) added to v[0..*nv) (at most MAX_CANDS); 0, or -1 (r->failed). */
+static int neighbour_commits(refs_resolver *r, const char *hex, size_t n, prefix_hits *h,
+			     unsigned char (*v)[ABBREV_MAX_RAWSZ], size_t *nv)
+{
+	if (lookup_prefix_in(r, r->objs, hex, n, h))
+		return -1;
+	for (size_t i = 0; i < h->ncommits && i < MAX_CANDS && *nv < MAX_CANDS; i++)
+		memcpy(v[(*nv)++], h->commits[i], r->rawsz);
+	return 0;
+}
+
+/* Keep the commits of v[0..*n) for which keep() says 1, if any does; how many it kept. */
+static size_t tier(job *j, unsigned char (*v)[ABBREV_MAX_RAWSZ], size_t *n,
+		   int (*keep)(job *j, const unsigned char *id))
+{
+	size_t k = 0;
+	signed char ok[MAX_CANDS];
+
+	for (size_t i = 0; i < *n; i++)
+		k += (ok[i] = (signed char)(keep(j, v[i]) == 1));
+	if (!k)
+		return 0;
+	k = 0;
+	for (size_t i = 0; i < *n; i++)
+		if (ok[i])
+			memmove(v[k++], v[i], j->r->rawsz);
+	return *n = k;
+}
+
+static int tier_ancestor(job *j, const unsigned char *id)
+{
+	return is_ancestor(j->r, id, j->ctx);
+}
+
+static int tier_head(job *j, const unsigned char *id)
+{
+	const refs_source *src = j->r->src;
+
+	return src->on_head ? src->on_head(src->ctx, id) :
+	       src->is_public ? src->is_public(src->ctx, id) : 1;
+}
+
+static int tier_public(job *j, const unsigned char *id)
+{
+	const refs_source *src = j->r->src;
+
+	return src->is_public ? src->is_public(src->ctx, id) : 1;
+}
+
+static int tier_subject(job *j, const unsigned char *id)
+{
+	centry *e = commit_info(j->r, id);
+
+	if (!e) {
+		j->nomem = 1;
+		return 0;
+	}
+	return subject_matches(j->ref, e->subject) != 0;
+}
+
+/*
+ * The commit an ID that names nothing was meant to name, one hex char
+ * off: the commits whose IDs start with the ID as written with one char
+ * changed (15 per char) or two neighbours swapped, 15 * L + (L - 1)
+ * prefixes of its length L, each one lookup.  Of them, with a subject
+ * written, those that have it; as of the commit checked (--range) its
+ * ancestors only, else those on HEAD first, then (a subject written)
+ * those on a branch or tag.  With no subject, the nearness alone must
+ * tell: so near a miss must be improbable for a random ID of L chars
+ * among the repository's objects (below refs_resolver_improbable()).
+ * 1 with the one left in *out, 0 none or several, -1 (j->nomem or
+ * r->failed).
+ */
+static int typo_of(job *j, unsigned char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+	refs_resolver *r = j->r;
+	const refs_ref *ref = j->ref;
+	size_t L = ref->id_len, n = 0;
+	unsigned char (*v)[ABBREV_MAX_RAWSZ];
+	char hex[ABBREV_MAX_HEXSZ];
+	prefix_hits *h = r->hits + 2;
+	memo_slot *m = r->slot; /* the prefix's, when lookup_prefix() kept it */
+	int rc = -1;
+
+	if (L < 4 || L > 2 * r->rawsz)
+		return 0;
+	if (m && (m->n != L || memcmp(m->hex, ref->id, L)))
+		m = NULL;
+	if (!ref->subject) {
+		double k = 16.0 * (double)L - 1, objects = (double)r->objs->objects_max(r->objs->ctx);
+
+		if (-expm1(objects * log1p(-k / pow(16.0, (double)L))) >= r->improbable)
+			return 0;
+	}
+	if (!(v = malloc(MAX_CANDS * sizeof(*v)))) {
+		j->nomem = 1;
+		return -1;
+	}
+	if (m && m->nnear >= 0) {
+		n = (size_t)m->nnear;
+		memcpy(v, m->near, n * sizeof(*v));
+		goto found;
+	}
+	memcpy(hex, ref->id, L);
+	for (size_t i = 0; i < L; i++) {
+		char was = hex[i];
+
+		for (size_t d = 0; d < 16; d++) {
+			if (digits[d] == was)
+				continue;
+			hex[i] = digits[d];
+			if (neighbour_commits(r, hex, L, h, v, &n))
+				goto done;
+		}
+		hex[i] = was;
+		if (i + 1 < L && hex[i] != hex[i + 1]) {
+			hex[i] = hex[i + 1];
+			hex[i + 1] = was;
+			if (neighbour_commits(r, hex, L, h, v, &n))
+				goto done;
+			hex[i + 1] = hex[i];
+			hex[i] = was;
+		}
+	}
+	if (m && n <= MEMO_NEAR) {
+		m->nnear = (signed char)n;
+		memcpy(m->near, v, n * sizeof(*v));
+	}
+found:
+	/* the subject search follows anyway: its index tells the subjects */
+	if (ref->subject && n && !r->indexed && build_index(r)) {
+		j->nomem = !r->failed;
+		goto done;
+	}
+	rc = 0;
+	if (ref->subject && n && !tier(j, v, &n, tier_subject))
+		n = 0;
+	if (j->ctx && n && !tier(j, v, &n, tier_ancestor))
+		n = 0;
+	if (!j->ctx && n && !tier(j, v, &n, tier_head) && (!ref->subject || !tier(j, v, &n, tier_public)))
+		n = 0;
+	if (n == 1) {
+		memcpy(out, v[0], r->rawsz);
+		rc = 1;
+	}
+done:
+	free(v);
+	return j->nomem ? -1 : rc;
+}
+
 /* Search for the reference's own subject: as find_by_subject(). */
 static int find_ref_subject(job *j, const unsigned char *not, subject_pick *pk)
 {
@@ -1475,6 +1633,23 @@ static void judge_foreign(job *j)
 		    "project's (it names its upstream commit)", given_len, given);
 }
 
+/* An ID that names nothing, one hex char off the commit `id` (typo_of()): that commit.  0 or -1. */
+static int judge_typo(job *j, const unsigned char *id)
+{
+	const refs_ref *ref = j->ref;
+	int given_len = ref->id_len > 80 ? 80 : (int)ref->id_len;
+	char th[ABBREV_MAX_HEXSZ + 1];
+
+	short_hex(j, th, id);
+	j->x->suggest = 1;
+	if (set_commit(j, &j->x->target, id))
+		return -1;
+	add(j, REFS_P_UNKNOWN, "%.*s %s; %s, one hex char away, %s (a typo?)", given_len,
+	    j->buf + ref->id_start, no_object(j->r), th, ref->subject ? "has this subject" :
+	    j->ctx ? "is the only such ancestor of this commit" : "is the only such commit on HEAD");
+	return 0;
+}
+
 /*
  * An ID that names no commit here: what the subject says instead (a
  * commit to suggest, several, one made later, another repository's), or
@@ -1699,9 +1874,10 @@ static void resolve_one(job *j)
 	const char *given = j->buf + ref->id_start;
 	subject_pick pk;
 	prefix_hits *ph, *oh;
-	int rc, elsewhere = -1, foreign = !!(ref->flags & REFS_F_FOREIGN);
+	unsigned char typo_id[ABBREV_MAX_RAWSZ];
+	int rc, elsewhere = -1, foreign = !!(ref->flags & REFS_F_FOREIGN), typo = 0;
 
-	if (!r->hits && !(r->hits = malloc(2 * sizeof(*r->hits)))) {
+	if (!r->hits && !(r->hits = malloc(3 * sizeof(*r->hits)))) {
 		j->nomem = 1;
 		return;
 	}
@@ -1713,8 +1889,16 @@ static void resolve_one(job *j)
 		elsewhere = lookup_elsewhere(r, ref->id, look, oh);
 	if (r->failed)
 		return; /* refs_resolve() says why */
-	/* a hex word that names no commit (anywhere) is not a reference (refs_parse.h) */
-	if ((ref->flags & REFS_F_MAYBE) && (ref->id_len > hexsz || (!ph->ncommits && elsewhere < 0))) {
+	/* an ID that names nothing anywhere: one hex char off a commit here? */
+	if (!ph->ncommits && !ph->nothers && elsewhere < 0 && !foreign &&
+	    (typo = typo_of(j, typo_id)) < 0) {
+		if (j->nomem)
+			goto nomem;
+		return;
+	}
+	/* a hex word that names no commit (anywhere), nor is one off, is not a reference (refs_parse.h) */
+	if ((ref->flags & REFS_F_MAYBE) &&
+	    (ref->id_len > hexsz || (!ph->ncommits && elsewhere < 0 && typo != 1))) {
 		j->dropped = 1;
 		return;
 	}
@@ -1745,6 +1929,9 @@ static void resolve_one(job *j)
 			goto nomem;
 	} else if (ph->ncommits == 0 && foreign) {
 		judge_foreign(j);
+	} else if (typo == 1) {
+		if (judge_typo(j, typo_id))
+			goto nomem;
 	} else if (ph->ncommits == 0 && (rc = find_ref_subject(j, NULL, &pk)) == 0 &&
 		   only_this_commit(j, &pk)) {
 		/* the port of another project's commit: the subject is this commit's own */

@@ -162,6 +162,11 @@ typedef struct {
 	int (*subject_index)(void *ctx,
 			     int (*commits)(void *arg, const unsigned char **ids, size_t *n),
 			     void *arg, progress *p, subject_index **out);
+	/*
+	 * Optional (NULL: is_public answers): 1 when the commit `id` is HEAD
+	 * or an ancestor of it, 0 no or unknown.
+	 */
+	int (*on_head)(void *ctx, const unsigned char *id);
 } refs_source;
 
 /* One object of a prefix (refs_ids.prefix): its raw ID, type, and for a tag whether it peels to a commit. */
