@@ -40,41 +40,7 @@ checks=$((checks + 1))
 mkdir "$tmp/work"
 : >"$tmp/work/json-notes.txt"
 
-sock=$tmp/tmux.sock
-tm() { tmux -S "$sock" "$@"; }
-# the shell's pid, so that cleanup waits until it is gone
-shell_pid=
-cleanup_tmux() {
-	tm kill-server 2>/dev/null || :
-	n=0
-	while [ -n "$shell_pid" ] && kill -0 "$shell_pid" 2>/dev/null && [ $n -lt 50 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-	shell_pid=
-}
-trap 'st=$?; cleanup_tmux; rm -rf "$tmp"; exit $st' EXIT
-
-wait_for() {
-	n=0
-	while [ $n -lt 100 ]; do
-		tm capture-pane -p -N >"$tmp/screen" 2>/dev/null || :
-		grep -q -- "$1" "$tmp/screen" && return 0
-		sleep 0.1
-		n=$((n + 1))
-	done
-	return 1
-}
-
-# shell RCFILE: a fresh interactive bash (no history kept) reading RCFILE
-shell() {
-	cleanup_tmux
-	tm -f /dev/null new-session -d -x 100 -y 30 \
-		"env -i HOME=$tmp TERM=xterm LC_ALL=C.UTF-8 bash --noprofile --rcfile $1 -i" ||
-		skip "tmux cannot start a session"
-	shell_pid=$(tm display-message -p '#{pane_pid}' 2>/dev/null) || shell_pid=
-	wait_for '^abbrev> $' || { cat "$tmp/screen"; die "no prompt from the interactive bash"; }
-}
+. "$tests_dir/tmux.sh"
 
 # complete_list LINE WORD...: LINE and two Tabs list every WORD, and no file
 complete_list() {

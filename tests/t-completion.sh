@@ -44,38 +44,8 @@ fi
 cd $tmp/work
 EOF
 
-sock=$tmp/tmux.sock
-tm() { tmux -S "$sock" "$@"; }
-# the shell's pid, so that cleanup waits until it is gone: a shell still
-# exiting while the directory is removed makes rm fail ("not empty")
-shell_pid=
-cleanup_tmux() {
-	tm kill-server 2>/dev/null || :
-	n=0
-	while [ -n "$shell_pid" ] && kill -0 "$shell_pid" 2>/dev/null && [ $n -lt 50 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-}
-trap 'st=$?; cleanup_tmux; rm -rf "$tmp"; exit $st' EXIT
-tm -f /dev/null new-session -d -x 100 -y 30 \
-	"env -i HOME=$tmp TERM=xterm LC_ALL=C.UTF-8 bash --noprofile --rcfile $tmp/bashrc -i" ||
-	skip "tmux cannot start a session"
-shell_pid=$(tm display-message -p '#{pane_pid}' 2>/dev/null) || shell_pid=
-
-# wait until the screen has a line matching the pattern (10 s at most)
-wait_for() {
-	n=0
-	while [ $n -lt 100 ]; do
-		tm capture-pane -p -N >"$tmp/screen" 2>/dev/null || :
-		grep -q -- "$1" "$tmp/screen" && return 0
-		sleep 0.1
-		n=$((n + 1))
-	done
-	return 1
-}
-
-wait_for '^abbrev> $' || { cat "$tmp/screen"; die "no prompt from the interactive bash"; }
+. "$tests_dir/tmux.sh"
+shell "$tmp/bashrc"
 
 # type KEYS...: a clean screen, then the keys (tmux key names: Tab)
 type_keys() {

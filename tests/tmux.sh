@@ -1,0 +1,45 @@
+# tmux.sh - a real interactive bash in a tmux terminal, for the tests that
+# type into one (sourced after setup.sh): tm runs tmux on the test's own
+# socket; shell RCFILE starts a fresh bash reading RCFILE (no history kept:
+# RCFILE unsets HISTFILE and sets PS1='abbrev> ') and waits for its prompt;
+# wait_for PATTERN waits until a screen line matches; cleanup_tmux (also
+# on exit) stops the server and waits until the shell is gone, so that the
+# test's directory is not removed while the shell still writes into it.
+
+sock=$tmp/tmux.sock
+tm() { tmux -S "$sock" "$@"; }
+# the shell's pid, so that cleanup waits until it is gone: a shell still
+# exiting while the directory is removed makes rm fail ("not empty")
+shell_pid=
+cleanup_tmux() {
+	tm kill-server 2>/dev/null || :
+	n=0
+	while [ -n "$shell_pid" ] && kill -0 "$shell_pid" 2>/dev/null && [ $n -lt 50 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	shell_pid=
+}
+trap 'st=$?; cleanup_tmux; rm -rf "$tmp"; exit $st' EXIT
+
+# wait until the screen has a line matching the pattern (10 s at most)
+wait_for() {
+	n=0
+	while [ $n -lt 100 ]; do
+		tm capture-pane -p -N >"$tmp/screen" 2>/dev/null || :
+		grep -q -- "$1" "$tmp/screen" && return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+	return 1
+}
+
+# shell RCFILE: a fresh interactive bash reading RCFILE, at its prompt
+shell() {
+	cleanup_tmux
+	tm -f /dev/null new-session -d -x 100 -y 30 \
+		"env -i HOME=$tmp TERM=xterm LC_ALL=C.UTF-8 bash --noprofile --rcfile $1 -i" ||
+		skip "tmux cannot start a session"
+	shell_pid=$(tm display-message -p '#{pane_pid}' 2>/dev/null) || shell_pid=
+	wait_for '^abbrev> $' || { cat "$tmp/screen"; die "no prompt from the interactive bash"; }
+}
