@@ -550,6 +550,35 @@ static void option_synopsis(char *buf, size_t n, const cli_option *opt)
 #define USAGE_INDENT 4
 #define USAGE_WIDTH 26 /* where the help column starts, as in git's -h */
 
+void cli_wrap(FILE *out, int col, int indent, const char *text, size_t len)
+{
+	const char *end = text + len;
+
+	while (text < end) {
+		const char *cut = end, *next;
+
+		/* the last space that keeps the line within CLI_COLUMNS */
+		if (col + (end - text) > CLI_COLUMNS) {
+			cut = NULL;
+			for (const char *c = text; c < end && (c - text) + col <= CLI_COLUMNS; c++)
+				if (*c == ' ')
+					cut = c;
+			if (!cut || cut == text) /* one word too long for the line: whole */
+				for (cut = text + 1; cut < end && *cut != ' '; cut++)
+					;
+		}
+		fprintf(out, "%.*s\n", (int)(cut - text), text);
+		for (next = cut; next < end && *next == ' '; next++)
+			;
+		if (next < end)
+			fprintf(out, "%*s", indent, "");
+		text = next;
+		col = indent;
+	}
+	if (!len)
+		fputc('\n', out);
+}
+
 void cli_usage(FILE *out, const cli_command *cmd)
 {
 	int deflt = cmd == cli_commands[0];
@@ -562,13 +591,28 @@ void cli_usage(FILE *out, const cli_command *cmd)
 
 		option_synopsis(left, sizeof(left), opt);
 		w = fprintf(out, "%*s%s", USAGE_INDENT, "", left);
-		if (w + 2 > USAGE_WIDTH)
-			fprintf(out, "\n%*s%s\n", USAGE_WIDTH, "", opt->help);
-		else
-			fprintf(out, "%*s%s\n", USAGE_WIDTH - w, "", opt->help);
+		if (w + 2 > USAGE_WIDTH) {
+			fprintf(out, "\n%*s", USAGE_WIDTH, "");
+			w = USAGE_WIDTH;
+		} else {
+			fprintf(out, "%*s", USAGE_WIDTH - w, "");
+			w = USAGE_WIDTH;
+		}
+		cli_wrap(out, w, USAGE_WIDTH, opt->help, strlen(opt->help));
 	}
-	if (cmd->notes)
-		fprintf(out, "\n%s", cmd->notes);
+	if (cmd->notes) {
+		fputc('\n', out);
+		/* each line of the notes, a long one wrapped under its own indent */
+		for (const char *l = cmd->notes; *l;) {
+			const char *nl = strchr(l, '\n');
+			size_t len = nl ? (size_t)(nl - l) : strlen(l);
+
+			fprintf(out, "%.*s", (int)strspn(l, " "), l);
+			cli_wrap(out, (int)strspn(l, " "), (int)strspn(l, " "), l + strspn(l, " "),
+				 len - strspn(l, " "));
+			l += len + (nl != NULL);
+		}
+	}
 }
 
 void cli_complete(FILE *out, const cli_command *cmd, const char *option)

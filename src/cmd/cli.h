@@ -318,7 +318,7 @@ void cli_commands_usage(FILE *out);
 #define CLI_PROGRESS_ROWS(T, R) \
 	CLI_FLAG("progress", 0, offsetof(T, R progress), 1, "show progress on stderr"), \
 	CLI_FLAG("no-progress", 0, offsetof(T, R progress), 0, \
-		 "no progress (default: progress when stderr is a terminal)")
+		 "no progress (default: shown when stderr is a terminal)")
 #define CLI_CHDIR_HELP_ROWS(T, R) \
 	{ CLI_OPT_CHDIR, NULL, 'C', offsetof(T, R chdir), 0, NULL, NULL, "<path>", \
 	  "run as if started in <path>, as git -C does" }, \
@@ -329,7 +329,7 @@ void cli_commands_usage(FILE *out);
 	CLI_VALUE("refs", offsetof(T, R refs), cli_opt_refs, "<pattern>", \
 		  "walk these refs, not a clone's (repeatable; 'refs/*': all)"), \
 	CLI_CHOICE("walker", offsetof(T, R walker), cli_walkers, \
-		   "read the pack files directly (default) or through libgit2"), \
+		   "read the packs directly (default) or through libgit2"), \
 	CLI_PROGRESS_ROWS(T, R), \
 	CLI_CHDIR_HELP_ROWS(T, R)
 
@@ -376,7 +376,16 @@ int cli_parse(const cli_command *cmd, void *opts, int argc, char **argv, char *e
 /* The options of `opts` every command has (-C, --progress, --format ...). */
 cli_repo_opts *cli_repo_of(const cli_command *cmd, void *opts);
 
-/* Write the command's usage, options and notes (what -h prints). */
+#define CLI_COLUMNS 80 /* the width -h keeps within */
+
+/*
+ * Write text[0..len) (no newline in it) from column col on, cut at spaces
+ * so that no line passes CLI_COLUMNS (a word longer than a line is left
+ * whole), each further line indented by `indent`; ends the line.
+ */
+void cli_wrap(FILE *out, int col, int indent, const char *text, size_t len);
+
+/* Write the command's usage, options and notes (what -h prints), within CLI_COLUMNS. */
 void cli_usage(FILE *out, const cli_command *cmd);
 
 /*

@@ -66,8 +66,9 @@ static int ids_positional(void *opts, char *arg, char *err, size_t errsz)
 const cli_command cli_cmd_ids = {
 	"ids", "[<file>...]",
 	"the report of object IDs listed in files: git cat-file --batch-check lines, SWHIDs",
-	"reads `<id> <type>` lines (git cat-file --batch-check) or SWHIDs (swh:1:rev:<id> ...),\n"
-	"plain, gzip or zstd, from the files (none or '-': stdin); an ID listed twice counts once\n"
+	"reads `<id> <type>` lines (git cat-file --batch-check) or SWHIDs\n"
+	"(swh:1:rev:<id> ...), plain, gzip or zstd, from the files (none or '-': stdin);\n"
+	"an ID listed twice counts once\n"
 	"--format=partial writes what `git abbrev merge` adds up (see --shard)\n",
 	ids_options, ids_init, ids_positional, ids_finish, offsetof(cli_ids_opts, r),
 	cmd_ids

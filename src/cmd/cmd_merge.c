@@ -45,8 +45,8 @@ static int merge_finish(void *opts, char *err, size_t errsz)
 const cli_command cli_cmd_merge = {
 	"merge", "<part>...",
 	"the report of the whole set from the --format=partial results of its shards",
-	"<part>: what `git abbrev ids` or `report` wrote with --shard=K/N --format=partial;\n"
-	"together the parts must cover every shard exactly once\n",
+	"<part>: what `git abbrev ids` or `report` wrote with --shard=K/N\n"
+	"--format=partial; together the parts must cover every shard exactly once\n",
 	merge_options, cli_report_init, cli_repo_positional, merge_finish, 0,
 	cmd_merge
 };

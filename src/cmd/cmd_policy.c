@@ -113,7 +113,7 @@ static const cli_option policy_options[] = {
 	CLI_VALUE("horizon-years", offsetof(cli_policy_opts, horizon_years), cli_opt_horizon, "<Y>",
 	          "years later than Y from now are 'beyond' (default 50)"),
 	CLI_VALUE("window-years", offsetof(cli_policy_opts, window_years), cli_opt_window, "<Y>",
-	          "fit the growth of the last Y years of commits (default 5)"),
+	          "fit the last Y years of commits' growth (default 5)"),
 	CLI_CHOICE("fit", offsetof(cli_policy_opts, fit), cli_fits,
 	           "the growth curve fitted (default auto: the better fit)"),
 	CLI_FLAG("backtest", 0, offsetof(cli_policy_opts, backtest), 1,
@@ -165,8 +165,8 @@ static int policy_finish(void *opts, char *err, size_t errsz)
 const cli_command cli_cmd_policy = {
 	"policy", "[<repo>...]",
 	"per length: collisions now, in 5, 10, 20 years, and the year each passes 1% and 50%",
-	"policy reads the repositories (default: the current one) and projects their growth,\n"
-	"or models --objects=N (and --commits=M) grown by --growth\n",
+	"policy reads the repositories (default: the current one) and projects their\n"
+	"growth, or models --objects=N (and --commits=M) grown by --growth\n",
 	policy_options, policy_init, policy_positional, policy_finish,
 	offsetof(cli_policy_opts, r),
 	cmd_policy

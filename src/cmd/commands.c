@@ -33,8 +33,11 @@ void cli_commands_usage(FILE *out)
 {
 	fprintf(out, "usage: git abbrev [<command>] [<options>] [<repo>...]\n"
 		     "       git abbrev help [--usage] <command>\n\ncommands:\n");
-	for (size_t i = 0; i < cli_ncommands; i++)
-		fprintf(out, "  %-8s %s\n", cli_commands[i]->name, cli_commands[i]->summary);
+	for (size_t i = 0; i < cli_ncommands; i++) {
+		int w = fprintf(out, "  %-8s ", cli_commands[i]->name);
+
+		cli_wrap(out, w, 11, cli_commands[i]->summary, strlen(cli_commands[i]->summary));
+	}
 	fprintf(out, "\nwith no command, or an option or a repository first: %s\n"
 		     "\nexit status: 0 success, 1 collisions found (check) or problems (verify),\n"
 		     "2 usage error, 3 runtime error (not a repository, corrupt data), 4 out of memory\n",
