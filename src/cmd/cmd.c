@@ -94,6 +94,8 @@ typedef struct {
 	size_t absent;        /* missing elsewhere: the database is damaged */
 	char remote[256];     /* the first repository's promisor remote */
 	int remotes;          /* repositories with one (one: it is named) */
+	const char *repo;     /* of several, the first with missing objects (NULL: one) */
+	size_t repos;         /* how many of them have missing objects */
 } missing_note;
 
 /* "bad object refs/heads/ghost", as git says it, but going on */
@@ -114,8 +116,14 @@ static void warn_bad_ref(void *ctx, const char *name)
  */
 static void note_missing(const walk_reach_result *res, const missing_note *m)
 {
-	char part[4][700], who[300];
+	char part[4][700], who[300], where[300] = "";
 	size_t k = 0, count[4];
+
+	/* of several repositories, the ones the objects are missing from */
+	if (m->repo && m->repos == 1)
+		snprintf(where, sizeof(where), " (in %s)", m->repo);
+	else if (m->repo)
+		snprintf(where, sizeof(where), " (in %s and %zu more)", m->repo, m->repos - 1);
 
 	if (res->bad_missing) {
 		count[k] = res->bad_missing;
@@ -145,9 +153,9 @@ static void note_missing(const walk_reach_result *res, const missing_note *m)
 		snprintf(part[k++], sizeof(part[0]), "absent from the object database");
 	}
 	if (k == 1) {
-		cmd_error("note: %zu object%s the refs reach %s missing, not counted: %s",
+		cmd_error("note: %zu object%s the refs reach %s missing, not counted: %s%s",
 			  res->missing, res->missing == 1 ? "" : "s",
-			  res->missing == 1 ? "is" : "are", part[0]);
+			  res->missing == 1 ? "is" : "are", part[0], where);
 		return;
 	}
 	char line[4 * 720] = "";
@@ -156,8 +164,8 @@ static void note_missing(const walk_reach_result *res, const missing_note *m)
 	for (size_t i = 0; i < k && at < sizeof(line); i++)
 		at += (size_t)snprintf(line + at, sizeof(line) - at, "%s%zu %s", i ? "; " : "",
 				       count[i], part[i]);
-	cmd_error("note: %zu objects the refs reach are missing, not counted: %s", res->missing,
-		  line);
+	cmd_error("note: %zu objects the refs reach are missing, not counted: %s%s", res->missing,
+		  line, where);
 }
 
 /* Walk the refs of every repository; the missing objects are a note on stderr. */
@@ -171,13 +179,15 @@ static int load_reachable(cmd_sets *cs, const cli_repo_opts *o, progress *p)
 	cs->reach.patterns = o->nrefs ? o->refs : walk_clone_refs;
 	cs->reach.npatterns = o->nrefs ? o->nrefs : walk_clone_nrefs;
 	for (size_t i = 0; i < cs->n; i++) {
-		size_t missing = res.missing - res.bad_missing;
+		size_t before = res.missing, missing = res.missing - res.bad_missing;
 		int rc = walk_repo_reachable(cs->repos[i], cs->s, cs->reach.patterns,
 					     cs->reach.npatterns, &res, p, err, sizeof(err));
 		char remote[256];
 
 		if (rc)
 			return walk_status_exit(rc, err);
+		if (cs->n > 1 && res.missing > before && !note.repos++)
+			note.repo = cs->paths[i];
 		/* this repository's missing objects that no broken ref names */
 		missing = res.missing - res.bad_missing - missing;
 		if (!missing)
@@ -373,9 +383,18 @@ void cmd_sets_free(cmd_sets *cs)
 
 void cmd_sets_notes(const cmd_sets *cs)
 {
-	/* on stderr, so that the first line on stdout is the answer */
-	for (int i = 0; emit_lacks_note(cs->lacks, i); i++)
-		cmd_error("note: %s", emit_lacks_note(cs->lacks, i));
+	/* on stderr, so that the first line on stdout is the answer; of several, each named */
+	if (cs->n <= 1) {
+		for (int i = 0; emit_lacks_note(cs->lacks, i); i++)
+			cmd_error("note: %s", emit_lacks_note(cs->lacks, i));
+		return;
+	}
+	for (size_t r = 0; r < cs->n; r++) {
+		unsigned lacks = walk_repo_lacks(cs->repos[r]);
+
+		for (int i = 0; emit_lacks_note(lacks, i); i++)
+			cmd_error("note: %s: %s", cs->paths[r], emit_lacks_note(lacks, i));
+	}
 }
 
 int cmd_sets_describe(cmd_sets *cs, stats_set *st)

@@ -164,7 +164,7 @@ static int load_commits(unsigned char **ids, int64_t **times, size_t *n, cmd_set
 			progress *p, int quiet, int cache)
 {
 	size_t rawsz = idsets_rawsz(cs->s), count = idsets_count(cs->s, ABBREV_SET_COMMIT), i = 0;
-	size_t missing;
+	size_t missing, done;
 	int tables = 0;
 	unsigned char *found;
 	const unsigned char *id;
@@ -212,8 +212,14 @@ static int load_commits(unsigned char **ids, int64_t **times, size_t *n, cmd_set
 	if (dir && tables)
 		(void)subject_cache_tidy(dir, cmd_cache_cap(walk_repo_git2(cs->repos[0])));
 	free(dir);
+	/* one phase over the repositories: the commits still missing, wherever they are */
+	missing = 0;
+	for (i = 0; i < *n; i++)
+		missing += !found[i];
+	progress_start(p, "reading commit dates", missing);
+	done = 0;
 	for (size_t r = 0; r < cs->n; r++) {
-		rc = walk_repo_commit_times(cs->repos[r], *ids, *n, *times, found, p, err,
+		rc = walk_repo_commit_times(cs->repos[r], *ids, *n, *times, found, p, &done, err,
 					    sizeof(err));
 		if (rc) {
 			free(found);
@@ -222,6 +228,7 @@ static int load_commits(unsigned char **ids, int64_t **times, size_t *n, cmd_set
 			return rc == WALK_NOMEM ? ABBREV_EXIT_NOMEM : ABBREV_EXIT_RUNTIME;
 		}
 	}
+	progress_stop(p);
 	for (i = 0; i < *n; i++) {
 		if (!found[i]) {
 			char hex[ABBREV_MAX_HEXSZ + 1];

@@ -90,11 +90,14 @@ char *walk_repo_describe(walk_repo *r, const unsigned char *id, int type);
  * repository and, if it is there, set times[i] (unix seconds; 0 for a
  * date git cannot read either) and found[i] = 1.  An ID this repository
  * does not hold is left alone (it may be in another of the union).
+ * Each commit found adds 1 to *done, shown on p: the caller starts and
+ * stops the phase, one over all the repositories of a union.
  * Needs libgit2 (not SHA-256 repositories).  WALK_OK, WALK_ERR (a commit
  * that is there cannot be read) or WALK_NOMEM.
  */
 int walk_repo_commit_times(walk_repo *r, const unsigned char *ids, size_t n, int64_t *times,
-			   unsigned char *found, progress *p, char *err, size_t errsz);
+			   unsigned char *found, progress *p, size_t *done, char *err,
+			   size_t errsz);
 
 /*
  * The committer's zone of commit `id` (minutes east of UTC, as its

@@ -98,8 +98,11 @@ int walk_repo_objects(walk_repo *r, idsets *s, progress *p, char *err, size_t er
 		size_t len;
 		int type, rc;
 
-		if (i && !memcmp(id, id - GIT_OID_RAWSZ, GIT_OID_RAWSZ))
+		/* an ID listed twice (packed and loose) is read once, counted as listed */
+		if (i && !memcmp(id, id - GIT_OID_RAWSZ, GIT_OID_RAWSZ)) {
+			progress_update(p, ++done);
 			continue;
+		}
 		memcpy(oid.id, id, GIT_OID_RAWSZ);
 		errno = 0;
 		rc = git_odb_read_header(&len, &t, odb, &oid);
@@ -225,11 +228,11 @@ int walk_repo_commit_zone(walk_repo *r, const unsigned char *id, int *tz)
 }
 
 int walk_repo_commit_times(walk_repo *r, const unsigned char *ids, size_t n, int64_t *times,
-			   unsigned char *found, progress *p, char *err, size_t errsz)
+			   unsigned char *found, progress *p, size_t *done, char *err,
+			   size_t errsz)
 {
 	git_odb *odb = NULL;
 	int ret = WALK_ERR;
-	size_t done = 0;
 
 	if (!r->repo)
 		return no_libgit2(r, "reading commit dates", err, errsz);
@@ -243,7 +246,6 @@ int walk_repo_commit_times(walk_repo *r, const unsigned char *ids, size_t n, int
 	 * every commit again would cost a quarter of the time.
 	 */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
-	progress_start(p, "reading commit dates", n);
 	for (size_t i = 0; i < n; i++) {
 		git_odb_object *obj;
 		git_oid oid;
@@ -268,9 +270,8 @@ int walk_repo_commit_times(walk_repo *r, const unsigned char *ids, size_t n, int
 		times[i] = commit_time(git_odb_object_data(obj), git_odb_object_size(obj));
 		found[i] = 1;
 		git_odb_object_free(obj);
-		progress_update(p, ++done);
+		progress_update(p, ++*done);
 	}
-	progress_stop(p);
 	ret = WALK_OK;
 done:
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 1);
