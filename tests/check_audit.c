@@ -94,7 +94,7 @@ START_TEST(test_tally)
 {
 	refs_audit a = { 0 };
 	refs_ref v[4];
-	refs_list l = { v, 0, 4, 0, { 0 } };
+	refs_list l = { .v = v, .cap = 4 };
 	refs_result x[4];
 	refs_results res = { x, 0, 4, 0, 0, 0, 0 };
 	refs_audit_cited top[3];

@@ -428,6 +428,24 @@ START_TEST(test_foreign)
 				"Subject: [PATCH 2/2] two\n\nFixes: " ID12 " (\"a\")\n"), 2);
 	expect_foreign(0, REFS_FOREIGN_MESSAGE, NULL);
 	expect_foreign(1, 0, NULL);
+	/* a note naming the project the message came from: all of its references */
+	ck_assert_uint_eq(parse_msg("x: port\n\nFixes: " ID12 " (\"a\")\n"
+				    "[Ported to Foo from the Linux kernel]\n"), 1);
+	expect_foreign(0, REFS_FOREIGN_MESSAGE, NULL);
+	ck_assert_uint_eq(parse_msg("x: fix\n\nFixes: " ID12 " (\"a\")\n"
+				    "(cherry picked from commit " ID40 ")\n"), 2);
+	expect_foreign(0, 0, NULL); /* git's own -x names no project: the resolver decides */
+	ck_assert_uint_eq(L.v[1].flags & REFS_F_PICKED, REFS_F_PICKED);
+	/* a sync commit: its title (git's %s) and the subjects it lists, a wrapped one joined */
+	ck_assert_uint_eq(parse_msg("\nsync: latest\nchanges\n\nSyncing latest commits from kernel "
+				    "repository.\n\nA U Thor (2):\n  x: one\n  x: two\n    wrapped\n\n"
+				    "B Name (1):\n  y:  three \n\n src/a.c | 1 +\n"), 0);
+	ck_assert_str_eq(L.title, "sync: latest changes");
+	ck_assert_uint_eq(L.nimports, 3);
+	ck_assert_str_eq(L.imports, "x: one");
+	ck_assert_str_eq(L.imports + 7, "x: two wrapped");
+	ck_assert_str_eq(L.imports + 22, "y: three");
+	ck_assert_uint_eq(L.imports_len, 31);
 }
 END_TEST
 

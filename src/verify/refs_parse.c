@@ -83,6 +83,9 @@ typedef struct {
 	int nomem;
 	size_t msg_first;     /* the first reference of the message being read */
 	int msg_foreign;      /* that message carries another project's marker */
+	int imp;              /* REFS_PARSE_MESSAGE: 1 once it says it brings commits in, 2 in a shortlog group */
+	size_t imp_ind;       /* the indent of that group's subjects */
+	size_t imp_last;      /* where the last subject listed starts in out->imports, or SIZE_MAX */
 	size_t big_line;      /* the line whose references were given a big window (+1) */
 	char *big;            /* that window's bytes */
 	size_t big_cap;
@@ -1200,15 +1203,233 @@ static void message_end(parser *p)
 	p->msg_foreign = 0;
 }
 
-/* A line that says the message is another project's: [ upstream commit: <id> ], Upstream commit: */
+/* The end of the word at b[q..e) (letters, digits, "-", "_", "."), without a final "." or ":". */
+static size_t word_end(const char *b, size_t q, size_t e)
+{
+	size_t z = q;
+
+	while (z < e && (is_word((unsigned char)b[z]) || b[z] == '-' || b[z] == '.' || b[z] == '\''))
+		z++;
+	while (z > q && (b[z - 1] == '.' || b[z - 1] == ':'))
+		z--;
+	return z;
+}
+
+/*
+ * After "from" (or "with") at b[q..e): whether the words name another
+ * project: "from Linux", "from the Linux kernel", "from ovn commit",
+ * "from kernel repository" (a name that is not "commit" followed by
+ * "commit", "repository", "tree" or "kernel").
+ */
+static int from_project(const parser *p, size_t q, size_t e)
+{
+	const char *b = p->buf;
+	size_t z, a;
+
+	q = skip_ws(p, q, e);
+	if (iword(b, q, e, "the"))
+		q = skip_ws(p, q + 3, e);
+	z = word_end(b, q, e);
+	if (z == q || iword(b, q, e, "commit"))
+		return 0;
+	if (project_word(b, q, z))
+		return 1;
+	a = skip_ws(p, z, e);
+	return iword(b, a, e, "commit") || iword(b, a, e, "repository") || iword(b, a, e, "tree") ||
+	       iword(b, a, e, "kernel");
+}
+
+/*
+ * A line that says the message brings in another project's commits:
+ * "Syncing latest libbpf commits from kernel repository", "synced with
+ * the Linux kernel" (a word starting "sync", then "from" or "with" and a
+ * project).  "Backported from Linux commit <id>" names that reference
+ * only (name_foreign()).
+ */
+static int sync_marker(const parser *p, size_t s, size_t e)
+{
+	const char *b = p->buf;
+	int verb = 0;
+
+	for (size_t q = s; q < e; q++) {
+		if (q > s && (is_word((unsigned char)b[q - 1]) || b[q - 1] == '-'))
+			continue;
+		if (!verb) {
+			verb = iprefix(b, q, e, "sync");
+		} else if ((iword(b, q, e, "from") || iword(b, q, e, "with")) &&
+			   from_project(p, q + 4, e)) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A line that says the message is another project's: [ upstream commit:
+ * <id> ], Upstream commit:, Upstream: <id>; a note in brackets or
+ * parentheses that names where the message was taken from: "(cherry
+ * picked from linux commit <id>)", "[afa: ported to barebox from Linux
+ * commit <id>]", "[Ported to U-Boot from the Linux kernel]", "[Linux
+ * commit: <id>]" (git's own "(cherry picked from commit <id>)" names no
+ * project: see REFS_F_PICKED); or that it brings such commits in
+ * (sync_marker()).
+ */
 static void note_marker(parser *p, size_t s, size_t e)
 {
 	const char *b = p->buf;
+	size_t q, z;
 
-	if (s < e && b[s] == '[')
+	if (s < e && (b[s] == '[' || b[s] == '(')) {
+		q = skip_ws(p, s + 1, e);
+		z = word_end(b, q, e);
+		/* [Linux commit: <id>] */
+		if (z > q && !iword(b, q, e, "commit") &&
+		    (iprefix(b, skip_ws(p, z, e), e, "commit:") ||
+		     (iword(b, skip_ws(p, z, e), e, "commit") && b[s] == '[')))
+			p->msg_foreign = 1;
+		for (q = s + 1; q < e && !p->msg_foreign; q++)
+			if (iword(b, q, e, "from") && !is_word((unsigned char)b[q - 1]) &&
+			    from_project(p, q + 4, e))
+				p->msg_foreign = 1;
 		s = skip_ws(p, s + 1, e);
-	if (iprefix(b, s, e, "upstream commit"))
+	}
+	if (iprefix(b, s, e, "upstream commit") || iprefix(b, s, e, "upstream:"))
 		p->msg_foreign = 1;
+	if (!p->imp && sync_marker(p, s, e)) {
+		p->msg_foreign = 1;
+		p->imp = !!(p->opts & REFS_PARSE_MESSAGE); /* the list: --range only */
+	}
+}
+
+/* Append b[s..e), blanks collapsed, to the last subject listed (a new one when `fresh`). */
+static void import_add(parser *p, size_t s, size_t e, int fresh)
+{
+	refs_list *o = p->out;
+	size_t need = o->imports_len + (e - s) + 2;
+
+	if (!fresh && p->imp_last == SIZE_MAX)
+		return;
+	if (need > o->imports_cap) {
+		size_t cap = o->imports_cap ? o->imports_cap : 256;
+		char *v;
+
+		while (cap < need)
+			cap *= 2;
+		if (!(v = realloc(o->imports, cap))) {
+			p->nomem = 1;
+			return;
+		}
+		o->imports = v;
+		o->imports_cap = cap;
+	}
+	if (fresh) {
+		p->imp_last = o->imports_len;
+		o->nimports++;
+	} else {
+		o->imports[o->imports_len - 1] = ' '; /* its NUL */
+	}
+	for (size_t q = s; q < e; q++) {
+		int sp = is_space((unsigned char)p->buf[q]);
+
+		if (sp && (o->imports_len == p->imp_last || o->imports[o->imports_len - 1] == ' '))
+			continue;
+		o->imports[o->imports_len++] = sp ? ' ' : p->buf[q];
+	}
+	while (o->imports_len > p->imp_last && o->imports[o->imports_len - 1] == ' ')
+		o->imports_len--;
+	o->imports[o->imports_len++] = '\0';
+}
+
+/*
+ * After sync_marker(): the commits listed as brought in, as git shortlog
+ * lists them ("Name (N):", then the subjects indented, a wrapped one
+ * indented further) or as `git log --oneline` does (`<id> <subject>`).
+ */
+static void import_line(parser *p, const line_t *l, size_t s, size_t e)
+{
+	const char *b = p->buf;
+	size_t ind = s - l->start, n;
+
+	if (s >= e) {
+		p->imp_last = SIZE_MAX;
+		return;
+	}
+	if (ind == 0 && e - s > 4 && b[e - 1] == ':' && b[e - 2] == ')') {
+		size_t q = e - 2;
+
+		while (q > s && is_digit((unsigned char)b[q - 1]))
+			q--;
+		if (q < e - 2 && q > s + 1 && b[q - 1] == '(' && b[q - 2] == ' ') {
+			p->imp = 2;
+			p->imp_ind = 0;
+			p->imp_last = SIZE_MAX;
+			return;
+		}
+	}
+	if (p->imp == 2 && ind > 0) {
+		if (!p->imp_ind || ind == p->imp_ind) {
+			p->imp_ind = ind;
+			import_add(p, s, e, 1);
+		} else if (ind > p->imp_ind) {
+			import_add(p, s, e, 0);
+		}
+		return;
+	}
+	n = hex_run(b, s, e);
+	if (n >= 7 && n <= REFS_MAX_HEX && s + n < e && b[s + n] == ' ') {
+		size_t a = skip_ws(p, s + n, e), z = e;
+
+		if (a + 1 < z && b[a] == '(' && b[z - 1] == ')')
+			a++, z--;
+		if (a + 1 < z && b[a] == '"' && b[z - 1] == '"')
+			a++, z--;
+		if (a < z)
+			import_add(p, a, z, 1);
+		p->imp_last = SIZE_MAX;
+		return;
+	}
+	p->imp = 1;
+	p->imp_last = SIZE_MAX;
+}
+
+/* The message's subject as git's %s: its first paragraph, blanks collapsed. */
+static void message_title(parser *p)
+{
+	const char *b = p->buf;
+	size_t s = p->len, e = 0, k = 0;
+	char *t;
+
+	for (size_t pos = 0; pos < p->len;) {
+		line_t l;
+
+		line_at(p, pos, &l);
+		pos = l.next;
+		if (skip_ws(p, l.start, l.end) >= l.end) {
+			if (s < p->len)
+				break; /* git skips blank lines before it; one after ends it */
+			continue;
+		}
+		if (s == p->len)
+			s = l.start;
+		e = l.end;
+	}
+	if (s > e)
+		s = e = 0;
+	if (!(t = arena_alloc(&p->out->text, e - s + 1))) {
+		p->nomem = 1;
+		return;
+	}
+	for (size_t q = s; q < e; q++) {
+		int sp = is_space((unsigned char)b[q]) || b[q] == '\n';
+
+		if (sp && (!k || t[k - 1] == ' '))
+			continue;
+		t[k++] = sp ? ' ' : b[q];
+	}
+	while (k && t[k - 1] == ' ')
+		k--;
+	t[k] = '\0';
+	p->out->title = t;
 }
 
 static void push_ref(parser *p, const line_t *l)
@@ -1217,6 +1438,15 @@ static void push_ref(parser *p, const line_t *l)
 
 	if (r->flags & REFS_F_UPSTREAM)
 		p->msg_foreign = 1; /* commit <id> upstream. */
+	if (r->kind == REFS_COMMIT && !(r->flags & REFS_F_BARE)) {
+		/* git cherry-pick -x: "(cherry picked from commit <id>)" */
+		size_t q = skip_ws(p, l->start, r->start);
+
+		if (q < r->start && p->buf[q] == '(' &&
+		    iprefix(p->buf, q + 1, r->start, "cherry picked from") &&
+		    skip_ws(p, q + 19, r->start) == r->start)
+			r->flags |= REFS_F_PICKED;
+	}
 	name_foreign(p, l, r);
 	p->out->n++;
 }
@@ -1553,6 +1783,8 @@ static void process_line(parser *p, const line_t *l, size_t lineno)
 	}
 	if (b[s] == '>')
 		return;
+	if (p->imp)
+		import_line(p, l, s, e);
 	note_marker(p, s, e);
 	scan_prose(p, l, lineno, s, e);
 }
@@ -1570,6 +1802,9 @@ int refs_parse(refs_list *out, const char *buf, size_t len, unsigned opts)
 	p->opts = opts;
 	p->out = out;
 	p->state = ST_TEXT;
+	p->imp_last = SIZE_MAX;
+	if (opts & REFS_PARSE_MESSAGE)
+		message_title(p);
 	while (pos < len && !p->nomem) {
 		line_t l;
 
@@ -1591,6 +1826,7 @@ void refs_list_free(refs_list *l)
 	if (!l)
 		return;
 	arena_free(&l->text);
+	free(l->imports);
 	bigvec_free(l->v, l->vbytes);
 	memset(l, 0, sizeof(*l));
 }

@@ -72,7 +72,13 @@ enum refs_flag {
 	 * The text names the reference as another project's (`foreign` says
 	 * how): an ID no commit here has is then a note, not an error.
 	 */
-	REFS_F_FOREIGN = 1u << 10
+	REFS_F_FOREIGN = 1u << 10,
+	/*
+	 * The ID of git's `(cherry picked from commit <id>)`: when no object
+	 * here has it, the message was picked from another history, and its
+	 * references are that history's (refs_resolve()).
+	 */
+	REFS_F_PICKED = 1u << 11
 };
 
 /* How the text names a reference as another project's (refs_ref.foreign). */
@@ -109,6 +115,19 @@ typedef struct {
 	size_t n, cap;
 	size_t vbytes;           /* v's room in bytes */
 	arena text;              /* the subjects (one malloc a chunk, not a reference) */
+	/*
+	 * REFS_PARSE_MESSAGE only.  title: the message's subject as git's %s
+	 * (its first paragraph), blanks collapsed to one space (the arena's).
+	 * imports: the subjects of the commits the message says it brings in
+	 * from another project (a line such as "Syncing latest commits from
+	 * kernel repository", then git shortlog's "Name (N):" groups of
+	 * indented subjects, or `<id> <subject>` lines), nimports of them,
+	 * each NUL-terminated and collapsed as the title, one after another
+	 * (malloc'd; refs_list_free() frees it).
+	 */
+	char *title;
+	char *imports;
+	size_t imports_len, imports_cap, nimports;
 } refs_list;
 
 /* Options of refs_parse(). */

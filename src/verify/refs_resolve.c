@@ -119,6 +119,12 @@ struct refs_resolver {
 		refs_resolver *sub; /* its own, for its subject index only */
 	} *others;
 	size_t nothers;
+	/*
+	 * --range: the subjects of commits that a message listed as brought
+	 * in from another project (refs_list.imports), JudySL: subject ->
+	 * the listing commit's ID (in mem), the first (newest) listing kept.
+	 */
+	Pvoid_t imported;
 };
 
 /* ---- names ------------------------------------------------------------------ */
@@ -662,6 +668,7 @@ void refs_resolver_free(refs_resolver *r)
 	if (!r)
 		return;
 	JudyLFreeArray(&r->cache, PJE0);
+	JudySLFreeArray(&r->imported, PJE0);
 	free(r->memo);
 	free(r->hits);
 	arena_free(&r->mem);
@@ -677,6 +684,14 @@ void refs_resolver_free(refs_resolver *r)
 
 /* ---- one reference ---------------------------------------------------------------- */
 
+/* The resolver's room for a reference's three prefix_hits (r->hits), made on first use; NULL: memory. */
+static prefix_hits *hits_room(refs_resolver *r)
+{
+	if (!r->hits)
+		r->hits = malloc(3 * sizeof(*r->hits));
+	return r->hits;
+}
+
 typedef struct {
 	refs_resolver *r;
 	const char *buf;
@@ -687,7 +702,15 @@ typedef struct {
 	int unsure;           /* the ID and the subject disagree, neither known wrong: suggest none */
 	int dropped;          /* not a reference after all (REFS_F_MAYBE) */
 	int nomem;
+	int msg;              /* the whole message is another project's: enum msg_foreign */
+	const unsigned char *lister; /* MSG_IMPORTED: the commit that lists it */
 } job;
+
+/* Why a message is another project's, known only with the other commits (refs_resolve()). */
+enum msg_foreign {
+	MSG_IMPORTED = 1,     /* a descendant lists it as brought in from another project */
+	MSG_PICKED            /* it says it was cherry-picked from a commit no object here is */
+};
 
 static void add(job *j, int problem, const char *fmt, ...)
 {
@@ -1619,7 +1642,17 @@ static void judge_foreign(job *j)
 	const char *given = j->buf + ref->id_start;
 
 	/* the text names it as another project's: nothing to search or suggest here */
-	if (ref->foreign == REFS_FOREIGN_NAMED && ref->project && ref->project[0])
+	if (!(ref->flags & REFS_F_FOREIGN) && j->msg == MSG_IMPORTED) {
+		char lh[ABBREV_MAX_HEXSZ + 1];
+
+		short_hex(j, lh, j->lister);
+		add(j, REFS_P_NOT_HERE, "%.*s is not in this repository; the message is another "
+		    "project's (%s lists this commit as brought in from it)", given_len, given, lh);
+	} else if (!(ref->flags & REFS_F_FOREIGN) && j->msg == MSG_PICKED)
+		add(j, REFS_P_NOT_HERE, "%.*s is not in this repository; the message is another "
+		    "history's (cherry-picked from a commit not in this repository)", given_len,
+		    given);
+	else if (ref->foreign == REFS_FOREIGN_NAMED && ref->project && ref->project[0])
 		add(j, REFS_P_NOT_HERE, "%.*s is not in this repository; the text names it as "
 		    "%s's", given_len, given, ref->project);
 	else if (ref->foreign == REFS_FOREIGN_NAMED)
@@ -1875,13 +1908,12 @@ static void resolve_one(job *j)
 	subject_pick pk;
 	prefix_hits *ph, *oh;
 	unsigned char typo_id[ABBREV_MAX_RAWSZ];
-	int rc, elsewhere = -1, foreign = !!(ref->flags & REFS_F_FOREIGN), typo = 0;
+	int rc, elsewhere = -1, foreign = !!(ref->flags & REFS_F_FOREIGN) || j->msg, typo = 0;
 
-	if (!r->hits && !(r->hits = malloc(3 * sizeof(*r->hits)))) {
+	if (!(ph = hits_room(r))) {
 		j->nomem = 1;
 		return;
 	}
-	ph = r->hits;
 	oh = ph + 1;
 	if (look > hexsz)
 		look = hexsz;
@@ -1912,7 +1944,7 @@ static void resolve_one(job *j)
 
 	if (j->ctx && ph->ncommits >= 2 && ph->ncommits <= MAX_CANDS && as_of(j, ph))
 		goto nomem;
-	if (ph->ncommits == 0 && elsewhere < 0 && (ref->flags & REFS_F_FOREIGN) && r->nothers) {
+	if (ph->ncommits == 0 && elsewhere < 0 && foreign && r->nothers) {
 		/* a --repo with the subject is the project named: the ID is wrong there */
 		subject_hits sh;
 		int nomem = 0;
@@ -1956,7 +1988,7 @@ static void resolve_one(job *j)
 		style_finding(j);
 	/* another project's reference names a commit of its history, not of this one's */
 	if (j->ctx && (ref->kind == REFS_FIXES || ref->kind == REFS_REVERT) && x->suggest &&
-	    !(ref->flags & (REFS_F_MAYBE | REFS_F_FOREIGN)))
+	    !(ref->flags & (REFS_F_MAYBE | REFS_F_FOREIGN)) && !j->msg)
 		ancestry(j, x->target.id);
 	/* a note alone asks for no change */
 	if (x->suggest && x->severity > REFS_NOTE && x->target.subject && !j->several &&
@@ -2011,9 +2043,71 @@ void refs_results_clear(refs_results *res)
 	memset(res, 0, sizeof(*res));
 }
 
+/*
+ * --range: keep the subjects the message lists as brought in from another
+ * project (the walk comes to those commits after it: children first),
+ * and say whether the message itself is another project's: listed so by
+ * a descendant (*lister), or cherry-picked from a commit no object here
+ * (nor in a --repo) is.  0, or -1 (memory; r->failed when an ID question failed).
+ */
+static int message_foreign(refs_resolver *r, const refs_list *refs, const unsigned char *commit,
+			   int *msg, const unsigned char **lister)
+{
+	const char *s = refs->imports;
+	unsigned char *id = NULL;
+	PPvoid_t v;
+
+	*msg = 0;
+	*lister = NULL;
+	for (size_t i = 0; i < refs->nimports; i++, s += strlen(s) + 1) {
+		if (!*s || JudySLGet(r->imported, (const uint8_t *)s, PJE0))
+			continue;
+		if (!id && !(id = arena_alloc(&r->mem, r->rawsz)))
+			return -1;
+		memcpy(id, commit, r->rawsz);
+		v = JudySLIns(&r->imported, (const uint8_t *)s, PJE0);
+		if (v == PPJERR)
+			return -1;
+		*v = id;
+	}
+	if (refs->title && *refs->title &&
+	    (v = JudySLGet(r->imported, (const uint8_t *)refs->title, PJE0)) &&
+	    is_ancestor(r, commit, *v)) {
+		*msg = MSG_IMPORTED;
+		*lister = *v;
+		return 0;
+	}
+	for (size_t i = 0; i < refs->n; i++) {
+		const refs_ref *ref = &refs->v[i];
+		prefix_hits *h;
+		size_t look = ref->id_len;
+
+		if (!(ref->flags & REFS_F_PICKED))
+			continue;
+		if (!(h = hits_room(r)))
+			return -1;
+		if (look > 2 * r->rawsz)
+			look = 2 * r->rawsz;
+		if (lookup_prefix(r, ref->id, look, h) || r->failed)
+			return -1;
+		if (h->ncommits || h->nothers)
+			continue;
+		if (lookup_elsewhere(r, ref->id, look, h + 1) >= 0)
+			continue;
+		if (r->failed)
+			return -1;
+		*msg = MSG_PICKED;
+		return 0;
+	}
+	return 0;
+}
+
 int refs_resolve(refs_resolver *r, refs_results *out, const char *buf, const refs_list *refs,
 		 const unsigned char *commit, char *err, size_t errsz)
 {
+	const unsigned char *lister = NULL;
+	int msg = 0;
+
 	/*
 	 * Many references at once (a mailbox, a whole history's worth): the
 	 * commits they name, read one by one, come in random pack order;
@@ -2035,8 +2129,10 @@ int refs_resolve(refs_resolver *r, refs_results *out, const char *buf, const ref
 		if ((many || refs->n >= idsets_count(r->s, ABBREV_SET_COMMIT) / 4) && build_index(r))
 			goto failed;
 	}
+	if (commit && message_foreign(r, refs, commit, &msg, &lister))
+		goto failed;
 	for (size_t i = 0; i < refs->n; i++) {
-		job j = { r, buf, &refs->v[i], commit, NULL, 0, 0, 0, 0 };
+		job j = { r, buf, &refs->v[i], commit, NULL, 0, 0, 0, 0, msg, lister };
 		refs_result x = { 0 };
 
 		j.x = &x;

@@ -1,0 +1,97 @@
+#!/bin/sh
+# t-verify-imported.sh - verify --range on a history that imports another
+# project's commits: a message that is another project's cites that
+# project's commits, so an ID no object here has is a not-here warning
+# there, never an error.  Built here with git: a commit later listed, in
+# git shortlog form, by a descendant saying "Syncing latest commits from
+# kernel repository" (as libbpf's sync commits do); a commit that says
+# "(cherry picked from commit <id>)" of an ID no object here has; one
+# marked "[Ported to Foo from the Linux kernel]"; one marked "(cherry
+# picked from linux commit <id>)".  Recall: the same bad Fixes: tag with
+# no marker stays an error, and so does one in a commit whose subject a
+# sync commit lists but which is not its ancestor (made after it).
+# Oracle: git rev-parse --disambiguate (the cited IDs name nothing here),
+# git merge-base --is-ancestor, git log (which commit is which).
+
+# shellcheck source-path=SCRIPTDIR source=setup.sh
+. "$(dirname "$0")/setup.sh"
+
+r=$tmp/imp
+git init -q "$r"
+c() { # subject, body: one commit with a file change
+	echo "$1" >>"$r/f"
+	git -C "$r" add f
+	printf '%s\n\n%s\n' "$1" "$2" | git -C "$r" commit -q -F -
+	git -C "$r" rev-parse HEAD
+}
+# IDs that name nothing here (checked below against git)
+X1=0a1b2c3d4e5f X2=1b2c3d4e5f6a X3=2c3d4e5f6a7b X4=3d4e5f6a7b8c X5=4e5f6a7b8c9d X6=5f6a7b8c9d0e
+PICK=6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b
+
+c "base: first" "The start." >/dev/null
+imported=$(c "lib: fix the frob leak" "Free it.
+
+Fixes: $X1 (\"lib: add frob\")
+Signed-off-by: A U Thor <author@example.com>")
+picked=$(c "lib: fix the grob count" "Count once.
+
+Fixes: $X2 (\"lib: count grobs\")
+(cherry picked from commit $PICK)")
+ported=$(c "lib: fix the hrob size" "Size it.
+
+Fixes: $X3 (\"lib: add hrob\")
+[Ported to Foo from the Linux kernel]")
+linuxpick=$(c "lib: fix the irob lock" "Lock it.
+
+Fixes: $X4 (\"lib: add irob\")
+(cherry picked from linux commit $PICK)")
+plain=$(c "lib: fix the jrob type" "Type it.
+
+Fixes: $X5 (\"lib: add jrob\")")
+sync=$(c "sync: latest changes from kernel" "Syncing latest commits from kernel repository.
+
+Jane Doe (2):
+  lib: fix the frob leak
+  lib: fix the krob
+    length when wrapped
+
+ src/lib.c | 2 +-")
+after=$(c "lib: fix the krob length when wrapped" "Listed by name, but made after the list.
+
+Fixes: $X6 (\"lib: add krob\")")
+
+for x in $X1 $X2 $X3 $X4 $X5 $X6 $PICK; do
+	[ -z "$(git -C "$r" rev-parse --disambiguate="$x" 2>/dev/null)" ] || die "$x names an object"
+done
+git -C "$r" merge-base --is-ancestor "$imported" "$sync" || die "the imported commit is no ancestor"
+git -C "$r" merge-base --is-ancestor "$after" "$sync" && die "the later commit is an ancestor"
+[ "$(git -C "$r" log -1 --format=%s "$after")" = "lib: fix the krob length when wrapped" ] ||
+	die "subject"
+
+expect_exit 1 -C "$r" "$GIT_ABBREV" verify --range=HEAD --format=json
+"$PYTHON3" - "$out" "$imported:$X1:not-here" "$picked:$X2:not-here" "$ported:$X3:not-here" \
+	"$linuxpick:$X4:not-here" "$plain:$X5:unknown-id" "$after:$X6:unknown-id" <<'EOF' ||
+import json, sys
+d = json.load(open(sys.argv[1]))
+ok = True
+for w in sys.argv[2:]:
+    commit, given, kind = w.split(':')
+    fs = [f for f in d["findings"] if f["commit"] == commit and f["given_id"] == given
+          and f["kind"] in ("not-here", "unknown-id")]
+    sev = "warning" if kind == "not-here" else "error"
+    if len(fs) != 1 or fs[0]["kind"] != kind or fs[0]["severity"] != sev or fs[0]["suggestion"]:
+        print("want %s %s for %s in %s, got %s" % (sev, kind, given, commit[:12],
+              [(f["kind"], f["severity"], f["message"]) for f in fs]))
+        ok = False
+if d["errors"] != 2:
+    print("errors: %d, want 2" % d["errors"]); ok = False
+sys.exit(0 if ok else 1)
+EOF
+	{ fail "another project's messages are not told from this one's"; show "$out"; }
+
+# text: the imported one says which commit lists it
+expect_exit 1 -C "$r" "$GIT_ABBREV" verify --range=HEAD
+short=$(git -C "$r" rev-parse --short=12 "$sync")
+grep -q "$X1 is not in this repository; the message is another project's ($short lists" "$out" ||
+	{ fail "the not-here warning does not name the sync commit"; show "$out"; }
+finish
