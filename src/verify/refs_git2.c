@@ -169,6 +169,37 @@ static int parse_commit(refs_git2 *g, const char *d, size_t len, const char **su
 	return 1;
 }
 
+/* The first line of the commit's subject: its bytes up to the first line break of its paragraph. */
+static int git2_title_len(void *ctx, const unsigned char *id, size_t *out)
+{
+	refs_git2 *g = ctx;
+	git_odb_object *o;
+	const char *d;
+	size_t len, i;
+	int rc = raw_commit(g, id, NULL, &d, &len, &o);
+
+	if (rc == 1) {
+		for (i = commit_message_offset(d, len); i < len;) { /* blank lines before it */
+			const char *nl = memchr(d + i, '\n', len - i);
+			size_t e = nl ? (size_t)(nl - d) : len, t = e;
+
+			while (t > i && (d[t - 1] == ' ' || d[t - 1] == '\t' || d[t - 1] == '\r' ||
+					 d[t - 1] == '\f' || d[t - 1] == '\v'))
+				t--;
+			if (t > i) {
+				*out = t - i;
+				break;
+			}
+			*out = 0;
+			i = e + 1;
+		}
+		if (i >= len)
+			*out = 0;
+	}
+	git_odb_object_free(o);
+	return rc;
+}
+
 static int git2_commit(void *ctx, const unsigned char *id, const char **subject, int64_t *time)
 {
 	refs_git2 *g = ctx;
@@ -887,6 +918,7 @@ int refs_git2_new(refs_git2 **out, struct git_repository *repo, const char *objd
 	g->src.on_head = git2_on_head;
 	g->src.each_commit = git2_each_commit;
 	g->src.subject_index = git2_subject_index;
+	g->src.title_len = git2_title_len;
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 	*out = g;
 	return 0;

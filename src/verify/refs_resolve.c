@@ -702,6 +702,7 @@ typedef struct {
 	int unsure;           /* the ID and the subject disagree, neither known wrong: suggest none */
 	int dropped;          /* not a reference after all (REFS_F_MAYBE) */
 	int nomem;
+	int title;            /* the subject written is the commit's title line (title_matches()) */
 	int msg;              /* the whole message is another project's: enum msg_foreign */
 	const unsigned char *lister; /* MSG_IMPORTED: the commit that lists it */
 } job;
@@ -902,6 +903,32 @@ static int subject_matches(const refs_ref *ref, const char *real)
 	    !memcmp(ref->subject, real, ref->match_len))
 		return 2;
 	return 0;
+}
+
+/*
+ * The commit's subject is a paragraph (no blank line after its title):
+ * whether the reference's subject is its first line, as anyone quotes
+ * it (git's %s joins the paragraph).  1 yes, 0 no, -1 out of memory.
+ */
+static int title_matches(const refs_resolver *r, const refs_ref *ref, const unsigned char *id,
+			 const char *real)
+{
+	size_t n = 0, rl = strlen(real);
+	char *t;
+	int rc;
+
+	if (!r->src->title_len || !ref->subject)
+		return 0;
+	rc = r->src->title_len(r->src->ctx, id, &n);
+	if (rc <= 0 || !n || n >= rl || real[n] != ' ')
+		return rc < 0 ? -1 : 0;
+	if (!(t = malloc(n + 1)))
+		return -1;
+	memcpy(t, real, n);
+	t[n] = '\0';
+	rc = subject_matches(ref, t) == 1;
+	free(t);
+	return rc;
 }
 
 /* 1 `anc` is an ancestor of `of`, 0 no or unknown. */
@@ -1474,7 +1501,7 @@ static char *fixed_span(const job *j, const char *hex, const char *subject)
 	int new_subject = 0;
 	char *out;
 
-	if (ref->subject && !(ref->flags & REFS_F_TITLE) && subject &&
+	if (ref->subject && !(ref->flags & REFS_F_TITLE) && subject && !j->title &&
 	    ref->subj_start >= id_end && ref->subj_end <= ref->end &&
 	    ref->subj_start <= ref->subj_end && !subject_matches(ref, subject) &&
 	    !subject_layout(ref, subject)) {
@@ -1843,6 +1870,9 @@ static int judge_named(job *j, const prefix_hits *ph)
 		char hex[ABBREV_MAX_HEXSZ + 1];
 
 		rc = subject_matches(ref, real);
+		if (!rc && (rc = title_matches(r, ref, ph->commits[0], real)) < 0)
+			return -1;
+		j->title = rc == 1 && !subject_matches(ref, real);
 		if (rc != 1) /* the messages name it: its unique length */
 			short_hex(j, hex, ph->commits[0]);
 		if (rc == 2) {
@@ -2003,7 +2033,8 @@ static void resolve_one(job *j)
 			if (asprintf(&x->suggestion, "This reverts commit %s.", x->target_hex) < 0)
 				x->suggestion = NULL;
 		} else {
-			x->suggestion = refs_format_fixed(j->buf, ref, x->target_hex, x->target.subject);
+			x->suggestion = refs_format_fixed(j->buf, ref, x->target_hex, j->title ?
+							   ref->subject : x->target.subject);
 		}
 		if (!x->suggestion || !x->replacement)
 			goto nomem;
@@ -2132,7 +2163,7 @@ int refs_resolve(refs_resolver *r, refs_results *out, const char *buf, const ref
 	if (commit && message_foreign(r, refs, commit, &msg, &lister))
 		goto failed;
 	for (size_t i = 0; i < refs->n; i++) {
-		job j = { r, buf, &refs->v[i], commit, NULL, 0, 0, 0, 0, msg, lister };
+		job j = { r, buf, &refs->v[i], commit, NULL, 0, 0, 0, 0, 0, msg, lister };
 		refs_result x = { 0 };
 
 		j.x = &x;

@@ -167,6 +167,13 @@ typedef struct {
 	 * or an ancestor of it, 0 no or unknown.
 	 */
 	int (*on_head)(void *ctx, const unsigned char *id);
+	/*
+	 * Optional (NULL: not asked): how many bytes of the commit `id`'s
+	 * subject (commit()'s, git's %s: its first paragraph, lines joined
+	 * by a space) are its first line, in *len.  1, 0 when no commit
+	 * with this ID can be read, -1 when out of memory.
+	 */
+	int (*title_len)(void *ctx, const unsigned char *id, size_t *len);
 } refs_source;
 
 /* One object of a prefix (refs_ids.prefix): its raw ID, type, and for a tag whether it peels to a commit. */
