@@ -114,6 +114,7 @@ def check_12_16(root, what, y12, y16, v12, v16):
 # frame's edge, or leaving the page.
 
 OVERLAP_PX = 1.0
+LINE_GAP_PX = 1.0
 NARROW = set("⁰¹²³⁴⁵⁶⁷⁸⁹⁻ .,:;'!|iljtfr()[]")
 WIDE = set("ABCDEFGHKMNOQRUVWXYmw%@")
 
@@ -195,3 +196,110 @@ def check_text_overlap(root, what):
                        (inside_y and any(a[0] + OVERLAP_PX < x < a[2] - OVERLAP_PX
                                          for x in (fx0, fx1))))
             expect(not crosses, "%s: text %r crosses the plot's frame" % (what, a[4]))
+
+
+# ---- lines: none may pass through a text -----------------------------------
+#
+# Every stroked line of the chart, as drawn: <line>, <polyline>, and <path>s
+# of straight segments (M, L, Z) that are not filled (a filled path is a
+# marker or a band).  Grid lines are behind everything and meant to be read
+# through, so they are left out.  A line clipped to the plot (clip-path on
+# it or on a group around it) is cut to its clip rectangle first: what is
+# outside is not drawn.  A line crosses a text when its centre line, widened
+# by half its stroke width, comes within LINE_GAP_PX of the text's box
+# (text_boxes): a line that touches a text's glyphs is as hard to read
+# as one through them.
+
+def _clip_rects(root):
+    """{id: (x0, y0, x1, y1)} of the chart's clipPaths (one <rect> each)."""
+    out = {}
+    for cp in root.iter(NS + "clipPath"):
+        r = cp.find(NS + "rect")
+        if r is not None:
+            x, y = float(r.get("x", 0)), float(r.get("y", 0))
+            out[cp.get("id")] = (x, y, x + float(r.get("width")), y + float(r.get("height")))
+    return out
+
+
+def _points(e):
+    """The vertices of a line element as a list of runs [[(x, y), ...], ...]."""
+    if e.tag == NS + "line":
+        return [[(float(e.get("x1", 0)), float(e.get("y1", 0))),
+                 (float(e.get("x2", 0)), float(e.get("y2", 0)))]]
+    if e.tag == NS + "polyline":
+        nums = [float(v) for v in re.split(r"[ ,]+", e.get("points", "").strip()) if v]
+        return [list(zip(nums[0::2], nums[1::2]))]
+    runs = []
+    for cmd, args in re.findall(r"([MLZmlz])([^MLZmlz]*)", e.get("d", "")):
+        nums = [float(v) for v in re.split(r"[ ,]+", args.strip()) if v]
+        if cmd == "M":
+            runs.append([])
+        if cmd in "ML":
+            runs[-1].extend(zip(nums[0::2], nums[1::2]))
+        elif cmd in "Zz" and runs and runs[-1]:
+            runs[-1].append(runs[-1][0])
+        else:
+            return []  # relative commands: not used by the charts
+    return runs
+
+
+def line_segments(root):
+    """[(x0, y0, x1, y1, half_width, what)] of every stroked line, cut to its clip."""
+    clips = _clip_rects(root)
+    out = []
+
+    def walk(e, clip, grid):
+        for c in e:
+            cl = classes(c)
+            cid = re.match(r"url\(#([^)]+)\)", c.get("clip-path", ""))
+            cclip = clips.get(cid.group(1)) if cid else clip
+            cgrid = grid or "grid" in cl
+            if c.tag in (NS + "line", NS + "polyline", NS + "path") and not cgrid:
+                stroke = c.get("stroke")
+                filled = c.get("fill") not in (None, "none") or (
+                    c.tag == NS + "path" and c.get("fill") is None)
+                if stroke not in (None, "none") and not (c.tag == NS + "path" and filled):
+                    hw = float(c.get("stroke-width", 1)) / 2
+                    name = "%s%s" % (c.tag[len(NS):], "." + ".".join(cl) if cl else "")
+                    for run in _points(c):
+                        for (ax, ay), (bx, by) in zip(run, run[1:]):
+                            seg = _clip_segment(ax, ay, bx, by, cclip) if cclip else (ax, ay, bx, by)
+                            if seg:
+                                out.append(seg + (hw, name))
+            if c.tag not in (NS + "title", NS + "defs", NS + "clipPath"):
+                walk(c, cclip, cgrid)
+
+    walk(root, None, False)
+    return out
+
+
+def _clip_segment(ax, ay, bx, by, r):
+    """The part of the segment inside rectangle r (x0, y0, x1, y1), or None (Liang-Barsky)."""
+    t0, t1 = 0.0, 1.0
+    dx, dy = bx - ax, by - ay
+    for p, q in ((-dx, ax - r[0]), (dx, r[2] - ax), (-dy, ay - r[1]), (dy, r[3] - ay)):
+        if p == 0:
+            if q < 0:
+                return None
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return None
+    return (ax + t0 * dx, ay + t0 * dy, ax + t1 * dx, ay + t1 * dy)
+
+
+def check_lines_cross_text(root, what):
+    """No stroked line passes through a text's box."""
+    segs = line_segments(root)
+    for a in text_boxes(root):
+        for x0, y0, x1, y1, hw, name in segs:
+            grow = hw + LINE_GAP_PX
+            box = (a[0] - grow, a[1] - grow, a[2] + grow, a[3] + grow)
+            if box[2] > box[0] and box[3] > box[1] and _clip_segment(x0, y0, x1, y1, box):
+                expect(False, "%s: a %s crosses text %r (%.1f,%.1f to %.1f,%.1f)"
+                       % (what, name, a[4], x0, y0, x1, y1))
+                break

@@ -121,6 +121,45 @@ static void text_at(FILE *out, double x, double y, const char *cls, const char *
 	fputs("</text>\n", out);
 }
 
+/* Where a label may go: its baseline and anchor (NULL: start). */
+typedef struct {
+	double x, y;
+	const char *anchor;
+} label_spot;
+
+/*
+ * The first of the n spots where the 12 px text s is clear of m's lines
+ * and boxes, inside `within` (the first spot when none is); its box is
+ * added to m, so the next label keeps clear of it.
+ */
+static label_spot place_label(svg_marks *m, const label_spot *spot, size_t n, const char *s,
+			      const svg_box *within)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (svg_marks_clear(m, svg_text_box(spot[k].x, spot[k].y, 12, spot[k].anchor, s),
+				    within))
+			break;
+	if (k == n)
+		k = 0;
+	svg_marks_box(m, svg_text_box(spot[k].x, spot[k].y, 12, spot[k].anchor, s));
+	return spot[k];
+}
+
+/* The frame's inside, as a box a label has to stay in. */
+static svg_box frame_box(const svg_frame *f)
+{
+	return (svg_box){ f->left + 1, f->top + 1, f->right - 1, f->bottom - 1 };
+}
+
+/* Add the polyline through the n points (x[i], y[i]) to m. */
+static void marks_polyline(svg_marks *m, const double *x, const double *y, size_t n, double width)
+{
+	for (size_t i = 1; i < n; i++)
+		svg_marks_line(m, x[i - 1], y[i - 1], x[i], y[i], width);
+}
+
 /* One set: the model as a line over the x range, the measured counts as points. */
 static void report_series(FILE *out, const svg_frame *f, const stats_report *r, int k,
 			  double dodge, unsigned xmax, double ymin, int cased)
@@ -490,6 +529,8 @@ static int model_svg(FILE *out, const model_results *r)
 	double y, pmin = 1, lo, hi;
 	char title[256], num[32], line[128];
 	size_t o = 0;
+	svg_box inside;
+	svg_marks m;
 	svg_doc doc;
 
 	/*
@@ -506,6 +547,7 @@ static int model_svg(FILE *out, const model_results *r)
 	svg_scale_init(&f.x, from - 0.4, to + 0.4, f.left, f.right, 0);
 	f.x.whole = 1;
 	svg_scale_init(&f.y, lo, 1, f.bottom, f.top, 1);
+	inside = frame_box(&f);
 	o = (size_t)snprintf(title, sizeof(title), "Birthday model:");
 	for (size_t i = 0; i < r->nsets && o < sizeof(title); i++) {
 		fmt_count(num, sizeof(num), (double)r->sets[i].n);
@@ -520,23 +562,52 @@ static int model_svg(FILE *out, const model_results *r)
 		"Chance of at least one collision among n random IDs at L hex chars: "
 		"P = 1 - exp(-n(n-1)/2 / 16^L)");
 	svg_axes(out, &f, "abbreviation length (hex chars)", "P(collision) (log scale)", 32, 16);
+	svg_clip(out, &f, "plot");
 	svg_mark_lengths(out, &f, chart_lengths, 2);
+	/* the sets' lines and markers, which the levels' labels keep clear of */
+	svg_marks_init(&m);
+	m.clip = frame_box(&f);
+	m.clipped = 1;
+	for (size_t i = 0; i < r->nsets; i++) {
+		double px = NAN, py = NAN;
+
+		for (unsigned L = from; L <= to; L++) {
+			double x = svg_scale_map(&f.x, L), yp = svg_scale_map(&f.y, r->sets[i].rows[L].p_collision);
+
+			if (!isfinite(yp))
+				continue;
+			svg_marks_line(&m, px, py, x, yp, 1.6);
+			if (yp >= f.top && yp <= f.bottom)
+				svg_marks_box(&m, (svg_box){ x - 5.5, yp - 5.5, x + 5.5, yp + 5.5 });
+			px = x;
+			py = yp;
+		}
+	}
 	for (int i = 0; i < 2; i++) {
 		double p = i ? MODEL_P_HIGH : MODEL_P_LOW, yp = svg_scale_map(&f.y, p);
+		/* above the line at the right, else below, else at the left */
+		const label_spot spot[] = {
+			{ f.right - 6, yp - 5, "end" }, { f.right - 6, yp + 14, "end" },
+			{ f.left + 6, yp - 5, NULL }, { f.left + 6, yp + 14, NULL },
+		};
+		label_spot at;
 
 		snprintf(line, sizeof(line), "P = %g%%", 100 * p);
+		at = place_label(&m, spot, sizeof(spot) / sizeof(spot[0]), line, &inside);
 		fprintf(out, "<g class=\"level\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 			     "stroke=\"#999\" stroke-dasharray=\"5 4\"/>", f.left, yp, f.right, yp);
-		/* above the line, or below it where the frame's top is too close */
-		text_at(out, f.right - 6, yp - 5 - 12 > f.top ? yp - 5 : yp + 14, "note", "end", line);
+		text_at(out, at.x, at.y, "note", at.anchor, line);
 		fputs("</g>\n", out);
+		svg_marks_line(&m, f.left, yp, f.right, yp, 1);
 	}
+	svg_marks_free(&m);
 	for (size_t i = 0; i < r->nsets; i++) {
 		const model_set *s = &r->sets[i];
 		const char *colour = model_colours[i % 5], *shape = model_markers[i % 5];
 
 		fprintf(out, "<g class=\"series set-%s\" id=\"series-%s\" data-set=\"%s\">\n"
-			     "<polyline class=\"model\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\" points=\"",
+			     "<polyline class=\"model\" clip-path=\"url(#plot)\" fill=\"none\" "
+			     "stroke=\"%s\" stroke-width=\"1.6\" points=\"",
 			s->name, s->name, s->name, colour);
 		for (unsigned L = from, k = 0; L <= to; L++) {
 			double yp = svg_scale_map(&f.y, s->rows[L].p_collision);
@@ -549,7 +620,8 @@ static int model_svg(FILE *out, const model_results *r)
 		for (unsigned L = from; L <= to; L++) {
 			char e[32];
 
-			if (!(s->rows[L].p_collision > 0))
+			/* below the axis (P under 10^-15) a point has no place either */
+			if (!(s->rows[L].p_collision >= lo))
 				continue;
 			marker_open(out, shape, svg_scale_map(&f.x, L),
 				    svg_scale_map(&f.y, s->rows[L].p_collision), colour);
@@ -888,6 +960,10 @@ static int history_svg(FILE *out, const history_report *r)
 	unsigned maxL = (unsigned)(2 * h->rawsz), xmax;
 	double ymin, ymax, lo, hi, y;
 	char title[256], repos[160], num[32], line[256], date[32], zone[8], then[32], model[32];
+	double mx[ABBREV_MAX_HEXSZ + 1], my[ABBREV_MAX_HEXSZ + 1], yn;
+	label_spot year_at[ABBREV_MAX_HEXSZ + 1];
+	svg_box inside;
+	svg_marks m;
 	legend_pos p;
 	svg_doc doc;
 
@@ -929,22 +1005,63 @@ static int history_svg(FILE *out, const history_report *r)
 	svg_axes(out, &f, "abbreviation length (hex chars)", "commits then (log scale)", 32, 16);
 	svg_clip(out, &f, "plot");
 	svg_mark_lengths(out, &f, chart_lengths, 2);
+	inside = frame_box(&f);
 
+	/*
+	 * The labels first: each year beside its point where neither the
+	 * model's line nor today's level runs through it (right, left, above,
+	 * below), then "commits now" at either end of its level.
+	 */
+	svg_marks_init(&m);
+	m.clip = frame_box(&f);
+	m.clipped = 1;
+	yn = h->commits >= 1 ? svg_scale_map(&f.y, (double)h->commits) : NAN;
+	svg_marks_line(&m, f.left, yn, f.right, yn, 1);
+	for (unsigned L = ABBREV_MIN_LEN; L <= xmax; L++) {
+		mx[L - ABBREV_MIN_LEN] = svg_scale_map(&f.x, L);
+		my[L - ABBREV_MIN_LEN] = svg_scale_map(&f.y, h->model[L].expected_commits);
+	}
+	marks_polyline(&m, mx, my, xmax - ABBREV_MIN_LEN + 1, 1.6);
+	for (unsigned L = ABBREV_MIN_LEN; L <= h->longest; L++) {
+		double x = svg_scale_map(&f.x, L);
+		double yp = svg_scale_map(&f.y, (double)h->first[L].commits_then);
+
+		svg_marks_box(&m, (svg_box){ x - 4.5, yp - 4.5, x + 4.5, yp + 4.5 });
+	}
+	for (unsigned L = ABBREV_MIN_LEN; L <= h->longest; L++) {
+		const history_first *fi = &h->first[L];
+		double x = svg_scale_map(&f.x, L), yp = svg_scale_map(&f.y, (double)fi->commits_then);
+		const label_spot spot[] = {
+			{ x + 8, yp + 4, NULL }, { x - 8, yp + 4, "end" }, { x, yp - 9, "middle" },
+			{ x, yp + 18, "middle" }, { x + 8, yp - 6, NULL }, { x + 8, yp + 14, NULL },
+			{ x - 8, yp - 6, "end" }, { x - 8, yp + 14, "end" },
+		};
+
+		fmt_date(date, sizeof(date), fi->time, fi->pair_tz[1]);
+		date[4] = '\0';
+		year_at[L] = place_label(&m, spot, sizeof(spot) / sizeof(spot[0]), date, &inside);
+	}
 	if (h->commits >= 1) {
-		double yn = svg_scale_map(&f.y, (double)h->commits);
+		const label_spot spot[] = {
+			{ f.right - 6, yn - 5, "end" }, { f.left + 6, yn - 5, NULL },
+			{ f.right - 6, yn + 14, "end" }, { f.left + 6, yn + 14, NULL },
+		};
+		label_spot at;
 
 		snprintf(line, sizeof(line), "commits now: %s", num);
+		at = place_label(&m, spot, sizeof(spot) / sizeof(spot[0]), line, &inside);
 		fprintf(out, "<g class=\"now\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 			     "stroke=\"#999\" stroke-dasharray=\"5 4\"/>", f.left, yn, f.right, yn);
-		text_at(out, f.right - 6, yn - 5, "note", "end", line);
+		text_at(out, at.x, at.y, "note", at.anchor, line);
 		fputs("</g>\n", out);
 	}
+	svg_marks_free(&m);
 	fprintf(out, "<g class=\"series set-commit\" id=\"series-commit\" data-set=\"commit\">\n"
 		     "<polyline class=\"model\" clip-path=\"url(#plot)\" fill=\"none\" stroke=\"%s\" "
 		     "stroke-width=\"1.6\" stroke-opacity=\"0.75\" points=\"", series[1].colour);
 	for (unsigned L = ABBREV_MIN_LEN; L <= xmax; L++)
-		fprintf(out, "%s%.1f,%.1f", L > ABBREV_MIN_LEN ? " " : "", svg_scale_map(&f.x, L),
-			svg_scale_map(&f.y, h->model[L].expected_commits));
+		fprintf(out, "%s%.1f,%.1f", L > ABBREV_MIN_LEN ? " " : "", mx[L - ABBREV_MIN_LEN],
+			my[L - ABBREV_MIN_LEN]);
 	fputs("\"/>\n<g class=\"measured\">\n", out);
 	for (unsigned L = ABBREV_MIN_LEN; L <= h->longest; L++) {
 		const history_first *fi = &h->first[L];
@@ -963,7 +1080,7 @@ static int history_svg(FILE *out, const history_report *r)
 			L, (unsigned long long)fi->commits_then, (long long)fi->time, L, date, zone, then,
 			model);
 		date[4] = '\0';
-		text_at(out, x + 8, yp + 4, "point-label", NULL, date);
+		text_at(out, year_at[L].x, year_at[L].y, "point-label", year_at[L].anchor, date);
 	}
 	fputs("</g>\n</g>\n", out);
 
@@ -1006,9 +1123,12 @@ static int history_svg(FILE *out, const history_report *r)
 
 /* ---- policy: the model now and grown, measured points, 12 and 16 ------- */
 
-/* A direct label at the right end of one of the policy chart's lines. */
+/*
+ * A direct label of one of the policy chart's lines: the line's right end
+ * (x, y), the label's baseline ly in the gutter right of every line end.
+ */
 typedef struct {
-	double x, y;
+	double x, y, ly;
 	const char *colour;
 	char text[24];
 } line_label;
@@ -1093,10 +1213,18 @@ static void policy_p_axis(FILE *out, const svg_frame *f)
 		     "</g>\n", f->right + 66, (f->top + f->bottom) / 2);
 }
 
-/* Move the line labels (sorted by y) at least 14 px apart, inside the plot. */
-static void policy_labels_place(line_label *l, size_t n, const svg_frame *f)
+/*
+ * The line labels (sorted by the y of their lines' ends) in the gutter at
+ * x: each as near its line's end as it can be, at least 14 px from the one
+ * above, clear of m's lines (the 1% and 50% levels cross the gutter) and
+ * inside the plot; pushed out at the bottom, they move back up the same way.
+ */
+#define LABEL_STEP 14
+static void policy_labels_place(line_label *l, size_t n, const svg_frame *f, double x,
+				const svg_marks *m)
 {
 	line_label t;
+	svg_box in = frame_box(f);
 
 	for (size_t i = 1; i < n; i++)
 		for (size_t j = i; j > 0 && l[j].y < l[j - 1].y; j--) {
@@ -1104,18 +1232,23 @@ static void policy_labels_place(line_label *l, size_t n, const svg_frame *f)
 			l[j] = l[j - 1];
 			l[j - 1] = t;
 		}
+	/* the baseline 4 px under the line's end: the text's middle on it */
 	for (size_t i = 0; i < n; i++) {
-		if (l[i].y < f->top + 14)
-			l[i].y = f->top + 14;
-		if (i && l[i].y < l[i - 1].y + 14)
-			l[i].y = l[i - 1].y + 14;
-	}
-	/* pushed out at the bottom: back up, keeping the spacing */
-	for (size_t i = n; i-- > 0;) {
-		double max = i + 1 < n ? l[i + 1].y - 14 : f->bottom - 5;
+		double y = fmax(l[i].y + 4, i ? l[i - 1].ly + LABEL_STEP : f->top + 12);
 
-		if (l[i].y > max)
-			l[i].y = max;
+		while (y < f->bottom &&
+		       !svg_marks_clear(m, svg_text_box(x, y, 12, NULL, l[i].text), &in))
+			y++;
+		l[i].ly = y;
+	}
+	for (size_t i = n; i-- > 0;) {
+		double max = i + 1 < n ? l[i + 1].ly - LABEL_STEP : f->bottom - 4;
+		double y = fmin(l[i].ly, max);
+
+		while (y > f->top + 12 &&
+		       !svg_marks_clear(m, svg_text_box(x, y, 12, NULL, l[i].text), &in))
+			y--;
+		l[i].ly = y;
 	}
 }
 
@@ -1215,14 +1348,14 @@ static void policy_series(FILE *out, const policy_results *r, size_t k, const sv
 		}
 		fputs("\"/>\n", out);
 		/*
-		 * a label at the line's right end, below it (the line rises
-		 * to the left); a cased set's lines lie under another's
+		 * a label for the line's right end (placed in the gutter by
+		 * policy_labels_place); a cased set's lines lie under another's
 		 */
 		if (!cased && e_end >= lo && e_end <= hi && ny > 1) {
 			line_label *l = &labels[(*nlabels)++];
 
-			l->x = svg_scale_map(&f->x, s->rows[r->nlengths - 1].length) - 7;
-			l->y = svg_scale_map(&f->y, e_end) + 15;
+			l->x = svg_scale_map(&f->x, s->rows[r->nlengths - 1].length);
+			l->y = svg_scale_map(&f->y, e_end);
 			l->colour = colour;
 			if (yy)
 				snprintf(l->text, sizeof(l->text), "in %g years", r->years[yy - 1]);
@@ -1317,14 +1450,25 @@ static int policy_svg(FILE *out, const policy_report *p)
 	int cased[POLICY_MAX_SETS];
 	size_t o = 0, nlabels = 0;
 	svg_doc doc;
+	svg_marks m;
 	line_label labels[POLICY_MAX_SETS * (1 + POLICY_NYEARS)];
+	double gutter = 0, lx;
 
 	if (lo_len > CHART_LEN_A)
 		lo_len = CHART_LEN_A;
 	if (hi_len < CHART_LEN_B)
 		hi_len = CHART_LEN_B;
 	policy_range(r, ny, &lo, &hi);
-	svg_scale_init(&f.x, lo_len - 0.4, hi_len + 0.4, f.left, f.right, 0);
+	/*
+	 * the lines' labels go in a gutter right of their ends, where no
+	 * line of a set runs: as wide as the widest label and a leader
+	 */
+	for (int yy = 1; yy < ny; yy++) {
+		snprintf(line, sizeof(line), "in %g years", r->years[yy - 1]);
+		gutter = fmax(gutter, svg_text_width(line, 12) + 20);
+	}
+	svg_scale_init(&f.x, lo_len - 0.4, hi_len + 0.4, f.left, f.right - gutter, 0);
+	lx = f.right - gutter + 14;
 	f.x.whole = 1;
 	svg_scale_init(&f.y, lo, hi, f.bottom, f.top, 1);
 
@@ -1356,12 +1500,24 @@ static int policy_svg(FILE *out, const policy_report *p)
 	for (size_t k = r->nsets; k-- > 0;)
 		policy_series(out, r, k, &f, ny, cased[k], lo, hi, labels, &nlabels);
 
-	policy_labels_place(labels, nlabels, &f);
+	/* the 1% and 50% levels (policy_p_axis) run through the gutter */
+	svg_marks_init(&m);
+	for (int i = 0; i < 2; i++) {
+		double e = -log1p(-(i ? MODEL_P_HIGH : MODEL_P_LOW)), yl = svg_scale_map(&f.y, e);
+
+		if (e >= lo && e <= hi)
+			svg_marks_line(&m, f.left, yl, f.right, yl, 1);
+	}
+	policy_labels_place(labels, nlabels, &f, lx, &m);
+	svg_marks_free(&m);
+	/* each label with a leader from its line's end (past its open circle) */
 	fputs("<g class=\"line-labels\">\n", out);
 	for (size_t i = 0; i < nlabels; i++)
-		fprintf(out, "<text class=\"line-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
-			     "style=\"fill: %s\">%s</text>\n", labels[i].x, labels[i].y,
-			labels[i].colour, labels[i].text);
+		fprintf(out, "<line class=\"leader\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+			     "y2=\"%.1f\" stroke=\"%s\" stroke-width=\"0.8\"/>"
+			     "<text class=\"line-label\" x=\"%.1f\" y=\"%.1f\" style=\"fill: %s\">%s</text>\n",
+			labels[i].x + 7, labels[i].y, lx - 4, labels[i].ly - 4, labels[i].colour, lx,
+			labels[i].ly, labels[i].colour, labels[i].text);
 	fputs("</g>\n", out);
 
 	y = policy_legend(out, p, &f, ny, cased) + 8;

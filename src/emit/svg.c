@@ -381,6 +381,139 @@ void svg_mark_lengths(FILE *out, const svg_frame *f, const unsigned *lengths, si
 	}
 }
 
+double svg_text_width(const char *s, double size)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	double w = 0;
+
+	while (*u) {
+		unsigned c = *u;
+		size_t len = c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+
+		if (c < 0x80)
+			w += strchr(" .,:;'!|iljtfr()[]", (int)c) ? 0.36 :
+			     strchr("ABCDEFGHKMNOQRUVWXYmw%@", (int)c) ? 0.78 : 0.62;
+		else if ((c == 0xc2 && (u[1] == 0xb9 || u[1] == 0xb2 || u[1] == 0xb3)) ||
+			 (c == 0xe2 && u[1] == 0x81))
+			w += 0.36; /* superscript digits and minus */
+		else
+			w += 0.62;
+		while (len-- && *u)
+			u++;
+	}
+	return w * size;
+}
+
+svg_box svg_text_box(double x, double y, double size, const char *anchor, const char *s)
+{
+	double w = svg_text_width(s, size);
+	svg_box b;
+
+	b.x0 = x - (anchor && !strcmp(anchor, "end") ? w :
+		    anchor && !strcmp(anchor, "middle") ? w / 2 : 0);
+	b.x1 = b.x0 + w;
+	b.y0 = y - 0.75 * size;
+	b.y1 = y + 0.22 * size;
+	return b;
+}
+
+void svg_marks_init(svg_marks *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+void svg_marks_free(svg_marks *m)
+{
+	free(m->seg);
+	free(m->box);
+	svg_marks_init(m);
+}
+
+/*
+ * The part of the segment inside b, into s (Liang-Barsky); 0 if none.
+ * s[0..3] may be the segment itself.
+ */
+static int clip_segment(double s[4], const svg_box *b)
+{
+	double t0 = 0, t1 = 1, dx = s[2] - s[0], dy = s[3] - s[1];
+	const double p[4] = { -dx, dx, -dy, dy };
+	const double q[4] = { s[0] - b->x0, b->x1 - s[0], s[1] - b->y0, b->y1 - s[1] };
+
+	for (int i = 0; i < 4; i++) {
+		if (p[i] == 0) {
+			if (q[i] < 0)
+				return 0;
+			continue;
+		}
+		if (p[i] < 0)
+			t0 = fmax(t0, q[i] / p[i]);
+		else
+			t1 = fmin(t1, q[i] / p[i]);
+		if (t0 > t1)
+			return 0;
+	}
+	s[2] = s[0] + t1 * dx;
+	s[3] = s[1] + t1 * dy;
+	s[0] += t0 * dx;
+	s[1] += t0 * dy;
+	return 1;
+}
+
+void svg_marks_line(svg_marks *m, double x0, double y0, double x1, double y1, double width)
+{
+	double s[4] = { x0, y0, x1, y1 };
+
+	if (!isfinite(x0) || !isfinite(y0) || !isfinite(x1) || !isfinite(y1))
+		return;
+	if (m->clipped && !clip_segment(s, &m->clip))
+		return;
+	if (m->nseg == m->segcap) {
+		size_t cap = m->segcap ? 2 * m->segcap : 256;
+		double(*seg)[5] = realloc(m->seg, cap * sizeof(*seg));
+
+		if (!seg)
+			return;
+		m->seg = seg;
+		m->segcap = cap;
+	}
+	memcpy(m->seg[m->nseg], s, sizeof(s));
+	m->seg[m->nseg++][4] = width / 2;
+}
+
+void svg_marks_box(svg_marks *m, svg_box b)
+{
+	if (m->nbox == m->boxcap) {
+		size_t cap = m->boxcap ? 2 * m->boxcap : 64;
+		svg_box *box = realloc(m->box, cap * sizeof(*box));
+
+		if (!box)
+			return;
+		m->box = box;
+		m->boxcap = cap;
+	}
+	m->box[m->nbox++] = b;
+}
+
+int svg_marks_clear(const svg_marks *m, svg_box b, const svg_box *within)
+{
+	if (within && (b.x0 < within->x0 || b.x1 > within->x1 || b.y0 < within->y0 ||
+		       b.y1 > within->y1))
+		return 0;
+	for (size_t i = 0; i < m->nbox; i++)
+		if (b.x0 < m->box[i].x1 && m->box[i].x0 < b.x1 && b.y0 < m->box[i].y1 &&
+		    m->box[i].y0 < b.y1)
+			return 0;
+	for (size_t i = 0; i < m->nseg; i++) {
+		double g = m->seg[i][4] + SVG_LINE_GAP, s[4];
+		svg_box grown = { b.x0 - g, b.y0 - g, b.x1 + g, b.y1 + g };
+
+		memcpy(s, m->seg[i], sizeof(s));
+		if (clip_segment(s, &grown))
+			return 0;
+	}
+	return 1;
+}
+
 int svg_end(FILE *out)
 {
 	fputs("</svg>\n", out);

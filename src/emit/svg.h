@@ -111,6 +111,49 @@ size_t svg_wrapped_lines(size_t width, const char *text);
  */
 void svg_mark_lengths(FILE *out, const svg_frame *f, const unsigned *lengths, size_t n);
 
+/*
+ * Label placement.  A browser's text metrics are not known here, so a
+ * text's width is estimated as tests/svgcheck.py measures it (DejaVu Sans:
+ * most chars 0.62 em, narrow ones 0.36, capitals, m, w and % 0.78), a
+ * little wider than drawn; its box runs from 0.75 em above the baseline
+ * to 0.22 em below.
+ */
+double svg_text_width(const char *s, double size);
+
+typedef struct {
+	double x0, y0, x1, y1;
+} svg_box;
+
+/* The box of s drawn at (x, y) (its baseline), anchor NULL (start), "middle" or "end". */
+svg_box svg_text_box(double x, double y, double size, const char *anchor, const char *s);
+
+/*
+ * What a label has to keep clear of: the lines drawn (segments with their
+ * stroke width, cut to `clip` when one is set) and the boxes taken (other
+ * labels, markers).  Growing fails quietly: the placement then sees fewer
+ * obstacles, it still draws every label.
+ */
+typedef struct {
+	double (*seg)[5]; /* x0, y0, x1, y1, half the stroke width */
+	size_t nseg, segcap;
+	svg_box *box;
+	size_t nbox, boxcap;
+	svg_box clip;
+	int clipped; /* 1: lines added are cut to clip (their clip-path) */
+} svg_marks;
+
+void svg_marks_init(svg_marks *m);
+void svg_marks_free(svg_marks *m);
+void svg_marks_line(svg_marks *m, double x0, double y0, double x1, double y1, double width);
+void svg_marks_box(svg_marks *m, svg_box b);
+
+/*
+ * Whether box b is clear: no line within SVG_LINE_GAP px of it, no box
+ * overlapping it, and inside `within` when that is not NULL.
+ */
+#define SVG_LINE_GAP 2.0
+int svg_marks_clear(const svg_marks *m, svg_box b, const svg_box *within);
+
 /* The document end.  Returns 0, or -1 if anything failed to write. */
 int svg_end(FILE *out);
 
