@@ -19,6 +19,7 @@
 #include "emit_parts.h"
 #include "fmt.h"
 #include "history.h"
+#include "projection.h"
 #include "idset.h"
 #include "stats.h"
 #include "svg.h"
@@ -714,6 +715,122 @@ START_TEST(test_repo_name)
 }
 END_TEST
 
+/* Whether the segment (ax, ay)-(bx, by) passes through the box b[4] (x0, x1, y0, y1). */
+static int crosses(double ax, double ay, double bx, double by, const double b[4])
+{
+	for (int s = 0; s <= 64; s++) {
+		double x = ax + (bx - ax) * s / 64, y = ay + (by - ay) * s / 64;
+
+		if (x >= b[0] && x <= b[1] && y >= b[2] && y <= b[3])
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The projection's level labels are clear of its curves: 200,000 commits
+ * whose count passes 148,664 (10 chars reach P = 1% there) early in the
+ * fit's window, as git.git's did in 2022.  The label of 10 chars must
+ * cross neither the measured count (<polyline class="measured-count">)
+ * nor a fit (<path class="fit ...">): its box as tests/svgcheck.py draws
+ * it (0.62 em a char of 12 px, from 0.75 em above the baseline to 0.22
+ * below), the curves point to point.
+ */
+START_TEST(test_svg_level_labels)
+{
+	const size_t n = 200000, before = 130000;
+	const int64_t t0 = 1112911993, year = 31556952;
+	static const char *const repos[] = { "/tmp/r" };
+	unsigned char *ids = malloc(n * 20);
+	int64_t *times = malloc(n * sizeof(*times));
+	uint64_t x = 88172645463325252ull;
+	history_results h;
+	projection_results p;
+	projection_opts o;
+	history_report r;
+	const char *out, *g, *t, *e, *c;
+	double tx, ty, box[4], w;
+	char label[128];
+	FILE *f;
+
+	ck_assert_ptr_nonnull(ids);
+	ck_assert_ptr_nonnull(times);
+	/* random IDs; 130,000 commits over 11 years, then 70,000 over 5 */
+	for (size_t i = 0; i < n * 20; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		ids[i] = (unsigned char)(x >> 32);
+	}
+	for (size_t i = 0; i < n; i++)
+		times[i] = i < before ? t0 + (int64_t)((double)i / before * 11.0 * year)
+				      : t0 + 11 * year + (int64_t)((double)(i - before) / (n - before) *
+								   5.0 * year);
+	ck_assert_int_eq(history_compute(&h, ids, times, n, 20), 0);
+	projection_opts_init(&o);
+	ck_assert_int_eq(projection_compute(&p, h.times, n, 4 * n, &o), 0);
+	ck_assert_int_eq(p.status, PROJECTION_OK);
+	r = (history_report){ repos, 1, 0, 4 * n, &h, &p, NULL, NULL };
+	f = capture();
+	ck_assert_int_eq(emit_history(f, &r, ABBREV_FORMAT_SVG), 0);
+	out = captured(f);
+
+	g = strstr(out, "<g class=\"level\" data-length=\"10\"");
+	ck_assert_msg(g != NULL, "no level of 10 chars in the panel");
+	t = strstr(g, "<text");
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(sscanf(strstr(t, " x=\""), " x=\"%lf\" y=\"%lf\"", &tx, &ty), 2);
+	e = strchr(t, '>') + 1;
+	ck_assert_int_lt((int)(strchr(e, '<') - e), (int)sizeof(label));
+	snprintf(label, sizeof(label), "%.*s", (int)(strchr(e, '<') - e), e);
+	ck_assert_msg(strstr(label, "10 chars: P = 1% at 148,6") == label, "%s", label);
+	w = 0.62 * 12 * (double)strlen(label);
+	box[0] = strstr(t, "text-anchor=\"end\"") && strstr(t, "text-anchor=\"end\"") < e ? tx - w : tx;
+	box[1] = box[0] + w;
+	box[2] = ty - 0.75 * 12;
+	box[3] = ty + 0.22 * 12;
+
+	/* the measured count: "x,y x,y ..." */
+	c = strstr(out, "class=\"measured-count\"");
+	ck_assert_ptr_nonnull(c);
+	c = strstr(c, "points=\"") + 8;
+	{
+		double px = 0, py = 0, qx, qy;
+		int k = 0, used;
+
+		while (sscanf(c, "%lf,%lf%n", &qx, &qy, &used) == 2) {
+			ck_assert_msg(!(k && crosses(px, py, qx, qy, box)),
+				      "the measured count crosses '%s' at %.1f,%.1f (box %.1f..%.1f x "
+				      "%.1f..%.1f)", label, qx, qy, box[0], box[1], box[2], box[3]);
+			px = qx;
+			py = qy;
+			k++;
+			c += used;
+		}
+		ck_assert_int_gt(k, 10);
+	}
+	/* the fits: d="Mx yLx y..." */
+	for (c = out; (c = strstr(c, "<path class=\"fit fit-")) != NULL; c++) {
+		const char *d = strstr(c, " d=\"") + 4;
+		double px = 0, py = 0, qx, qy;
+		int k = 0, used;
+
+		while ((*d == 'M' || *d == 'L') && sscanf(d + 1, "%lf %lf%n", &qx, &qy, &used) == 2) {
+			ck_assert_msg(!(k && crosses(px, py, qx, qy, box)),
+				      "a fit crosses '%s' at %.1f,%.1f", label, qx, qy);
+			px = qx;
+			py = qy;
+			k++;
+			d += 1 + used;
+		}
+		ck_assert_int_gt(k, 10);
+	}
+	history_results_clear(&h);
+	free(ids);
+	free(times);
+}
+END_TEST
+
 /* --title is the chart's title; without it the chart is named after the repository */
 START_TEST(test_svg_title)
 {
@@ -764,6 +881,7 @@ Suite *make_formats_suite(void)
 	tcase_add_test(core, test_history_markdown_svg);
 	tcase_add_test(core, test_repo_name);
 	tcase_add_test(core, test_svg_title);
+	tcase_add_test(core, test_svg_level_labels);
 	tcase_add_test(errors, test_cli_formats);
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, errors);

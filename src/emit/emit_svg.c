@@ -682,6 +682,45 @@ static double commits_upto(const history_results *h, double t)
 }
 
 /*
+ * Whether the box [x0, x1] x [y0, y1] of the projection panel is clear of
+ * its curves as drawn: the measured count over the window (from t0), both
+ * fits from the window's end to t1 (at least lo / 10).
+ */
+static int projection_clear(const history_results *h, const projection_results *p,
+			    const svg_frame *f, double t0, double t1, double lo, const double box[4])
+{
+	const int n = 192;
+
+	for (int c = 0; c < 3; c++) {
+		double px = 0, py = 0;
+
+		for (int k = 0; k <= n; k++) {
+			double t, v, x, y;
+
+			if (c == 0) {
+				t = t0 + ((double)p->window_end - t0) * k / n;
+				v = fmax(commits_upto(h, t), 1);
+			} else {
+				t = (double)p->window_end + (t1 - (double)p->window_end) * k / n;
+				v = fmax(projection_fit_count_at(p, c - 1, t), lo / 10);
+			}
+			x = svg_scale_map(&f->x, projection_year(t));
+			y = svg_scale_map(&f->y, v);
+			/* the segment from the last point: a few points along it */
+			for (int s = 0; k && s <= 8; s++) {
+				double sx = px + (x - px) * s / 8, sy = py + (y - py) * s / 8;
+
+				if (sx >= box[0] && sx <= box[1] && sy >= box[2] && sy <= box[3])
+					return 0;
+			}
+			px = x;
+			py = y;
+		}
+	}
+	return 1;
+}
+
+/*
  * The projection under the history: x the calendar year from the fit's
  * window to the horizon, y (log) the commit count.  The measured count
  * over the window as a line; from the window's end, both fits as dashed
@@ -737,7 +776,32 @@ static double projection_panel(FILE *out, const history_report *r, double top)
 			     "x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#9467bd\" "
 			     "stroke-dasharray=\"2 3\"/>", L, c, f.left, y, f.right, y);
 		snprintf(line, sizeof(line), "%u chars: P = 1%% at %s commits", L, num);
-		text_at(out, f.left + 6, y - 4, "note", NULL, line);
+		/*
+		 * above the level at the left, where no curve crosses the text
+		 * (a count passing the level there would), else at the right,
+		 * else below (7.5 px a char of 12 px: tests/svgcheck.py's 0.62 em)
+		 */
+		{
+			static const struct {
+				int right;
+				double dy;
+			} at[] = { { 0, -4 }, { 1, -4 }, { 0, 14 }, { 1, 14 } };
+			const size_t nat = sizeof(at) / sizeof(at[0]);
+			double w = 7.5 * (double)strlen(line);
+			size_t k;
+
+			for (k = 0; k < nat; k++) {
+				double x0 = at[k].right ? f.right - 6 - w : f.left + 6;
+				double box[4] = { x0, x0 + w, y + at[k].dy - 10, y + at[k].dy + 3 };
+
+				if (projection_clear(h, p, &f, t0, t1, lo, box))
+					break;
+			}
+			if (k == nat)
+				k = 0;
+			text_at(out, at[k].right ? f.right - 6 : f.left + 6, y + at[k].dy, "note",
+				at[k].right ? "end" : NULL, line);
+		}
 		fputs("</g>\n", out);
 		levels++;
 	}
