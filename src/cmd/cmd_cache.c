@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "cmd.h"
 #include "emit.h"
+#include "emit_verify.h"
 #include "exitcodes.h"
 #include "subject_cache.h"
 #include "utf8.h"
@@ -99,7 +100,9 @@ static int show_json(const char *dir, uint64_t cap, const subject_cache_entry *v
 	char t[64], *text;
 	int rc = -1;
 
-	if (!root || !tabs || json_object_set_new(root, "cache", utf8_json(dir)) ||
+	if (!root || !tabs ||
+	    json_object_set_new(root, "schema_version", json_integer(JSON_SCHEMA_VERSION)) ||
+	    json_object_set_new(root, "cache", utf8_json(dir)) ||
 	    json_object_set_new(root, "size", json_integer((json_int_t)total)) ||
 	    json_object_set_new(root, "cap", json_integer((json_int_t)cap)) ||
 	    json_object_set(root, "tables", tabs))
@@ -147,8 +150,9 @@ static int cmd_cache(int argc, char **argv)
 			cmd_error("cannot clear the cache '%s': %s", dir, strerror(errno));
 			ret = ABBREV_EXIT_RUNTIME;
 		} else if (o.r.format == ABBREV_FORMAT_JSON) {
-			json_t *root = json_pack("{s:o, s:I}", "cache", utf8_json(dir), "removed",
-						 (json_int_t)removed);
+			json_t *root = json_pack("{s:i, s:o, s:I}", "schema_version",
+						 JSON_SCHEMA_VERSION, "cache", utf8_json(dir),
+						 "removed", (json_int_t)removed);
 			char *text = root ? json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
 
 			if (!text || puts(text) == EOF)
