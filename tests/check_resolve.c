@@ -241,7 +241,7 @@ static int fake_each_commit(void *ctx, const unsigned char *ids, size_t n,
 }
 
 static fake_repo F;
-static refs_source SRC = { &F, fake_commit, fake_is_ancestor, fake_is_public, NULL, NULL, NULL, NULL };
+static refs_source SRC = { &F, fake_commit, fake_is_ancestor, fake_is_public, NULL, NULL, NULL, NULL, NULL };
 static idsets *S;
 static refs_ids IDS;
 static refs_resolver *R;

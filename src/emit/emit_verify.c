@@ -284,6 +284,7 @@ const char *emit_verify_checkpatch_type(int kind, int problem)
 	case REFS_P_AMBIGUOUS_OBJECT:
 		return "AMBIGUOUS_COMMIT_ID";
 	case REFS_P_NOT_ANCESTOR:
+	case REFS_P_NOT_ANCESTOR_MERGED:
 		return "FIXES_NOT_ANCESTOR";
 	default:
 		return kind == REFS_FIXES ? "BAD_FIXES_TAG" : "GIT_COMMIT_ID";

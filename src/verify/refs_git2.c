@@ -83,6 +83,8 @@ struct refs_git2 {
 	objread *rd;          /* NULL: every read through libgit2 */
 	commit_graph *cg;     /* the commit-graph file's, or one built from the commits */
 	commit_graph *rcg;    /* the whole history behind a --range, built from its walk */
+	git_oid *rids;        /* the --range's commits, ascending (in_range) */
+	size_t nrids;
 	commit_buf subject;
 	git_oid *tips;        /* HEAD, branches, tags, peeled to commits */
 	size_t ntips, captips;
@@ -788,6 +790,18 @@ static int oid_cmp(const void *a, const void *b)
 	return git_oid_cmp(a, b);
 }
 
+/* Whether `id` is one of the commits of the --range walked last: 1, 0, or -1 (none walked). */
+static int git2_in_range(void *ctx, const unsigned char *id)
+{
+	refs_git2 *g = ctx;
+	git_oid oid;
+
+	if (!g->rids)
+		return -1;
+	memcpy(oid.id, id, GIT_OID_RAWSZ);
+	return bsearch(&oid, g->rids, g->nrids, sizeof(*g->rids), oid_cmp) != NULL;
+}
+
 /* The commits reachable from the tips, sorted; 0, -1 (memory or a walk error). */
 static int walk_public(refs_git2 *g)
 {
@@ -919,6 +933,7 @@ int refs_git2_new(refs_git2 **out, struct git_repository *repo, const char *objd
 	g->src.each_commit = git2_each_commit;
 	g->src.subject_index = git2_subject_index;
 	g->src.title_len = git2_title_len;
+	g->src.in_range = git2_in_range;
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 	*out = g;
 	return 0;
@@ -940,6 +955,7 @@ void refs_git2_free(refs_git2 *g)
 	free(g->loose);
 	free(g->tips);
 	free(g->pub);
+	free(g->rids);
 	free(g);
 }
 
@@ -1440,6 +1456,18 @@ int refs_range_new(refs_range **out, refs_git2 *g, const char *range, char *err,
 	if (!rc && graph.n)
 		rc = commit_graph_build(&g->rcg, GIT_OID_RAWSZ, graph.ids, graph.n, graph.pstart,
 					graph.plist);
+	if (!rc && rg->list.n) { /* what in_range() answers from */
+		free(g->rids);
+		g->nrids = 0;
+		if (!(g->rids = calloc(rg->list.n, sizeof(*g->rids)))) {
+			rc = -1;
+		} else {
+			for (size_t i = 0; i < rg->list.n; i++)
+				memcpy(g->rids[i].id, rg->list.ids + i * GIT_OID_RAWSZ, GIT_OID_RAWSZ);
+			qsort(g->rids, rg->list.n, sizeof(*g->rids), oid_cmp);
+			g->nrids = rg->list.n;
+		}
+	}
 	range_graph_free(&graph);
 done:
 	free(rt);

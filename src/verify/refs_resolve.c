@@ -144,6 +144,7 @@ static const struct {
 	[REFS_P_UPPER] = { "upper-case-id", REFS_WARNING },
 	[REFS_P_STYLE] = { "style", REFS_WARNING },
 	[REFS_P_NOT_ANCESTOR] = { "not-ancestor", REFS_ERROR },
+	[REFS_P_NOT_ANCESTOR_MERGED] = { "not-ancestor-merged", REFS_WARNING },
 	[REFS_P_NOT_HERE] = { "not-here", REFS_WARNING },
 	[REFS_P_LAYOUT] = { "layout", REFS_WARNING },
 	[REFS_P_SUBJECT_UNSURE] = { "subject-unsure", REFS_WARNING },
@@ -1481,6 +1482,10 @@ static void ancestry(job *j, const unsigned char *t)
 		short_hex(j, oh, after);
 		add(j, REFS_P_NOT_ANCESTOR, "%s is not an ancestor of this commit; "
 		    "%s with the same subject comes after it", th, oh);
+	} else if (r->src->in_range && r->src->in_range(r->src->ctx, t) == 1) {
+		/* fix and culprit on parallel branches, both merged since */
+		add(j, REFS_P_NOT_ANCESTOR_MERGED, "%s is not an ancestor of this commit, but of "
+		    "the range checked: made on a parallel branch, both merged since", th);
 	} else {
 		add(j, REFS_P_NOT_ANCESTOR, "%s is not an ancestor of this commit", th);
 	}
@@ -2018,7 +2023,7 @@ static void resolve_one(job *j)
 		style_finding(j);
 	/* another project's reference names a commit of its history, not of this one's */
 	if (j->ctx && (ref->kind == REFS_FIXES || ref->kind == REFS_REVERT) && x->suggest &&
-	    !(ref->flags & (REFS_F_MAYBE | REFS_F_FOREIGN)) && !j->msg)
+	    x->named && !x->repo && !(ref->flags & (REFS_F_MAYBE | REFS_F_FOREIGN)) && !j->msg)
 		ancestry(j, x->target.id);
 	/* a note alone asks for no change */
 	if (x->suggest && x->severity > REFS_NOTE && x->target.subject && !j->several &&

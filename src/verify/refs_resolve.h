@@ -53,6 +53,7 @@ enum refs_problem {
 	REFS_P_SUBJECT_UNSURE,   /* warning: (words) that are not the commit's subject, undated, unquoted */
 	REFS_P_AMBIGUOUS_LATER,  /* note: --range: unique among the ancestors, shared by later commits */
 	REFS_P_IN_SERIES,        /* note: mail: an earlier patch of the same mbox (mbox.h) */
+	REFS_P_NOT_ANCESTOR_MERGED, /* warning: --range: no ancestor, but in the range (a parallel branch) */
 	REFS_P_COUNT
 };
 
@@ -174,6 +175,12 @@ typedef struct {
 	 * with this ID can be read, -1 when out of memory.
 	 */
 	int (*title_len)(void *ctx, const unsigned char *id, size_t *len);
+	/*
+	 * Optional (NULL: not asked): 1 when the commit `id` is one of the
+	 * --range's commits (reachable from its tips, not hidden), 0 no,
+	 * -1 unknown (no range walked).
+	 */
+	int (*in_range)(void *ctx, const unsigned char *id);
 } refs_source;
 
 /* One object of a prefix (refs_ids.prefix): its raw ID, type, and for a tag whether it peels to a commit. */
