@@ -932,6 +932,22 @@ static int title_matches(const refs_resolver *r, const refs_ref *ref, const unsi
 	return rc;
 }
 
+/*
+ * A subject never closed (the parser ends it at its line's end): whether
+ * its words, less a closing quote, are the start of the commit's subject
+ * up to a blank or its end (the rest on the next line, or the ")" lost).
+ */
+static int unclosed_prefix(const refs_ref *ref, const char *real)
+{
+	size_t n = ref->subject_len, rl = strlen(real);
+
+	if (!(ref->style & REFS_STYLE_UNCLOSED) || !ref->subject)
+		return 0;
+	while (n && (ref->subject[n - 1] == ' ' || is_quote((unsigned char)ref->subject[n - 1])))
+		n--;
+	return n && n <= rl && !memcmp(ref->subject, real, n) && (n == rl || real[n] == ' ');
+}
+
 /* 1 `anc` is an ancestor of `of`, 0 no or unknown. */
 static int is_ancestor(const refs_resolver *r, const unsigned char *anc, const unsigned char *of)
 {
@@ -1886,6 +1902,10 @@ static int judge_named(job *j, const prefix_hits *ph)
 			add(j, REFS_P_LAYOUT, "the subject of %s laid out otherwise (quotes, its area "
 			    "prefix left out, or more after a comma); git writes %s (\"%s\")", hex, hex,
 			    real);
+		} else if (!rc && unclosed_prefix(ref, real)) {
+			add(j, REFS_P_LAYOUT, "the subject of %s is never closed, and its words start "
+			    "the commit's; git writes %s (\"%s\")", hex, hex, real);
+			j->unsure = 1; /* where it ends is not known: --fix leaves it */
 		} else if (!rc) {
 			rc = find_ref_subject(j, ph->commits[0], &pk);
 			if (rc < 0 || (rc == 2 && list_candidates(j, &pk)))
