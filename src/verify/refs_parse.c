@@ -1252,8 +1252,8 @@ static int sync_marker(const parser *p, size_t s, size_t e)
 	int verb = 0;
 
 	for (size_t q = s; q < e; q++) {
-		if (q > s && (is_word((unsigned char)b[q - 1]) || b[q - 1] == '-'))
-			continue;
+		if (q > s && is_word((unsigned char)b[q - 1]))
+			continue; /* "re-sync" counts */
 		if (!verb) {
 			verb = iprefix(b, q, e, "sync");
 		} else if ((iword(b, q, e, "from") || iword(b, q, e, "with")) &&
@@ -1287,14 +1287,28 @@ static void note_marker(parser *p, size_t s, size_t e)
 		    (iprefix(b, skip_ws(p, z, e), e, "commit:") ||
 		     (iword(b, skip_ws(p, z, e), e, "commit") && b[s] == '[')))
 			p->msg_foreign = 1;
-		for (q = s + 1; q < e && !p->msg_foreign; q++)
-			if (iword(b, q, e, "from") && !is_word((unsigned char)b[q - 1]) &&
-			    from_project(p, q + 4, e))
+		/* "from <project>", "of <project> commit" (backport of linux commit <id>) */
+		for (q = s + 1; q < e && !p->msg_foreign; q++) {
+			if (is_word((unsigned char)b[q - 1]))
+				continue;
+			if (iword(b, q, e, "from") && from_project(p, q + 4, e))
 				p->msg_foreign = 1;
+			else if (iword(b, q, e, "of") &&
+				 iword(b, skip_ws(p, word_end(b, skip_ws(p, q + 2, e), e), e), e,
+				       "commit") && from_project(p, q + 2, e))
+				p->msg_foreign = 1;
+		}
 		s = skip_ws(p, s + 1, e);
 	}
 	if (iprefix(b, s, e, "upstream commit") || iprefix(b, s, e, "upstream:"))
 		p->msg_foreign = 1;
+	/* Upstream Linux commit <id>. */
+	if (iword(b, s, e, "upstream")) {
+		size_t a = skip_ws(p, s + 8, e), w = word_end(b, a, e);
+
+		if (w > a && project_word(b, a, w) && iword(b, skip_ws(p, w, e), e, "commit"))
+			p->msg_foreign = 1;
+	}
 	if (!p->imp && sync_marker(p, s, e)) {
 		p->msg_foreign = 1;
 		p->imp = !!(p->opts & REFS_PARSE_MESSAGE); /* the list: --range only */
