@@ -1025,6 +1025,8 @@ static int take_subject(parser *p, refs_ref *r, const subject_t *s)
 		m -= 3;
 	else if (m >= 3 && !memcmp(t + m - 3, "\xe2\x80\xa6", 3))
 		m -= 3;
+	else if (m >= 3 && !memcmp(t + m - 2, "..", 2) && t[m - 3] != '.')
+		m -= 2; /* "programmed..": two dots mean the same */
 	if (m != n) {
 		while (m && t[m - 1] == ' ')
 			m--;

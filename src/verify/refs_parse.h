@@ -52,7 +52,7 @@ enum refs_style {
 /* What else the parser saw. */
 enum refs_flag {
 	REFS_F_UPPER = 1u << 0,     /* the ID has upper-case hex */
-	REFS_F_ELLIPSIS = 1u << 1,  /* the subject ends in "..." (or U+2026): a prefix */
+	REFS_F_ELLIPSIS = 1u << 1,  /* the subject ends in "...", ".." or U+2026: a prefix */
 	REFS_F_DATED = 1u << 2,     /* git's --pretty=reference "(subject, 2024-12-05)" */
 	REFS_F_UPSTREAM = 1u << 3,  /* "commit <id> upstream" / "Upstream commit <id>" (stable) */
 	REFS_F_TITLE = 1u << 4,     /* the subject comes from a `Revert "..."` title line */
