@@ -1158,6 +1158,15 @@ static void name_foreign(parser *p, const line_t *l, refs_ref *r)
 			return;
 		}
 	}
+	/* a project's, possessive, before a bare ID: "Similarly to Linux's <id> (...)" */
+	if (r->kind == REFS_COMMIT && (r->flags & REFS_F_BARE)) {
+		w = before;
+		q = word_end_before(b, ls, &w);
+		if (q != SIZE_MAX && possessive(b, q, w) != w && project_word(b, q, w)) {
+			set_project(p, r, q, w);
+			return;
+		}
+	}
 	/* after it on its line: "in git.git", "from Linux", "of the QEMU tree" */
 	for (q = r->end; q < e && q < r->end + 40; q++) {
 		size_t a, z;
