@@ -401,10 +401,17 @@ START_TEST(test_fmt_others)
 	ck_assert_str_eq(buf, "2005-04-07");
 	fmt_iso_date(buf, sizeof(buf), INT64_MAX, 0);
 	ck_assert_str_eq(buf, "");
-	fmt_year(buf, sizeof(buf), HUGE_VAL);
+	fmt_year(buf, sizeof(buf), HUGE_VAL, 0);
 	ck_assert_str_eq(buf, "never");
-	fmt_year(buf, sizeof(buf), 1112911993);
+	fmt_year(buf, sizeof(buf), 1112911993, 0);
 	ck_assert_str_eq(buf, "2005");
+	/* 2019-12-31 23:30 -05:00 is 2020 in UTC: the year in the zone given */
+	fmt_year(buf, sizeof(buf), 1577853000, 0);
+	ck_assert_str_eq(buf, "2020");
+	fmt_year(buf, sizeof(buf), 1577853000, -300);
+	ck_assert_str_eq(buf, "2019");
+	fmt_year(buf, sizeof(buf), 1577800800, 660); /* 2020-01-01 00:00 +11:00 */
+	ck_assert_str_eq(buf, "2020");
 	fmt_growth(buf, sizeof(buf), 1, log(1.049));
 	ck_assert_str_eq(buf, "+4.9%/year");
 	fmt_growth(buf, sizeof(buf), 0, -12345.4);

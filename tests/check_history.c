@@ -413,6 +413,19 @@ static int64_t *linear_times(size_t n, double per_year)
 	return t;
 }
 
+/* a zone for the k-th commit: -05:00 or +11:00, each another year's end than UTC's */
+static int zone_of(size_t k)
+{
+	return k % 2 ? 660 : -300;
+}
+
+static int zone_of_index(void *arg, size_t k, int *tz)
+{
+	++*(size_t *)arg;
+	*tz = zone_of(k);
+	return 0;
+}
+
 START_TEST(test_projection_exponential)
 {
 	const size_t n = 200000;
@@ -482,6 +495,27 @@ START_TEST(test_projection_exponential)
 	/* 10 chars at 1%: 148,000-odd commits, passed already */
 	ck_assert(p.p01[10].commits_reached);
 	ck_assert(!p.p50[12].commits_reached);
+	/*
+	 * a count reached is dated by a commit: its zone is asked for by its
+	 * index among the times, for nothing else (a future date stays UTC)
+	 */
+	{
+		size_t asked = 0;
+		uint64_t cap;
+
+		ck_assert_int_eq(projection_set_zones(&p, zone_of_index, &asked), 0);
+		model_capacity(&cap, 10, MODEL_P_LOW);
+		ck_assert_uint_eq(p.p01[10].commits_at, cap);
+		ck_assert_int_eq(p.p01[10].commits_tz, zone_of(cap));
+		ck_assert_uint_eq(p.p01[10].objects_at, (size_t)ceil(((double)cap + 1) / 4) - 1);
+		ck_assert_int_eq(p.p01[10].objects_tz, zone_of(p.p01[10].objects_at));
+		ck_assert_int_eq(p.p50[12].commits_tz, 0);
+		ck_assert_uint_gt(asked, 0);
+		for (unsigned L = PROJECTION_FROM; L <= PROJECTION_TO; L++)
+			asked -= (size_t)(p.p01[L].commits_reached + p.p01[L].objects_reached +
+					  p.p50[L].commits_reached + p.p50[L].objects_reached);
+		ck_assert_uint_eq(asked, 0);
+	}
 	/* safe until the horizon */
 	/* grown counts are rounded once, to the whole number printed */
 	assert_rel(p.commits_at_horizon, round(n * exp(10 * p.fits[0].growth)), 1e-9,

@@ -139,10 +139,30 @@ int cmd_commit_times(unsigned char **ids, int64_t **times, size_t *n, cmd_sets *
  */
 int cmd_commit_zone(void *arg, const unsigned char *id, int *tz);
 
+/*
+ * Sort the commits ids[0..n) (rawsz bytes each) and their times together
+ * by time, ties by ID: the order of history's replay, and of the
+ * ascending times from which the projection and policy date what was
+ * passed already.  0, or -1 when out of memory.
+ */
+int cmd_commits_by_time(unsigned char *ids, int64_t *times, size_t n, size_t rawsz);
+
+/* The commits sorted so, for cmd_commit_zone_at(). */
+typedef struct {
+	cmd_sets *cs;
+	const unsigned char *ids;
+	size_t rawsz;
+} cmd_zone_at;
+
+/* projection_zone_fn over a cmd_zone_at: cmd_commit_zone() of its k-th commit. */
+int cmd_commit_zone_at(void *arg, size_t k, int *tz);
+
 /* History's fit of the sets' commit count (cmd_verdict.c). */
 typedef struct {
 	int64_t *times;         /* the commit times, ascending (malloc'd; NULL: none read) */
+	unsigned char *ids;     /* their commits, in that order (cmd_commits_by_time()) */
 	size_t ntimes;
+	cmd_zone_at zat;        /* the sets and those IDs, for cmd_commit_zone_at() */
 	projection_results pr;  /* the fit (pr.status says whether there is one) */
 	int have_fit;
 	/*

@@ -251,6 +251,7 @@ static int cmd_history(int argc, char **argv)
 	backtest_results bt = { 0 };
 	projection_results pr;
 	projection_opts po;
+	cmd_zone_at zat;
 	history_report rep;
 	unsigned char *ids = NULL;
 	int64_t *times = NULL;
@@ -271,7 +272,9 @@ static int cmd_history(int argc, char **argv)
 	ret = load_commits(&ids, &times, &n, &cs, p, 0, !o.r.no_cache);
 	if (ret)
 		goto done;
-	if (history_compute(&h, ids, times, n, idsets_rawsz(cs.s))) {
+	/* in the order of h.times: the k-th commit of the projection is ids' k-th */
+	if (cmd_commits_by_time(ids, times, n, idsets_rawsz(cs.s)) ||
+	    history_compute(&h, ids, times, n, idsets_rawsz(cs.s))) {
 		cmd_error("out of memory");
 		ret = ABBREV_EXIT_NOMEM;
 		goto done;
@@ -295,6 +298,10 @@ static int cmd_history(int argc, char **argv)
 		ret = ABBREV_EXIT_USAGE;
 		goto done;
 	}
+	/* a count reached already is dated by a commit: the year in its zone */
+	zat = (cmd_zone_at){ &cs, ids, idsets_rawsz(cs.s) };
+	if (o.projection)
+		(void)projection_set_zones(&pr, cmd_commit_zone_at, &zat);
 	if (o.backtest && backtest_compute(&bt, ids, times, n, idsets_rawsz(cs.s), &po,
 					   BACKTEST_STEP_YEARS)) {
 		cmd_error("out of memory");
@@ -334,6 +341,49 @@ int cmd_commit_zone(void *arg, const unsigned char *id, int *tz)
 		if (!walk_repo_commit_zone(cs->repos[r], id, tz))
 			break;
 	return 0;
+}
+
+typedef struct {
+	int64_t time;
+	unsigned char id[ABBREV_MAX_RAWSZ];
+} timed_id;
+
+static int cmp_timed_id(const void *pa, const void *pb)
+{
+	const timed_id *a = pa, *b = pb;
+
+	if (a->time != b->time)
+		return (a->time > b->time) - (a->time < b->time);
+	return memcmp(a->id, b->id, sizeof(a->id));
+}
+
+int cmd_commits_by_time(unsigned char *ids, int64_t *times, size_t n, size_t rawsz)
+{
+	timed_id *v;
+
+	if (n < 2)
+		return 0;
+	v = calloc(n, sizeof(*v));
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		v[i].time = times[i];
+		memcpy(v[i].id, ids + i * rawsz, rawsz);
+	}
+	qsort(v, n, sizeof(*v), cmp_timed_id);
+	for (size_t i = 0; i < n; i++) {
+		times[i] = v[i].time;
+		memcpy(ids + i * rawsz, v[i].id, rawsz);
+	}
+	free(v);
+	return 0;
+}
+
+int cmd_commit_zone_at(void *arg, size_t k, int *tz)
+{
+	const cmd_zone_at *z = arg;
+
+	return cmd_commit_zone(z->cs, z->ids + k * z->rawsz, tz);
 }
 
 int cmd_commit_times(unsigned char **ids, int64_t **times, size_t *n, cmd_sets *cs,

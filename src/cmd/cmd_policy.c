@@ -289,6 +289,9 @@ static int cmd_policy(int argc, char **argv)
 		ret = ABBREV_EXIT_USAGE;
 		goto done;
 	}
+	/* a level passed already is dated by a commit: the year in its committer's zone */
+	if (ri.gr.times)
+		(void)policy_set_zones(res, cmd_commit_zone_at, &ri.gr.zat);
 	rep = (policy_report){
 		.repos = (const char *const *)ri.cs.paths,
 		.nrepos = counts ? 0 : ri.cs.n,

@@ -23,19 +23,19 @@ int cmd_growth_read(cmd_growth *gr, cmd_sets *cs, double window_years, int fit, 
 	gr->now = (double)now;
 	gr->now_newest = 0;
 	ret = cmd_commit_times(&ids, &gr->times, &gr->ntimes, cs, p, quiet);
-	if (!ret && gr->ntimes) {
+	/* ascending, the IDs beside: what was passed is dated by a commit, in its zone */
+	if (!ret && cmd_commits_by_time(ids, gr->times, gr->ntimes, idsets_rawsz(cs->s))) {
+		free(ids);
+		cmd_error("out of memory");
+		return ABBREV_EXIT_NOMEM;
+	}
+	if (!ret && gr->ntimes)
 		/*
 		 * the fit's window and the backtest's grid end at the newest
 		 * commit (ties: the greatest ID, as history's replay orders
 		 * them): their days are shown in its committer's zone
 		 */
-		size_t newest = 0, rawsz = idsets_rawsz(cs->s);
-
-		for (size_t i = 1; i < gr->ntimes; i++)
-			if (gr->times[i] >= gr->times[newest])
-				newest = i;
-		(void)cmd_commit_zone(cs, ids + newest * rawsz, &zone);
-	}
+		(void)cmd_commit_zone(cs, ids + (gr->ntimes - 1) * idsets_rawsz(cs->s), &zone);
 	projection_opts_init(&po);
 	po.window_years = window_years;
 	po.fit = fit;
@@ -49,7 +49,10 @@ int cmd_growth_read(cmd_growth *gr, cmd_sets *cs, double window_years, int fit, 
 	}
 	if (!ret && gr->bt)
 		gr->bt->zone = zone;
-	free(ids);
+	if (ret)
+		free(ids);
+	else
+		gr->ids = ids;
 	if (ret == ABBREV_EXIT_RUNTIME) {
 		/* commit dates that cannot be read (a SHA-256 repository without a
 		 * commit-graph, for libgit2): the measured numbers stand alone */
@@ -63,7 +66,6 @@ int cmd_growth_read(cmd_growth *gr, cmd_sets *cs, double window_years, int fit, 
 	}
 	if (ret)
 		return ret;
-	projection_sort_times(gr->times, gr->ntimes);
 	/* as projection_compute() takes the window's end */
 	if (gr->ntimes) {
 		gr->now_newest = 1;
@@ -75,6 +77,8 @@ int cmd_growth_read(cmd_growth *gr, cmd_sets *cs, double window_years, int fit, 
 		return ABBREV_EXIT_USAGE;
 	}
 	gr->pr.zone = zone;
+	gr->zat = (cmd_zone_at){ cs, gr->ids, idsets_rawsz(cs->s) };
+	(void)projection_set_zones(&gr->pr, cmd_commit_zone_at, &gr->zat);
 	gr->have_fit = gr->pr.status == PROJECTION_OK;
 	return ABBREV_EXIT_OK;
 }
@@ -91,7 +95,9 @@ void cmd_growth_policy(policy_growth *g, const cmd_growth *gr)
 void cmd_growth_free(cmd_growth *gr)
 {
 	free(gr->times);
+	free(gr->ids);
 	gr->times = NULL;
+	gr->ids = NULL;
 	gr->ntimes = 0;
 }
 
@@ -124,6 +130,9 @@ int cmd_verdict(verdict *v, cmd_sets *cs, const stats_set *const sets[3],
 			    gr.ntimes, sets[0]->count)) {
 		cmd_error("bad verdict options");
 		ret = ABBREV_EXIT_USAGE;
+	} else {
+		/* the years passed already (the CSV's p01 year): in their commits' zones */
+		(void)policy_set_zones(&v->pol, cmd_commit_zone_at, &gr.zat);
 	}
 done:
 	cmd_growth_free(&gr);

@@ -48,12 +48,16 @@ static void when(policy_when *w, const policy_results *r, uint64_t n, unsigned L
 
 	w->capacity = capacity(L, p);
 	w->time = NAN;
+	w->at = 0;
+	w->tz = 0;
 	target = w->capacity + 1;
 	if (target <= (double)n) {
 		w->state = POLICY_WHEN_PASSED;
 		/* the set had `target` IDs when the commits were target * commits / n */
-		if (times && ntimes && commits)
-			w->time = projection_time_of_commit(times, ntimes, target * (double)commits / (double)n);
+		if (times && ntimes && commits) {
+			w->at = projection_commit_at(ntimes, target * (double)commits / (double)n);
+			w->time = (double)times[w->at];
+		}
 		return;
 	}
 	if (r->growth.kind == POLICY_GROWTH_NONE || !n) {
@@ -126,6 +130,21 @@ int policy_compute(policy_results *r, const policy_input *in, size_t nin,
 		}
 	}
 	return 0;
+}
+
+int policy_set_zones(policy_results *r, projection_zone_fn zone, void *arg)
+{
+	int rc = 0;
+
+	for (size_t k = 0; k < r->nsets; k++)
+		for (size_t i = 0; i < r->nlengths; i++) {
+			policy_when *w[2] = { &r->sets[k].rows[i].p01, &r->sets[k].rows[i].p50 };
+
+			for (int j = 0; j < 2; j++)
+				if (w[j]->state == POLICY_WHEN_PASSED && !isnan(w[j]->time) && !rc)
+					rc = zone(arg, w[j]->at, &w[j]->tz);
+		}
+	return rc;
 }
 
 const policy_set *policy_find_set(const policy_results *r, const char *name)

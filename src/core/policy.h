@@ -33,6 +33,7 @@
 
 #include "growth.h"
 #include "hexid.h"
+#include "projection.h"
 
 #define POLICY_FROM 10                /* the default lengths: 10..16 */
 #define POLICY_TO 16
@@ -54,6 +55,14 @@ typedef struct {
 	int state;           /* enum policy_when_state */
 	double capacity;     /* the most IDs with P <= p (model_capacity; exact below 2^64) */
 	double time;         /* PASSED: when (NAN: unknown); FUTURE: when; else NAN */
+	/*
+	 * PASSED with a time: the commit whose date it is (its index among
+	 * the ascending times) and its committer's zone (0 until
+	 * policy_set_zones()): its year is the year in that zone, as `git log
+	 * --date=format:%Y` prints it.  A future year is UTC's.
+	 */
+	size_t at;
+	int tz;
 } policy_when;
 
 typedef struct {
@@ -108,6 +117,13 @@ int policy_compute(policy_results *r, const policy_input *in, size_t nin,
 		   const unsigned *lengths, size_t nlengths, const policy_growth *g,
 		   int growth_source, double now, double horizon_years,
 		   const int64_t *times, size_t ntimes, uint64_t commits);
+
+/*
+ * The zones of the commits whose year a passed level shows (projection.h's
+ * projection_zone_fn, over the times given to policy_compute()).  0, or
+ * the first error zone() returned.
+ */
+int policy_set_zones(policy_results *r, projection_zone_fn zone, void *arg);
 
 /* The set called `name` ("commit"), or NULL. */
 const policy_set *policy_find_set(const policy_results *r, const char *name);

@@ -160,7 +160,7 @@ double projection_time_of(const projection_results *p, double count)
 }
 
 /* Past counts are dated from the history: the time of commit number c (1-based). */
-double projection_time_of_commit(const int64_t *times, size_t n, double c)
+size_t projection_commit_at(size_t n, double c)
 {
 	double idx = ceil(c) - 1;
 
@@ -168,7 +168,33 @@ double projection_time_of_commit(const int64_t *times, size_t n, double c)
 		idx = 0;
 	if (idx > (double)(n - 1))
 		idx = (double)(n - 1);
-	return (double)times[(size_t)idx];
+	return (size_t)idx;
+}
+
+double projection_time_of_commit(const int64_t *times, size_t n, double c)
+{
+	return (double)times[projection_commit_at(n, c)];
+}
+
+int projection_set_zones(projection_results *p, projection_zone_fn zone, void *arg)
+{
+	int rc = 0;
+
+	if (p->status != PROJECTION_OK)
+		return 0;
+	for (unsigned L = PROJECTION_FROM; L <= PROJECTION_TO + 1; L++) {
+		projection_when *w[2] = { &p->p01[L], &p->p50[L] };
+
+		if (L > PROJECTION_TO) /* the other fit's quote, last */
+			w[0] = w[1] = &p->other_quote;
+		for (int i = 0; i < 2; i++) {
+			if (w[i]->commits_reached && !rc)
+				rc = zone(arg, w[i]->commits_at, &w[i]->commits_tz);
+			if (w[i]->objects_reached && !rc)
+				rc = zone(arg, w[i]->objects_at, &w[i]->objects_tz);
+		}
+	}
+	return rc;
 }
 
 /*
@@ -187,7 +213,8 @@ static void when(projection_when *w, const projection_results *p, int fit,
 	target = (double)w->capacity + 1;
 	if (target <= commits) {
 		w->commits_reached = 1;
-		w->commits_time = projection_time_of_commit(times, n, target * commits / commits);
+		w->commits_at = projection_commit_at(n, target * commits / commits);
+		w->commits_time = (double)times[w->commits_at];
 	} else {
 		w->commits_time = time_of_factor(p, fit, target / commits);
 	}
@@ -195,7 +222,8 @@ static void when(projection_when *w, const projection_results *p, int fit,
 		w->objects_time = HUGE_VAL;
 	} else if (target <= objects) {
 		w->objects_reached = 1;
-		w->objects_time = projection_time_of_commit(times, n, target * commits / objects);
+		w->objects_at = projection_commit_at(n, target * commits / objects);
+		w->objects_time = (double)times[w->objects_at];
 	} else {
 		w->objects_time = time_of_factor(p, fit, target / objects);
 	}

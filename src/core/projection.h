@@ -89,6 +89,14 @@ typedef struct {
 	uint64_t capacity;          /* model_capacity(L, p): passed at capacity + 1 */
 	double commits_time, objects_time;
 	int commits_reached, objects_reached;
+	/*
+	 * Reached: the commit whose date it is (its index among the ascending
+	 * times) and its committer's zone (minutes east of UTC, 0 until
+	 * projection_set_zones()): its year is the year in that zone, as
+	 * `git log --date=format:%Y` prints it.  A future year is UTC's.
+	 */
+	size_t commits_at, objects_at;
+	int commits_tz, objects_tz;
 } projection_when;
 
 typedef struct {
@@ -149,6 +157,21 @@ double projection_time_of(const projection_results *p, double count);
  * scaled from another set) among n ascending times, clamped to them.
  */
 double projection_time_of_commit(const int64_t *times, size_t n, double c);
+/* Its index among the n times. */
+size_t projection_commit_at(size_t n, double c);
+
+/*
+ * The committer's zone of the k-th commit of the ascending times the
+ * projection (or policy) was computed from, into *tz (minutes east of
+ * UTC); 0, or non-zero when it cannot be read (*tz then stays 0: UTC).
+ */
+typedef int (*projection_zone_fn)(void *arg, size_t k, int *tz);
+
+/*
+ * The zones of the commits whose year a reached count shows (p01, p50 and
+ * other_quote): a few dozen look-ups.  0, or the first error zone() gave.
+ */
+int projection_set_zones(projection_results *p, projection_zone_fn zone, void *arg);
 
 /* A date (unix seconds) as a decimal year, e.g. 2031.5; works past 9999. */
 double projection_year(double t);

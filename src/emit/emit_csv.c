@@ -94,8 +94,12 @@ static void set_fields(FILE *out, const char *set, const char *const *measures, 
 	}
 }
 
-/* A projected date as a decimal year; "never"; "" when there is none. */
-static void year_field(FILE *out, double t, int valid)
+/*
+ * A date as a decimal year in the zone tz (a commit's committer's for a
+ * count reached at that commit, 0 for a projected one); "never"; "" when
+ * there is none.
+ */
+static void year_field(FILE *out, double t, int tz, int valid)
 {
 	char buf[40];
 
@@ -104,7 +108,7 @@ static void year_field(FILE *out, double t, int valid)
 	else if (!isfinite(t))
 		snprintf(buf, sizeof(buf), "never");
 	else
-		snprintf(buf, sizeof(buf), "%.2f", projection_year(t));
+		snprintf(buf, sizeof(buf), "%.2f", projection_year(t + 60.0 * tz));
 	csv_field(out, buf, 0);
 }
 
@@ -126,7 +130,7 @@ static void when_fields(FILE *out, const policy_when *w)
 {
 	real_field(out, w->capacity);
 	csv_field(out, when_states[w->state], 0);
-	year_field(out, w->time, !isnan(w->time));
+	year_field(out, w->time, w->tz, !isnan(w->time));
 }
 
 /*
@@ -319,10 +323,14 @@ static int history_csv(FILE *out, const history_report *r)
 			fmt_iso_date(buf, sizeof(buf), m->expected_time, m->expected_tz);
 		csv_field(out, buf, 0);
 		real_field(out, m->p);
-		year_field(out, projected ? p->p01[L].commits_time : 0, projected);
-		year_field(out, projected ? p->p50[L].commits_time : 0, projected);
-		year_field(out, projected ? p->p01[L].objects_time : 0, projected);
-		year_field(out, projected ? p->p50[L].objects_time : 0, projected);
+		year_field(out, projected ? p->p01[L].commits_time : 0, projected ? p->p01[L].commits_tz : 0,
+			   projected);
+		year_field(out, projected ? p->p50[L].commits_time : 0, projected ? p->p50[L].commits_tz : 0,
+			   projected);
+		year_field(out, projected ? p->p01[L].objects_time : 0, projected ? p->p01[L].objects_tz : 0,
+			   projected);
+		year_field(out, projected ? p->p50[L].objects_time : 0, projected ? p->p50[L].objects_tz : 0,
+			   projected);
 		csv_field(out, repos, 0);
 		csv_end_record(out);
 	}

@@ -325,18 +325,21 @@ static json_t *date_json(int64_t t, int tz)
 	return buf[0] ? json_string(buf) : json_null();
 }
 
-/* A date as a decimal year, or null for never. */
-static json_t *year_json(double t)
+/*
+ * A date as a decimal year in the zone tz (a commit's committer's, for a
+ * count reached at that commit; 0 for a projected date), or null for never.
+ */
+static json_t *year_json(double t, int tz)
 {
-	return isfinite(t) ? json_real(projection_year(t)) : json_null();
+	return isfinite(t) ? json_real(projection_year(t + 60.0 * tz)) : json_null();
 }
 
 static json_t *when_json(const projection_when *w)
 {
 	return json_pack("{s:I,s:o,s:b,s:o,s:b}", "capacity", (json_int_t)w->capacity,
-			 "commits_year", year_json(w->commits_time),
+			 "commits_year", year_json(w->commits_time, w->commits_tz),
 			 "commits_reached", w->commits_reached,
-			 "objects_year", year_json(w->objects_time),
+			 "objects_year", year_json(w->objects_time, w->objects_tz),
 			 "objects_reached", w->objects_reached);
 }
 
@@ -371,13 +374,13 @@ static json_t *projection_json(const history_report *r)
 		"rms_relative_error", p->fits[1].rms_rel));
 	json_object_set_new(o, "other_fit", json_pack("{s:s,s:o,s:o}",
 		"fit", projection_fit_name(p->fits[!p->chosen].kind),
-		"commits_year", year_json(p->other_quote.commits_time),
-		"objects_year", year_json(p->other_quote.objects_time)));
+		"commits_year", year_json(p->other_quote.commits_time, p->other_quote.commits_tz),
+		"objects_year", year_json(p->other_quote.objects_time, p->other_quote.objects_tz)));
 	json_object_set_new(o, "objects_per_commit", json_real(p->objects_per_commit));
 	json_object_set_new(o, "lengths", lengths);
 	json_object_set_new(o, "target_p", json_real(p->target_p));
 	json_object_set_new(o, "horizon_years", json_real(p->horizon_years));
-	json_object_set_new(o, "horizon_year", year_json(p->horizon_time));
+	json_object_set_new(o, "horizon_year", year_json(p->horizon_time, 0));
 	json_object_set_new(o, "commits_at_horizon", json_real(p->commits_at_horizon));
 	json_object_set_new(o, "objects_at_horizon", json_real(p->objects_at_horizon));
 	json_object_set_new(o, "safe_length", json_pack("{s:I,s:I}",
@@ -502,7 +505,7 @@ static json_t *policy_when_json(const policy_when *w)
 {
 	return json_pack("{s:o,s:s,s:o,s:o}", "capacity", real_or_null(w->capacity),
 			 "state", policy_states[w->state], "time", real_or_null(w->time),
-			 "year", isfinite(w->time) ? year_json(w->time) : json_null());
+			 "year", isfinite(w->time) ? year_json(w->time, w->tz) : json_null());
 }
 
 /* {"5": v[0], "10": v[1], "20": v[2]}, or null when there is no growth */
@@ -588,7 +591,7 @@ static int policy_json(FILE *out, const policy_report *p)
 			 "now_from", p->now_newest ? "newest commit" : "today",
 			 "years", r->years[0], r->years[1], r->years[2],
 			 "horizon_years", r->horizon_years,
-			 "horizon_year", year_json(r->horizon_time),
+			 "horizon_year", year_json(r->horizon_time, 0),
 			 "growth", policy_growth_json(p),
 			 "sets", sets, "quotes", quotes);
 	if (p->bt)

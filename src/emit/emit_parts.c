@@ -415,8 +415,8 @@ void emit_history_quote(char *buf, size_t n, const history_report *r)
 	w = &p->p50[PROJECTION_QUOTE_LEN];
 	fmt_growth(growth, sizeof(growth), p->fits[p->chosen].kind == PROJECTION_FIT_EXP,
 		   p->fits[p->chosen].growth);
-	fmt_year(cy, sizeof(cy), w->commits_time);
-	fmt_year(oy, sizeof(oy), w->objects_time);
+	fmt_year(cy, sizeof(cy), w->commits_time, w->commits_tz);
+	fmt_year(oy, sizeof(oy), w->objects_time, w->objects_tz);
 	if (w->commits_reached)
 		snprintf(commits, sizeof(commits), "passed a 50%% chance of a collision in %s", cy);
 	else if (!isfinite(w->commits_time))
@@ -666,10 +666,10 @@ int emit_report_model_table(emit_table *t, const stats_report *r)
 	return 0;
 }
 
-/* A projected year, marked when it is already passed. */
-static void year_cell(char *buf, size_t n, double t, int reached, int markdown)
+/* A projected year, marked when it is already passed (then in the commit's zone tz). */
+static void year_cell(char *buf, size_t n, double t, int tz, int reached, int markdown)
 {
-	fmt_year(buf, n, t);
+	fmt_year(buf, n, t, tz);
 	if (reached && isfinite(t))
 		strncat(buf, markdown ? " \\*" : " *", n - strlen(buf) - 1);
 }
@@ -686,13 +686,17 @@ int emit_history_years_table(emit_table *t, const projection_results *p, int mar
 
 		if (!row)
 			return -1;
-		year_cell(row[1], EMIT_TABLE_CELL, p->p01[L].commits_time, p->p01[L].commits_reached,
+		year_cell(row[1], EMIT_TABLE_CELL, p->p01[L].commits_time, p->p01[L].commits_tz,
+			  p->p01[L].commits_reached,
 			  markdown);
-		year_cell(row[2], EMIT_TABLE_CELL, p->p50[L].commits_time, p->p50[L].commits_reached,
+		year_cell(row[2], EMIT_TABLE_CELL, p->p50[L].commits_time, p->p50[L].commits_tz,
+			  p->p50[L].commits_reached,
 			  markdown);
-		year_cell(row[3], EMIT_TABLE_CELL, p->p01[L].objects_time, p->p01[L].objects_reached,
+		year_cell(row[3], EMIT_TABLE_CELL, p->p01[L].objects_time, p->p01[L].objects_tz,
+			  p->p01[L].objects_reached,
 			  markdown);
-		year_cell(row[4], EMIT_TABLE_CELL, p->p50[L].objects_time, p->p50[L].objects_reached,
+		year_cell(row[4], EMIT_TABLE_CELL, p->p50[L].objects_time, p->p50[L].objects_tz,
+			  p->p50[L].objects_reached,
 			  markdown);
 	}
 	return 0;
@@ -896,13 +900,13 @@ void emit_policy_when(char *buf, size_t n, const policy_when *w, const policy_re
 		if (isnan(w->time))
 			snprintf(buf, n, "passed");
 		else
-			year_cell(buf, n, w->time, 1, markdown);
+			year_cell(buf, n, w->time, w->tz, 1, markdown);
 		return;
 	case POLICY_WHEN_FUTURE:
-		fmt_year(buf, n, w->time);
+		fmt_year(buf, n, w->time, 0);
 		return;
 	case POLICY_WHEN_BEYOND:
-		fmt_year(y, sizeof(y), r->horizon_time);
+		fmt_year(y, sizeof(y), r->horizon_time, 0);
 		snprintf(buf, n, "%s%s", markdown ? "\\>" : ">", y);
 		return;
 	}
@@ -1022,16 +1026,16 @@ static void when_clause(char *buf, size_t n, const policy_when *w, const policy_
 	}
 	switch (w->state) {
 	case POLICY_WHEN_FUTURE:
-		fmt_year(y, sizeof(y), w->time);
+		fmt_year(y, sizeof(y), w->time, 0);
 		snprintf(buf, n, "stay below %s until %s", level, y);
 		return;
 	case POLICY_WHEN_BEYOND:
-		fmt_year(y, sizeof(y), r->horizon_time);
+		fmt_year(y, sizeof(y), r->horizon_time, 0);
 		snprintf(buf, n, "stay below %s beyond %s", level, y);
 		return;
 	case POLICY_WHEN_PASSED:
 		if (!isnan(w->time)) {
-			fmt_year(y, sizeof(y), w->time);
+			fmt_year(y, sizeof(y), w->time, w->tz);
 			snprintf(buf, n, "passed %s in %s", level, y);
 			return;
 		}
@@ -1148,7 +1152,7 @@ void emit_safe_sentence(char *buf, size_t n, const projection_results *p)
 {
 	char year[32], commits[48], objects[48], c[48], o[48];
 
-	fmt_year(year, sizeof(year), p->horizon_time);
+	fmt_year(year, sizeof(year), p->horizon_time, 0);
 	fmt_count(commits, sizeof(commits), p->commits_at_horizon);
 	fmt_count(objects, sizeof(objects), p->objects_at_horizon);
 	if (p->safe_commit_len > MODEL_MAX_LEN)
@@ -1239,7 +1243,7 @@ void emit_verdict_suggest(char *buf, size_t n, const verdict *v)
 
 	if (v->suggest_grown) {
 		fmt_year(until, sizeof(until),
-			 v->pol.now + VERDICT_YEARS * PROJECTION_YEAR);
+			 v->pol.now + VERDICT_YEARS * PROJECTION_YEAR, 0);
 		snprintf(buf, n, "suggested: git config core.abbrev %u (all objects stay below "
 			 "1%% until %s at the growth above); git config abbrev.minLength %u "
 			 "(commits quoted in messages, for git abbrev verify)",

@@ -755,7 +755,7 @@ static double projection_panel(FILE *out, const history_report *r, double top)
 	f.x.years = 1;
 	svg_scale_init(&f.y, lo, hi, f.bottom, f.top, 1);
 
-	fmt_year(year, sizeof(year), p->horizon_time);
+	fmt_year(year, sizeof(year), p->horizon_time, 0);
 	fmt_day(num, sizeof(num), p->window_start, p->zone);
 	snprintf(line, sizeof(line), "Projected commit count to %s: both fits of the growth since "
 		 "%s, and the spread between them", year, num);

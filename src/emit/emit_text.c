@@ -305,12 +305,12 @@ static int model_text(FILE *out, const model_results *r)
 
 /* ---- history ----------------------------------------------------------- */
 
-/* "in 2031", "passed in 2019", "never" */
-static void when_phrase(char *buf, size_t n, double t, int reached)
+/* "in 2031", "passed in 2019" (in the commit's zone tz), "never" */
+static void when_phrase(char *buf, size_t n, double t, int tz, int reached)
 {
 	char y[24];
 
-	fmt_year(y, sizeof(y), t);
+	fmt_year(y, sizeof(y), t, tz);
 	if (!isfinite(t))
 		snprintf(buf, n, "never");
 	else
@@ -327,8 +327,8 @@ static void other_fit_text(FILE *out, const projection_results *p)
 	char line[256];
 
 	fmt_growth(growth, sizeof(growth), f->kind == PROJECTION_FIT_EXP, f->growth);
-	when_phrase(cy, sizeof(cy), w->commits_time, w->commits_reached);
-	when_phrase(oy, sizeof(oy), w->objects_time, w->objects_reached);
+	when_phrase(cy, sizeof(cy), w->commits_time, w->commits_tz, w->commits_reached);
+	when_phrase(oy, sizeof(oy), w->objects_time, w->objects_tz, w->objects_reached);
 	snprintf(line, sizeof(line), "(with the %s fit instead, %s: %u-char commit IDs %s, "
 		 "all objects %s)", projection_fit_name(f->kind), growth, PROJECTION_QUOTE_LEN, cy, oy);
 	print_wrapped(out, line, 0, 1);
@@ -361,7 +361,7 @@ static int projection_text(FILE *out, const history_report *r)
 			projection_fit_name(f->kind), growth, 100.0 * f->rms_rel,
 			i == p->chosen ? "  <- used" : "");
 	}
-	fmt_year(from, sizeof(from), p->horizon_time);
+	fmt_year(from, sizeof(from), p->horizon_time, 0);
 	fmt_count(num[0], sizeof(num[0]), p->fit_at_horizon[0]);
 	fmt_count(num[1], sizeof(num[1]), p->fit_at_horizon[1]);
 	fprintf(out, "commits in %s: %s by the %s fit, %s by the %s fit\n", from, num[0],

@@ -117,7 +117,7 @@ void fmt_iso_date(char *buf, size_t n, int64_t t, int tz)
 	date_with(buf, n, t, tz, 'T', 1, 0, "");
 }
 
-void fmt_year(char *buf, size_t n, double t)
+void fmt_year(char *buf, size_t n, double t, int tz)
 {
 	double y;
 
@@ -125,7 +125,7 @@ void fmt_year(char *buf, size_t n, double t)
 		snprintf(buf, n, "never");
 		return;
 	}
-	y = floor(projection_year(t));
+	y = floor(projection_year(t + 60.0 * tz));
 	snprintf(buf, n, fabs(y) < 1e6 ? "%.0f" : "%.2g", y);
 }
 

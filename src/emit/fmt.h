@@ -55,8 +55,12 @@ void fmt_day(char *buf, size_t n, int64_t t, int tz);
 /* "2005-04-07T22:13:13Z" (tz 0), "2005-04-07T15:13:13-07:00"; "" outside years 0..9999. */
 void fmt_iso_date(char *buf, size_t n, int64_t t, int tz);
 
-/* The calendar year of a projected date: "2031", "never" (not finite), "1.2e+06". */
-void fmt_year(char *buf, size_t n, double t);
+/*
+ * The calendar year of a date in the zone tz (minutes east of UTC; 0 for
+ * a projected date, a commit's committer's zone for a commit's):
+ * "2031", "never" (not finite), "1.2e+06".
+ */
+void fmt_year(char *buf, size_t n, double t, int tz);
 
 /*
  * A fitted growth: "+4.9%/year" for an exponential rate r (per year,
