@@ -4,7 +4,7 @@
 # policy: the days of first collisions and expected moments, the oldest
 # and newest commit, the fit's window, the backtest's grid and policy's
 # "now" (the newest commit); and the year of what was passed already
-# (`--date=format:%Y`).
+# (`--date=format:%Y`), in SHA-1 and SHA-256 repositories alike.
 #
 # The repositories are made here with git fast-import (tests/commit_days.py
 # writes the streams and compares every date the tool prints with git's
@@ -64,6 +64,32 @@ tr '\n' ' ' <"$out" | tr -s ' ' | grep -q "over $oldest_day \.\. $newest_day" ||
 	fail "policy's window is not $oldest_day .. $newest_day: $(head -3 "$out")"
 expect_exit 0 "$GIT_ABBREV" policy --format=json "$r"
 days policy-json
+
+# SHA-256: libgit2 cannot read the commits; the own reader reads their
+# dates and zones, loose (fast-import told to leave them so), then packed
+# without a commit-graph (the packs' commit tables), then with one
+if git init -q --object-format=sha256 "$tmp/probe256" 2>/dev/null; then
+	r256=$tmp/zones256
+	git init -q --object-format=sha256 "$r256"
+	git -C "$r256" -c fastimport.unpackLimit=100000 fast-import --quiet <"$tmp/stream" ||
+		die "fast-import (sha256) failed"
+	[ -z "$(ls "$r256/.git/objects/pack")" ] || die "the sha256 commits are not loose"
+	label="sha256 loose"
+	history_days "$r256"
+	git -C "$r256" repack -adq
+	label="sha256 packed"
+	history_days "$r256"
+	git -C "$r256" commit-graph write --reachable 2>/dev/null
+	[ -f "$r256/.git/objects/info/commit-graph" ] || die "no commit-graph written"
+	label="sha256 commit-graph"
+	history_days "$r256"
+	label=sha256
+	say "sha256 policy: the newest commit's day, in its zone"
+	expect_exit 0 "$GIT_ABBREV" policy --format=json "$r256"
+	days policy-json
+else
+	say "git cannot make SHA-256 repositories here: their days are not checked"
+fi
 
 # The years of what was passed already ("2019 *" in policy's and history's
 # tables, "passed 1% in 2019"): the year of the commit that dates it, as

@@ -14,7 +14,9 @@
 
 #include "objread.h"
 
+#include <errno.h>
 #include <libdeflate.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -353,6 +355,110 @@ int objread_read(objread *r, const unsigned char *id, int *type, const unsigned 
 	if (!objread_locate(r, id, &pack, &off))
 		return 0;
 	return objread_read_at(r, pack, off, type, data, len);
+}
+
+/* The bytes of the file at `path` (malloc'd): 0, 1 when there is none, -1, -2. */
+static int read_file(const char *path, unsigned char **buf, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 4096, got;
+
+	*buf = NULL;
+	*n = 0;
+	if (!f)
+		return errno == ENOENT || errno == ENOTDIR ? 1 : -2;
+	for (;;) {
+		unsigned char *b = *n + 1 >= cap || !*buf ? realloc(*buf, cap *= 2) : *buf;
+
+		if (!b) {
+			fclose(f);
+			return -1;
+		}
+		*buf = b;
+		got = fread(*buf + *n, 1, cap - *n, f);
+		*n += got;
+		if (got == 0 || *n > OBJ_MAX)
+			break;
+	}
+	if (ferror(f) || *n > OBJ_MAX) {
+		fclose(f);
+		return -2;
+	}
+	fclose(f);
+	return 0;
+}
+
+int objread_read_loose(objread *r, const unsigned char *id, int *type,
+		       const unsigned char **data, size_t *len)
+{
+	char hex[ABBREV_MAX_HEXSZ + 1], *path;
+	unsigned char *file = NULL, head[64], *obj;
+	size_t n = 0, hl, size = 0;
+	const unsigned char *nul, *sp;
+	int rc = 1;
+
+	hexid_fmt(hex, id, r->db.rawsz);
+	for (size_t i = 0; i < r->db.ndirs && rc == 1; i++) {
+		if (asprintf(&path, "%s/%.2s/%s", r->db.dirs[i], hex, hex + 2) < 0)
+			return -1;
+		rc = read_file(path, &file, &n);
+		free(path);
+	}
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	/* "<type> <size>\0" first: the header, then the whole object */
+	if (inflateReset(&r->zs) != Z_OK)
+		goto bad;
+	r->zs.next_in = file;
+	r->zs.avail_in = (unsigned)n;
+	r->zs.next_out = head;
+	r->zs.avail_out = sizeof(head);
+	rc = inflate(&r->zs, Z_SYNC_FLUSH);
+	hl = sizeof(head) - r->zs.avail_out;
+	nul = memchr(head, 0, hl);
+	sp = nul ? memchr(head, ' ', (size_t)(nul - head)) : NULL;
+	if ((rc != Z_OK && rc != Z_STREAM_END) || !sp || sp + 1 == nul)
+		goto bad;
+	for (const unsigned char *d = sp + 1; d < nul; d++) {
+		if (*d < '0' || *d > '9' || size > OBJ_MAX)
+			goto bad;
+		size = size * 10 + (size_t)(*d - '0');
+	}
+	if (size > OBJ_MAX)
+		goto bad;
+	head[sp - head] = '\0';
+	*type = hexid_type_from_name((const char *)head);
+	if (*type == ABBREV_TYPE_NONE)
+		goto bad;
+	obj = malloc(size + 1);
+	if (!obj) {
+		free(file);
+		return -1;
+	}
+	hl -= (size_t)(nul + 1 - head);
+	if (hl > size) {
+		free(obj);
+		goto bad;
+	}
+	memcpy(obj, nul + 1, hl);
+	r->zs.next_out = obj + hl;
+	r->zs.avail_out = (unsigned)(size - hl);
+	while (rc == Z_OK && r->zs.avail_out)
+		rc = inflate(&r->zs, Z_FINISH);
+	if (r->zs.avail_out || (rc != Z_STREAM_END && rc != Z_OK && rc != Z_BUF_ERROR)) {
+		free(obj);
+		goto bad;
+	}
+	obj[size] = '\0';
+	free(file);
+	free(r->hold);
+	r->hold = obj;
+	*data = obj;
+	*len = size;
+	return 1;
+bad:
+	free(file);
+	return -2;
 }
 
 uint32_t objread_npacks(const objread *r)

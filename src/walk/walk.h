@@ -92,8 +92,9 @@ char *walk_repo_describe(walk_repo *r, const unsigned char *id, int type);
  * does not hold is left alone (it may be in another of the union).
  * Each commit found adds 1 to *done, shown on p: the caller starts and
  * stops the phase, one over all the repositories of a union.
- * Needs libgit2 (not SHA-256 repositories).  WALK_OK, WALK_ERR (a commit
- * that is there cannot be read) or WALK_NOMEM.
+ * Through libgit2; a SHA-256 repository, which libgit2 cannot read,
+ * through the own reader (objread.h: packs and loose objects).  WALK_OK,
+ * WALK_ERR (a commit that is there cannot be read) or WALK_NOMEM.
  */
 int walk_repo_commit_times(walk_repo *r, const unsigned char *ids, size_t n, int64_t *times,
 			   unsigned char *found, progress *p, size_t *done, char *err,
@@ -102,8 +103,9 @@ int walk_repo_commit_times(walk_repo *r, const unsigned char *ids, size_t n, int
 /*
  * The committer's zone of commit `id` (minutes east of UTC, as its
  * committer line says: "-0500" is -300) into *tz, read from this
- * repository: 0, or 1 when it does not hold the commit or cannot read it
- * (no libgit2: a SHA-256 repository).  One object read (about 13 us).
+ * repository: 0, or 1 when it does not hold the commit or cannot read it.
+ * One object read (about 13 us; a SHA-256 repository's by the own reader,
+ * whose packs are mapped at the first).
  */
 int walk_repo_commit_zone(walk_repo *r, const unsigned char *id, int *tz);
 

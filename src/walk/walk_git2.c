@@ -207,6 +207,41 @@ char *walk_repo_describe(walk_repo *r, const unsigned char *id, int type)
 
 /* ---- commit dates, for the history ------------------------------------- */
 
+/*
+ * A commit of a repository libgit2 cannot read (SHA-256), by the own
+ * reader (objread.h): from its packs, else its loose objects.  WALK_OK
+ * with its bytes, 1 when the repository holds no such object, WALK_NOMEM,
+ * or WALK_ERR with a message in err (damaged, or not a commit).
+ */
+static int own_commit(walk_repo *r, const unsigned char *id, const char **d, size_t *len,
+		      char *err, size_t errsz)
+{
+	const unsigned char *data;
+	char hex[ABBREV_MAX_HEXSZ + 1];
+	int type = 0, rc;
+
+	if (!r->own) {
+		rc = objread_new(&r->own, r->objdir, r->rawsz, err, errsz);
+		if (rc)
+			return rc == -1 ? WALK_NOMEM : WALK_ERR;
+	}
+	rc = objread_read(r->own, id, &type, &data, len);
+	if (rc == 0)
+		rc = objread_read_loose(r->own, id, &type, &data, len);
+	if (rc == 0)
+		return 1;
+	if (rc == -1)
+		return WALK_NOMEM;
+	hexid_fmt(hex, id, r->rawsz);
+	if (rc < 0 || type != ABBREV_TYPE_COMMIT) {
+		set_err(err, errsz, "%s: cannot read commit %s: %s", r->path, hex,
+			rc < 0 ? "damaged object" : "not a commit");
+		return WALK_ERR;
+	}
+	*d = (const char *)data;
+	return WALK_OK;
+}
+
 int walk_repo_commit_zone(walk_repo *r, const unsigned char *id, int *tz)
 {
 	git_odb *odb = NULL;
@@ -214,7 +249,17 @@ int walk_repo_commit_zone(walk_repo *r, const unsigned char *id, int *tz)
 	git_oid oid;
 	int ret = 1;
 
-	if (!r->repo || git_repository_odb(&odb, r->repo) < 0)
+	if (!r->repo) {
+		const char *d;
+		size_t len;
+		char err[256];
+
+		if (own_commit(r, id, &d, &len, err, sizeof(err)) != WALK_OK)
+			return 1;
+		(void)commit_when(d, len, tz);
+		return 0;
+	}
+	if (git_repository_odb(&odb, r->repo) < 0)
 		return 1;
 	memcpy(oid.id, id, GIT_OID_RAWSZ);
 	if (git_odb_read(&obj, odb, &oid) == 0 && git_odb_object_type(obj) == GIT_OBJECT_COMMIT) {
@@ -234,8 +279,25 @@ int walk_repo_commit_times(walk_repo *r, const unsigned char *ids, size_t n, int
 	git_odb *odb = NULL;
 	int ret = WALK_ERR;
 
-	if (!r->repo)
-		return no_libgit2(r, "reading commit dates", err, errsz);
+	if (!r->repo) {
+		/* SHA-256: the own reader, for what the commit-graph and tables left */
+		for (size_t i = 0; i < n; i++) {
+			const char *d;
+			size_t len;
+
+			if (found[i])
+				continue;
+			ret = own_commit(r, ids + i * r->rawsz, &d, &len, err, errsz);
+			if (ret == 1)
+				continue;
+			if (ret != WALK_OK)
+				return ret;
+			times[i] = commit_time(d, len);
+			found[i] = 1;
+			progress_update(p, ++*done);
+		}
+		return WALK_OK;
+	}
 	git_error_clear();
 	if (git_repository_odb(&odb, r->repo) < 0) {
 		set_err(err, errsz, "%s: cannot open object database: %s", r->path, git2_msg());

@@ -482,6 +482,7 @@ void walk_repo_free(walk_repo *r)
 	if (!r)
 		return;
 	git_repository_free(r->repo);
+	objread_free(r->own);
 	free(r->path);
 	free(r->objdir);
 	free(r);

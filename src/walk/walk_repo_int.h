@@ -13,11 +13,13 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "objread.h"
 #include "walk.h"
 #include "walk_repo.h"
 
 struct walk_repo {
 	git_repository *repo;   /* NULL for a repository libgit2 cannot open */
+	objread *own;           /* without repo: the own reader of its commits, once needed */
 	char *path;
 	char *objdir;
 	size_t rawsz;
