@@ -1177,17 +1177,20 @@ static int str_add(char **s, size_t *len, size_t *cap, const char *p, size_t n)
 }
 
 /*
- * <name>@{<n>} as git reads it: the n-th prior value of that very ref,
- * from its own reflog (libgit2 1.5 reads HEAD@{n} from the branch HEAD
- * points at).  Its ID in hex, 0; 1 when name is no ref with a reflog
- * (left to libgit2); -2 (a message set) past the log's end.
+ * <name>@{<n>} and <name>@{<date>} as git reads them, from that very
+ * ref's own reflog (libgit2 1.5 reads HEAD@{...} from the branch HEAD
+ * points at).  at == 0: the n-th prior value; else the value at the time
+ * `at` (seconds since 1970): the newest entry made at or before it, and
+ * before the log's first entry that entry's old value (its new one when
+ * it has none), as git does.  Its ID in hex, 0; 1 when name is no ref
+ * with a reflog (left to libgit2); -2 (a message set) past the log's end.
  */
-static int reflog_nth(git_repository *repo, const char *name, size_t n, char *hex)
+static int reflog_at(git_repository *repo, const char *name, size_t n, int64_t at, char *hex)
 {
 	git_reference *ref = NULL;
 	git_reflog *log = NULL;
-	const git_reflog_entry *e;
-	size_t count;
+	const git_reflog_entry *e = NULL;
+	size_t count, i;
 	int rc = 1;
 
 	/* HEAD is itself: a lookup by the exact name first (dwim would resolve it) */
@@ -1196,7 +1199,19 @@ static int reflog_nth(git_repository *repo, const char *name, size_t n, char *he
 	    git_reflog_read(&log, repo, git_reference_name(ref)) < 0)
 		goto done;
 	count = git_reflog_entrycount(log);
-	if (n < count && (e = git_reflog_entry_byindex(log, n))) {
+	if (at) {
+		for (i = 0; i < count && (e = git_reflog_entry_byindex(log, i)); i++)
+			if (git_reflog_entry_committer(e)->when.time <= at)
+				break;
+		if (i < count && e) {
+			git_oid_tostr(hex, GIT_OID_HEXSZ + 1, git_reflog_entry_id_new(e));
+			rc = 0;
+		} else if (count && (e = git_reflog_entry_byindex(log, count - 1))) {
+			git_oid_tostr(hex, GIT_OID_HEXSZ + 1, git_oid_is_zero(git_reflog_entry_id_old(e)) ?
+				      git_reflog_entry_id_new(e) : git_reflog_entry_id_old(e));
+			rc = 0;
+		}
+	} else if (n < count && (e = git_reflog_entry_byindex(log, n))) {
 		git_oid_tostr(hex, GIT_OID_HEXSZ + 1, git_reflog_entry_id_new(e));
 		rc = 0;
 	} else if (n && n == count && (e = git_reflog_entry_byindex(log, n - 1)) &&
@@ -1213,10 +1228,110 @@ done:
 	return rc;
 }
 
+/* 1 when name is a symbolic ref (HEAD): libgit2 would read its target's reflog. */
+static int symbolic_ref(git_repository *repo, const char *name)
+{
+	git_reference *ref = NULL;
+	int sym = git_reference_lookup(&ref, repo, name) == 0 &&
+		  git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC;
+
+	git_reference_free(ref);
+	return sym;
+}
+
+/*
+ * The date of <name>@{<date>} (d, NUL-terminated) in the forms written
+ * most; git's approxidate reads more, and libgit2 reads them as git does
+ * for a ref that is not symbolic.  Read here: seconds since 1970
+ * (100000000 or more, git's rule against an entry number);
+ * YYYY-MM-DD[( |T)HH:MM[:SS]][ ][Z|UTC|+hhmm|-hhmm], local time when no
+ * zone is given, as git; "now", "yesterday"; "N <unit>[s] ago" with blanks
+ * or dots, the unit second, minute, hour, day or week.  0 with *out, -1
+ * when it is none of these.
+ */
+static int reflog_date(const char *d, time_t now, int64_t *out)
+{
+	static const struct { const char *name; int64_t secs; } units[] = {
+		{ "second", 1 }, { "minute", 60 }, { "hour", 3600 }, { "day", 86400 },
+		{ "week", 7 * 86400 },
+	};
+	struct tm tm = { 0 };
+	char unit[16], sep1, sep2, zone[8] = "";
+	long long v;
+	int k = 0, used = -1, zh, zm;
+
+	if (strspn(d, "0123456789") == strlen(d) && *d) {
+		errno = 0;
+		v = strtoll(d, NULL, 10);
+		if (errno || v < 100000000)
+			return -1;
+		*out = v;
+		return 0;
+	}
+	if (!strcmp(d, "now") || !strcmp(d, "yesterday")) {
+		*out = (int64_t)now - (d[0] == 'y' ? 86400 : 0);
+		return 0;
+	}
+	if (sscanf(d, "%lld%c%15[a-z]%c%n", &v, &sep1, unit, &sep2, &k) == 4 && v >= 0 &&
+	    (sep1 == ' ' || sep1 == '.') && sep1 == sep2 && !strcmp(d + k, "ago")) {
+		size_t ul = strlen(unit);
+
+		if (ul > 1 && unit[ul - 1] == 's')
+			unit[--ul] = '\0';
+		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (!strcmp(unit, units[i].name) && v <= INT64_MAX / units[i].secs) {
+				*out = (int64_t)now - v * units[i].secs;
+				return 0;
+			}
+		return -1;
+	}
+	if (sscanf(d, "%4d-%2d-%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &used) != 3 ||
+	    used != 10)
+		return -1;
+	d += used;
+	if ((*d == ' ' || *d == 'T') && d[1] >= '0' && d[1] <= '9') {
+		used = -1;
+		if (sscanf(d + 1, "%2d:%2d%n", &tm.tm_hour, &tm.tm_min, &used) != 2 || used != 5)
+			return -1;
+		d += 1 + used;
+		if (*d == ':') {
+			used = -1;
+			if (sscanf(d + 1, "%2d%n", &tm.tm_sec, &used) != 1 || used != 2)
+				return -1;
+			d += 1 + used;
+		}
+	}
+	if (*d == ' ')
+		d++;
+	if (strlen(d) >= sizeof(zone))
+		return -1;
+	strcpy(zone, d);
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	if (tm.tm_mon < 0 || tm.tm_mon > 11 || tm.tm_mday < 1 || tm.tm_mday > 31 ||
+	    tm.tm_hour > 23 || tm.tm_min > 59 || tm.tm_sec > 60)
+		return -1;
+	if (!*zone) {
+		tm.tm_isdst = -1;
+		*out = (int64_t)mktime(&tm);
+		return 0;
+	}
+	*out = (int64_t)timegm(&tm);
+	if (!strcmp(zone, "Z") || !strcmp(zone, "UTC"))
+		return 0;
+	used = -1;
+	if ((zone[0] != '+' && zone[0] != '-') || strlen(zone) != 5 ||
+	    strspn(zone + 1, "0123456789") != 4 || sscanf(zone + 1, "%2d%2d%n", &zh, &zm, &used) != 2 ||
+	    used != 4 || zm > 59)
+		return -1;
+	*out -= (zone[0] == '+' ? 1 : -1) * (int64_t)(zh * 3600 + zm * 60);
+	return 0;
+}
+
 /*
  * The revision words of spec as libgit2 reads them: "@" alone (a side of
- * a range, or after "^") is HEAD, as in git, and <name>@{<n>} is the
- * ID reflog_nth() finds.  0 with *out the caller's to free, -1 or -2.
+ * a range, or after "^") is HEAD, as in git, and <name>@{<n>} or
+ * <name>@{<date>} is the ID reflog_at() finds.  0 with *out the caller's to free, -1 or -2.
  */
 static int spec_expand(git_repository *repo, const char *spec, char **out)
 {
@@ -1239,18 +1354,40 @@ static int spec_expand(git_repository *repo, const char *spec, char **out)
 			rc = str_add(&s, &len, &cap, "HEAD", 4);
 			i++;
 		} else if (spec[i] == '@' && i > seg && spec[i + 1] == '{' &&
-			   spec[i + 2] >= '0' && spec[i + 2] <= '9' &&
-			   spec[i + 2 + strspn(spec + i + 2, "0123456789")] == '}') {
-			size_t end = i + 2 + strspn(spec + i + 2, "0123456789") + 1;
+			   strchr(spec + i + 2, '}') && spec[i + 2] != '-' && spec[i + 2] != '}') {
+			/* <name>@{<n>} or <name>@{<date>}; @{-N}, @{u}, @{push}: libgit2's */
+			size_t end = (size_t)(strchr(spec + i + 2, '}') - spec) + 1;
 			char *name = strndup(spec + seg, i - seg);
-			unsigned long n = strtoul(spec + i + 2, NULL, 10);
+			char *what = strndup(spec + i + 2, end - i - 3);
+			int64_t at = 0;
+			unsigned long n = 0;
 
-			if (!name) {
+			if (!name || !what) {
+				free(name);
+				free(what);
 				rc = -1;
 				break;
 			}
-			rc = strpbrk(name, "~^:{") ? 1 : reflog_nth(repo, name, n, hex);
+			if (strspn(what, "0123456789") == strlen(what))
+				n = strtoul(what, NULL, 10);
+			rc = strpbrk(name, "~^:{") ? 1 : 0;
+			if (!rc && (strspn(what, "0123456789") != strlen(what) || n >= 100000000) &&
+			    strcmp(what, "u") && strcmp(what, "upstream") && strcmp(what, "push") &&
+			    reflog_date(what, time(NULL), &at)) {
+				rc = 1; /* another date form: libgit2 reads it as git does ... */
+				if (symbolic_ref(repo, name)) { /* ... from the wrong reflog */
+					git_error_set(GIT_ERROR_INVALID, "%s@{%s}: a date read here as "
+						      "YYYY-MM-DD[ HH:MM[:SS]][ +hhmm], seconds since "
+						      "1970, or N <unit>s ago", name, what);
+					rc = -2;
+				}
+			} else if (!rc && (at || strspn(what, "0123456789") == strlen(what))) {
+				rc = reflog_at(repo, name, n, at, hex);
+			} else {
+				rc = 1;
+			}
 			free(name);
+			free(what);
 			if (!rc) {
 				len -= i - seg; /* the name, written already */
 				rc = str_add(&s, &len, &cap, hex, strlen(hex));
