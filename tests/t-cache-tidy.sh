@@ -151,7 +151,12 @@ noted() { # LABEL PATTERN
 	one_line "$err" && grep -q "$2" "$err" || { fail "$1: not one note"; show "$err"; }
 }
 run "HOME unset" -u HOME -u GIT_ABBREV_CACHE_DIR -u XDG_CACHE_HOME
-noted "HOME unset" "note: no cache directory"
+noted "HOME unset" "note: no cache directory (HOME is not set): nothing is kept between runs$"
+# the same note from a command that caches object types, not subjects
+HOME= GIT_ABBREV_CACHE_DIR= XDG_CACHE_HOME= "$GIT_ABBREV" -C "$repo" report >/dev/null 2>"$tmp/report.err" ||
+	fail "report with HOME unset"
+err=$tmp/report.err
+noted "report, HOME unset" "note: no cache directory (HOME is not set): nothing is kept between runs$"
 rm -rf "$cache"
 mkdir -m 0500 "$cache"
 run "a read-only cache"

@@ -597,8 +597,8 @@ char *subject_cache_dir(void)
 	else if (h && *h)
 		out = asprintf(&out, "%s/.cache/git-abbrev", h) < 0 ? NULL : out;
 	if (!out && !noted++ && !(d && *d) && !(x && *x == '/') && !(h && *h))
-		fprintf(stderr, "git-abbrev: note: no cache directory (HOME is not set): every "
-			"commit is read\n");
+		fprintf(stderr, "git-abbrev: note: no cache directory (HOME is not set): "
+			"nothing is kept between runs\n");
 	/* missing: made 0700 when a table is written */
 	if (out && !stat(out, &st) && (!S_ISDIR(st.st_mode) || foreign(&st))) {
 		if (!noted++)
