@@ -832,6 +832,38 @@ START_TEST(test_svg_level_labels)
 		}
 		ck_assert_int_gt(k, 10);
 	}
+	/*
+	 * each fit's count at the horizon (<text class="point-label fit-end">,
+	 * anchored at its end) clear of both fits by 1 px beyond half their
+	 * width: the linear fit, rising under its label, touched it on git.git
+	 */
+	for (t = out; (t = strstr(t, "<text class=\"point-label fit-end\"")) != NULL; t++) {
+		ck_assert_int_eq(sscanf(strstr(t, " x=\""), " x=\"%lf\" y=\"%lf\"", &tx, &ty), 2);
+		e = strchr(t, '>') + 1;
+		snprintf(label, sizeof(label), "%.*s", (int)(strchr(e, '<') - e), e);
+		w = 0.62 * 12 * (double)strlen(label);
+		for (c = out; (c = strstr(c, "<path class=\"fit fit-")) != NULL; c++) {
+			const char *d = strstr(c, " d=\"") + 4;
+			double px = 0, py = 0, qx, qy, hw;
+			int k = 0, used;
+
+			ck_assert_int_eq(sscanf(strstr(c, "stroke-width=\""), "stroke-width=\"%lf", &hw), 1);
+			hw = hw / 2 + 1;
+			box[0] = tx - w - hw;
+			box[1] = tx + hw;
+			box[2] = ty - 0.75 * 12 - hw;
+			box[3] = ty + 0.22 * 12 + hw;
+			while ((*d == 'M' || *d == 'L') &&
+			       sscanf(d + 1, "%lf %lf%n", &qx, &qy, &used) == 2) {
+				ck_assert_msg(!(k && crosses(px, py, qx, qy, box)),
+					      "a fit touches '%s' at %.1f,%.1f", label, qx, qy);
+				px = qx;
+				py = qy;
+				k++;
+				d += 1 + used;
+			}
+		}
+	}
 	history_results_clear(&h);
 	free(ids);
 	free(times);

@@ -682,45 +682,6 @@ static double commits_upto(const history_results *h, double t)
 }
 
 /*
- * Whether the box [x0, x1] x [y0, y1] of the projection panel is clear of
- * its curves as drawn: the measured count over the window (from t0), both
- * fits from the window's end to t1 (at least lo / 10).
- */
-static int projection_clear(const history_results *h, const projection_results *p,
-			    const svg_frame *f, double t0, double t1, double lo, const double box[4])
-{
-	const int n = 192;
-
-	for (int c = 0; c < 3; c++) {
-		double px = 0, py = 0;
-
-		for (int k = 0; k <= n; k++) {
-			double t, v, x, y;
-
-			if (c == 0) {
-				t = t0 + ((double)p->window_end - t0) * k / n;
-				v = fmax(commits_upto(h, t), 1);
-			} else {
-				t = (double)p->window_end + (t1 - (double)p->window_end) * k / n;
-				v = fmax(projection_fit_count_at(p, c - 1, t), lo / 10);
-			}
-			x = svg_scale_map(&f->x, projection_year(t));
-			y = svg_scale_map(&f->y, v);
-			/* the segment from the last point: a few points along it */
-			for (int s = 0; k && s <= 8; s++) {
-				double sx = px + (x - px) * s / 8, sy = py + (y - py) * s / 8;
-
-				if (sx >= box[0] && sx <= box[1] && sy >= box[2] && sy <= box[3])
-					return 0;
-			}
-			px = x;
-			py = y;
-		}
-	}
-	return 1;
-}
-
-/*
  * The projection under the history: x the calendar year from the fit's
  * window to the horizon, y (log) the commit count.  The measured count
  * over the window as a line; from the window's end, both fits as dashed
@@ -738,8 +699,11 @@ static double projection_panel(FILE *out, const history_report *r, double top)
 	svg_frame f = { .left = 96, .top = top + 34, .right = WIDTH - 24, .bottom = top + 304 };
 	double t0 = (double)p->window_start, t1 = p->horizon_time, ymin, ymax, lo, hi, y;
 	char line[256], num[32], year[32], growth[64];
-	const int steps = 48;
+	enum { steps = 48 };
+	double cx[4 * steps + 1], cy[4 * steps + 1], fx[2][steps + 1], fy[2][steps + 1], end[2], xnow;
 	int levels = 0;
+	svg_box inside;
+	svg_marks m;
 	legend_pos lp;
 
 	if (!(t1 > (double)p->window_end))
@@ -763,10 +727,50 @@ static double projection_panel(FILE *out, const history_report *r, double top)
 	text_at(out, f.left, top + 18, "subtitle", NULL, line);
 	svg_axes(out, &f, "year", "commits (log scale)", 12, 12);
 	svg_clip(out, &f, "projection-plot");
+	inside = frame_box(&f);
+
+	/*
+	 * The curves first, as drawn, so that each label goes where none
+	 * crosses it: the measured count over the window, both fits from its
+	 * end to the horizon (ending at the numbers the text prints), the
+	 * levels and the window's end.
+	 */
+	for (int k = 0; k <= 4 * steps; k++) {
+		double t = t0 + ((double)p->window_end - t0) * k / (4 * steps);
+
+		cx[k] = svg_scale_map(&f.x, projection_year(t));
+		cy[k] = svg_scale_map(&f.y, fmax(commits_upto(h, t), 1));
+	}
+	for (int i = 0; i < 2; i++) {
+		end[i] = round(p->fit_at_horizon[i]);
+		for (int k = 0; k <= steps; k++) {
+			double t = (double)p->window_end + (t1 - (double)p->window_end) * k / steps;
+			double c = k == steps ? end[i] : projection_fit_count_at(p, i, t);
+
+			fx[i][k] = svg_scale_map(&f.x, projection_year(t));
+			fy[i][k] = svg_scale_map(&f.y, fmax(c, lo / 10));
+		}
+	}
+	xnow = svg_scale_map(&f.x, projection_year((double)p->window_end));
+	svg_marks_init(&m);
+	m.clip = inside;
+	m.clipped = 1;
+	marks_polyline(&m, cx, cy, 4 * steps + 1, 2);
+	for (int i = 0; i < 2; i++)
+		marks_polyline(&m, fx[i], fy[i], steps + 1, i == p->chosen ? 2.4 : 1.6);
+	svg_marks_line(&m, xnow, f.top, xnow, f.bottom, 1);
+	for (unsigned L = PROJECTION_FROM; L <= PROJECTION_TO; L++) {
+		double c = (double)p->p01[L].capacity;
+
+		if (c >= lo && c <= hi)
+			svg_marks_line(&m, f.left, svg_scale_map(&f.y, c), f.right,
+				       svg_scale_map(&f.y, c), 1);
+	}
 
 	/* the levels: commits at which a length passes P(collision) = 1% */
 	for (unsigned L = PROJECTION_FROM; L <= PROJECTION_TO; L++) {
 		double c = (double)p->p01[L].capacity;
+		label_spot at;
 
 		if (c < lo || c > hi)
 			continue;
@@ -776,32 +780,20 @@ static double projection_panel(FILE *out, const history_report *r, double top)
 			     "x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#9467bd\" "
 			     "stroke-dasharray=\"2 3\"/>", L, c, f.left, y, f.right, y);
 		snprintf(line, sizeof(line), "%u chars: P = 1%% at %s commits", L, num);
-		/*
-		 * above the level at the left, where no curve crosses the text
-		 * (a count passing the level there would), else at the right,
-		 * else below (7.5 px a char of 12 px: tests/svgcheck.py's 0.62 em)
-		 */
 		{
-			static const struct {
-				int right;
-				double dy;
-			} at[] = { { 0, -4 }, { 1, -4 }, { 0, 14 }, { 1, 14 } };
-			const size_t nat = sizeof(at) / sizeof(at[0]);
-			double w = 7.5 * (double)strlen(line);
-			size_t k;
+			/*
+			 * above the level at the left, where no curve crosses
+			 * the text (a count passing the level there would),
+			 * else at the right, else below
+			 */
+			const label_spot spot[] = {
+				{ f.left + 6, y - 5, NULL }, { f.right - 6, y - 5, "end" },
+				{ f.left + 6, y + 14, NULL }, { f.right - 6, y + 14, "end" },
+			};
 
-			for (k = 0; k < nat; k++) {
-				double x0 = at[k].right ? f.right - 6 - w : f.left + 6;
-				double box[4] = { x0, x0 + w, y + at[k].dy - 10, y + at[k].dy + 3 };
-
-				if (projection_clear(h, p, &f, t0, t1, lo, box))
-					break;
-			}
-			if (k == nat)
-				k = 0;
-			text_at(out, at[k].right ? f.right - 6 : f.left + 6, y + at[k].dy, "note",
-				at[k].right ? "end" : NULL, line);
+			at = place_label(&m, spot, sizeof(spot) / sizeof(spot[0]), line, &inside);
 		}
+		text_at(out, at.x, at.y, "note", at.anchor, line);
 		fputs("</g>\n", out);
 		levels++;
 	}
@@ -822,47 +814,55 @@ static double projection_panel(FILE *out, const history_report *r, double top)
 	/* the measured count over the window */
 	fputs("<polyline class=\"measured-count\" fill=\"none\" stroke=\"#d62728\" "
 	      "stroke-width=\"2\" points=\"", out);
-	for (int k = 0; k <= 4 * steps; k++) {
-		double t = t0 + ((double)p->window_end - t0) * k / (4 * steps);
-
-		fprintf(out, "%s%.1f,%.1f", k ? " " : "", svg_scale_map(&f.x, projection_year(t)),
-			svg_scale_map(&f.y, fmax(commits_upto(h, t), 1)));
-	}
+	for (int k = 0; k <= 4 * steps; k++)
+		fprintf(out, "%s%.1f,%.1f", k ? " " : "", cx[k], cy[k]);
 	fputs("\"/>\n", out);
 
-	/* the fits, ending at the numbers the text prints */
+	/* the fits, each labelled with its count at the horizon off its line */
 	for (int i = 0; i < 2; i++) {
 		const projection_fit *fi = &p->fits[i];
 		const char *name = projection_fit_name(fi->kind);
 		const char *colour = i ? "#1f77b4" : "#ff7f0e";
-		double end = round(p->fit_at_horizon[i]);
+		/* the upper fit's label above its end, the lower's below */
+		double ye = fy[i][steps], dir = end[i] >= p->fit_at_horizon[!i] ? -1 : 1;
+		label_spot spot[16];
+		size_t n = 0;
+		label_spot at;
 
 		fprintf(out, "<path class=\"fit fit-%s%s\" data-fit=\"%s\" data-end-year=\"%s\" "
 			     "data-end-commits=\"%.0f\" clip-path=\"url(#projection-plot)\" fill=\"none\" "
 			     "stroke=\"%s\" stroke-width=\"%s\" stroke-dasharray=\"%s\" d=\"",
-			name, i == p->chosen ? " chosen" : "", name, year, end, colour,
+			name, i == p->chosen ? " chosen" : "", name, year, end[i], colour,
 			i == p->chosen ? "2.4" : "1.6", i == p->chosen ? "8 4" : "3 3");
-		for (int k = 0; k <= steps; k++) {
-			double t = (double)p->window_end + (t1 - (double)p->window_end) * k / steps;
-			double c = k == steps ? end : projection_fit_count_at(p, i, t);
-
-			fprintf(out, "%s%.1f %.1f", k ? "L" : "M", svg_scale_map(&f.x, projection_year(t)),
-				svg_scale_map(&f.y, fmax(c, lo / 10)));
-		}
+		for (int k = 0; k <= steps; k++)
+			fprintf(out, "%s%.1f %.1f", k ? "L" : "M", fx[i][k], fy[i][k]);
 		fputs("\"/>\n", out);
-		fmt_count(num, sizeof(num), end);
+		fmt_count(num, sizeof(num), end[i]);
 		snprintf(line, sizeof(line), "%s (%s)", num, name);
-		y = svg_scale_map(&f.y, end) + (end >= p->fit_at_horizon[!i] ? -8 : 20);
-		text_at(out, f.right - 4, y, "point-label fit-end", "end", line);
+		for (int d = 0; d < 8; d++, n++)
+			spot[n] = (label_spot){ f.right - 4, ye + (dir < 0 ? -8 - 4 * d : 16 + 4 * d), "end" };
+		for (int d = 0; d < 8; d++, n++)
+			spot[n] = (label_spot){ f.right - 4, ye + (dir > 0 ? -8 - 4 * d : 16 + 4 * d), "end" };
+		at = place_label(&m, spot, n, line, &inside);
+		text_at(out, at.x, at.y, "point-label fit-end", "end", line);
 	}
 
-	/* now: the end of the window */
-	y = svg_scale_map(&f.x, projection_year((double)p->window_end));
+	/* now: the end of the window, its date at the top, else at the bottom */
 	fprintf(out, "<g class=\"window-end\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-		     "y2=\"%.1f\" stroke=\"#999\" stroke-dasharray=\"5 4\"/>", y, f.top, y, f.bottom);
+		     "y2=\"%.1f\" stroke=\"#999\" stroke-dasharray=\"5 4\"/>", xnow, f.top, xnow,
+		f.bottom);
 	fmt_day(num, sizeof(num), p->window_end, p->zone);
-	text_at(out, y + 4, f.top + 14, "note", NULL, num);
+	{
+		const label_spot spot[] = {
+			{ xnow + 4, f.top + 14, NULL }, { xnow + 4, f.bottom - 6, NULL },
+			{ xnow - 4, f.top + 14, "end" }, { xnow - 4, f.bottom - 6, "end" },
+		};
+		label_spot at = place_label(&m, spot, sizeof(spot) / sizeof(spot[0]), num, &inside);
+
+		text_at(out, at.x, at.y, "note", at.anchor, num);
+	}
 	fputs("</g>\n", out);
+	svg_marks_free(&m);
 
 	lp = (legend_pos){ f.left, f.bottom + 62, f.left, f.right, 18 };
 	fputs("<g class=\"legend\">\n", out);

@@ -151,7 +151,7 @@ void svg_marks_box(svg_marks *m, svg_box b);
  * Whether box b is clear: no line within SVG_LINE_GAP px of it, no box
  * overlapping it, and inside `within` when that is not NULL.
  */
-#define SVG_LINE_GAP 2.0
+#define SVG_LINE_GAP 1.5
 int svg_marks_clear(const svg_marks *m, svg_box b, const svg_box *within);
 
 /* The document end.  Returns 0, or -1 if anything failed to write. */
