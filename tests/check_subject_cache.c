@@ -45,10 +45,10 @@ static void teardown(void)
 static subject_table *table_a(void)
 {
 	static const subject_row rows[] = {
-		{ "fix  the\tparser", 0, 100 },
-		{ "typos", 1, 200 },
-		{ "typos", 2, 300 },
-		{ "parser: speed up", 3, 400 },
+		{ "fix  the\tparser", 0, 100, 0, 0 },
+		{ "typos", 1, 200, 0, 0 },
+		{ "typos", 2, 300, 0, 0 },
+		{ "parser: speed up", 3, 400, 0, 0 },
 	};
 	subject_table *t;
 
@@ -59,9 +59,9 @@ static subject_table *table_a(void)
 static subject_table *table_b(void)
 {
 	static const subject_row rows[] = {
-		{ "typos", 0, 300 },
-		{ "typos", 1, 500 },
-		{ "parser: speed it up", 2, 600 },
+		{ "typos", 0, 300, 0, 0 },
+		{ "typos", 1, 500, 0, 0 },
+		{ "parser: speed it up", 2, 600, 0, 0 },
 	};
 	subject_table *t;
 
@@ -189,7 +189,7 @@ START_TEST(test_lookup_many)
 		ids[i][19] = 1;
 		if (i % 3 == 1) { /* a commit; the others are trees and blobs */
 			snprintf(subj[i], sizeof(subj[i]), "change %u", (unsigned)(N - i));
-			rows[n++] = (subject_row){ subj[i], i, 1000 + i };
+			rows[n++] = (subject_row){ subj[i], i, 1000 + i, 0, 0 };
 		}
 	}
 	ck_assert_int_eq(subject_table_build(&t, RAW, sum_a, N, rows, n), 0);
@@ -215,6 +215,96 @@ START_TEST(test_lookup_many)
 	free(ids);
 	free(rows);
 	free(subj);
+}
+END_TEST
+
+/* ---- each commit's parents: positions in the pack, or IDs it does not hold ---- */
+
+static void put_le32(unsigned char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* b[0..len) with its CRC-32 made right again (a forger's file) */
+static void recrc(unsigned char *b, size_t len)
+{
+	put_le32(b + len - 4, (uint32_t)crc32(0, b, (uInt)(len - 4)));
+}
+
+START_TEST(test_parents)
+{
+	/* pack A: commits at .idx positions 0, 1 and 3 (2 is a tree); 3 merges 1 and X */
+	static const unsigned char x[RAW] = { 0x99, 7 };
+	static const uint32_t list[] = { 1, 4, 0 }; /* 4: the object count + 0, X */
+	const subject_parents par = { list, 3, x, 1 };
+	const subject_row rows[] = {
+		{ "merge", 3, 300, 0, 2 },
+		{ "root", 0, 100, 3, 0 },
+		{ "second", 1, 200, 2, 1 },
+	};
+	const unsigned char *got[4];
+	subject_table *t, *p;
+	const unsigned char *b;
+	unsigned char *c;
+	size_t len, at;
+
+	ck_assert_int_eq(subject_table_build_with(&t, RAW, sum_a, 4, rows, 3, &par), 0);
+	ck_assert_int_eq(subject_table_has_parents(t), 1);
+	b = subject_table_bytes(t, &len);
+	ck_assert_int_eq(subject_table_parse(&p, b, len, RAW, sum_a, 4), 0);
+	for (int round = 0; round < 2; round++) {
+		const subject_table *u = round ? p : t;
+
+		/* in position order: 0 (root), 1 (second), 3 (merge) */
+		ck_assert_int_eq(subject_table_parents(u, 0, ids_a[0], RAW, 4, got, 4), 0);
+		ck_assert_int_eq(subject_table_parents(u, 1, ids_a[0], RAW, 4, got, 4), 1);
+		ck_assert_ptr_eq(got[0], ids_a[0]);
+		ck_assert_int_eq(subject_table_parents(u, 2, ids_a[0], RAW, 4, got, 4), 2);
+		ck_assert_ptr_eq(got[0], ids_a[1]);
+		ck_assert_mem_eq(got[1], x, RAW);
+		ck_assert_int_eq(subject_table_parents(u, 3, ids_a[0], RAW, 4, got, 4), -2);
+		/* a position beyond the IDs given is no parent */
+		ck_assert_int_eq(subject_table_parents(u, 2, ids_a[0], RAW, 1, got, 4), -2);
+	}
+	subject_table_free(p);
+	/* a table without parents says so */
+	{
+		subject_table *a = table_a();
+
+		ck_assert_int_eq(subject_table_has_parents(a), 0);
+		ck_assert_int_eq(subject_table_parents(a, 0, ids_a[0], RAW, 4, got, 4), -2);
+		subject_table_free(a);
+	}
+	/* a parent beyond the pack and the IDs kept is not built */
+	{
+		static const uint32_t bad[] = { 1, 5, 0 };
+		const subject_parents bp = { bad, 3, x, 1 };
+
+		ck_assert_int_eq(subject_table_build_with(&p, RAW, sum_a, 4, rows, 3, &bp), -1);
+	}
+	/* forged with a right CRC: a parent out of range, a list going back, an old version */
+	c = malloc(len);
+	ck_assert_ptr_nonnull(c);
+	at = 152 + 8 + 3 * 28; /* the header, the counts, the entries and their order */
+	memcpy(c, b, len);
+	put_le32(c + at + 4 * 4 + 4, 5); /* the merge's second parent: past X */
+	recrc(c, len);
+	ck_assert_int_eq(subject_table_parse(&p, c, len, RAW, sum_a, 4), -2);
+	memcpy(c, b, len);
+	put_le32(c + at + 4, 2); /* the second commit's parents start after the merge's */
+	recrc(c, len);
+	ck_assert_int_eq(subject_table_parse(&p, c, len, RAW, sum_a, 4), -2);
+	memcpy(c, b, len);
+	put_le32(c + 8, 4); /* a table of the version before parents were kept: rebuilt */
+	recrc(c, len);
+	ck_assert_int_eq(subject_table_parse(&p, c, len, RAW, sum_a, 4), -2);
+	memcpy(c, b, len);
+	recrc(c, len);
+	ck_assert_int_eq(subject_table_parse(&p, c, len, RAW, sum_a, 4), 0);
+	subject_table_free(p);
+	free(c);
+	subject_table_free(t);
 }
 END_TEST
 
@@ -449,13 +539,15 @@ START_TEST(test_build_large)
 		snprintf(subj[i], sizeof(subj[i]),
 			 i % 7 ? "merge branch 'topic/%05u'" : " merge  branch 'topic/%05u'\t",
 			 (i * 7919) % 5000);
-		rows[i] = (subject_row){ subj[i], perm[i] * 50000u + 3, (int64_t)i };
+		rows[i] = (subject_row){ subj[i], perm[i] * 50000u + 3, (int64_t)i, 0, 0 };
 	}
 	ck_assert_int_eq(subject_table_build(&t, RAW, sum_a, UINT32_MAX, rows, N), 0);
 	b = subject_table_bytes(t, &len);
 	n = le32(b + 52);
 	ck_assert_uint_eq(n, N);
-	ent = b + 152; /* the header, with the files it is for (and no pack path) */
+	/* the header, with the files it is for (and no pack path), the parents' counts (none) */
+	ck_assert_uint_eq(le32(b + 152), UINT32_MAX);
+	ent = b + 160;
 	bypos = ent + (size_t)n * 24;
 	text = (const char *)bypos + (size_t)n * 4;
 	for (uint32_t i = 0; i < n; i++) {
@@ -587,6 +679,7 @@ Suite *make_subject_cache_suite(void)
 	tcase_add_test(core, test_lookup);
 	tcase_add_test(core, test_lookup_many);
 	tcase_add_test(core, test_build_large);
+	tcase_add_test(core, test_parents);
 	suite_add_tcase(s, core);
 	tcase_add_checked_fixture(errors, setup, teardown);
 	tcase_add_test(errors, test_parse_damage);

@@ -226,6 +226,21 @@ checks=$((checks + 1))
 cmp -s "$out" "$tmp/walks.json" || { fail "ancestry from the parents read: other findings"; show "$out"; }
 checks=$((checks + 1))
 grep -q "every commit's parents read" "$err" || { fail "the parents were not read"; show "$err"; }
+# the cache is warm: every pack's parents come from its table, no commit of it read again
+checks=$((checks + 1))
+grep -q "every pack's parents from its cached table" "$err" ||
+	{ fail "warm cache: the packs' commits were read again for their parents"; show "$err"; }
+# the same without a cache and with a cold one (the tables' parents as git says them)
+GIT_ABBREV_TEST_WALK_BUDGET_MS=0
+export GIT_ABBREV_TEST_WALK_BUDGET_MS
+expect_exit 1 "$hooks" verify -C "$q" --format=json --range=main~3..main --no-cache
+checks=$((checks + 1))
+cmp -s "$out" "$tmp/walks.json" || { fail "ancestry without the cache: other findings"; show "$out"; }
+rm -rf "$GIT_ABBREV_CACHE_DIR"
+expect_exit 1 "$hooks" verify -C "$q" --format=json --range=main~3..main
+checks=$((checks + 1))
+cmp -s "$out" "$tmp/walks.json" || { fail "ancestry, cold cache: other findings"; show "$out"; }
+unset GIT_ABBREV_TEST_WALK_BUDGET_MS
 
 # ---- errors --------------------------------------------------------------------
 for bad in no-such-rev "no-such-rev..main" "main ^no-such-rev" "HEAD^{tree}" "oct^-4" "v0~1^-" \

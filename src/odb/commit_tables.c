@@ -11,33 +11,110 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "hexid.h"
+
+/* Where pack k's commits name their parents: its .idx IDs, or the loose commits' array. */
+typedef struct {
+	objread *rd;
+	uint32_t pack;              /* objread_npacks(): the loose ones */
+	const unsigned char *loose;
+	size_t nloose;
+} id_space;
+
+/* The position of id among the space's IDs, or UINT32_MAX. */
+static uint32_t position_of(const id_space *s, size_t rawsz, const unsigned char *id)
+{
+	size_t i;
+
+	if (s->pack < objread_npacks(s->rd))
+		return objread_find_in(s->rd, s->pack, id);
+	i = hexid_find(s->loose, 0, s->nloose, rawsz, id);
+	return i == SIZE_MAX || i >= UINT32_MAX ? UINT32_MAX : (uint32_t)i;
+}
+
+/*
+ * The parents of the jobs [lo, hi) as a table keeps them (rows[] get
+ * their pfirst, np): a position in the space, else an ID kept apart.
+ * 0 with *par filled (its arrays malloc'ed), 1 when some were not read
+ * (no parents kept), -1 (memory).
+ */
+static int parents_of(subject_parents *par, uint32_t **list, unsigned char **ext,
+		      const commits *c, subject_row *rows, size_t nrows,
+		      const size_t *job_of, const id_space *sp, size_t rawsz, uint32_t nobjects)
+{
+	size_t n = 0, cap = 0, ne = 0, ecap = 0;
+
+	*list = NULL;
+	*ext = NULL;
+	for (size_t k = 0; k < nrows; k++) {
+		const unsigned char *pids;
+		uint32_t np;
+
+		if (!commits_parents(c, job_of[k], &pids, &np))
+			return 1;
+		rows[k].pfirst = (uint32_t)n;
+		rows[k].np = np;
+		for (uint32_t q = 0; q < np; q++) {
+			const unsigned char *id = pids + (size_t)q * rawsz;
+			uint32_t pos = position_of(sp, rawsz, id);
+
+			if (pos == UINT32_MAX || pos >= nobjects) { /* not the pack's: kept whole */
+				if (ne >= UINT32_MAX - nobjects || GROW(*ext, ecap, (ne + 1) * rawsz, 64 * rawsz))
+					return -1;
+				memcpy(*ext + ne * rawsz, id, rawsz);
+				pos = nobjects + (uint32_t)ne++;
+			}
+			if (GROW(*list, cap, n + 1, 1024))
+				return -1;
+			(*list)[n++] = pos;
+		}
+	}
+	*par = (subject_parents){ *list, n, *ext, (uint32_t)ne };
+	return 0;
+}
 
 /*
  * The table of the jobs [lo, hi) of one pack (or the loose commits), for
- * the pack `sum` of nobjects: 0, 1 when some of them could not be read (a
- * table to use, not to keep: the next run tries again), or -1 (memory).
+ * the pack `sum` of nobjects, with their parents when all were read: 0,
+ * 1 when some of them could not be read (a table to use, not to keep: the
+ * next run tries again), or -1 (memory).
  */
 static int table_of(subject_table **out, const commits *c, size_t lo, size_t hi, size_t rawsz,
-		    const unsigned char *sum, uint32_t nobjects)
+		    const unsigned char *sum, uint32_t nobjects, const id_space *sp)
 {
 	subject_row *rows = malloc((hi > lo ? hi - lo : 1) * sizeof(*rows));
+	size_t *job_of = malloc((hi > lo ? hi - lo : 1) * sizeof(*job_of));
+	subject_parents par;
+	uint32_t *list = NULL;
+	unsigned char *ext = NULL;
 	size_t k = 0;
-	int rc;
+	int rc = -1, pr;
 
-	if (!rows)
-		return -1;
+	if (!rows || !job_of)
+		goto done;
 	for (size_t j = lo; j < hi; j++) {
 		const commits_job *jb;
 		const char *subject;
 		int64_t time;
 
-		if (commits_get(c, j, &jb, &subject, &time))
-			rows[k++] = (subject_row){ subject, jb->pos, time };
+		if (commits_get(c, j, &jb, &subject, &time)) {
+			job_of[k] = j;
+			rows[k++] = (subject_row){ subject, jb->pos, time, 0, 0 };
+		}
 	}
-	rc = subject_table_build(out, rawsz, sum, nobjects, rows, k);
+	pr = parents_of(&par, &list, &ext, c, rows, k, job_of, sp, rawsz, nobjects);
+	if (pr < 0)
+		goto done;
+	rc = subject_table_build_with(out, rawsz, sum, nobjects, rows, k, pr ? NULL : &par);
+	if (!rc)
+		rc = k < hi - lo;
+done:
 	free(rows);
-	return rc ? rc : k < hi - lo;
+	free(job_of);
+	free(list);
+	free(ext);
+	return rc;
 }
 
 /* A table not written (a full disk, a read-only cache): one note, the answer is the same. */
@@ -115,7 +192,8 @@ int commit_tables_get(objread *rd, size_t rawsz, commit_tables_opts *o, subject_
 		goto done;
 	from[np + 1] = commits_count(c);
 	progress_start(o->p, o->title, commits_count(c));
-	rc = commits_read(c, o->parents, o->other ? o->other : &none, o->p);
+	/* parents always: the tables keep them */
+	rc = commits_read(c, 1, o->other ? o->other : &none, o->p);
 	progress_stop(o->p);
 	if (rc)
 		goto done;
@@ -124,13 +202,15 @@ int commit_tables_get(objread *rd, size_t rawsz, commit_tables_opts *o, subject_
 		const unsigned char *sum = loose_sum, *ids;
 		uint32_t n = (uint32_t)o->nloose;
 		size_t stride;
+		id_space sp;
 		int whole;
 
 		if (k < np)
 			objread_pack(rd, k, &sum, &n, &ids, &stride);
 		if (tabs[k])
 			continue;
-		whole = table_of(&tabs[k], c, from[k], from[k + 1], rawsz, sum, n);
+		sp = (id_space){ rd, k, o->loose, o->nloose };
+		whole = table_of(&tabs[k], c, from[k], from[k + 1], rawsz, sum, n, &sp);
 		if (whole < 0)
 			goto done;
 		/* no cache (a read-only home, a full disk) is no error: the next run reads again */
@@ -149,4 +229,126 @@ done:
 	free(from);
 	*read = c;
 	return rc;
+}
+
+/* ---- the parents of every commit, from the tables ------------------------------- */
+
+typedef struct {
+	const unsigned char *id;
+	uint32_t tab, i;
+} commit_ref;
+
+static size_t cmp_rawsz; /* for qsort, set just before it (one sort at a time) */
+
+static int cmp_ref(const void *pa, const void *pb)
+{
+	const commit_ref *a = pa, *b = pb;
+
+	return memcmp(a->id, b->id, cmp_rawsz);
+}
+
+void commit_parents_free(parent_set *p)
+{
+	free(p->ids);
+	free(p->count);
+	free(p->first);
+	free(p->pids);
+	memset(p, 0, sizeof(*p));
+}
+
+/* The most parents a commit may have here (git.git's and Linux's most: 66). */
+#define MAX_PARENTS 1024
+
+int commit_tables_parents(objread *rd, size_t rawsz, subject_table *const *tabs,
+			  const unsigned char *loose, size_t nloose, parent_set *out)
+{
+	uint32_t np = objread_npacks(rd);
+	const unsigned char **par = NULL;
+	commit_ref *v = NULL;
+	size_t total = 0, k = 0, cap = 0, nv = 0;
+	int sorted = 1, rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	out->rawsz = rawsz;
+	for (uint32_t t = 0; t <= np; t++) {
+		if (!tabs[t] || !subject_table_has_parents(tabs[t]))
+			return 1;
+		total += subject_table_count(tabs[t]);
+	}
+	if (total >= UINT32_MAX)
+		return 1;
+	v = malloc((total ? total : 1) * sizeof(*v));
+	par = malloc(MAX_PARENTS * sizeof(*par));
+	if (!v || !par)
+		goto done;
+	/* each table's commits in position order: ID order */
+	for (uint32_t t = 0; t <= np; t++) {
+		const unsigned char *sum, *ids = loose;
+		uint32_t n = (uint32_t)nloose;
+		size_t stride = rawsz, cnt = subject_table_count(tabs[t]);
+
+		if (t < np)
+			objread_pack(rd, t, &sum, &n, &ids, &stride);
+		for (size_t i = 0; i < cnt; i++) {
+			uint32_t pos;
+			int64_t time;
+
+			if (subject_table_at(tabs[t], i, &pos, &time) || pos >= n) {
+				rc = 1;
+				goto done;
+			}
+			v[nv] = (commit_ref){ ids + (size_t)pos * stride, t, (uint32_t)i };
+			if (nv && memcmp(v[nv - 1].id, v[nv].id, rawsz) >= 0)
+				sorted = 0;
+			nv++;
+		}
+	}
+	if (!sorted) {
+		cmp_rawsz = rawsz;
+		qsort(v, nv, sizeof(*v), cmp_ref);
+	}
+	out->ids = malloc((nv ? nv : 1) * rawsz);
+	out->count = malloc((nv ? nv : 1) * sizeof(*out->count));
+	out->first = malloc((nv ? nv : 1) * sizeof(*out->first));
+	if (!out->ids || !out->count || !out->first)
+		goto done;
+	for (size_t j = 0; j < nv; j++) {
+		const subject_table *t = tabs[v[j].tab];
+		const unsigned char *sum, *ids = loose;
+		uint32_t n = (uint32_t)nloose;
+		size_t stride = rawsz;
+		int c;
+
+		if (k && !memcmp(out->ids + (k - 1) * rawsz, v[j].id, rawsz))
+			continue; /* in two packs */
+		if (v[j].tab < np)
+			objread_pack(rd, v[j].tab, &sum, &n, &ids, &stride);
+		c = subject_table_parents(t, v[j].i, ids, stride, n, par, MAX_PARENTS);
+		if (c < 0 || c > MAX_PARENTS || out->npids + (size_t)c >= UINT32_MAX) {
+			rc = 1;
+			goto done;
+		}
+		if (GROW(out->pids, cap, (out->npids + (size_t)c) * rawsz + 1, 1 << 16))
+			goto done;
+		for (int q = 0; q < c; q++)
+			memcpy(out->pids + (out->npids + (size_t)q) * rawsz, par[q], rawsz);
+		memcpy(out->ids + k * rawsz, v[j].id, rawsz);
+		out->first[k] = (uint32_t)out->npids;
+		out->count[k++] = (uint32_t)c;
+		out->npids += (size_t)c;
+	}
+	out->n = k;
+	rc = 0;
+done:
+	free(v);
+	free(par);
+	if (rc)
+		commit_parents_free(out);
+	return rc;
+}
+
+int commit_parents_graph(const parent_set *p, commit_graph **out)
+{
+	return commits_graph_of(out, p->rawsz, p->ids, p->n, p->count, p->first, p->pids,
+				p->npids);
 }

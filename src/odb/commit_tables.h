@@ -1,6 +1,6 @@
 /*
  * commit_tables.h - every pack's commit table (subject_cache.h: each
- * commit's subject, .idx position and committer time) from its file in
+ * commit's subject, .idx position, committer time and parents) from its file in
  * the cache, else read: the pack's commits found by their entry headers
  * and read on two threads (commits.h), the table built and written to
  * the cache for the next run.  One piece of code for verify's subject
@@ -31,7 +31,6 @@ typedef struct {
 	 * the pack).  *scan says which it was after.
 	 */
 	int scan;
-	int parents;            /* the parents read too, for commits_graph() on *read */
 	/* every commit ID (ascending): 0, or -1 (memory) */
 	int (*commits_of)(void *arg, const unsigned char **ids, size_t *n);
 	void *arg;
@@ -44,7 +43,8 @@ typedef struct {
 
 /*
  * tabs[0 .. np] (np = objread_npacks(rd)): pack k's table, then the loose
- * commits' (built for an all-zero checksum).  A table of a pack whose
+ * commits' (built for an all-zero checksum), each with its commits'
+ * parents when all were read.  A table of a pack whose
  * commits could not all be read is used, not kept (the next run tries
  * again); one that cannot be written to the cache (a full disk, a
  * read-only directory) gives one note on stderr.  *read: the commits read
@@ -53,5 +53,31 @@ typedef struct {
  */
 int commit_tables_get(objread *rd, size_t rawsz, commit_tables_opts *o, subject_table **tabs,
 		      commits **read);
+
+/*
+ * Every commit of some tables with its parents, as commits_graph_of()
+ * takes them: the n commit IDs ascending (one in two packs once), the
+ * parents of commit i the count[i] IDs at pids + first[i] * rawsz.
+ */
+typedef struct {
+	size_t rawsz;
+	unsigned char *ids;
+	size_t n;
+	uint32_t *count, *first;
+	unsigned char *pids;
+	size_t npids;
+} parent_set;
+
+/*
+ * The commits of tabs[0 .. np] (as commit_tables_get() fills them: the
+ * packs' of rd, then the loose commits loose[0 .. nloose)) with their
+ * parents, from the tables alone: 0 with *out (commit_parents_free()), 1
+ * when a table holds no parents (nothing in *out), -1 (memory).
+ */
+int commit_tables_parents(objread *rd, size_t rawsz, subject_table *const *tabs,
+			  const unsigned char *loose, size_t nloose, parent_set *out);
+/* Their graph (commits_graph_of()): 0 with *out (NULL: a parent not among them), -1 (memory). */
+int commit_parents_graph(const parent_set *p, commit_graph **out);
+void commit_parents_free(parent_set *p);
 
 #endif

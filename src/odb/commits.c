@@ -320,6 +320,25 @@ int commits_get(const commits *c, size_t j, const commits_job **job, const char 
 	return 1;
 }
 
+int commits_parents(const commits *c, size_t j, const unsigned char **pids, uint32_t *np)
+{
+	const got *r;
+
+	if (!c->res || !c->parents || !commits_parents_ok(c) || (r = &c->res[j])->state != GOT_OK)
+		return 0;
+	*np = r->np;
+	if (c->pids) /* joined: the first part's first */
+		*pids = c->pids + ((size_t)r->first + (r->part ? c->np0 : 0)) * c->rawsz;
+	else
+		*pids = c->pt[r->part].pids ? c->pt[r->part].pids + (size_t)r->first * c->rawsz : c->pids;
+	return 1;
+}
+
+int commits_parents_ok(const commits *c)
+{
+	return c->read && c->parents && c->pt[0].parents_ok && c->pt[1].parents_ok;
+}
+
 int commits_whole(const commits *c)
 {
 	if (!c->read || !c->parents || !c->pt[0].parents_ok || !c->pt[1].parents_ok ||

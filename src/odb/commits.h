@@ -92,6 +92,14 @@ int commits_read(commits *c, int parents, const commits_other *other, progress *
 int commits_get(const commits *c, size_t j, const commits_job **job, const char **subject,
 		int64_t *time);
 
+/*
+ * Job j's parents, when it was read as a commit with them: 1 with *np raw
+ * IDs at *pids (valid as long as the set), else 0.
+ */
+int commits_parents(const commits *c, size_t j, const unsigned char **pids, uint32_t *np);
+/* Whether every commit read so far had its parents read (none was beyond parsing). */
+int commits_parents_ok(const commits *c);
+
 /* Whether every job was read as a commit with its parents (a graph can be made). */
 int commits_whole(const commits *c);
 

@@ -17,11 +17,19 @@
  *   144 u32 path length p, u32 zero
  *   152 the pack file's path (p bytes, no NUL): shown by `git abbrev
  *       cache`, and a table whose pack is gone is removed (subject_cache_tidy)
+ *   ..  u32 m, u32 e           the parents' count (0xffffffff: no parents
+ *                              kept, e zero) and how many are not the pack's
  *   ..  n entries of 24 bytes  u32 key, u32 subject (offsets in the text),
  *                              u32 .idx position, u32 zero, i64 time;
  *                              sorted by key, then position
  *   ..  n u32                  the entries in .idx position order (their
  *                              indexes): a commit looked up by its ID
+ *   with parents:
+ *   ..  n + 1 u32              where each commit's parents start in the
+ *                              list, in .idx position order (0 first, m last)
+ *   ..  m u32                  the parents: a position in the pack's .idx
+ *                              (below its object count), or the count plus j
+ *   ..  e IDs (rawsz bytes)    the j-th parent the pack does not hold
  *   ..  text                   NUL-ended strings: each folded key, then the
  *                              subject when it is not the key
  *   ..  u32 CRC-32 of everything before it
@@ -59,12 +67,14 @@
 #include <zlib.h>
 
 #define MAGIC "GABSUBJ\n"
-#define FORMAT_VERSION 4u
+#define FORMAT_VERSION 5u
 #define BIND 64u    /* where the files it was built from are named */
 #define PATHLEN 144u /* where the path's length is */
 #define HEADER 152u
 #define ENTRY 24u
 #define ROW (ENTRY + 4u)  /* an entry and its place in position order */
+#define PREAMBLE 8u      /* the parents' counts, before the entries */
+#define NO_PARENTS UINT32_MAX
 #define TRAILER 4u
 #define TYPES_MAGIC "GABTYPE\n"
 #define TYPES_VERSION 1u
@@ -81,9 +91,14 @@ struct subject_table {
 	uint32_t n;
 	const unsigned char *ent;
 	const unsigned char *bypos;
+	uint32_t npar, next;       /* the parents' counts (npar NO_PARENTS: none kept) */
+	const unsigned char *pstart, *plist, *ext; /* NULL without parents */
 	const char *text;
 	uint64_t tlen;
 };
+
+/* The parts of t's body (its n and rawsz set) from where they begin. */
+static void layout(subject_table *t, const unsigned char *body);
 
 static uint32_t get32(const unsigned char *p)
 {
@@ -199,12 +214,51 @@ static int head_ok(const unsigned char *buf, size_t len, const char *magic, uint
 	return 1;
 }
 
+static void layout(subject_table *t, const unsigned char *body)
+{
+	const unsigned char *p;
+
+	t->npar = get32(body);
+	t->next = get32(body + 4);
+	t->ent = body + PREAMBLE;
+	t->bypos = t->ent + (size_t)t->n * ENTRY;
+	p = t->bypos + (size_t)t->n * 4;
+	t->pstart = t->plist = t->ext = NULL;
+	if (t->npar != NO_PARENTS) {
+		t->pstart = p;
+		t->plist = p + ((size_t)t->n + 1) * 4;
+		t->ext = t->plist + (size_t)t->npar * 4;
+		p = t->ext + (size_t)t->next * t->rawsz;
+	}
+	t->text = (const char *)p;
+}
+
+/* The parents' list starts ascending from 0 to their count, each one a position or an ID kept. */
+static int parents_ok(const subject_table *t)
+{
+	uint32_t at = 0;
+
+	if (get32(t->pstart) != 0 || get32(t->pstart + 4 * (size_t)t->n) != t->npar)
+		return 0;
+	for (size_t i = 0; i < t->n; i++) {
+		uint32_t b = get32(t->pstart + 4 * (i + 1));
+
+		if (b < at)
+			return 0;
+		at = b;
+	}
+	for (size_t j = 0; j < t->npar; j++)
+		if ((uint64_t)get32(t->plist + 4 * j) >= (uint64_t)t->nobjects + t->next)
+			return 0;
+	return 1;
+}
+
 int subject_table_parse(subject_table **out, const unsigned char *buf, size_t len, size_t rawsz,
 			const unsigned char *sum, uint32_t nobjects)
 {
 	subject_table *t;
 	const unsigned char *body;
-	uint64_t n, tlen, plen, blen;
+	uint64_t n, tlen, plen, blen, npar, next, pbytes;
 
 	*out = NULL;
 	if (!head_ok(buf, len, MAGIC, FORMAT_VERSION, rawsz, sum, nobjects))
@@ -216,8 +270,17 @@ int subject_table_parse(subject_table **out, const unsigned char *buf, size_t le
 		return -2;
 	body = buf + HEADER + plen;
 	blen = len - HEADER - plen - TRAILER;
-	if (n > blen / ROW || tlen != blen - n * ROW ||
-	    (tlen ? body[n * ROW + tlen - 1] != '\0' : n != 0) ||
+	if (blen < PREAMBLE)
+		return -2;
+	npar = get32(body);
+	next = get32(body + 4);
+	if (npar == NO_PARENTS ? next != 0 : n >= UINT32_MAX)
+		return -2;
+	/* every count below 2^32: no product overflows */
+	pbytes = npar == NO_PARENTS ? 0 : (n + 1) * 4 + npar * 4 + next * rawsz;
+	blen -= PREAMBLE;
+	if (n > blen / ROW || pbytes > blen - n * ROW || tlen != blen - n * ROW - pbytes ||
+	    (tlen ? body[PREAMBLE + n * ROW + pbytes + tlen - 1] != '\0' : n != 0) ||
 	    crc_all(buf, len - TRAILER) != get32(buf + len - TRAILER))
 		return -2;
 	t = calloc(1, sizeof(*t));
@@ -230,9 +293,7 @@ int subject_table_parse(subject_table **out, const unsigned char *buf, size_t le
 	t->len = len;
 	t->plen = (uint32_t)plen;
 	t->n = (uint32_t)n;
-	t->ent = body;
-	t->bypos = body + n * ENTRY;
-	t->text = (const char *)body + n * ROW;
+	layout(t, body);
 	t->tlen = tlen;
 	for (size_t i = 0; i < n; i++) {
 		const char *k;
@@ -243,6 +304,10 @@ int subject_table_parse(subject_table **out, const unsigned char *buf, size_t le
 			free(t);
 			return -2;
 		}
+	}
+	if (t->pstart && !parents_ok(t)) {
+		free(t);
+		return -2;
 	}
 	*out = t;
 	return 0;
@@ -367,18 +432,38 @@ static int by_position(const sort_item *v, size_t n, uint32_t *out)
 int subject_table_build(subject_table **out, size_t rawsz, const unsigned char *sum,
 			uint32_t nobjects, const subject_row *rows, size_t n)
 {
+	return subject_table_build_with(out, rawsz, sum, nobjects, rows, n, NULL);
+}
+
+int subject_table_build_with(subject_table **out, size_t rawsz, const unsigned char *sum,
+			     uint32_t nobjects, const subject_row *rows, size_t n,
+			     const subject_parents *par)
+{
 	sort_item *v = NULL;
 	char *keys = NULL;
 	uint32_t *slen = NULL, *klen_of = NULL, *order = NULL;
 	unsigned char *apart = NULL;
-	size_t klen = 0, tlen = 0, len;
+	size_t klen = 0, tlen = 0, len, npar = 0, pbytes = 0;
 	subject_table *t = NULL;
 	unsigned char *img = NULL, *p;
 	int rc = -1;
 
 	*out = NULL;
-	if (rawsz > ABBREV_MAX_RAWSZ || n > UINT32_MAX)
+	if (rawsz > ABBREV_MAX_RAWSZ || n >= UINT32_MAX)
 		return -1;
+	if (par) {
+		for (size_t i = 0; i < n; i++) {
+			if (rows[i].pfirst > par->n || rows[i].np > par->n - rows[i].pfirst)
+				return -1;
+			npar += rows[i].np;
+		}
+		for (size_t j = 0; j < par->n; j++)
+			if ((uint64_t)par->list[j] >= (uint64_t)nobjects + par->next)
+				return -1;
+		if (npar >= UINT32_MAX || par->next >= UINT32_MAX)
+			return -1;
+		pbytes = (n + 1) * 4 + npar * 4 + (size_t)par->next * rawsz;
+	}
 	slen = malloc((n ? n : 1) * sizeof(*slen));
 	klen_of = malloc((n ? n : 1) * sizeof(*klen_of));
 	apart = malloc(n ? n : 1);
@@ -410,7 +495,7 @@ int subject_table_build(subject_table **out, size_t rawsz, const unsigned char *
 	}
 	if (tlen > UINT32_MAX || sort_items(v, n))
 		goto done;
-	len = HEADER + n * ROW + tlen + TRAILER;
+	len = HEADER + PREAMBLE + n * ROW + pbytes + tlen + TRAILER;
 	img = calloc(1, len);
 	t = calloc(1, sizeof(*t));
 	order = malloc((n ? n : 1) * sizeof(*order));
@@ -423,11 +508,16 @@ int subject_table_build(subject_table **out, size_t rawsz, const unsigned char *
 	put32(img + 48, nobjects);
 	put32(img + 52, (uint32_t)n);
 	put64(img + 56, tlen);
-	p = img + HEADER + n * ROW;
+	put32(img + HEADER, par ? (uint32_t)npar : NO_PARENTS);
+	put32(img + HEADER + 4, par ? par->next : 0);
+	t->rawsz = rawsz;
+	t->n = (uint32_t)n;
+	layout(t, img + HEADER);
+	p = (unsigned char *)t->text;
 	tlen = 0;
 	for (size_t i = 0; i < n; i++) {
 		const subject_row *r = &rows[v[i].row];
-		unsigned char *e = img + HEADER + i * ENTRY;
+		unsigned char *e = img + HEADER + PREAMBLE + i * ENTRY;
 		size_t kl = klen_of[v[i].row], sl = slen[v[i].row];
 
 		put32(e, (uint32_t)tlen);
@@ -446,18 +536,28 @@ int subject_table_build(subject_table **out, size_t rawsz, const unsigned char *
 	if (by_position(v, n, order))
 		goto done;
 	for (size_t i = 0; i < n; i++)
-		put32(img + HEADER + n * ENTRY + 4 * i, order[i]);
+		put32((unsigned char *)t->bypos + 4 * i, order[i]);
+	if (par) { /* in position order, as the entries' list above */
+		unsigned char *ps = (unsigned char *)t->pstart, *pl = (unsigned char *)t->plist;
+		size_t at = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			const subject_row *r = &rows[v[order[i]].row];
+
+			put32(ps + 4 * i, (uint32_t)at);
+			for (uint32_t k = 0; k < r->np; k++)
+				put32(pl + 4 * at++, par->list[r->pfirst + k]);
+		}
+		put32(ps + 4 * n, (uint32_t)at);
+		if (par->next)
+			memcpy((unsigned char *)t->ext, par->ext, (size_t)par->next * rawsz);
+	}
 	put32(img + len - TRAILER, crc_all(img, len - TRAILER));
-	t->rawsz = rawsz;
 	memcpy(t->sum, sum, rawsz);
 	t->nobjects = nobjects;
 	t->img = t->own = img;
 	t->built = 1;
 	t->len = len;
-	t->n = (uint32_t)n;
-	t->ent = img + HEADER;
-	t->bypos = img + HEADER + n * ENTRY;
-	t->text = (const char *)p;
 	t->tlen = tlen;
 	*out = t;
 	img = NULL;
@@ -487,6 +587,31 @@ int subject_table_at(const subject_table *t, size_t i, uint32_t *pos, int64_t *t
 	if (i >= t->n)
 		return -2;
 	return entry(t, get32(t->bypos + i * 4), &key, NULL, pos, time);
+}
+
+int subject_table_has_parents(const subject_table *t)
+{
+	return t->pstart != NULL;
+}
+
+int subject_table_parents(const subject_table *t, size_t i, const unsigned char *ids,
+			  size_t stride, uint32_t nids, const unsigned char **out, size_t max)
+{
+	uint32_t a, b;
+
+	if (!t->pstart || i >= t->n)
+		return -2;
+	a = get32(t->pstart + 4 * i);
+	b = get32(t->pstart + 4 * (i + 1));
+	for (uint32_t j = a; j < b && j - a < max; j++) {
+		uint32_t v = get32(t->plist + 4 * (size_t)j);
+
+		if (v < t->nobjects && v >= nids)
+			return -2;
+		out[j - a] = v < t->nobjects ? ids + (size_t)v * stride :
+			     t->ext + (size_t)(v - t->nobjects) * t->rawsz;
+	}
+	return (int)(b - a > INT32_MAX ? -2 : (int)(b - a));
 }
 
 const unsigned char *subject_table_bytes(const subject_table *t, size_t *len)
@@ -549,9 +674,7 @@ int subject_table_bind(subject_table *t, const subject_bind *b)
 	t->img = t->own = img;
 	t->len = len;
 	t->plen = (uint32_t)plen;
-	t->ent = img + HEADER + plen;
-	t->bypos = t->ent + (size_t)t->n * ENTRY;
-	t->text = (const char *)t->ent + (size_t)t->n * ROW;
+	layout(t, img + HEADER + plen);
 	return 0;
 }
 

@@ -6,8 +6,8 @@
  * A subject table holds the commits of one pack (or of the loose objects):
  * for each, its subject folded (runs of blanks one space, none at either
  * end: what line wrapping changes), the subject as git's %s prints it, its
- * position in the pack's .idx and its committer time, sorted by the folded
- * subject.  A pack never changes, so its table is kept in a file named by
+ * position in the pack's .idx, its committer time and (when all were read)
+ * its parents, sorted by the folded subject.  A pack never changes, so its table is kept in a file named by
  * the pack's checksum in a cache directory outside the repository
  * (subject_cache_dir()) and never goes stale; reading it is a map, not a
  * read of every commit.  The file is checked before it is used (magic,
@@ -45,7 +45,20 @@ typedef struct {
 	const char *subject;  /* git's %s (to its first NUL) */
 	uint32_t pos;         /* its position in the pack's .idx (or the ID array) */
 	int64_t time;         /* committer time */
+	uint32_t pfirst, np;  /* its parents: subject_parents.list[pfirst .. pfirst + np) */
 } subject_row;
+
+/*
+ * The parents of a table's commits: each a position in the pack's .idx
+ * (below its object count), or the object count plus j for ext's j-th ID
+ * (a parent the pack does not hold, rawsz bytes each).
+ */
+typedef struct {
+	const uint32_t *list;
+	size_t n;
+	const unsigned char *ext;
+	uint32_t next;
+} subject_parents;
 
 /*
  * Fold s[0..n) into out (room for n + 1 bytes): each run of blanks one
@@ -68,6 +81,10 @@ size_t subject_text_add(subject_text *t, const char *subject);
  */
 int subject_table_build(subject_table **out, size_t rawsz, const unsigned char *sum,
 			uint32_t nobjects, const subject_row *rows, size_t n);
+/* The same with every commit's parents (par; NULL: none kept, as subject_table_build()). */
+int subject_table_build_with(subject_table **out, size_t rawsz, const unsigned char *sum,
+			     uint32_t nobjects, const subject_row *rows, size_t n,
+			     const subject_parents *par);
 
 /*
  * A table from the bytes of a cache file (borrowed, len bytes), checked
@@ -103,6 +120,16 @@ size_t subject_table_count(const subject_table *t);
  * its position and committer time, -2 when the table is damaged there.
  */
 int subject_table_at(const subject_table *t, size_t i, uint32_t *pos, int64_t *time);
+/* Whether the table holds its commits' parents. */
+int subject_table_has_parents(const subject_table *t);
+/*
+ * The parents of the table's i-th commit in .idx position order (as
+ * subject_table_at()): how many (at most max of them go to out[]: each
+ * the ID, ids + position * stride for one the pack holds, of nids), or
+ * -2 when the table holds no parents or is damaged there.
+ */
+int subject_table_parents(const subject_table *t, size_t i, const unsigned char *ids,
+			  size_t stride, uint32_t nids, const unsigned char **out, size_t max);
 /* The table as its file holds it: *len bytes (the table's). */
 const unsigned char *subject_table_bytes(const subject_table *t, size_t *len);
 

@@ -16,8 +16,9 @@
  * again on reading (libgit2's strict verification) is turned off while a
  * source exists, as the report's history does.  Ancestry comes from git's
  * commit-graph file when the repository has one that holds both commits
- * (commit_graph.h), else from a graph built of the parents read for the
- * subject index (on the first question: most runs ask none) or by the
+ * (commit_graph.h), else from a graph built of the parents the subject
+ * index's tables hold (cached with them, so a warm run reads no commit
+ * for them; built on the first question: most runs ask none) or by the
  * --range walk, else from git_graph_descendant_of(), which libgit2 1.5
  * answers by parsing commit after commit.  "Public"
  * (reachable from HEAD, a branch or a tag) is one walk from those tips on
@@ -99,6 +100,7 @@ struct refs_git2 {
 	size_t nloose;
 	int scan_packs;       /* a pack's commits from its entry headers, not from the walk's list */
 	commits *pend;        /* the parents the subject index read: cg on first need */
+	parent_set tpar;      /* or those its tables hold (tpar.ids: some): cg on first need */
 	double walk_cpu;      /* CPU seconds libgit2's ancestry walks took so far */
 	size_t nwalks;        /* how many there were */
 	size_t ncommits;      /* the subject index's commits, once it is made (0: not yet) */
@@ -395,6 +397,11 @@ static void need_graph(refs_git2 *g)
 {
 	commits *pd = g->pend;
 
+	if (g->tpar.ids) { /* the tables' parents: no commit read again */
+		if (!g->cg)
+			(void)commit_parents_graph(&g->tpar, &g->cg); /* out of memory: libgit2 answers */
+		commit_parents_free(&g->tpar);
+	}
 	if (!pd)
 		return;
 	g->pend = NULL;
@@ -420,6 +427,7 @@ static int git2_subject_index(void *ctx,
 	commits *c = NULL;
 	commits_other other = { other_read, other_release, g };
 	commit_tables_opts o;
+	parent_set tpar = { 0 };
 	int rc;
 
 	*out = NULL;
@@ -439,12 +447,16 @@ static int git2_subject_index(void *ctx,
 	 * is neither read nor kept then
 	 */
 	o = (commit_tables_opts){ .cache_dir = g->cache_dir, .scan = g->scan_packs,
-				  .parents = !g->cg, .commits_of = commits_of, .arg = arg,
+				  .commits_of = commits_of, .arg = arg,
 				  .other = &other, .loose = g->loose, .nloose = g->nloose, .p = p,
 				  .title = "indexing commit subjects" };
 	tabs = calloc(np + 1, sizeof(*tabs));
 	if (!tabs || subject_index_new(out, GIT_OID_RAWSZ) ||
 	    commit_tables_get(g->rd, GIT_OID_RAWSZ, &o, tabs, &c))
+		goto done;
+	/* without a commit-graph file, the tables' parents answer ancestry (on first need) */
+	if (!g->cg && !g->tpar.ids &&
+	    commit_tables_parents(g->rd, GIT_OID_RAWSZ, tabs, g->loose, g->nloose, &tpar) < 0)
 		goto done;
 	for (uint32_t k = 0; k <= np; k++) {
 		const unsigned char *sum = NULL, *ids = g->loose;
@@ -459,13 +471,20 @@ static int git2_subject_index(void *ctx,
 		if (subject_index_add(*out, t, ids, stride, n))
 			goto done;
 	}
-	pending_keep(g, &c);
+	if (tpar.ids) {
+		commit_parents_free(&g->tpar);
+		g->tpar = tpar;
+		tpar = (parent_set){ 0 };
+	} else {
+		pending_keep(g, &c);
+	}
 	rc = 0;
 done:
 	for (uint32_t k = 0; tabs && k <= np; k++)
 		subject_table_free(tabs[k]);
 	free(tabs);
 	commits_free(c);
+	commit_parents_free(&tpar);
 	if (rc) {
 		subject_index_free(*out);
 		*out = NULL;
@@ -473,39 +492,61 @@ done:
 	return rc;
 }
 
+/* commit_tables_get()'s list when a pack's headers cannot be scanned: none (no graph then). */
+static int no_list(void *arg, const unsigned char **ids, size_t *n)
+{
+	(void)arg;
+	*ids = NULL;
+	*n = 0;
+	return 0;
+}
+
 /*
- * Every commit's parents read once, in pack order on two threads, for the
- * graph (cg): when there is no commit-graph file and the subject index
- * came from the cache (so read no parents).  0, or -1 (memory); without a
- * graph (a pack whose headers cannot be scanned, a commit that cannot be
- * read) libgit2 goes on answering.
+ * Every commit's parents for the graph (cg), when there is no
+ * commit-graph file and no subject index gave them: from each pack's
+ * table in the cache, the packs without one read in pack order on two
+ * threads (their tables kept for the next run).  0, or -1 (memory);
+ * without a graph (a pack whose headers cannot be scanned, a commit that
+ * cannot be read) libgit2 goes on answering.
  */
 static int read_all_parents(refs_git2 *g)
 {
 	uint32_t np = g->rd ? objread_npacks(g->rd) : 0;
 	commits_other other = { other_read, other_release, g };
+	subject_table **tabs = NULL;
+	commit_tables_opts o;
 	commits *c = NULL;
 	int rc = 0;
 
 	g->parents_read = 1;
 	if (!g->rd || !g->scan_packs)
 		return 0;
-	if (commits_new(&c, g->rd, GIT_OID_RAWSZ))
-		return -1;
-	for (uint32_t k = 0; k < np && !rc; k++)
-		rc = commits_scan(c, k);
-	if (rc) /* 1: a header the scan cannot read: libgit2 then */
-		goto done;
 	if (!g->loose && (rc = objread_loose_commits(g->rd, &g->loose, &g->nloose)))
+		return rc == -1 ? -1 : 0;
+	o = (commit_tables_opts){ .cache_dir = g->cache_dir, .scan = 1, .commits_of = no_list,
+				  .other = &other, .loose = g->loose, .nloose = g->nloose };
+	rc = -1;
+	if (!(tabs = calloc(np + 1, sizeof(*tabs))) ||
+	    commit_tables_get(g->rd, GIT_OID_RAWSZ, &o, tabs, &c))
 		goto done;
-	if (commits_add_loose(c, g->loose, g->nloose) || commits_read(c, !g->cg, &other, NULL)) {
-		rc = -1;
+	rc = 0;
+	if (!o.scan) /* a header the scan cannot read: libgit2 then */
 		goto done;
-	}
-	pending_keep(g, &c);
+	if (!g->tpar.ids &&
+	    (rc = commit_tables_parents(g->rd, GIT_OID_RAWSZ, tabs, g->loose, g->nloose, &g->tpar)) < 0)
+		goto done;
+	if (rc)
+		pending_keep(g, &c);
+	rc = 0;
+	/* no pack's commit read: every pack's table came from the cache with its parents */
+	test_hook_trace(g->tpar.ids && c && commits_count(c) == g->nloose ?
+			"every pack's parents from its cached table" : NULL);
 	need_graph(g);
 	test_hook_trace(g->cg ? "every commit's parents read: the graph answers ancestry" : NULL);
 done:
+	for (uint32_t k = 0; tabs && k <= np; k++)
+		subject_table_free(tabs[k]);
+	free(tabs);
 	commits_free(c);
 	return rc < 0 ? -1 : 0;
 }
@@ -950,6 +991,7 @@ void refs_git2_free(refs_git2 *g)
 	commit_graph_close(g->rcg);
 	beyond_cache_free(&g->bc);
 	commits_free(g->pend);
+	commit_parents_free(&g->tpar);
 	commit_buf_free(&g->subject);
 	free(g->cache_dir);
 	free(g->loose);

@@ -305,7 +305,7 @@ static int batch_add(void *arg, size_t i, const char *subject, int64_t time)
 
 	if ((b->soff[b->n] = subject_text_add(&b->text, subject)) == SIZE_MAX)
 		return -1;
-	b->rows[b->n++] = (subject_row){ NULL, (uint32_t)i, time };
+	b->rows[b->n++] = (subject_row){ NULL, (uint32_t)i, time, 0, 0 };
 	progress_update(b->r->p, b->n);
 	return 0;
 }
