@@ -137,7 +137,7 @@ typedef struct {
 	unsigned from, to;  /* the lengths the emitters print */
 	size_t nsets;
 	model_set *sets;
-	const char *title;  /* --title: the chart's title (borrowed); NULL: its own */
+	const char *title;  /* --title: the chart's title and Markdown heading (borrowed); NULL: its own */
 } model_results;
 
 /*

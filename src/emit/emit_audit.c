@@ -304,7 +304,11 @@ static int emit_markdown(FILE *out, const audit_report *r)
 	const refs_audit *a = r->a;
 	char num[32], quote[512];
 
-	fprintf(out, "## Commit references in %s\n\n| year |", r->range);
+	/* --title, as the chart's, else what was counted */
+	if (r->title)
+		fprintf(out, "## %s\n\n| year |", r->title);
+	else
+		fprintf(out, "## Commit references in %s\n\n| year |", r->range);
 	for (int c = 0; c < REFS_C_COUNT; c++)
 		fprintf(out, " %s |", refs_class_name(c));
 	fputs(" total |\n|---:|", out);

@@ -34,7 +34,7 @@ typedef struct {
 	unsigned min_length;
 	const refs_audit_cited *top; /* refs_audit_top(), AUDIT_TOP at most */
 	size_t ntop;
-	const char *title;       /* svg: --title, or NULL */
+	const char *title;       /* svg and markdown: --title, or NULL */
 } audit_report;
 
 /* The quotable line, without a newline, into buf. */

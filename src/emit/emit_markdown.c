@@ -169,8 +169,11 @@ static int model_markdown(FILE *out, const model_results *r)
 	char num[48], line[160];
 	emit_table t;
 
-	fputs("### Birthday model:", out);
-	for (size_t i = 0; i < r->nsets; i++) {
+	/* --title, as the chart's, else the sets modelled */
+	fputs(r->title ? "### " : "### Birthday model:", out);
+	if (r->title)
+		fputs(r->title, out);
+	for (size_t i = 0; i < r->nsets && !r->title; i++) {
 		fmt_count(num, sizeof(num), (double)r->sets[i].n);
 		fprintf(out, "%s %s %s", i ? "," : "", num, emit_set_title(r->sets[i].name));
 	}
