@@ -12,8 +12,9 @@ n IDs, uniformly random over the 16^L prefixes of L hex chars (q = 16^-L):
     p_new(n, L)              P(one more ID shares a prefix with one of n): 1 - (1-q)^n
     poisson_interval(mu, q)  the central 1-2q of Poisson(mu): (lo, hi)
 
-pairs, p_collision and capacity are computed in 60 digits (decimal), the
-rest in floats with log1p/expm1, so that a test can ask for 1e-12.
+pairs, p_collision, capacity and expected_prefixes are computed in
+decimals of 60 digits or more, the rest in floats with log1p/expm1, so
+that a test can ask for 1e-12.
 """
 import math
 from decimal import Decimal, localcontext
@@ -62,11 +63,17 @@ def expected_objects(n, L):
 
 
 def expected_prefixes(n, L):
+    """In decimals of 60 digits past those 16^L takes: the two terms of the
+    formula nearly cancel when n q is small (3 IDs at 16 chars), which a
+    float cannot follow."""
     if n < 2:
         return 0.0
-    q = 16.0 ** -L
-    l1q = math.log1p(-q)
-    return 16.0 ** L * -math.expm1(n * l1q) - 16.0 ** L * n * q * math.exp((n - 1) * l1q)
+    with localcontext() as c:
+        c.prec = 60 + 2 * L
+        m = Decimal(16) ** L
+        q = 1 / m
+        a = (1 - q) ** (n - 1)
+        return float(m * (1 - a * (1 - q) - n * q * a))
 
 
 def p_new(n, L):
