@@ -290,7 +290,8 @@ int commit_graph_build(commit_graph **out, size_t rawsz, const unsigned char *id
 		return 0;
 	gen = malloc((n ? n : 1) * sizeof(*gen));
 	g = calloc(1, sizeof(*g));
-	m = malloc((size_t)n * rawsz + (size_t)n * rec + nedge * 4 + 1);
+	/* the IDs, the records, the extra parents, then a fan-out as the file's OIDF */
+	m = malloc((size_t)n * rawsz + (size_t)n * rec + nedge * 4 + 256 * 4);
 	if (!gen || !g || !m) {
 		free(gen);
 		free(g);
@@ -331,6 +332,21 @@ int commit_graph_build(commit_graph **out, size_t rawsz, const unsigned char *id
 		}
 		put32(c + rawsz + 8, gen[i] << 2);
 		put32(c + rawsz + 12, 0);
+	}
+	/* each ID's first byte narrows position()'s search, as with the file */
+	{
+		unsigned char *f = (unsigned char *)g->edge + nedge * 4;
+		uint32_t at = 0;
+
+		for (unsigned b = 0; b < 256; b++) {
+			while (at < n && ids[(size_t)at * rawsz] <= b)
+				at++;
+			f[4 * b] = (unsigned char)(at >> 24);
+			f[4 * b + 1] = (unsigned char)(at >> 16);
+			f[4 * b + 2] = (unsigned char)(at >> 8);
+			f[4 * b + 3] = (unsigned char)at;
+		}
+		g->oidf = f;
 	}
 	free(gen);
 	*out = g;

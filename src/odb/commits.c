@@ -437,6 +437,7 @@ int commits_graph_of(commit_graph **out, size_t rawsz, const unsigned char *ids,
 		     size_t npids)
 {
 	uint32_t *pstart = NULL, *plist = NULL;
+	size_t fan[257];
 	int rc = 0;
 
 	*out = NULL;
@@ -453,10 +454,17 @@ int commits_graph_of(commit_graph **out, size_t rawsz, const unsigned char *ids,
 		rc = -1;
 		goto done;
 	}
+	/* fan[b]: the first commit whose ID's first byte is b or more (the search's bounds) */
+	for (unsigned b = 0, at = 0; b <= 256; b++) {
+		while (b < 256 && at < n && ids[(size_t)at * rawsz] < b)
+			at++;
+		fan[b] = b < 256 ? at : n;
+	}
 	pstart[0] = 0;
 	for (size_t i = 0; i < n; i++) {
 		for (uint32_t k = 0; k < count[i]; k++) {
-			size_t p = hexid_find(ids, 0, n, rawsz, pids + ((size_t)first[i] + k) * rawsz);
+			const unsigned char *pid = pids + ((size_t)first[i] + k) * rawsz;
+			size_t p = hexid_find(ids, fan[pid[0]], fan[pid[0] + 1], rawsz, pid);
 
 			if (p == SIZE_MAX)
 				goto done;
