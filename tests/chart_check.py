@@ -3,7 +3,7 @@
 Each file is named <kind>[-<anything>].svg, kind one of report, model,
 history, policy, audit.  For each: no text overlaps another or crosses the
 plot's frame, and no line passes through a text (tests/svgcheck.py's
-approximate text boxes); on a length axis, 12 and 16 on it and marked; history's axis reaches 16 and its projection legend shows
+approximate text boxes); a report or model chart at most 620 px high; on a length axis, 12 and 16 on it and marked; history's axis reaches 16 and its projection legend shows
 each line as drawn (same colour and dashes) and nothing that is not
 drawn; policy's second axis holds P(collision) = 1 - exp(-E) of the
 left axis's expected pairs E, and each set's year lines differ in colour
@@ -111,6 +111,9 @@ for f in sys.argv[1:]:
     kind = what.split("-")[0].split(".")[0]
     check_text_overlap(root, what)
     check_lines_cross_text(root, what)
+    # a one-panel chart is seen whole in a 620 px high window
+    expect(kind not in ("report", "model") or float(root.get("height")) <= 620,
+           "%s: %s px high, more than a 620 px window" % (what, root.get("height")))
     if kind != "audit":  # years across, not lengths
         marked(root, what)
     backtest(root, what)

@@ -37,7 +37,7 @@
 #include "svg.h"
 
 #define WIDTH 900
-#define HEIGHT 700       /* room under the plot: legend rows and notes */
+#define HEIGHT 620       /* a 620 px high window shows the whole report */
 #define MODEL_HEIGHT 620
 #define NOTE_WIDTH 108 /* chars of a 12px note line across the plot's width */
 /*
@@ -380,7 +380,7 @@ static double report_notes(FILE *out, const svg_frame *f, const stats_report *r,
 static int report_svg(FILE *out, const stats_report *r)
 {
 	const stats_set *all = &r->sets[ABBREV_SET_ALL];
-	svg_frame f = { .left = 96, .top = 74, .right = WIDTH - 24, .bottom = 490 };
+	svg_frame f = { .left = 96, .top = 74, .right = WIDTH - 24, .bottom = 420 };
 	unsigned xmax = ABBREV_MIN_LEN;
 	double ymin, ymax = 10, lo, hi, dodge, n = 0, y;
 	char title[256], repos[160], num[32], line[256];
