@@ -61,24 +61,9 @@ for r in planted history many; do
 	awk 'length > 80 { bad = 1 } END { exit bad }' "$tmp/$r.check.text" ||
 		fail "$r: check's text wider than 80 columns"
 	# the verdict's rows: the same lengths and concern in the text as in the JSON
-	"$PYTHON3" - "$tmp/$r.report.json" "$tmp/$r.text" "$tmp/$r.check.text" >"$tmp/rows.out" 2>&1 <<'PY' ||
-import json, re, sys
-v = json.load(open(sys.argv[1]))["verdict"]
-names = {"commit": "commits", "commit-ish": "commit-ish", "all": "all objects"}
-want = []
-for L, row in v["lengths"].items():
-    for k in ("commit", "commit-ish", "all"):
-        want.append((names[k], row["sets"][k]["concern"]))
-for path in sys.argv[2:]:
-    text = open(path).read()
-    part = text[text.index("\nverdict:"):]
-    got = re.findall(r"^[ 0-9git]*  (commits|commit-ish|all objects) .* (none|watch|act)$",
-                     part, re.M)
-    if got != want:
-        print(path, got, want)
-        sys.exit(1)
-PY
-	{ fail "$r: the text's verdict rows are not the JSON's"; show "$tmp/rows.out"; }
+	"$PYTHON3" "$tests_dir/verdict_formats.py" rows "$tmp/$r.report.json" "$tmp/$r.text" \
+		"$tmp/$r.check.text" >"$tmp/rows.out" 2>&1 ||
+		{ fail "$r: the text's verdict rows are not the JSON's"; show "$tmp/rows.out"; }
 	checks=$((checks + 3))
 done
 
@@ -127,23 +112,8 @@ for r in planted history; do
 	cp "$out" "$tmp/$r.csvcheck.json"
 	expect_exit 0 "$GIT_ABBREV" check --format=csv --lengths=10 12 "$tmp/$r"
 	checks=$((checks + 1))
-	"$PYTHON3" - "$out" "$tmp/$r.csvcheck.json" >"$tmp/csv.out" 2>&1 <<'PY' || { fail "$r: check's CSV is not its verdict"; show "$tmp/csv.out"; }
-import csv, json, math, sys
-rows = list(csv.DictReader(open(sys.argv[1], newline="")))
-v = json.load(open(sys.argv[2]))["verdict"]
-want = [(k, L) for k in ("commit", "commit-ish", "all") for L in v["lengths"]]
-assert [(r["set"], r["length"]) for r in rows] == want, ([(r["set"], r["length"]) for r in rows], want)
-for r in rows:
-    j = v["lengths"][r["length"]]
-    s = j["sets"][r["set"]]
-    assert r["concern"] == s["concern"], (r, s)
-    assert int(r["git_length"]) == j["git_auto"], (r, j)
-    assert int(r["colliding_prefixes"] or -1) == (s["colliding_prefixes"] if s["colliding_prefixes"] is not None else -1), (r, s)
-    assert math.isclose(float(r["p_now"]), s["p_now"], rel_tol=1e-9, abs_tol=1e-300), (r, s)
-    assert r["p01_state"] == s["p01"]["state"], (r, s)
-    assert int(r["suggest_core_abbrev"]) == v["suggest"]["core_abbrev"], r
-    assert int(r["suggest_min_length"]) == v["suggest"]["commit_length"], r
-PY
+	"$PYTHON3" "$tests_dir/verdict_formats.py" check-csv "$out" "$tmp/$r.csvcheck.json" >"$tmp/csv.out" 2>&1 ||
+		{ fail "$r: check's CSV is not its verdict"; show "$tmp/csv.out"; }
 done
 
 say "report --format=csv: the verdict's columns on the rows of its lengths, as its JSON has them"
@@ -152,39 +122,8 @@ for r in planted history; do
 	cp "$out" "$tmp/$r.csvreport.json"
 	expect_exit 0 "$GIT_ABBREV" report --format=csv --lengths=10 "$tmp/$r"
 	checks=$((checks + 1))
-	"$PYTHON3" - "$out" "$tmp/$r.csvreport.json" >"$tmp/csv.out" 2>&1 <<'PY' || { fail "$r: the report's CSV lacks its verdict"; show "$tmp/csv.out"; }
-import csv, json, math, sys
-rows = list(csv.DictReader(open(sys.argv[1], newline="")))
-rep = json.load(open(sys.argv[2]))
-v = rep["verdict"]
-vl = [int(L) for L in v["lengths"]]
-assert 12 in vl and 16 in vl and 10 in vl, vl
-got = [int(r["length"]) for r in rows]
-assert got == list(range(4, max(vl) + 1)), got
-sets = sorted({k for j in v["lengths"].values() for k in j["sets"]})
-assert sets, v
-for r in rows:
-    L = int(r["length"])
-    for k in ("all", "commit"):
-        # the JSON's counts; past its table (rows up to 16) none collide
-        row = rep["types"][k]["lengths"].get(str(L))
-        want = (row["objects"], row["prefixes"]) if row else (0, 0)
-        assert (int(r[k + "_objects"]), int(r[k + "_prefixes"])) == want, (L, k, r)
-    if L not in vl:
-        for k in sets:
-            for m in ("p_now", "capacity_p01", "p01_state", "p01_year", "concern"):
-                assert r["%s_%s" % (k, m)] == "", (L, k, m, r)
-        continue
-    j = v["lengths"][str(L)]
-    assert int(r["git_length"]) == j["git_auto"], (r, j)
-    for k, s in j["sets"].items():
-        assert r[k + "_concern"] == s["concern"], (L, k, r, s)
-        assert math.isclose(float(r[k + "_p_now"]), s["p_now"], rel_tol=1e-9, abs_tol=1e-300), (L, k)
-        assert r[k + "_p01_state"] == s["p01"]["state"], (L, k)
-    assert int(r["suggest_core_abbrev"]) == v["suggest"]["core_abbrev"], r
-    assert int(r["suggest_min_length"]) == v["suggest"]["commit_length"], r
-assert sum(int(r["git_length"]) for r in rows) == 1, "git's own length on one row"
-PY
+	"$PYTHON3" "$tests_dir/verdict_formats.py" report-csv "$out" "$tmp/$r.csvreport.json" >"$tmp/csv.out" 2>&1 ||
+		{ fail "$r: the report's CSV lacks its verdict"; show "$tmp/csv.out"; }
 done
 
 say "check --quiet prints nothing, and the exit status is still the answer"
