@@ -1100,6 +1100,25 @@ static int set_project(parser *p, refs_ref *r, size_t s, size_t e)
 }
 
 /*
+ * Where the words after a reference that ends at `at` stop: the end of
+ * its line, or of the next line when only blanks follow it on its own
+ * (the sentence goes on there); never past a blank line.
+ */
+static size_t word_end(const char *b, size_t q, size_t e);
+
+static size_t after_end(const parser *p, size_t at)
+{
+	const char *b = p->buf, *nl = memchr(b + at, '\n', p->len - at);
+	size_t e = nl ? (size_t)(nl - b) : p->len, n;
+
+	if (skip_ws(p, at, e) < e || e >= p->len)
+		return trim_end(p, at, e);
+	nl = memchr(b + e + 1, '\n', p->len - e - 1);
+	n = nl ? (size_t)(nl - b) : p->len;
+	return trim_end(p, e + 1, n) > e + 1 ? trim_end(p, e + 1, n) : e;
+}
+
+/*
  * Whether the text names reference r as another project's: "Backported
  * from the Linux kernel commit <id>", "Ported from Linux commit <id>",
  * "QEMU commit <id>", "<id> (...) in git.git"; or it stands in a quoted
@@ -1113,7 +1132,7 @@ static void name_foreign(parser *p, const line_t *l, refs_ref *r)
 		"adapted from", "borrowed from", "derived from", "backport of", "port of",
 	};
 	const char *b = p->buf;
-	size_t ls = l->start, e = trim_end(p, l->start, l->end), before = r->start, w, q;
+	size_t ls = l->start, e = trim_end(p, l->start, l->end), before = r->start, w, q, from, ae;
 	size_t ind = 0;
 
 	/* the line before too, when "commit <id>" starts its line */
@@ -1167,17 +1186,40 @@ static void name_foreign(parser *p, const line_t *l, refs_ref *r)
 			return;
 		}
 	}
-	/* after it on its line: "in git.git", "from Linux", "of the QEMU tree" */
-	for (q = r->end; q < e && q < r->end + 40; q++) {
+	/*
+	 * after it, in its sentence: "in git.git", "from Linux", "of the QEMU
+	 * tree", "<id> (...) upstream", "<id> (...)\n(Linux commit sha)"; on
+	 * the line where it ends, or in prose the next one when nothing follows
+	 * it there (a tag's line is the tag's)
+	 */
+	ae = r->kind == REFS_COMMIT ? after_end(p, r->end) : trim_end(p, r->end, e > r->end ? e : r->end);
+	q = skip_ws(p, r->end, ae);
+	if (q < ae && b[q] == '\n')
+		q = skip_ws(p, q + 1, ae);
+	from = q;
+	if (q < ae && b[q] == '(') {
+		size_t a = skip_ws(p, q + 1, ae), z = word_end(b, a, ae);
+
+		if (z > a && project_word(b, a, z) && iword(b, skip_ws(p, z, ae), ae, "commit")) {
+			set_project(p, r, a, z);
+			return;
+		}
+	} else if (!(r->flags & REFS_F_UPSTREAM) && iword(b, q, ae, "upstream") &&
+		   (q + 8 == ae || !is_word((unsigned char)b[q + 8]))) {
+		/* (a stable tree's "commit <id> upstream." is the message's marker) */
+		set_project(p, r, q, q + 8);
+		return;
+	}
+	for (q = from; q < ae && q < from + 40; q++) {
 		size_t a, z;
 
-		if (!(iword(b, q, e, "in") || iword(b, q, e, "of") || iword(b, q, e, "from")) ||
+		if (!(iword(b, q, ae, "in") || iword(b, q, ae, "of") || iword(b, q, ae, "from")) ||
 		    (q > 0 && is_word((unsigned char)b[q - 1])))
 			continue;
-		a = skip_ws(p, q + (b[q] == 'f' || b[q] == 'F' ? 4 : 2), e);
-		if (iword(b, a, e, "the"))
-			a = skip_ws(p, a + 3, e);
-		for (z = a; z < e && !is_space((unsigned char)b[z]) && !strchr(",;)", b[z]); z++)
+		a = skip_ws(p, q + (b[q] == 'f' || b[q] == 'F' ? 4 : 2), ae);
+		if (iword(b, a, ae, "the"))
+			a = skip_ws(p, a + 3, ae);
+		for (z = a; z < ae && !is_space((unsigned char)b[z]) && !strchr(",;)", b[z]); z++)
 			;
 		while (z > a && (b[z - 1] == '.' || b[z - 1] == ':'))
 			z--;
