@@ -1135,6 +1135,26 @@ static void name_foreign(parser *p, const line_t *l, refs_ref *r)
 	size_t ls = l->start, e = trim_end(p, l->start, l->end), before = r->start, w, q, from, ae;
 	size_t ind = 0;
 
+	/* the second of two named together: "Linux commit <a> (...) and <b> (...)" */
+	if (p->out->n > p->msg_first) {
+		const refs_ref *pr = &p->out->v[p->out->n - 1];
+		size_t z = pr->end;
+
+		while (z < before && (is_space((unsigned char)b[z]) || b[z] == '\n'))
+			z++;
+		if ((pr->flags & REFS_F_FOREIGN) && pr->foreign == REFS_FOREIGN_NAMED &&
+		    pr->end <= before && z < before && (b[z] == ',' || iword(b, z, before, "and"))) {
+			z = skip_ws(p, z + (b[z] == ',' ? 1 : 3), before);
+			while (z < before && (is_space((unsigned char)b[z]) || b[z] == '\n'))
+				z++;
+			if (z == before) {
+				r->project = pr->project;
+				r->flags |= REFS_F_FOREIGN;
+				r->foreign = REFS_FOREIGN_NAMED;
+				return;
+			}
+		}
+	}
 	/* the line before too, when "commit <id>" starts its line */
 	if (r->kind == REFS_COMMIT && skip_ws(p, ls, before) == before && ls > 0) {
 		for (ls--; ls > 0 && b[ls - 1] != '\n';)
