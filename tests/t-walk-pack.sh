@@ -122,7 +122,7 @@ compare() {
 	expect_exit 0 "$WALK_DUMP" --repo "$repo"
 	if [ "$rc" -eq 0 ]; then
 		checks=$((checks + 1))
-		cmp -s "$tmp/git.list" "$out" || fail "$label: --repo (walk_repo_objdir) differs"
+		cmp -s "$tmp/git.list" "$out" || fail "$label: --repo (repo_objdir) differs"
 	fi
 }
 

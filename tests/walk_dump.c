@@ -117,7 +117,7 @@ int main(int argc, char **argv)
 	int commitish = 0;
 	size_t rawsz = 20;
 	char err[1024] = "";
-	walk_repo *r = NULL;
+	repo_handle *r = NULL;
 	idsets *s;
 	double t0, t1;
 
@@ -146,22 +146,22 @@ int main(int argc, char **argv)
 		return 3;
 	}
 	if (mode) {
-		rc = walk_repo_open(&r, argv[i], err, sizeof(err));
+		rc = repo_open(&r, argv[i], err, sizeof(err));
 		if (rc)
 			goto out;
-		rawsz = walk_repo_rawsz(r);
+		rawsz = repo_rawsz(r);
 	}
 	s = idsets_new(rawsz);
 	if (!s) {
-		walk_repo_free(r);
+		repo_free(r);
 		git_libgit2_shutdown();
 		return usage();
 	}
 	t0 = now();
 	if (mode == 2)
-		rc = walk_repo_objects(r, s, NULL, err, sizeof(err));
+		rc = repo_objects(r, s, NULL, err, sizeof(err));
 	else
-		rc = walk_pack_objects(mode ? walk_repo_objdir(r) : argv[i], s, NULL, err,
+		rc = walk_pack_objects(mode ? repo_objdir(r) : argv[i], s, NULL, err,
 				       sizeof(err));
 	t1 = now();
 	if (!rc && err[0])
@@ -195,7 +195,7 @@ int main(int argc, char **argv)
 	}
 	idsets_free(s);
 out:
-	walk_repo_free(r);
+	repo_free(r);
 	git_libgit2_shutdown();
 	if (rc == WALK_NOMEM) {
 		fputs("walk_dump: out of memory\n", stderr);

@@ -180,7 +180,7 @@ static int load_reachable(cmd_sets *cs, const cli_repo_opts *o, progress *p)
 	cs->reach.npatterns = o->nrefs ? o->nrefs : walk_clone_nrefs;
 	for (size_t i = 0; i < cs->n; i++) {
 		size_t before = res.missing, missing = res.missing - res.bad_missing;
-		int rc = walk_repo_reachable(cs->repos[i], cs->s, cs->reach.patterns,
+		int rc = repo_reachable(cs->repos[i], cs->s, cs->reach.patterns,
 					     cs->reach.npatterns, &res, p, err, sizeof(err));
 		char remote[256];
 
@@ -192,9 +192,9 @@ static int load_reachable(cmd_sets *cs, const cli_repo_opts *o, progress *p)
 		missing = res.missing - res.bad_missing - missing;
 		if (!missing)
 			continue;
-		if (!(walk_repo_lacks(cs->repos[i]) & ABBREV_LACKS_PARTIAL)) {
+		if (!(repo_lacks(cs->repos[i]) & ABBREV_LACKS_PARTIAL)) {
 			note.absent += missing;
-		} else if (walk_repo_promisor(cs->repos[i], remote, sizeof(remote))) {
+		} else if (repo_promisor(cs->repos[i], remote, sizeof(remote))) {
 			note.promised += missing;
 			if (!note.remotes++)
 				snprintf(note.remote, sizeof(note.remote), "%s", remote);
@@ -237,11 +237,11 @@ int cmd_sets_open(cmd_sets *cs, const cli_repo_opts *o)
 		goto nomem;
 	/* open them all first: a bad path fails before any long walk */
 	for (; cs->n < nopen; cs->n++) {
-		rc = walk_repo_open(&cs->repos[cs->n], n ? repos[cs->n] : NULL, err, sizeof(err));
+		rc = repo_open(&cs->repos[cs->n], n ? repos[cs->n] : NULL, err, sizeof(err));
 		if (rc)
 			return walk_status_exit(rc, err);
-		cs->lacks |= walk_repo_lacks(cs->repos[cs->n]);
-		cs->paths[cs->n] = strdup(walk_repo_path(cs->repos[cs->n]));
+		cs->lacks |= repo_lacks(cs->repos[cs->n]);
+		cs->paths[cs->n] = strdup(repo_path(cs->repos[cs->n]));
 		if (!cs->paths[cs->n]) {
 			cs->n++;
 			goto nomem;
@@ -258,7 +258,7 @@ static int sets_fill(cmd_sets *cs, const cli_repo_opts *o, progress *p, int comm
 	char err[1024] = "", *dir = NULL;
 	int rc;
 
-	cs->s = idsets_new(walk_repo_rawsz(cs->repos[0]));
+	cs->s = idsets_new(repo_rawsz(cs->repos[0]));
 	if (!cs->s)
 		goto nomem;
 	/*
@@ -283,9 +283,9 @@ static int sets_fill(cmd_sets *cs, const cli_repo_opts *o, progress *p, int comm
 		dir = subject_cache_dir();
 	for (size_t i = 0; i < cs->n && !o->reachable; i++) {
 		if (o->walker == CLI_WALKER_LIBGIT2)
-			rc = walk_repo_objects(cs->repos[i], cs->s, p, err, sizeof(err));
+			rc = repo_objects(cs->repos[i], cs->s, p, err, sizeof(err));
 		else
-			rc = walk_pack_objects_cached(walk_repo_objdir(cs->repos[i]), dir, cs->s, p, err,
+			rc = walk_pack_objects_cached(repo_objdir(cs->repos[i]), dir, cs->s, p, err,
 						      sizeof(err));
 		if (rc) {
 			free(dir);
@@ -308,14 +308,14 @@ static int sets_fill(cmd_sets *cs, const cli_repo_opts *o, progress *p, int comm
 	}
 	/* under its cap, the longest unused tables and those of repacked packs removed */
 	if (dir)
-		(void)subject_cache_tidy(dir, cmd_cache_cap(walk_repo_git2(cs->repos[0])));
+		(void)subject_cache_tidy(dir, cmd_cache_cap(repo_git2(cs->repos[0])));
 	free(dir);
 	/*
 	 * The commit-ish set: the tags whose headers no walker read are read
 	 * through libgit2, then every tag is peeled over the whole union.
 	 */
 	for (size_t i = 0; i < cs->n; i++) {
-		rc = walk_repo_tag_targets(cs->repos[i], cs->s, err, sizeof(err));
+		rc = repo_tag_targets(cs->repos[i], cs->s, err, sizeof(err));
 		if (rc)
 			return walk_status_exit(rc, err);
 	}
@@ -362,7 +362,7 @@ int cmd_sets_load_commits(cmd_sets *cs, const cli_repo_opts *o, progress *p)
 void cmd_sets_free(cmd_sets *cs)
 {
 	for (size_t i = 0; i < cs->n; i++) {
-		walk_repo_free(cs->repos[i]);
+		repo_free(cs->repos[i]);
 		free(cs->paths[i]);
 	}
 	free(cs->repos);
@@ -390,7 +390,7 @@ void cmd_sets_notes(const cmd_sets *cs)
 		return;
 	}
 	for (size_t r = 0; r < cs->n; r++) {
-		unsigned lacks = walk_repo_lacks(cs->repos[r]);
+		unsigned lacks = repo_lacks(cs->repos[r]);
 
 		for (int i = 0; emit_lacks_note(lacks, i); i++)
 			cmd_error("note: %s: %s", cs->paths[r], emit_lacks_note(lacks, i));
@@ -408,7 +408,7 @@ int cmd_sets_describe(cmd_sets *cs, stats_set *st)
 		return -1;
 	for (size_t m = 0; m < st->nmembers; m++)
 		for (size_t i = 0; i < cs->n && !st->member_desc[m]; i++)
-			st->member_desc[m] = walk_repo_describe(cs->repos[i],
+			st->member_desc[m] = repo_describe(cs->repos[i],
 				st->member_ids + m * rawsz, st->member_types[m]);
 	return 0;
 }

@@ -79,7 +79,7 @@ int cmd_usage_error(const cli_command *cmd, const char *msg);
 /* The repositories of a command, open, and the union of their objects. */
 typedef struct {
 	idsets *s;
-	walk_repo **repos;
+	repo_handle **repos;
 	char **paths;      /* display path of each repository */
 	size_t n;
 	unsigned lacks;    /* enum abbrev_lack of any of them */

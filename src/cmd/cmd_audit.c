@@ -27,7 +27,7 @@
 #include "refs_parse.h"
 #include "refs_resolve.h"
 #include "subject_cache.h"
-#include "walk_repo.h"
+#include "repo.h"
 
 static int cmd_audit(int argc, char **argv);
 
@@ -175,7 +175,7 @@ static int cmd_audit(int argc, char **argv)
 		}
 	}
 	if (!o.min_length && (ret = min_length_config(&o.min_length,
-						      walk_repo_git2(here.cs.repos[0]),
+						      repo_git2(here.cs.repos[0]),
 						      here.ids.rawsz)))
 		goto done;
 	if (refs_resolver_new(&res, &here.ids, refs_git2_source(here.g), o.min_length)) {
@@ -205,7 +205,7 @@ static int cmd_audit(int argc, char **argv)
 		char *dir = subject_cache_dir();
 
 		if (dir)
-			(void)subject_cache_tidy(dir, cmd_cache_cap(walk_repo_git2(here.cs.repos[0])));
+			(void)subject_cache_tidy(dir, cmd_cache_cap(repo_git2(here.cs.repos[0])));
 		free(dir);
 	}
 done:

@@ -6,7 +6,7 @@
  * The commits come from the ID sets (the same walk as the report: every
  * commit of the object database, reachable or not; only the commits are
  * kept, the other objects counted), their committer times
- * from the walker (walk_repo_commit_times), the replay from history.c and
+ * from the walker (repo_commit_times), the replay from history.c and
  * the projection from projection.c; one emitter prints the lot.
  */
 #include <config.h>
@@ -192,14 +192,14 @@ static int load_commits(unsigned char **ids, int64_t **times, size_t *n, cmd_set
 	 * missing (loose ones)
 	 */
 	for (size_t r = 0; r < cs->n; r++)
-		commit_graph_times(walk_repo_objdir(cs->repos[r]), rawsz, *ids, *n, *times, found);
+		commit_graph_times(repo_objdir(cs->repos[r]), rawsz, *ids, *n, *times, found);
 	missing = 0;
 	for (i = 0; i < *n; i++)
 		missing += !found[i];
 	if (cache)
 		dir = subject_cache_dir();
 	for (size_t r = 0; r < cs->n && missing > *n / 16; r++) {
-		if (table_times(walk_repo_objdir(cs->repos[r]), dir, rawsz, *ids, *n, *times, found,
+		if (table_times(repo_objdir(cs->repos[r]), dir, rawsz, *ids, *n, *times, found,
 				p)) {
 			free(dir);
 			free(found);
@@ -210,7 +210,7 @@ static int load_commits(unsigned char **ids, int64_t **times, size_t *n, cmd_set
 	}
 	/* under its cap, the longest unused tables and those of repacked packs removed */
 	if (dir && tables)
-		(void)subject_cache_tidy(dir, cmd_cache_cap(walk_repo_git2(cs->repos[0])));
+		(void)subject_cache_tidy(dir, cmd_cache_cap(repo_git2(cs->repos[0])));
 	free(dir);
 	/* one phase over the repositories: the commits still missing, wherever they are */
 	missing = 0;
@@ -219,7 +219,7 @@ static int load_commits(unsigned char **ids, int64_t **times, size_t *n, cmd_set
 	progress_start(p, "reading commit dates", missing);
 	done = 0;
 	for (size_t r = 0; r < cs->n; r++) {
-		rc = walk_repo_commit_times(cs->repos[r], *ids, *n, *times, found, p, &done, err,
+		rc = repo_commit_times(cs->repos[r], *ids, *n, *times, found, p, &done, err,
 					    sizeof(err));
 		if (rc) {
 			free(found);
@@ -338,7 +338,7 @@ int cmd_commit_zone(void *arg, const unsigned char *id, int *tz)
 
 	*tz = 0;
 	for (size_t r = 0; r < cs->n; r++)
-		if (!walk_repo_commit_zone(cs->repos[r], id, tz))
+		if (!repo_commit_zone(cs->repos[r], id, tz))
 			break;
 	return 0;
 }

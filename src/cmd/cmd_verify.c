@@ -43,7 +43,7 @@
 #include "refs_parse.h"
 #include "refs_resolve.h"
 #include "walk.h"
-#include "walk_repo.h"
+#include "repo.h"
 
 static int cmd_verify(int argc, char **argv);
 
@@ -526,20 +526,20 @@ int vr_open(verify_repo *vr, const cli_repo_opts *ro, progress *p)
 	vr->walk_rc = -1;
 	if ((rc = cmd_sets_open(&vr->cs, ro)))
 		return rc;
-	repo = walk_repo_git2(vr->cs.repos[0]);
+	repo = repo_git2(vr->cs.repos[0]);
 	if (!repo) {
-		walk_repo_no_libgit2(vr->cs.repos[0], "verify", err, sizeof(err));
+		repo_no_libgit2(vr->cs.repos[0], "verify", err, sizeof(err));
 		cmd_error("%s", err);
 		return ABBREV_EXIT_RUNTIME;
 	}
-	objdir = walk_repo_objdir(vr->cs.repos[0]);
+	objdir = repo_objdir(vr->cs.repos[0]);
 	if (ro->reachable || ro->walker == CLI_WALKER_LIBGIT2) {
 		/* the sets are the answer: what is reachable, or what libgit2 lists */
 		if ((rc = vr_walk(vr)))
 			return rc;
 		refs_ids_over_sets(&vr->ids, vr->cs.s);
 	} else {
-		rc = objidx_new(&vr->x, objdir, walk_repo_rawsz(vr->cs.repos[0]), err, sizeof(err));
+		rc = objidx_new(&vr->x, objdir, repo_rawsz(vr->cs.repos[0]), err, sizeof(err));
 		if (rc == -1)
 			goto nomem;
 		if (rc) {
@@ -553,7 +553,7 @@ int vr_open(verify_repo *vr, const cli_repo_opts *ro, progress *p)
 			cmd_warn_once("warning: ", line, len);
 			line += len + (line[len] == '\n');
 		}
-		vr->ids = (refs_ids){ vr, walk_repo_rawsz(vr->cs.repos[0]), vr_prefix,
+		vr->ids = (refs_ids){ vr, repo_rawsz(vr->cs.repos[0]), vr_prefix,
 				      vr_unique_length, vr_sets, vr_objects };
 	}
 	switch (refs_git2_new(&vr->g, repo, objdir)) {
@@ -674,7 +674,7 @@ static int cmd_verify(int argc, char **argv)
 	c.ids = &here.ids;
 	c.rawsz = here.ids.rawsz;
 	if (!o.min_length &&
-	    (ret = min_length_config(&o.min_length, walk_repo_git2(here.cs.repos[0]), c.rawsz)))
+	    (ret = min_length_config(&o.min_length, repo_git2(here.cs.repos[0]), c.rawsz)))
 		goto done;
 	if (refs_resolver_new(&c.res, &here.ids, refs_git2_source(here.g), o.min_length)) {
 		cmd_error("out of memory");
@@ -723,7 +723,7 @@ static int cmd_verify(int argc, char **argv)
 		char *dir = subject_cache_dir();
 
 		if (dir)
-			(void)subject_cache_tidy(dir, cmd_cache_cap(walk_repo_git2(here.cs.repos[0])));
+			(void)subject_cache_tidy(dir, cmd_cache_cap(repo_git2(here.cs.repos[0])));
 		free(dir);
 	}
 done:

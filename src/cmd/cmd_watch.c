@@ -36,7 +36,7 @@
 #include "refs_git2.h"
 #include "refs_parse.h"
 #include "utf8.h"
-#include "walk_repo.h"
+#include "repo.h"
 
 static int cmd_watch(int argc, char **argv);
 
@@ -420,12 +420,12 @@ static int cmd_watch(int argc, char **argv)
 	if ((ret = vr_open(&here, &ro, p)))
 		goto done;
 	w.rawsz = here.ids.rawsz;
-	if (!o.length && (ret = min_length_config(&o.length, walk_repo_git2(here.cs.repos[0]),
+	if (!o.length && (ret = min_length_config(&o.length, repo_git2(here.cs.repos[0]),
 						  w.rawsz)))
 		goto done;
 	if (o.length > 2 * w.rawsz)
 		o.length = (unsigned)(2 * w.rawsz);
-	if (!o.range && default_range(&range, walk_repo_git2(here.cs.repos[0])))
+	if (!o.range && default_range(&range, repo_git2(here.cs.repos[0])))
 		goto nomem;
 	/* the range's commits, kept sorted: a pair within it is said once */
 	rc = refs_range_new(&rg, here.g, o.range ? o.range : range, err, sizeof(err));
@@ -478,7 +478,7 @@ static int cmd_watch(int argc, char **argv)
 			w.v[k].p = -expm1((double)w.n * (double)objects *
 					  log1p(-pow(16.0, -(double)w.v[k].shared)));
 	}
-	if (w.nv && (ret = count_citations(&w, here.g, walk_repo_git2(here.cs.repos[0]))))
+	if (w.nv && (ret = count_citations(&w, here.g, repo_git2(here.cs.repos[0]))))
 		goto done;
 	if (o.r.format == ABBREV_FORMAT_JSON)
 		rc = print_json(&w, here.g, o.range ? o.range : range, o.length, objects,

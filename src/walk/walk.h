@@ -6,7 +6,7 @@
  * object it stores (loose, packed, alternates) to an idsets collection,
  * which drops objects stored twice.
  *
- * The repository handle (walk_repo_open() and friends) is in walk_repo.h.
+ * The repository handle (repo_open() and friends) is in repo.h.
  *
  * Ownership: the caller owns the handle, the sets and the progress; error
  * messages go to a caller-owned buffer, one line, no full stop.
@@ -20,7 +20,7 @@
 #include "idset.h"
 #include "lacks.h"
 #include "progress.h"
-#include "walk_repo.h"
+#include "repo.h"
 
 /* Return codes of the walker. */
 enum walk_status {
@@ -30,7 +30,7 @@ enum walk_status {
 };
 
 /* Add every object of the repository to `s`. */
-int walk_repo_objects(walk_repo *r, idsets *s, progress *p, char *err, size_t errsz);
+int repo_objects(repo_handle *r, idsets *s, progress *p, char *err, size_t errsz);
 
 /* The refs a clone fetches: HEAD, the branches and the tags. */
 extern const char *const walk_clone_refs[];
@@ -65,7 +65,7 @@ typedef struct {
  * ref) are counted in res->missing, once each, and not added.  Needs
  * libgit2 (not SHA-256 repositories).  WALK_OK, WALK_ERR or WALK_NOMEM.
  */
-int walk_repo_reachable(walk_repo *r, idsets *s, const char *const *patterns, size_t npatterns,
+int repo_reachable(repo_handle *r, idsets *s, const char *const *patterns, size_t npatterns,
 			walk_reach_result *res, progress *p, char *err, size_t errsz);
 
 /*
@@ -74,7 +74,7 @@ int walk_repo_reachable(walk_repo *r, idsets *s, const char *const *patterns, si
  * the walkers that do not read tag headers themselves.  Nothing to do for
  * a repository libgit2 cannot open.  WALK_OK, WALK_ERR or WALK_NOMEM.
  */
-int walk_repo_tag_targets(walk_repo *r, idsets *s, char *err, size_t errsz);
+int repo_tag_targets(repo_handle *r, idsets *s, char *err, size_t errsz);
 
 /*
  * Words about an object for listings: `("subject") 2024-12-05` for a
@@ -82,7 +82,7 @@ int walk_repo_tag_targets(walk_repo *r, idsets *s, char *err, size_t errsz);
  * the object is not in this repository or there is nothing to say.  The
  * caller frees the string.
  */
-char *walk_repo_describe(walk_repo *r, const unsigned char *id, int type);
+char *repo_describe(repo_handle *r, const unsigned char *id, int type);
 
 /*
  * Committer times, for the history: for each of the n commit IDs
@@ -96,7 +96,7 @@ char *walk_repo_describe(walk_repo *r, const unsigned char *id, int type);
  * through the own reader (objread.h: packs and loose objects).  WALK_OK,
  * WALK_ERR (a commit that is there cannot be read) or WALK_NOMEM.
  */
-int walk_repo_commit_times(walk_repo *r, const unsigned char *ids, size_t n, int64_t *times,
+int repo_commit_times(repo_handle *r, const unsigned char *ids, size_t n, int64_t *times,
 			   unsigned char *found, progress *p, size_t *done, char *err,
 			   size_t errsz);
 
@@ -107,6 +107,6 @@ int walk_repo_commit_times(walk_repo *r, const unsigned char *ids, size_t n, int
  * One object read (about 13 us; a SHA-256 repository's by the own reader,
  * whose packs are mapped at the first).
  */
-int walk_repo_commit_zone(walk_repo *r, const unsigned char *id, int *tz);
+int repo_commit_zone(repo_handle *r, const unsigned char *id, int *tz);
 
 #endif

@@ -12,7 +12,7 @@
 #include "grow.h"
 #include "walk.h"
 #include "walk_pack.h"
-#include "walk_repo_int.h"
+#include "repo_int.h"
 
 #include <errno.h>
 #include <git2.h>
@@ -60,7 +60,7 @@ static int type_of(git_object_t t)
 	}
 }
 
-int walk_repo_objects(walk_repo *r, idsets *s, progress *p, char *err, size_t errsz)
+int repo_objects(repo_handle *r, idsets *s, progress *p, char *err, size_t errsz)
 {
 	id_list l = { NULL, 0, 0, p, 0 };
 	git_odb *odb = NULL;
@@ -150,7 +150,7 @@ done:
 
 /* ---- words about an object, for listings -------------------------------- */
 
-char *walk_repo_describe(walk_repo *r, const unsigned char *id, int type)
+char *repo_describe(repo_handle *r, const unsigned char *id, int type)
 {
 	git_oid oid;
 	char *out = NULL;
@@ -213,7 +213,7 @@ char *walk_repo_describe(walk_repo *r, const unsigned char *id, int type)
  * with its bytes, 1 when the repository holds no such object, WALK_NOMEM,
  * or WALK_ERR with a message in err (damaged, or not a commit).
  */
-static int own_commit(walk_repo *r, const unsigned char *id, const char **d, size_t *len,
+static int own_commit(repo_handle *r, const unsigned char *id, const char **d, size_t *len,
 		      char *err, size_t errsz)
 {
 	const unsigned char *data;
@@ -242,7 +242,7 @@ static int own_commit(walk_repo *r, const unsigned char *id, const char **d, siz
 	return WALK_OK;
 }
 
-int walk_repo_commit_zone(walk_repo *r, const unsigned char *id, int *tz)
+int repo_commit_zone(repo_handle *r, const unsigned char *id, int *tz)
 {
 	git_odb *odb = NULL;
 	git_odb_object *obj = NULL;
@@ -272,7 +272,7 @@ int walk_repo_commit_zone(walk_repo *r, const unsigned char *id, int *tz)
 	return ret;
 }
 
-int walk_repo_commit_times(walk_repo *r, const unsigned char *ids, size_t n, int64_t *times,
+int repo_commit_times(repo_handle *r, const unsigned char *ids, size_t n, int64_t *times,
 			   unsigned char *found, progress *p, size_t *done, char *err,
 			   size_t errsz)
 {

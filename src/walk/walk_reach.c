@@ -27,7 +27,7 @@
 
 #include "grow.h"
 #include "walk.h"
-#include "walk_repo_int.h"
+#include "repo_int.h"
 
 #include <fnmatch.h>
 #include <git2.h>
@@ -45,7 +45,7 @@ typedef struct {
 } tree_entry;
 
 typedef struct {
-	walk_repo *r;
+	repo_handle *r;
 	git_odb *odb;
 	objset *seen;        /* every object met; missing ones as ABBREV_TYPE_NONE */
 	git_oid *commits;    /* commits still to visit */
@@ -393,7 +393,7 @@ static int walk_refs(reach_ctx *c, const char *const *patterns, size_t n)
 	return rc;
 }
 
-int walk_repo_reachable(walk_repo *r, idsets *s, const char *const *patterns, size_t npatterns,
+int repo_reachable(repo_handle *r, idsets *s, const char *const *patterns, size_t npatterns,
 			walk_reach_result *res, progress *p, char *err, size_t errsz)
 {
 	reach_ctx c = { .r = r, .res = res, .p = p, .err = err, .errsz = errsz };

@@ -18,9 +18,9 @@
 
 #include "tagobj.h"
 
-int walk_repo_tag_targets(walk_repo *r, idsets *s, char *err, size_t errsz)
+int repo_tag_targets(repo_handle *r, idsets *s, char *err, size_t errsz)
 {
-	git_repository *repo = walk_repo_git2(r);
+	git_repository *repo = repo_git2(r);
 	size_t rawsz = idsets_rawsz(s);
 	git_odb *odb = NULL;
 	const unsigned char *id;
@@ -33,7 +33,7 @@ int walk_repo_tag_targets(walk_repo *r, idsets *s, char *err, size_t errsz)
 	if (git_repository_odb(&odb, repo) < 0) {
 		const git_error *e = git_error_last();
 
-		snprintf(err, errsz, "%s: cannot open object database: %s", walk_repo_path(r),
+		snprintf(err, errsz, "%s: cannot open object database: %s", repo_path(r),
 			 e && e->message ? e->message : "unknown libgit2 error");
 		return WALK_ERR;
 	}
@@ -55,7 +55,7 @@ int walk_repo_tag_targets(walk_repo *r, idsets *s, char *err, size_t errsz)
 			const git_error *e = git_error_last();
 
 			git_oid_tostr(hex, sizeof(hex), &oid);
-			snprintf(err, errsz, "%s: cannot read tag %s: %s", walk_repo_path(r), hex,
+			snprintf(err, errsz, "%s: cannot read tag %s: %s", repo_path(r), hex,
 				 e && e->message ? e->message : "unknown libgit2 error");
 			ret = WALK_ERR;
 			break;

@@ -1,5 +1,5 @@
 /*
- * walk_repo.c - the repository handle both walkers use: find the
+ * repo.c - the repository handle both walkers use: find the
  * repository as git does, its object directory, its hash width and what
  * it lacks by design (shallow, partial); open it with libgit2 where
  * libgit2 can, and without it (SHA-256) for the pack walker.
@@ -8,7 +8,7 @@
 
 #include "odb.h"
 #include "walk_pack.h"
-#include "walk_repo_int.h"
+#include "repo_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -224,7 +224,7 @@ static int is_bare(git_repository *repo)
  * not look at extensions, GIT_DIR as git does), read the hash from its
  * config, and keep the repository for the pack walker only.
  */
-static int open_without_libgit2(walk_repo *r, const char *path, char *err, size_t errsz)
+static int open_without_libgit2(repo_handle *r, const char *path, char *err, size_t errsz)
 {
 	git_buf gitdir = GIT_BUF_INIT;
 	git_config *cfg = NULL;
@@ -339,7 +339,7 @@ done:
  * directory it has already (by inode).  Missing ones are left out here
  * and warned about by the walkers.
  */
-static int add_alternates(walk_repo *r)
+static int add_alternates(repo_handle *r)
 {
 	char **dirs, msg[16];
 	size_t n;
@@ -392,9 +392,9 @@ static void set_libgit2_options(void)
 				 (size_t)(rl.rlim_cur > 8 ? rl.rlim_cur / 2 : 4));
 }
 
-int walk_repo_open(walk_repo **out, const char *path, char *err, size_t errsz)
+int repo_open(repo_handle **out, const char *path, char *err, size_t errsz)
 {
-	walk_repo *r;
+	repo_handle *r;
 	const char *shown;
 	int rc;
 
@@ -430,14 +430,14 @@ int walk_repo_open(walk_repo **out, const char *path, char *err, size_t errsz)
 			set_err(err, errsz, "cannot open repository %s: %s", what, git2_msg());
 			rc = WALK_ERR;
 		}
-		walk_repo_free(r);
+		repo_free(r);
 		return rc;
 	}
 	r->rawsz = GIT_OID_RAWSZ;
 	shown = is_bare(r->repo) ? git_repository_path(r->repo) : git_repository_workdir(r->repo);
 	r->path = strdup(shown);
 	if (!r->path) {
-		walk_repo_free(r);
+		repo_free(r);
 		return WALK_NOMEM;
 	}
 	/* show "/x/repo", not "/x/repo/" */
@@ -449,19 +449,19 @@ int walk_repo_open(walk_repo **out, const char *path, char *err, size_t errsz)
 		if (rc == WALK_ERR)
 			set_err(err, errsz, "%s: cannot find the object directory: %s", r->path,
 				git2_msg());
-		walk_repo_free(r);
+		repo_free(r);
 		return rc;
 	}
 	if ((rc = add_alternates(r)) < 0) {
 		if (rc == WALK_ERR)
 			set_err(err, errsz, "%s: cannot add alternate object directories: %s",
 				r->path, git2_msg());
-		walk_repo_free(r);
+		repo_free(r);
 		return rc;
 	}
 	/* libgit2 reads at any offset an index gives: none past a pack's end */
 	if ((rc = odb_check_packs(r->objdir, r->rawsz, err, errsz))) {
-		walk_repo_free(r);
+		repo_free(r);
 		return rc == ODB_NOMEM ? WALK_NOMEM : WALK_ERR;
 	}
 	if (git_repository_is_shallow(r->repo) == 1)
@@ -477,7 +477,7 @@ int walk_repo_open(walk_repo **out, const char *path, char *err, size_t errsz)
 	return WALK_OK;
 }
 
-void walk_repo_free(walk_repo *r)
+void repo_free(repo_handle *r)
 {
 	if (!r)
 		return;
@@ -488,22 +488,22 @@ void walk_repo_free(walk_repo *r)
 	free(r);
 }
 
-const char *walk_repo_path(const walk_repo *r)
+const char *repo_path(const repo_handle *r)
 {
 	return r->path;
 }
 
-const char *walk_repo_objdir(const walk_repo *r)
+const char *repo_objdir(const repo_handle *r)
 {
 	return r->objdir;
 }
 
-size_t walk_repo_rawsz(const walk_repo *r)
+size_t repo_rawsz(const repo_handle *r)
 {
 	return r->rawsz;
 }
 
-unsigned walk_repo_lacks(const walk_repo *r)
+unsigned repo_lacks(const repo_handle *r)
 {
 	return r->lacks;
 }
@@ -546,7 +546,7 @@ static int promisor_entry(const git_config_entry *e, void *payload)
 	return 0;
 }
 
-int walk_repo_promisor(walk_repo *r, char *buf, size_t n)
+int repo_promisor(repo_handle *r, char *buf, size_t n)
 {
 	git_config *cfg = NULL;
 	git_config_entry *e = NULL;
@@ -570,17 +570,17 @@ int walk_repo_promisor(walk_repo *r, char *buf, size_t n)
 	return ps.found;
 }
 
-int walk_repo_has_libgit2(const walk_repo *r)
+int repo_has_libgit2(const repo_handle *r)
 {
 	return r->repo != NULL;
 }
 
-struct git_repository *walk_repo_git2(walk_repo *r)
+struct git_repository *repo_git2(repo_handle *r)
 {
 	return r->repo;
 }
 
-void walk_repo_no_libgit2(const walk_repo *r, const char *what, char *err, size_t errsz)
+void repo_no_libgit2(const repo_handle *r, const char *what, char *err, size_t errsz)
 {
 	(void)no_libgit2(r, what, err, errsz);
 }

@@ -1,12 +1,12 @@
 /*
- * walk_repo_int.h - the repository handle's fields, for the files that
- * make and read it (walk_repo.c, walk_git2.c); everyone else sees the
- * opaque walk_repo of walk_repo.h.
+ * repo_int.h - the repository handle's fields, for the files that
+ * make and read it (repo.c, walk_git2.c); everyone else sees the
+ * opaque repo_handle of repo.h.
  *
- * Ownership: the handle owns repo, path and objdir (walk_repo_free()).
+ * Ownership: the handle owns repo, path and objdir (repo_free()).
  */
-#ifndef ABBREV_WALK_REPO_INT_H
-#define ABBREV_WALK_REPO_INT_H
+#ifndef ABBREV_REPO_INT_H
+#define ABBREV_REPO_INT_H
 
 #include <git2.h>
 #include <stdarg.h>
@@ -15,9 +15,9 @@
 
 #include "objread.h"
 #include "walk.h"
-#include "walk_repo.h"
+#include "repo.h"
 
-struct walk_repo {
+struct repo_handle {
 	git_repository *repo;   /* NULL for a repository libgit2 cannot open */
 	objread *own;           /* without repo: the own reader of its commits, once needed */
 	char *path;
@@ -47,7 +47,7 @@ static inline const char *git2_msg(void)
 }
 
 /* The error for what needs libgit2 on a repository it cannot open. */
-static inline int no_libgit2(const walk_repo *r, const char *what, char *err, size_t errsz)
+static inline int no_libgit2(const repo_handle *r, const char *what, char *err, size_t errsz)
 {
 	set_err(err, errsz, "%s: %s needs libgit2, which cannot read this repository's "
 		"%zu-byte object IDs (SHA-256)", r->path, what, r->rawsz);
