@@ -17,10 +17,10 @@ JSON's "backtest" must match.  Prints what differs; exits 1 if anything.
 import bisect
 import json
 import math
-import subprocess
 import sys
 
 import birthday
+from history_oracle import commit_times, git  # one reading of git's commit dates
 
 YEAR = 31556952.0
 STEP = 2.0
@@ -39,27 +39,6 @@ def expect(ok, msg):
         bad.append(msg)
     return ok
 
-
-def git(repo, *args, data=None):
-    return subprocess.run(["git", "-C", repo] + list(args), input=data,
-                          stdout=subprocess.PIPE, check=True).stdout.decode()
-
-
-def commit_times(repo):
-    times = {}
-    for line in git(repo, "log", "--all", "--format=%H %ct").splitlines():
-        h, t = line.split()
-        times[h] = int(t)
-    listed = git(repo, "cat-file", "--batch-all-objects",
-                 "--batch-check=%(objectname) %(objecttype)").splitlines()
-    rest = [l.split()[0] for l in listed if l.endswith(" commit") and l.split()[0] not in times]
-    if rest:
-        out = git(repo, "log", "--no-walk=unsorted", "--stdin", "--format=%H %ct",
-                  data=("\n".join(rest) + "\n").encode())
-        for line in out.splitlines():
-            h, t = line.split()
-            times[h] = int(t)
-    return times
 
 
 def fit_line(x, y):

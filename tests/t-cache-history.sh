@@ -32,38 +32,14 @@ npacks=$(ls "$repo"/.git/objects/pack/*.pack | wc -l)
 	die "no loose objects"
 
 cat >"$tmp/replay.py" <<'PY'
-import json, subprocess, sys
+import json, os, sys
+sys.path.insert(0, os.environ["tests_dir"])
+from history_oracle import commit_times, replay  # git's dates, the replay redone
 repo, path = sys.argv[1], sys.argv[2]
-def git(*args, data=None):
-    return subprocess.run(["git", "-C", repo] + list(args), input=data,
-                          stdout=subprocess.PIPE, check=True).stdout.decode()
-times = {}
-for line in git("log", "--all", "--format=%H %ct").splitlines():
-    h, t = line.split()
-    times[h] = int(t)
-rest = [l.split()[0] for l in git("cat-file", "--batch-all-objects",
-        "--batch-check=%(objectname) %(objecttype)").splitlines()
-        if l.endswith(" commit") and l.split()[0] not in times]
-assert rest, "no unreachable commit"
-for line in git("log", "--no-walk=unsorted", "--stdin", "--format=%H %ct",
-                data=("\n".join(rest) + "\n").encode()).splitlines():
-    h, t = line.split()
-    times[h] = int(t)
-def lcp(a, b):
-    n = 0
-    while n < len(a) and a[n] == b[n]:
-        n += 1
-    return n
-order = sorted(times, key=lambda h: (times[h], h))
-seen, first, longest = [], {}, 0
-import bisect
-for k, h in enumerate(order, 1):
-    i = bisect.bisect_left(seen, h)
-    best = max([lcp(seen[j], h) for j in (i - 1, i) if 0 <= j < len(seen)] or [0])
-    seen.insert(i, h)
-    for L in range(longest + 1, best + 1):
-        first[L] = (times[h], k, h)
-    longest = max(longest, best)
+times = commit_times(repo)
+assert len(times) > len(commit_times(repo, reachable_only=True)), "no unreachable commit"
+first, longest, _ = replay(times)
+first = {L: (t, k, h) for L, (t, k, _best, h) in first.items()}
 with open(path) as f:
     got = json.load(f)
 assert got["commits"] == len(times), (got["commits"], len(times))
@@ -84,7 +60,7 @@ history_as() {
 	expect_exit 0 "$GIT_ABBREV" history --format=json --no-projection "$@"
 	cp "$out" "$tmp/$label.json"
 	checks=$((checks + 1))
-	"$PYTHON3" "$tmp/replay.py" "$repo" "$tmp/$label.json" >"$tmp/py.out" 2>&1 ||
+	tests_dir=$tests_dir "$PYTHON3" "$tmp/replay.py" "$repo" "$tmp/$label.json" >"$tmp/py.out" 2>&1 ||
 		{ fail "$label: history is not git's replay"; show "$tmp/py.out"; }
 }
 same() { # LABEL [REPO]: its JSON is the cold run's, byte for byte but REPO's path
