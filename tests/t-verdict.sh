@@ -54,6 +54,17 @@ for r in planted history many; do
 			"$tmp/$r.$f" >"$tmp/wide" || { fail "$r: $f report wider than 80 columns"; show "$tmp/wide"; }
 		checks=$((checks + 1))
 		grep -q "git config core.abbrev" "$tmp/$r.$f" || fail "$r: $f report has no suggestion"
+		# the suggestion's horizon is the JSON's over_years, never "until <year>" (which
+		# reads as the year 1% is passed, the table's "1% in" column)
+		checks=$((checks + 1))
+		years=$(jget "$tmp/$r.report.json" 'd["verdict"]["suggest"]["over_years"]')
+		sentence=$(sed -n '/^[Ss]uggested:/,/abbrev.minLength/p' "$tmp/$r.$f" | tr -s ' \n' '  ')
+		case $years:$sentence in
+		0*:*"no growth to look ten years ahead"*) ;;
+		10*:*"stay below 1% for the next 10 years, through "*) ;;
+		*) fail "$r: $f suggestion's horizon ($years years)"; echo "$sentence" ;;
+		esac
+		case $sentence in *" until "*) fail "$r: $f suggestion says until" ;; esac
 	done
 	expect_exit 0 "$GIT_ABBREV" check 12 "$tmp/$r"
 	cp "$out" "$tmp/$r.check.text"

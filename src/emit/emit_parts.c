@@ -1245,9 +1245,10 @@ void emit_verdict_suggest(char *buf, size_t n, const verdict *v)
 		fmt_year(until, sizeof(until),
 			 v->pol.now + VERDICT_YEARS * PROJECTION_YEAR, 0);
 		snprintf(buf, n, "suggested: git config core.abbrev %u (all objects stay below "
-			 "1%% until %s at the growth above); git config abbrev.minLength %u "
+			 "1%% for the next %.0f years, through %s, at the growth above); git config "
+			 "abbrev.minLength %u "
 			 "(commits quoted in messages, for git abbrev verify)",
-			 v->suggest_abbrev, until, v->suggest_commit);
+			 v->suggest_abbrev, VERDICT_YEARS, until, v->suggest_commit);
 	} else {
 		snprintf(buf, n, "suggested: git config core.abbrev %u (all objects below 1%% "
 			 "now; no growth to look ten years ahead); git config abbrev.minLength %u "
