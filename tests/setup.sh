@@ -175,6 +175,22 @@ verify_summary() {
 	echo "$(_n "$1" reference) in $(_n "$2" message): $(_n "$3" error), $(_n "$4" warning)"
 }
 
+# The commands whose `-h` offers --format=...FORMAT, read from the tool's
+# own `help` and each command's `-h` (which exits 129, as git's), one a
+# line into FILE: a test over every command with that format finds them
+# here, so a new command cannot be left out of it.
+commands_offering() { # FORMAT FILE
+	expect_exit 0 "$GIT_ABBREV" help
+	sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p' "$out" >"$tmp/commands_offering"
+	: >"$2"
+	while read -r co_cmd; do
+		expect_exit 129 "$GIT_ABBREV" "$co_cmd" -h
+		if grep -q -- "--format=[a-z|]*$1" "$out"; then
+			echo "$co_cmd" >>"$2"
+		fi
+	done <"$tmp/commands_offering"
+}
+
 one_line() {
 	[ -s "$1" ] || return 1
 	[ "$(wc -l <"$1" | tr -d ' ')" -eq 1 ] || return 1

@@ -18,15 +18,7 @@ cp "$out" "$tmp/part"
 mkdir "$tmp/json"
 
 say "the commands that offer --format=json, from the tool's own help"
-expect_exit 0 "$GIT_ABBREV" help
-sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p' "$out" >"$tmp/commands"
-: >"$tmp/json-commands"
-while read -r c; do
-	expect_exit 129 "$GIT_ABBREV" "$c" -h
-	if grep -q -- '--format=[a-z|]*json' "$out"; then
-		echo "$c" >>"$tmp/json-commands"
-	fi
-done <"$tmp/commands"
+commands_offering json "$tmp/json-commands"
 checks=$((checks + 1))
 [ "$(wc -l <"$tmp/json-commands")" -ge 10 ] || { fail "fewer than 10 commands offer JSON"; show "$tmp/json-commands"; }
 

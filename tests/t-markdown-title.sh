@@ -15,15 +15,7 @@ expect_exit 0 "$GIT_ABBREV" report --format=partial "$r"
 cp "$out" "$tmp/part"
 
 say "the commands that offer --format=markdown, from the tool's own help"
-expect_exit 0 "$GIT_ABBREV" help
-sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p' "$out" >"$tmp/commands"
-: >"$tmp/md-commands"
-while read -r c; do
-	expect_exit 129 "$GIT_ABBREV" "$c" -h
-	if grep -q -- '--format=[a-z|]*markdown' "$out"; then
-		echo "$c" >>"$tmp/md-commands"
-	fi
-done <"$tmp/commands"
+commands_offering markdown "$tmp/md-commands"
 
 args() { # COMMAND: its arguments here
 	case $1 in
