@@ -175,6 +175,15 @@ verify_summary() {
 	echo "$(_n "$1" reference) in $(_n "$2" message): $(_n "$3" error), $(_n "$4" warning)"
 }
 
+# One commit in REPO with MESSAGE as given (git's cleanup only), changing
+# the file f; prints its ID.  For the verify tests that craft messages.
+commit_msg() { # REPO MESSAGE
+	echo "$2" >>"$1/f"
+	git -C "$1" add f
+	printf '%s\n' "$2" | git -C "$1" commit -q -F -
+	git -C "$1" rev-parse HEAD
+}
+
 # The commands whose `-h` offers --format=...FORMAT, read from the tool's
 # own `help` and each command's `-h` (which exits 129, as git's), one a
 # line into FILE: a test over every command with that format finds them

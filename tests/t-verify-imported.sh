@@ -18,12 +18,7 @@
 
 r=$tmp/imp
 git init -q "$r"
-c() { # subject, body: one commit with a file change
-	echo "$1" >>"$r/f"
-	git -C "$r" add f
-	printf '%s\n\n%s\n' "$1" "$2" | git -C "$r" commit -q -F -
-	git -C "$r" rev-parse HEAD
-}
+c() { commit_msg "$r" "$(printf '%s\n\n%s' "$1" "$2")"; } # subject, body
 # IDs that name nothing here (checked below against git)
 X1=0a1b2c3d4e5f X2=1b2c3d4e5f6a X3=2c3d4e5f6a7b X4=3d4e5f6a7b8c X5=4e5f6a7b8c9d X6=5f6a7b8c9d0e
 PICK=6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b

@@ -12,12 +12,7 @@
 
 r=$tmp/title
 git init -q "$r"
-c() { # message
-	echo "$1" >>"$r/f"
-	git -C "$r" add f
-	printf '%s\n' "$1" | git -C "$r" commit -q -F -
-	git -C "$r" rev-parse HEAD
-}
+c() { commit_msg "$r" "$1"; } # message
 c "base: first" >/dev/null
 para=$(c "area: add the frob
 with more words on a second line

@@ -12,12 +12,7 @@
 
 r=$tmp/unclosed
 git init -q "$r"
-c() { # message
-	echo "$1" >>"$r/f"
-	git -C "$r" add f
-	printf '%s\n' "$1" | git -C "$r" commit -q -F -
-	git -C "$r" rev-parse HEAD
-}
+c() { commit_msg "$r" "$1"; } # message
 c "base: first" >/dev/null
 a=$(c "area: don't die in get_options().")
 b=$(c "area: don't die in parse_priority().")
