@@ -1,5 +1,5 @@
 /*
- * check_audit.c - refs_audit.c: verify's findings as one class each, the
+ * check_audit.c - cite_audit.c: verify's findings as one class each, the
  * committer's year, and the tally (years, most cited, prefixes, wrong
  * references) over hand-made results.
  */
@@ -10,12 +10,12 @@
 #include <string.h>
 
 #include "check_suites.h"
-#include "refs_audit.h"
+#include "cite_audit.h"
 
 /* A result with the problems p[0..n). */
-static refs_result with(const int *p, size_t n)
+static cite_result with(const int *p, size_t n)
 {
-	refs_result x;
+	cite_result x;
 
 	memset(&x, 0, sizeof(x));
 	x.f = calloc(n ? n : 1, sizeof(*x.f));
@@ -33,39 +33,39 @@ START_TEST(test_classify)
 		size_t n;
 		int target, want;
 	} cases[] = {
-		{ { 0 }, 0, 0, REFS_C_OK },
-		{ { REFS_P_LAYOUT, REFS_P_UPPER }, 2, 0, REFS_C_OK },
-		{ { REFS_P_SHORTENED, REFS_P_STYLE }, 2, 0, REFS_C_OK },
-		{ { REFS_P_SHORT }, 1, 0, REFS_C_SHORT },
-		{ { REFS_P_SHORT, REFS_P_AMBIGUOUS_LATER }, 2, 0, REFS_C_AMBIGUOUS_TODAY },
-		{ { REFS_P_AMBIGUOUS, REFS_P_SHORT }, 2, 0, REFS_C_AMBIGUOUS },
-		{ { REFS_P_UNKNOWN }, 1, 1, REFS_C_WRONG_FOUND },
-		{ { REFS_P_UNKNOWN, REFS_P_STYLE }, 2, 0, REFS_C_WRONG },
-		{ { REFS_P_NOT_COMMIT }, 1, 0, REFS_C_NOT_COMMIT },
-		{ { REFS_P_SUBJECT, REFS_P_SHORT }, 2, 1, REFS_C_SUBJECT },
-		{ { REFS_P_NOT_ANCESTOR, REFS_P_SHORT }, 2, 1, REFS_C_NOT_ANCESTOR },
-		{ { REFS_P_SUBJECT, REFS_P_NOT_ANCESTOR }, 2, 1, REFS_C_SUBJECT },
-		{ { REFS_P_NOT_HERE }, 1, 0, REFS_C_FOREIGN },
-		{ { REFS_P_UNKNOWN, REFS_P_NOT_HERE }, 2, 1, REFS_C_FOREIGN },
+		{ { 0 }, 0, 0, CITE_C_OK },
+		{ { CITE_P_LAYOUT, CITE_P_UPPER }, 2, 0, CITE_C_OK },
+		{ { CITE_P_SHORTENED, CITE_P_STYLE }, 2, 0, CITE_C_OK },
+		{ { CITE_P_SHORT }, 1, 0, CITE_C_SHORT },
+		{ { CITE_P_SHORT, CITE_P_AMBIGUOUS_LATER }, 2, 0, CITE_C_AMBIGUOUS_TODAY },
+		{ { CITE_P_AMBIGUOUS, CITE_P_SHORT }, 2, 0, CITE_C_AMBIGUOUS },
+		{ { CITE_P_UNKNOWN }, 1, 1, CITE_C_WRONG_FOUND },
+		{ { CITE_P_UNKNOWN, CITE_P_STYLE }, 2, 0, CITE_C_WRONG },
+		{ { CITE_P_NOT_COMMIT }, 1, 0, CITE_C_NOT_COMMIT },
+		{ { CITE_P_SUBJECT, CITE_P_SHORT }, 2, 1, CITE_C_SUBJECT },
+		{ { CITE_P_NOT_ANCESTOR, CITE_P_SHORT }, 2, 1, CITE_C_NOT_ANCESTOR },
+		{ { CITE_P_SUBJECT, CITE_P_NOT_ANCESTOR }, 2, 1, CITE_C_SUBJECT },
+		{ { CITE_P_NOT_HERE }, 1, 0, CITE_C_FOREIGN },
+		{ { CITE_P_UNKNOWN, CITE_P_NOT_HERE }, 2, 1, CITE_C_FOREIGN },
 	};
 
-	ck_assert_int_eq(refs_classify(NULL), REFS_C_OK);
+	ck_assert_int_eq(cite_classify(NULL), CITE_C_OK);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		refs_result x = with(cases[i].p, cases[i].n);
+		cite_result x = with(cases[i].p, cases[i].n);
 
 		if (cases[i].target)
 			x.target.id[3] = 0x5a;
-		ck_assert_msg(refs_classify(&x) == cases[i].want, "case %zu: %s, want %s", i,
-			      refs_class_name(refs_classify(&x)), refs_class_name(cases[i].want));
+		ck_assert_msg(cite_classify(&x) == cases[i].want, "case %zu: %s, want %s", i,
+			      cite_class_name(cite_classify(&x)), cite_class_name(cases[i].want));
 		free(x.f);
 	}
 	/* the names, headings (5 chars at most) and the wrong ones */
-	for (int c = 0; c < REFS_C_COUNT; c++) {
-		ck_assert_uint_le(strlen(refs_class_heading(c)), 5);
-		ck_assert_int_eq(refs_class_wrong(c), c == REFS_C_WRONG || c == REFS_C_WRONG_FOUND ||
-				 c == REFS_C_NOT_COMMIT);
+	for (int c = 0; c < CITE_C_COUNT; c++) {
+		ck_assert_uint_le(strlen(cite_class_heading(c)), 5);
+		ck_assert_int_eq(cite_class_wrong(c), c == CITE_C_WRONG || c == CITE_C_WRONG_FOUND ||
+				 c == CITE_C_NOT_COMMIT);
 		for (int d = 0; d < c; d++)
-			ck_assert_str_ne(refs_class_name(c), refs_class_name(d));
+			ck_assert_str_ne(cite_class_name(c), cite_class_name(d));
 	}
 }
 END_TEST
@@ -73,16 +73,16 @@ END_TEST
 START_TEST(test_year_of)
 {
 	/* 2020-12-31 23:30:00 UTC: 2021 at +0100, 2020 at UTC */
-	ck_assert_int_eq(refs_audit_year_of(1609457400, 60), 2021);
-	ck_assert_int_eq(refs_audit_year_of(1609457400, 0), 2020);
+	ck_assert_int_eq(cite_audit_year_of(1609457400, 60), 2021);
+	ck_assert_int_eq(cite_audit_year_of(1609457400, 0), 2020);
 	/* 2021-01-01 03:00:00 UTC: 2020 at -0500 */
-	ck_assert_int_eq(refs_audit_year_of(1609470000, -300), 2020);
-	ck_assert_int_eq(refs_audit_year_of(1609470000, 0), 2021);
+	ck_assert_int_eq(cite_audit_year_of(1609470000, -300), 2020);
+	ck_assert_int_eq(cite_audit_year_of(1609470000, 0), 2021);
 }
 END_TEST
 
 /* A reference of the list `l` written as `hex`. */
-static void add_ref(refs_list *l, refs_ref *v, size_t i, const char *hex)
+static void add_ref(cite_list *l, citation *v, size_t i, const char *hex)
 {
 	memset(&v[i], 0, sizeof(v[i]));
 	strcpy(v[i].id, hex);
@@ -92,16 +92,16 @@ static void add_ref(refs_list *l, refs_ref *v, size_t i, const char *hex)
 
 START_TEST(test_tally)
 {
-	refs_audit a = { 0 };
-	refs_ref v[4];
-	refs_list l = { .v = v, .cap = 4 };
-	refs_result x[4];
-	refs_results res = { x, 0, 4, 0, 0, 0, 0 };
-	refs_audit_cited top[3];
+	cite_audit a = { 0 };
+	citation v[4];
+	cite_list l = { .v = v, .cap = 4 };
+	cite_result x[4];
+	cite_results res = { x, 0, 4, 0, 0, 0, 0 };
+	cite_audit_cited top[3];
 	unsigned char c1[ABBREV_MAX_RAWSZ] = { 0x11 }, c2[ABBREV_MAX_RAWSZ] = { 0x22 },
 		      c3[ABBREV_MAX_RAWSZ] = { 0x33 }, citing[ABBREV_MAX_RAWSZ] = { 0xcc };
-	static const int unknown[] = { REFS_P_UNKNOWN }, later[] = { REFS_P_AMBIGUOUS_LATER },
-			 amb[] = { REFS_P_AMBIGUOUS };
+	static const int unknown[] = { CITE_P_UNKNOWN }, later[] = { CITE_P_AMBIGUOUS_LATER },
+			 amb[] = { CITE_P_AMBIGUOUS };
 	size_t n;
 
 	a.rawsz = 20;
@@ -114,7 +114,7 @@ START_TEST(test_tally)
 	x[1].nlater = 1;
 	x[2] = with(NULL, 0), x[2].ref = 2, x[2].named = 1, memcpy(x[2].commit.id, c1, 20);
 	res.n = 3;
-	ck_assert_int_eq(refs_audit_add(&a, &l, &res, citing, 2019), 0);
+	ck_assert_int_eq(cite_audit_add(&a, &l, &res, citing, 2019), 0);
 	for (size_t i = 0; i < 3; i++)
 		free(x[i].f);
 	/* 2017: a wrong ID whose subject finds c3, another wrong one, "2200" ambiguous */
@@ -125,36 +125,36 @@ START_TEST(test_tally)
 	x[1] = with(unknown, 1), x[1].ref = 1;
 	x[2] = with(amb, 1), x[2].ref = 2, x[2].ncands = 3;
 	res.n = 3;
-	ck_assert_int_eq(refs_audit_add(&a, &l, &res, citing, 2017), 0);
+	ck_assert_int_eq(cite_audit_add(&a, &l, &res, citing, 2017), 0);
 	for (size_t i = 0; i < 3; i++)
 		free(x[i].f);
 	/* a commit without references: counted, no year */
 	res.n = 0;
 	l.n = 0;
-	ck_assert_int_eq(refs_audit_add(&a, &l, &res, citing, 2030), 0);
-	ck_assert_int_eq(refs_audit_finish(&a), 0);
+	ck_assert_int_eq(cite_audit_add(&a, &l, &res, citing, 2030), 0);
+	ck_assert_int_eq(cite_audit_finish(&a), 0);
 
 	ck_assert_uint_eq(a.commits, 3);
 	ck_assert_uint_eq(a.refs, 6);
 	ck_assert_uint_eq(a.nyears, 2);
 	ck_assert_int_eq(a.years[0].year, 2017);
 	ck_assert_int_eq(a.years[1].year, 2019);
-	ck_assert_uint_eq(a.years[0].n[REFS_C_WRONG_FOUND], 1);
-	ck_assert_uint_eq(a.years[0].n[REFS_C_WRONG], 1);
-	ck_assert_uint_eq(a.years[0].n[REFS_C_AMBIGUOUS], 1);
-	ck_assert_uint_eq(a.years[1].n[REFS_C_OK], 2);
-	ck_assert_uint_eq(a.years[1].n[REFS_C_AMBIGUOUS_TODAY], 1);
-	ck_assert_uint_eq(a.total[REFS_C_OK], 2);
-	ck_assert(refs_audit_share(a.total[REFS_C_OK], a.refs) > 33.33 &&
-		  refs_audit_share(a.total[REFS_C_OK], a.refs) < 33.34);
+	ck_assert_uint_eq(a.years[0].n[CITE_C_WRONG_FOUND], 1);
+	ck_assert_uint_eq(a.years[0].n[CITE_C_WRONG], 1);
+	ck_assert_uint_eq(a.years[0].n[CITE_C_AMBIGUOUS], 1);
+	ck_assert_uint_eq(a.years[1].n[CITE_C_OK], 2);
+	ck_assert_uint_eq(a.years[1].n[CITE_C_AMBIGUOUS_TODAY], 1);
+	ck_assert_uint_eq(a.total[CITE_C_OK], 2);
+	ck_assert(cite_audit_share(a.total[CITE_C_OK], a.refs) > 33.33 &&
+		  cite_audit_share(a.total[CITE_C_OK], a.refs) < 33.34);
 	/* most cited: c1 twice, then c2 and c3 once, by ID */
-	n = refs_audit_top(&a, top, 3);
+	n = cite_audit_top(&a, top, 3);
 	ck_assert_uint_eq(n, 3);
 	ck_assert_mem_eq(top[0].id, c1, 20);
 	ck_assert_uint_eq(top[0].cites, 2);
 	ck_assert_mem_eq(top[1].id, c2, 20);
 	ck_assert_mem_eq(top[2].id, c3, 20);
-	ck_assert_uint_eq(refs_audit_top(&a, top, 1), 1);
+	ck_assert_uint_eq(cite_audit_top(&a, top, 1), 1);
 	ck_assert_mem_eq(top[0].id, c1, 20);
 	/* "2200" once: cited twice, ambiguous when written once */
 	ck_assert_uint_eq(a.namb, 1);
@@ -169,7 +169,7 @@ START_TEST(test_tally)
 	ck_assert_mem_eq(a.wrong[0].right, c3, 20);
 	ck_assert_str_eq(a.wrong[1].written, "feedface0000");
 	ck_assert_int_eq(a.wrong[1].found, 0);
-	refs_audit_clear(&a);
+	cite_audit_clear(&a);
 }
 END_TEST
 

@@ -21,7 +21,7 @@ int main(void)
 	srunner_add_suite(sr, make_cli_suite());
 	srunner_add_suite(sr, make_progress_suite());
 	srunner_add_suite(sr, make_oom_suite());
-	srunner_add_suite(sr, make_refs_suite());
+	srunner_add_suite(sr, make_cite_suite());
 	srunner_add_suite(sr, make_formats_suite());
 	srunner_add_suite(sr, make_history_suite());
 	srunner_add_suite(sr, make_ids_suite());

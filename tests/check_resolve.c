@@ -1,8 +1,8 @@
 /*
  * check_resolve.c - the commit parser (commit.h) on hand-written commit
- * objects, and the resolver's decisions (refs_resolve.h) over a
+ * objects, and the resolver's decisions (cite_resolve.h) over a
  * hand-made history: a table of commits with subjects, times and
- * parents behind a refs_source, so every verdict and every suggested
+ * parents behind a cite_source, so every verdict and every suggested
  * commit is checked without a repository.
  */
 #include <check.h>
@@ -12,8 +12,8 @@
 #include "check_suites.h"
 #include "commit.h"
 #include "idset.h"
-#include "refs_parse.h"
-#include "refs_resolve.h"
+#include "cite_parse.h"
+#include "cite_resolve.h"
 
 /* ---- the commit parser ------------------------------------------------------------ */
 
@@ -121,7 +121,7 @@ START_TEST(test_commit_head_complete)
 }
 END_TEST
 
-/* ---- a hand-made history behind a refs_source ------------------------------------- */
+/* ---- a hand-made history behind a cite_source ------------------------------------- */
 
 typedef struct {
 	const char *hex;     /* zero-filled to 20 bytes */
@@ -241,12 +241,12 @@ static int fake_each_commit(void *ctx, const unsigned char *ids, size_t n,
 }
 
 static fake_repo F;
-static refs_source SRC = { &F, fake_commit, fake_is_ancestor, fake_is_public, NULL, NULL, NULL, NULL, NULL };
+static cite_source SRC = { &F, fake_commit, fake_is_ancestor, fake_is_public, NULL, NULL, NULL, NULL, NULL };
 static idsets *S;
-static refs_ids IDS;
-static refs_resolver *R;
-static refs_list RL;
-static refs_results RES;
+static cite_ids IDS;
+static cite_resolver *R;
+static cite_list RL;
+static cite_results RES;
 
 static void setup(void)
 {
@@ -260,8 +260,8 @@ static void setup(void)
 		test_id(F.raw[i], 20, hist[i].hex);
 		ck_assert_int_eq(idsets_add(S, F.raw[i], hist[i].type), 1);
 	}
-	refs_ids_over_sets(&IDS, S);
-	ck_assert_int_eq(refs_resolver_new(&R, &IDS, &SRC, 12), 0);
+	cite_ids_over_sets(&IDS, S);
+	ck_assert_int_eq(cite_resolver_new(&R, &IDS, &SRC, 12), 0);
 }
 
 /* The same tests with the subject index read through each_commit(). */
@@ -273,25 +273,25 @@ static void setup_batch(void)
 
 static void teardown(void)
 {
-	refs_results_clear(&RES);
-	refs_list_free(&RL);
-	refs_resolver_free(R);
+	cite_results_clear(&RES);
+	cite_list_free(&RL);
+	cite_resolver_free(R);
 	idsets_free(S);
 }
 
 /* Check the one reference of `text`, as the message of commit `ctx` (-1: a file). */
-static const refs_result *check1(const char *text, int ctx)
+static const cite_result *check1(const char *text, int ctx)
 {
-	refs_results_clear(&RES);
-	refs_list_free(&RL);
-	ck_assert_int_eq(refs_parse(&RL, text, strlen(text), ctx >= 0 ? REFS_PARSE_MESSAGE : 0), 0);
+	cite_results_clear(&RES);
+	cite_list_free(&RL);
+	ck_assert_int_eq(cite_parse(&RL, text, strlen(text), ctx >= 0 ? CITE_PARSE_MESSAGE : 0), 0);
 	ck_assert_uint_eq(RL.n, 1);
-	ck_assert_int_eq(refs_resolve(R, &RES, text, &RL, ctx >= 0 ? F.raw[ctx] : NULL, NULL, 0), 0);
+	ck_assert_int_eq(cite_resolve(R, &RES, text, &RL, ctx >= 0 ? F.raw[ctx] : NULL, NULL, 0), 0);
 	ck_assert_uint_eq(RES.nrefs, 1);
 	return RES.n ? &RES.v[0] : NULL;
 }
 
-static int has(const refs_result *x, int problem)
+static int has(const cite_result *x, int problem)
 {
 	for (size_t i = 0; x && i < x->nf; i++)
 		if (x->f[i].problem == problem)
@@ -300,7 +300,7 @@ static int has(const refs_result *x, int problem)
 }
 
 /* The suggested commit is hist[i], and --fix would write `fixed`. */
-static void expect_target(const refs_result *x, int i, const char *fixed)
+static void expect_target(const cite_result *x, int i, const char *fixed)
 {
 	ck_assert_ptr_nonnull(x);
 	ck_assert_int_eq(x->suggest, 1);
@@ -314,7 +314,7 @@ START_TEST(test_resolve_right)
 	ck_assert_ptr_null(check1("Fixes: 3000000000cc (\"the fix\")\n", -1));
 	ck_assert_ptr_null(check1("See commit 2000000000bb (\"add the feature\").\n", -1));
 	/* a right reference reads its own commit, never every commit */
-	ck_assert_int_eq(refs_resolver_indexed(R), 0);
+	ck_assert_int_eq(cite_resolver_indexed(R), 0);
 	ck_assert_uint_le(F.reads, 2);
 	/* --range: an ancestor is fine, and the ancestry was asked */
 	ck_assert_ptr_null(check1("x\n\nFixes: 2000000000bb (\"add the feature\")\n", 3));
@@ -322,10 +322,10 @@ START_TEST(test_resolve_right)
 }
 END_TEST
 
-/* refs_ids over IDS that count the questions asked */
+/* cite_ids over IDS that count the questions asked */
 static size_t n_prefix, n_unique;
 
-static int counting_prefix(void *ctx, const char *hex, size_t n, refs_id_fn fn, void *arg,
+static int counting_prefix(void *ctx, const char *hex, size_t n, cite_id_fn fn, void *arg,
 			   char *err, size_t errsz)
 {
 	n_prefix++;
@@ -353,22 +353,22 @@ START_TEST(test_resolve_repeated)
 		"Fixes: 3000000000ff (\"the fix\")\n"             /* unknown */
 		"See commit 2000000000BB (\"add the feature\").\n"; /* upper case */
 	char text[8 * sizeof(one)] = "";
-	refs_ids counted = IDS;
-	refs_resolver *r2;
+	cite_ids counted = IDS;
+	cite_resolver *r2;
 
 	for (int k = 0; k < 6; k++)
 		strcat(text, one);
 	counted.prefix = counting_prefix;
 	counted.unique_length = counting_unique;
 	n_prefix = n_unique = 0;
-	ck_assert_int_eq(refs_resolver_new(&r2, &counted, &SRC, 12), 0);
-	ck_assert_int_eq(refs_parse(&RL, text, strlen(text), 0), 0);
+	ck_assert_int_eq(cite_resolver_new(&r2, &counted, &SRC, 12), 0);
+	ck_assert_int_eq(cite_parse(&RL, text, strlen(text), 0), 0);
 	ck_assert_uint_eq(RL.n, 30);
-	ck_assert_int_eq(refs_resolve(r2, &RES, text, &RL, NULL, NULL, 0), 0);
+	ck_assert_int_eq(cite_resolve(r2, &RES, text, &RL, NULL, NULL, 0), 0);
 	ck_assert_uint_eq(RES.nrefs, 30);
 	ck_assert_uint_eq(RES.n, 24); /* all but the right ones */
 	for (size_t i = 4; i < RES.n; i++) {
-		const refs_result *a = &RES.v[i - 4], *b = &RES.v[i];
+		const cite_result *a = &RES.v[i - 4], *b = &RES.v[i];
 
 		ck_assert_uint_eq(b->ref, a->ref + 5);
 		ck_assert_uint_eq(a->nf, b->nf);
@@ -380,10 +380,10 @@ START_TEST(test_resolve_repeated)
 		if (a->suggest)
 			ck_assert_str_eq(a->suggestion, b->suggestion);
 	}
-	ck_assert(has(&RES.v[0], REFS_P_SUBJECT));
-	ck_assert(has(&RES.v[1], REFS_P_AMBIGUOUS));
-	ck_assert(has(&RES.v[2], REFS_P_UNKNOWN));
-	ck_assert(has(&RES.v[3], REFS_P_UPPER));
+	ck_assert(has(&RES.v[0], CITE_P_SUBJECT));
+	ck_assert(has(&RES.v[1], CITE_P_AMBIGUOUS));
+	ck_assert(has(&RES.v[2], CITE_P_UNKNOWN));
+	ck_assert(has(&RES.v[3], CITE_P_UPPER));
 	/*
 	 * the 3 prefixes that name one commit or none (2000000000bb
 	 * lower-cased) asked once each; the ambiguous one each time; the
@@ -396,24 +396,24 @@ START_TEST(test_resolve_repeated)
 		swaps += u[0] != u[1];
 	ck_assert_uint_eq(n_prefix, 3 + 6 + 15 * 12 + swaps);
 	ck_assert_uint_le(n_unique, 3);
-	refs_results_clear(&RES);
-	refs_resolver_free(r2);
+	cite_results_clear(&RES);
+	cite_resolver_free(r2);
 }
 END_TEST
 
 START_TEST(test_resolve_unknown)
 {
-	const refs_result *x = check1("Fixes: 3000000000ff (\"the fix\")\n", -1);
+	const cite_result *x = check1("Fixes: 3000000000ff (\"the fix\")\n", -1);
 
 	ck_assert_ptr_nonnull(x);
-	ck_assert(has(x, REFS_P_UNKNOWN));
-	ck_assert_int_eq(x->severity, REFS_ERROR);
+	ck_assert(has(x, CITE_P_UNKNOWN));
+	ck_assert_int_eq(x->severity, CITE_ERROR);
 	/* two commits have the subject: the one on HEAD (the other only a pull request has) */
 	expect_target(x, 2, "Fixes: 3000000000cc (\"the fix\")");
-	ck_assert_int_eq(refs_resolver_indexed(R), 1);
+	ck_assert_int_eq(cite_resolver_indexed(R), 1);
 
 	x = check1("Fixes: 3000000000ff (\"no such subject\")\n", -1);
-	ck_assert(has(x, REFS_P_UNKNOWN));
+	ck_assert(has(x, CITE_P_UNKNOWN));
 	ck_assert_int_eq(x->suggest, 0);
 	ck_assert_ptr_null(x->replacement);
 }
@@ -421,10 +421,10 @@ END_TEST
 
 START_TEST(test_resolve_batch)
 {
-	const refs_result *x = check1("Fixes: 3000000000ff (\"the fix\")\n", -1);
+	const cite_result *x = check1("Fixes: 3000000000ff (\"the fix\")\n", -1);
 
 	/* every commit came through each_commit, the target's subject from the index */
-	ck_assert_int_eq(refs_resolver_indexed(R), 1);
+	ck_assert_int_eq(cite_resolver_indexed(R), 1);
 	ck_assert_uint_eq(F.batch, NHIST - 2);
 	ck_assert_uint_eq(F.reads, 0);
 	expect_target(x, 2, "Fixes: 3000000000cc (\"the fix\")");
@@ -433,16 +433,16 @@ END_TEST
 
 START_TEST(test_resolve_ambiguous)
 {
-	const refs_result *x = check1("Fixes: abcdef12 (\"second of a pair\")\n", -1);
+	const cite_result *x = check1("Fixes: abcdef12 (\"second of a pair\")\n", -1);
 
-	ck_assert(has(x, REFS_P_AMBIGUOUS));
+	ck_assert(has(x, CITE_P_AMBIGUOUS));
 	ck_assert_uint_eq(x->ncands, 2);
 	ck_assert_int_eq(memcmp(x->cands[0].id, F.raw[5], 20), 0);
 	ck_assert_str_eq(x->cands[1].subject, "second of a pair");
 	expect_target(x, 6, "Fixes: abcdef1299bb (\"second of a pair\")");
 
 	x = check1("Fixes: abcdef12\n", -1); /* nothing tells which */
-	ck_assert(has(x, REFS_P_AMBIGUOUS));
+	ck_assert(has(x, CITE_P_AMBIGUOUS));
 	ck_assert_int_eq(x->suggest, 0);
 }
 END_TEST
@@ -450,35 +450,35 @@ END_TEST
 START_TEST(test_resolve_subject)
 {
 	/* 1 names "add the feature"; "later work" is 3's subject */
-	const refs_result *x = check1("Fixes: 2000000000bb (\"later work\")\n", -1);
+	const cite_result *x = check1("Fixes: 2000000000bb (\"later work\")\n", -1);
 
-	ck_assert(has(x, REFS_P_SUBJECT));
+	ck_assert(has(x, CITE_P_SUBJECT));
 	ck_assert_int_eq(x->named, 1);
 	ck_assert_int_eq(memcmp(x->commit.id, F.raw[1], 20), 0);
 	expect_target(x, 3, "Fixes: 4000000000dd (\"later work\")");
 
 	/* a "..." prefix is a warning, not a mismatch */
 	x = check1("Fixes: 2000000000bb (\"add the...\")\n", -1);
-	ck_assert(has(x, REFS_P_SHORTENED));
-	ck_assert(!has(x, REFS_P_SUBJECT));
-	ck_assert_int_eq(x->severity, REFS_WARNING);
+	ck_assert(has(x, CITE_P_SHORTENED));
+	ck_assert(!has(x, CITE_P_SUBJECT));
+	ck_assert_int_eq(x->severity, CITE_WARNING);
 }
 END_TEST
 
 START_TEST(test_resolve_types)
 {
-	const refs_result *x = check1("Fixes: cafe00000000 (\"beside a blob\")\n", -1);
+	const cite_result *x = check1("Fixes: cafe00000000 (\"beside a blob\")\n", -1);
 
 	/* a blob shares the prefix: git show fails, git log works */
-	ck_assert(has(x, REFS_P_AMBIGUOUS_OBJECT));
-	ck_assert_int_eq(x->severity, REFS_WARNING);
+	ck_assert(has(x, CITE_P_AMBIGUOUS_OBJECT));
+	ck_assert_int_eq(x->severity, CITE_WARNING);
 
 	x = check1("Fixes: beef100000aa (\"tagged\")\n", -1);
-	ck_assert(has(x, REFS_P_NOT_COMMIT));
+	ck_assert(has(x, CITE_P_NOT_COMMIT));
 	expect_target(x, 9, "Fixes: beef100000bb (\"tagged\")");
 
 	x = check1("Fixes: 2000000000b (\"add the feature\")\n", -1);
-	ck_assert(has(x, REFS_P_SHORT));
+	ck_assert(has(x, CITE_P_SHORT));
 	expect_target(x, 1, "Fixes: 2000000000bb (\"add the feature\")");
 }
 END_TEST
@@ -486,9 +486,9 @@ END_TEST
 START_TEST(test_resolve_ancestry)
 {
 	/* 3 (HEAD) fixes 4, which is on a branch never merged; 2 has its subject */
-	const refs_result *x = check1("later work\n\nFixes: 5000000000ee (\"the fix\")\n", 3);
+	const cite_result *x = check1("later work\n\nFixes: 5000000000ee (\"the fix\")\n", 3);
 
-	ck_assert(has(x, REFS_P_NOT_ANCESTOR));
+	ck_assert(has(x, CITE_P_NOT_ANCESTOR));
 	expect_target(x, 2, "Fixes: 3000000000cc (\"the fix\")");
 
 	/* without the context commit nobody asks */
@@ -496,7 +496,7 @@ START_TEST(test_resolve_ancestry)
 
 	/* an unknown ID whose subject two commits share: the ancestor wins over the typo */
 	x = check1("later work\n\nFixes: 5000000000ef (\"the fix\")\n", 3);
-	ck_assert(has(x, REFS_P_UNKNOWN));
+	ck_assert(has(x, CITE_P_UNKNOWN));
 	expect_target(x, 2, "Fixes: 3000000000cc (\"the fix\")");
 }
 END_TEST
@@ -515,55 +515,55 @@ START_TEST(test_resolve_layout)
 		"commit 8888000000aa (\"area: say 'hi' to\")\n",      /* a word less */
 		"commit 8888000000aa (\"xarea: say 'hi' to all\")\n",
 	};
-	const refs_result *x;
+	const cite_result *x;
 
 	for (size_t i = 0; i < sizeof(layout) / sizeof(layout[0]); i++) {
 		x = check1(layout[i], -1);
-		ck_assert_msg(x && has(x, REFS_P_LAYOUT) && !has(x, REFS_P_SUBJECT) &&
-			      x->severity == REFS_WARNING, "layout %zu", i);
+		ck_assert_msg(x && has(x, CITE_P_LAYOUT) && !has(x, CITE_P_SUBJECT) &&
+			      x->severity == CITE_WARNING, "layout %zu", i);
 	}
 	for (size_t i = 0; i < sizeof(wrong) / sizeof(wrong[0]); i++) {
 		x = check1(wrong[i], -1);
-		ck_assert_msg(x && has(x, REFS_P_SUBJECT) && x->severity == REFS_ERROR, "wrong %zu", i);
+		ck_assert_msg(x && has(x, CITE_P_SUBJECT) && x->severity == CITE_ERROR, "wrong %zu", i);
 	}
 	/* the whitespace of line wrapping counts as one space, no more */
 	ck_assert_ptr_null(check1("commit 8888000000aa (\"area: say \"hi\"\n to `all`\")\n", -1));
 	/* words in parentheses that may not be a subject at all */
 	x = check1("see commit 2000000000bb (referenced above)\n", -1);
-	ck_assert(has(x, REFS_P_SUBJECT_UNSURE));
-	ck_assert_int_eq(x->severity, REFS_WARNING);
+	ck_assert(has(x, CITE_P_SUBJECT_UNSURE));
+	ck_assert_int_eq(x->severity, CITE_WARNING);
 }
 END_TEST
 
 START_TEST(test_resolve_not_here)
 {
 	/* prose naming what nothing here has: another project's commit */
-	const refs_result *x = check1("curl's commit 9999999999ab (\"http2: trace\") broke it\n", -1);
+	const cite_result *x = check1("curl's commit 9999999999ab (\"http2: trace\") broke it\n", -1);
 
-	ck_assert(has(x, REFS_P_NOT_HERE));
-	ck_assert_int_eq(x->severity, REFS_WARNING);
+	ck_assert(has(x, CITE_P_NOT_HERE));
+	ck_assert_int_eq(x->severity, CITE_WARNING);
 	x = check1("see commit 9999999999ab for more\n", -1);
-	ck_assert(has(x, REFS_P_NOT_HERE));
+	ck_assert(has(x, CITE_P_NOT_HERE));
 	/* a Fixes: tag can only mean this repository */
 	x = check1("Fixes: 9999999999ab (\"http2: trace\")\n", -1);
-	ck_assert(has(x, REFS_P_UNKNOWN));
-	ck_assert_int_eq(x->severity, REFS_ERROR);
+	ck_assert(has(x, CITE_P_UNKNOWN));
+	ck_assert_int_eq(x->severity, CITE_ERROR);
 	/* a revert or a Fixes: tag quoted as an example (indented) is prose again */
 	x = check1("This reverts commit 9999999999ab.\n", -1);
-	ck_assert(has(x, REFS_P_UNKNOWN));
+	ck_assert(has(x, CITE_P_UNKNOWN));
 	x = check1("git revert writes:\n\n    This reverts commit 9999999999ab.\n", -1);
-	ck_assert(has(x, REFS_P_NOT_HERE));
+	ck_assert(has(x, CITE_P_NOT_HERE));
 	x = check1("\tFixes: 9999999999ab (\"http2: trace\")\n", -1);
-	ck_assert(has(x, REFS_P_NOT_HERE));
+	ck_assert(has(x, CITE_P_NOT_HERE));
 	/* and prose whose subject a commit here has is a wrong ID */
 	x = check1("commit 9999999999ab (\"later work\") broke it\n", -1);
-	ck_assert(has(x, REFS_P_UNKNOWN));
+	ck_assert(has(x, CITE_P_UNKNOWN));
 	expect_target(x, 3, "commit 4000000000dd (\"later work\")");
 }
 END_TEST
 
 /* The candidates listed are hist[want[0]], hist[want[1]], ... in this order. */
-static void expect_cands(const refs_result *x, const int *want, size_t n)
+static void expect_cands(const cite_result *x, const int *want, size_t n)
 {
 	ck_assert_ptr_nonnull(x);
 	ck_assert_int_eq(x->suggest, 0);
@@ -577,19 +577,19 @@ START_TEST(test_resolve_subject_search)
 {
 	static const int newest[] = { 11, 10, 14 }, near12[] = { 11, 10, 14 };
 	/* 1 is "add the feature"; "the fix" is 2's (on HEAD) and 4's (a pull request's, older) */
-	const refs_result *x = check1("Fixes: 2000000000bb (\"the fix\")\n", -1);
+	const cite_result *x = check1("Fixes: 2000000000bb (\"the fix\")\n", -1);
 
-	ck_assert(has(x, REFS_P_SUBJECT));
+	ck_assert(has(x, CITE_P_SUBJECT));
 	expect_target(x, 2, "Fixes: 3000000000cc (\"the fix\")");
 	ck_assert_uint_ge(F.public, 2);
 
 	/* three public commits have "typos": listed newest first, none suggested or fixed */
 	x = check1("Fixes: 9999aaaa0000 (\"typos\")\n", -1);
-	ck_assert(has(x, REFS_P_UNKNOWN));
+	ck_assert(has(x, CITE_P_UNKNOWN));
 	ck_assert_ptr_nonnull(strstr(x->f[0].message, "3 commits have this subject"));
 	expect_cands(x, newest, 3);
 	x = check1("Fixes: 2000000000bb (\"typos\")\n", -1);
-	ck_assert(has(x, REFS_P_SUBJECT));
+	ck_assert(has(x, CITE_P_SUBJECT));
 	ck_assert_int_eq(x->named, 1);
 	expect_cands(x, newest, 3);
 
@@ -598,18 +598,18 @@ START_TEST(test_resolve_subject_search)
 	expect_cands(x, near12, 3);
 	/* never the commit checked's descendants (10, 11 of 3): 14 is the one left */
 	x = check1("later work\n\nFixes: 9999aaaa0000 (\"typos\")\n", 3);
-	ck_assert(has(x, REFS_P_UNKNOWN));
+	ck_assert(has(x, CITE_P_UNKNOWN));
 	expect_target(x, 14, "Fixes: 7777222222cc (\"typos\")");
 	/* nor a commit made after it on another line (10, 11 at 800, 900 for 5 at 500) */
 	x = check1("first of a pair\n\nFixes: 9999aaaa0000 (\"typos\")\n", 5);
 	expect_target(x, 14, "Fixes: 7777222222cc (\"typos\")");
 	/* nor the commit itself: only it has its subject (a port, then) */
 	x = check1("later work\n\nFixes: 9999aaaa0000 (\"later work\")\n", 3);
-	ck_assert(has(x, REFS_P_NOT_HERE));
+	ck_assert(has(x, CITE_P_NOT_HERE));
 	ck_assert_int_eq(x->suggest, 0);
 	/* a commit made after it is named, not suggested (1 at 200 for 0 at 100) */
 	x = check1("root\n\nFixes: 9999aaaa0000 (\"add the feature\")\n", 0);
-	ck_assert(has(x, REFS_P_UNKNOWN));
+	ck_assert(has(x, CITE_P_UNKNOWN));
 	ck_assert_int_eq(x->suggest, 0);
 	ck_assert_msg(strstr(x->f[0].message, "; only 2000000000bb, made after this commit, "
 			     "has this subject"), "%s", x->f[0].message);
@@ -620,7 +620,7 @@ START_TEST(test_resolve_subject_search)
 			     "subject"), "%s", x->f[0].message);
 	/* ... and its one ancestor with the subject is the one meant */
 	x = check1("merge\n\nFixes: 9999aaaa0000 (\"typos\")\n", 15);
-	ck_assert(has(x, REFS_P_UNKNOWN));
+	ck_assert(has(x, CITE_P_UNKNOWN));
 	expect_target(x, 14, "Fixes: 7777222222cc (\"typos\")");
 
 	/* an ID that keeps 10 of 12 hex chars of one of them is that one's typo */
@@ -638,10 +638,10 @@ END_TEST
 START_TEST(test_resolve_subject_elsewhere)
 {
 	idsets *here = idsets_new(20), *there = idsets_new(20);
-	refs_ids ih, it;
-	refs_resolver *r;
-	refs_list l = { 0 };
-	refs_results res = { 0 };
+	cite_ids ih, it;
+	cite_resolver *r;
+	cite_list l = { 0 };
+	cite_results res = { 0 };
 	static const char *text[] = {
 		"Fixes: 9999999999ab (\"tagged\")\n",
 		"Fixes: 9999999999ab (\"later work\")\n",
@@ -649,8 +649,8 @@ START_TEST(test_resolve_subject_elsewhere)
 		"curl's commit 9999999999ab (\"tagged\") broke it\n",
 		"curl's commit 9999999999ab (\"http2: trace\") broke it\n",
 	};
-	static const int problem[] = { REFS_P_UNKNOWN, REFS_P_UNKNOWN, REFS_P_UNKNOWN,
-				       REFS_P_UNKNOWN, REFS_P_NOT_HERE };
+	static const int problem[] = { CITE_P_UNKNOWN, CITE_P_UNKNOWN, CITE_P_UNKNOWN,
+				       CITE_P_UNKNOWN, CITE_P_NOT_HERE };
 	static const char *tail[] = {
 		"; in there.git, beef100000bb has this subject",
 		"; a commit has this subject",
@@ -665,17 +665,17 @@ START_TEST(test_resolve_subject_elsewhere)
 	for (int i = 0; i < 4; i++)
 		ck_assert_int_eq(idsets_add(here, F.raw[i], hist[i].type), 1);
 	ck_assert_int_eq(idsets_add(there, F.raw[9], hist[9].type), 1);
-	refs_ids_over_sets(&ih, here);
-	refs_ids_over_sets(&it, there);
-	ck_assert_int_eq(refs_resolver_new(&r, &ih, &SRC, 12), 0);
-	ck_assert_int_eq(refs_resolver_add_repo(r, &it, &SRC, "there.git"), 0);
+	cite_ids_over_sets(&ih, here);
+	cite_ids_over_sets(&it, there);
+	ck_assert_int_eq(cite_resolver_new(&r, &ih, &SRC, 12), 0);
+	ck_assert_int_eq(cite_resolver_add_repo(r, &it, &SRC, "there.git"), 0);
 	for (size_t k = 0; k < sizeof(text) / sizeof(text[0]); k++) {
 		const char *m;
 
-		refs_results_clear(&res);
-		refs_list_free(&l);
-		ck_assert_int_eq(refs_parse(&l, text[k], strlen(text[k]), 0), 0);
-		ck_assert_int_eq(refs_resolve(r, &res, text[k], &l, NULL, NULL, 0), 0);
+		cite_results_clear(&res);
+		cite_list_free(&l);
+		ck_assert_int_eq(cite_parse(&l, text[k], strlen(text[k]), 0), 0);
+		ck_assert_int_eq(cite_resolve(r, &res, text[k], &l, NULL, NULL, 0), 0);
 		ck_assert_uint_eq(res.n, 1);
 		ck_assert_msg(has(&res.v[0], problem[k]), "%s", text[k]);
 		m = res.v[0].f[res.v[0].nf - 1].message;
@@ -684,9 +684,9 @@ START_TEST(test_resolve_subject_elsewhere)
 		/* a commit of another repository is named, never written in by --fix */
 		ck_assert_int_eq(res.v[0].suggest, k == 1);
 	}
-	refs_results_clear(&res);
-	refs_list_free(&l);
-	refs_resolver_free(r);
+	cite_results_clear(&res);
+	cite_list_free(&l);
+	cite_resolver_free(r);
 	idsets_free(here);
 	idsets_free(there);
 }
@@ -699,11 +699,11 @@ END_TEST
  */
 START_TEST(test_resolve_typo)
 {
-	const refs_result *x;
+	const cite_result *x;
 
 	/* changed, no subject: "the fix" on the line of HEAD; 4 (its copy) is far */
 	x = check1("Fixes: 3000000000dc\n", -1);
-	ck_assert(has(x, REFS_P_UNKNOWN));
+	ck_assert(has(x, CITE_P_UNKNOWN));
 	expect_target(x, 2, "Fixes: 3000000000cc");
 	/* swapped, with the subject */
 	x = check1("Fixes: 300000000c0c (\"the fix\")\n", -1);
@@ -713,14 +713,14 @@ START_TEST(test_resolve_typo)
 	expect_target(x, 2, "Fixes: 3000000000cc0000000000000000000000000000 (\"the fix\")");
 	/* off a commit only a pull request's ref reaches, no subject: not suggested */
 	x = check1("Fixes: 5000000000ef\n", -1);
-	ck_assert(has(x, REFS_P_UNKNOWN));
+	ck_assert(has(x, CITE_P_UNKNOWN));
 	ck_assert_int_eq(x->suggest, 0);
 	/* two chars off (3000000000cc) and more from the rest: no typo */
 	x = check1("Fixes: 3000000000ab\n", -1);
 	ck_assert_int_eq(x->suggest, 0);
 	/* a bare ID in prose one char off is a reference, with the commit meant */
 	x = check1("Follow-up to 2000000000bb0000000000000000000000000010.\n", -1);
-	ck_assert(has(x, REFS_P_UNKNOWN));
+	ck_assert(has(x, CITE_P_UNKNOWN));
 	ck_assert_int_eq(x->suggest, 1);
 	ck_assert_int_eq(memcmp(x->target.id, F.raw[1], 20), 0);
 }

@@ -25,7 +25,7 @@ Suite *make_model_suite(void);
 Suite *make_cli_suite(void);
 Suite *make_progress_suite(void);
 Suite *make_oom_suite(void);
-Suite *make_refs_suite(void);
+Suite *make_cite_suite(void);
 Suite *make_formats_suite(void);
 Suite *make_history_suite(void);
 Suite *make_ids_suite(void);

@@ -52,7 +52,7 @@ Scenarios (NAME):
               ambiguous now.  The side commit cites, by an ID of nothing,
               the subject of main's last commit, made after it.
   audit       <dir> holds one commit message per planted reference, each
-              class of git abbrev audit (refs_audit.h) twice over 2018-2021,
+              class of git abbrev audit (cite_audit.h) twice over 2018-2021,
               some in zones where the committer's year is not UTC's; "refs"
               lists each (class, written ID, right commit, citing commit).
   watch       <dir> holds 256 commits pushed (refs/remotes/origin/main),
@@ -807,7 +807,7 @@ def scenario_commitish(d):
     return info
 
 
-# audit: the classes of refs_audit.h, each planted twice, in years of the citing commit
+# audit: the classes of cite_audit.h, each planted twice, in years of the citing commit
 AUDIT_CLASSES = ["ok", "short", "ambiguous-today", "ambiguous", "wrong-found", "wrong",
                  "not-a-commit", "subject-mismatch", "not-ancestor", "another-project"]
 

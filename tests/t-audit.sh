@@ -1,6 +1,6 @@
 #!/bin/sh
 # t-audit.sh - `git abbrev audit` counts every reference of a history by
-# class and year.  gen_repo.py audit plants each class of refs_audit.h
+# class and year.  gen_repo.py audit plants each class of cite_audit.h
 # twice (and two more), each in a commit of its own dated over 2018-2021,
 # in zones where the committer's year is not UTC's (23:30 UTC on Dec 31st
 # at +0100).  Oracles: the generator's list of what it planted, tallied

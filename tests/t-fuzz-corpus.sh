@@ -5,7 +5,7 @@
 # own invariants (each target aborts on a broken one).
 . "$(dirname "$0")/setup.sh"
 
-for t in refs pack partial subjects; do
+for t in cite pack partial subjects; do
 	replay=${GIT_ABBREV%/src/git-abbrev}/tests/fuzz/replay_$t
 	[ -x "$replay" ] || die "no $replay"
 	n=$(ls "$tests_dir/fuzz/corpus-$t" | wc -l)

@@ -26,7 +26,7 @@ plant() { # DESCRIPTION FILE LINE
 say "an include against the layers is refused"
 plant "core includes cmd" core/hexid.c '#include "cli.h"'
 plant "odb includes walk" odb/mapguard.c '#include "walk.h"'
-plant "walk includes verify" walk/walk_tags.c '#include "refs_parse.h"'
+plant "walk includes verify" walk/walk_tags.c '#include "cite_parse.h"'
 plant "verify includes walk" verify/range_walk.c '#include "walk_pack.h"'
 plant "emit includes cmd" emit/fmt.c '#include "cmd.h"'
 plant "core includes libgit2" core/stats.c '#include <git2.h>'

@@ -2,7 +2,7 @@
  * cmd_audit.c - `git abbrev audit [<range>]`: every commit reference in
  * the messages of a range (default HEAD), judged as verify --range judges
  * it (as of the commit that wrote it), sorted into one class each
- * (refs_audit.h) and counted by the year of the citing commit (its
+ * (cite_audit.h) and counted by the year of the citing commit (its
  * committer date in the committer's zone, as `git log --date=short`).
  *
  * The repository is opened as verify opens it (cmd_verify.h), the commits
@@ -22,10 +22,10 @@
 #include "emit.h"
 #include "emit_audit.h"
 #include "exitcodes.h"
-#include "refs_audit.h"
-#include "refs_git2.h"
-#include "refs_parse.h"
-#include "refs_resolve.h"
+#include "cite_audit.h"
+#include "cite_git2.h"
+#include "cite_parse.h"
+#include "cite_resolve.h"
 #include "subject_cache.h"
 #include "repo.h"
 
@@ -83,17 +83,17 @@ const cli_command cli_cmd_audit = {
 };
 
 /* Read, judge and count the messages of the range; an exit status. */
-static int audit_range(refs_audit *a, refs_resolver *res, refs_git2 *g, const char *range,
+static int audit_range(cite_audit *a, cite_resolver *res, cite_git2 *g, const char *range,
 		       progress *p)
 {
-	refs_range *rg;
+	cite_range *rg;
 	unsigned char id[ABBREV_MAX_RAWSZ];
 	char err[512] = "";
 	const char *msg;
 	size_t len;
 	int rc, ret = ABBREV_EXIT_OK;
 
-	rc = refs_range_new(&rg, g, range, err, sizeof(err));
+	rc = cite_range_new(&rg, g, range, err, sizeof(err));
 	if (rc == -1) {
 		cmd_error("out of memory");
 		return ABBREV_EXIT_NOMEM;
@@ -103,23 +103,23 @@ static int audit_range(refs_audit *a, refs_resolver *res, refs_git2 *g, const ch
 		return rc == -2 ? ABBREV_EXIT_USAGE : ABBREV_EXIT_RUNTIME;
 	}
 	progress_start(p, "reading references", 0);
-	while ((rc = refs_range_next(rg, id, &msg, &len, err, sizeof(err))) == 1) {
-		refs_list l = { 0 };
-		refs_results out = { 0 };
+	while ((rc = cite_range_next(rg, id, &msg, &len, err, sizeof(err))) == 1) {
+		cite_list l = { 0 };
+		cite_results out = { 0 };
 		int64_t t;
 		int tz;
 
-		refs_range_when(rg, &t, &tz);
-		if (refs_parse(&l, msg, len, REFS_PARSE_MESSAGE)) {
-			refs_list_free(&l);
+		cite_range_when(rg, &t, &tz);
+		if (cite_parse(&l, msg, len, CITE_PARSE_MESSAGE)) {
+			cite_list_free(&l);
 			rc = -1;
 			break;
 		}
-		rc = refs_resolve(res, &out, msg, &l, id, err, sizeof(err));
-		if (!rc && refs_audit_add(a, &l, &out, id, refs_audit_year_of(t, tz)))
+		rc = cite_resolve(res, &out, msg, &l, id, err, sizeof(err));
+		if (!rc && cite_audit_add(a, &l, &out, id, cite_audit_year_of(t, tz)))
 			rc = -1;
-		refs_results_clear(&out);
-		refs_list_free(&l);
+		cite_results_clear(&out);
+		cite_list_free(&l);
 		if (rc == -2 && !*err)
 			rc = -3; /* the walk of the sets said why */
 		if (rc)
@@ -136,7 +136,7 @@ static int audit_range(refs_audit *a, refs_resolver *res, refs_git2 *g, const ch
 	} else if (rc < 0) {
 		ret = ABBREV_EXIT_RUNTIME;
 	}
-	refs_range_free(rg);
+	cite_range_free(rg);
 	return ret;
 }
 
@@ -145,9 +145,9 @@ static int cmd_audit(int argc, char **argv)
 	cli_audit_opts o;
 	cli_repo_opts ro;
 	verify_repo here = { 0 };
-	refs_resolver *res = NULL;
-	refs_audit a = { 0 };
-	refs_audit_cited top[AUDIT_TOP];
+	cite_resolver *res = NULL;
+	cite_audit a = { 0 };
+	cite_audit_cited top[AUDIT_TOP];
 	progress *p = NULL;
 	int ret = cmd_begin(&cli_cmd_audit, &o, argc, argv);
 
@@ -165,7 +165,7 @@ static int cmd_audit(int argc, char **argv)
 		goto done;
 	if (!o.r.no_cache) {
 		char *dir = subject_cache_dir();
-		int rc = refs_git2_cache(here.g, dir);
+		int rc = cite_git2_cache(here.g, dir);
 
 		free(dir);
 		if (rc) {
@@ -178,18 +178,18 @@ static int cmd_audit(int argc, char **argv)
 						      repo_git2(here.cs.repos[0]),
 						      here.ids.rawsz)))
 		goto done;
-	if (refs_resolver_new(&res, &here.ids, refs_git2_source(here.g), o.min_length)) {
+	if (cite_resolver_new(&res, &here.ids, cite_git2_source(here.g), o.min_length)) {
 		cmd_error("out of memory");
 		ret = ABBREV_EXIT_NOMEM;
 		goto done;
 	}
-	refs_resolver_improbable(res, o.r.improbable);
-	refs_resolver_keep_all(res, 1);
-	refs_resolver_progress(res, p);
+	cite_resolver_improbable(res, o.r.improbable);
+	cite_resolver_keep_all(res, 1);
+	cite_resolver_progress(res, p);
 	a.rawsz = here.ids.rawsz;
 	if ((ret = audit_range(&a, res, here.g, o.range ? o.range : "HEAD", p)))
 		goto done;
-	if (refs_audit_finish(&a)) {
+	if (cite_audit_finish(&a)) {
 		cmd_error("out of memory");
 		ret = ABBREV_EXIT_NOMEM;
 		goto done;
@@ -197,7 +197,7 @@ static int cmd_audit(int argc, char **argv)
 	{
 		audit_report r = { &a, o.range ? o.range : "HEAD", o.min_length, top, 0, o.r.title };
 
-		r.ntop = refs_audit_top(&a, top, AUDIT_TOP);
+		r.ntop = cite_audit_top(&a, top, AUDIT_TOP);
 		if ((ret = cmd_written(emit_audit(stdout, o.r.format, &r), "the audit")))
 			goto done;
 	}
@@ -209,8 +209,8 @@ static int cmd_audit(int argc, char **argv)
 		free(dir);
 	}
 done:
-	refs_audit_clear(&a);
-	refs_resolver_free(res);
+	cite_audit_clear(&a);
+	cite_resolver_free(res);
 	vr_close(&here);
 	progress_free(p);
 	return ret;

@@ -8,8 +8,8 @@
  * needs every commit (the subject index) walks the repository into the
  * Judy sets, once, when first needed; --reachable and --walker=libgit2
  * load them first, as report does, since they answer from them.  Each
- * input is read whole, its references found (refs_parse), judged
- * (refs_resolve) and printed by one emitter.  With --range the inputs are
+ * input is read whole, its references found (cite_parse), judged
+ * (cite_resolve) and printed by one emitter.  With --range the inputs are
  * the messages of a range of commits, and a Fixes: tag or a revert must
  * name an ancestor of its commit.  --fix prints the input with every
  * reference whose commit is known rewritten; files are never edited.
@@ -38,10 +38,10 @@
 #include "hexid.h"
 #include "mbox.h"
 #include "objidx.h"
-#include "refs_git2.h"
+#include "cite_git2.h"
 #include "subject_cache.h"
-#include "refs_parse.h"
-#include "refs_resolve.h"
+#include "cite_parse.h"
+#include "cite_resolve.h"
 #include "walk.h"
 #include "repo.h"
 
@@ -138,9 +138,9 @@ const cli_command cli_cmd_verify = {
 
 typedef struct {
 	const cli_verify_opts *o;
-	refs_resolver *res;
+	cite_resolver *res;
 	verify_emitter *em;
-	const refs_ids *ids;
+	const cite_ids *ids;
 	size_t rawsz;
 	verify_totals t;
 	int ret;              /* the worst runtime status so far */
@@ -262,14 +262,14 @@ static void held_free(held_out *h)
 }
 
 /* The input with each reference whose commit is known rewritten. */
-static int write_fixed(FILE *out, const char *buf, size_t len, const refs_list *l,
-		       const refs_results *res)
+static int write_fixed(FILE *out, const char *buf, size_t len, const cite_list *l,
+		       const cite_results *res)
 {
 	size_t pos = 0;
 
 	for (size_t i = 0; i < res->n; i++) {
-		const refs_result *x = &res->v[i];
-		const refs_ref *ref = &l->v[x->ref];
+		const cite_result *x = &res->v[i];
+		const citation *ref = &l->v[x->ref];
 
 		if (!x->suggest || ref->start < pos)
 			continue;
@@ -286,13 +286,13 @@ static int write_fixed(FILE *out, const char *buf, size_t len, const refs_list *
  * bytes are the input's own (a decoded body is left as it is), then the
  * reference rewritten; c->fixed is how far the input is written.
  */
-static int write_fixed_mail(verify_ctx *c, const refs_list *l, const refs_results *res)
+static int write_fixed_mail(verify_ctx *c, const cite_list *l, const cite_results *res)
 {
 	const mbox_msg *m = &c->mail->v[c->msg];
 
 	for (size_t i = 0; i < res->n; i++) {
-		const refs_result *x = &res->v[i];
-		const refs_ref *ref = &l->v[x->ref];
+		const cite_result *x = &res->v[i];
+		const citation *ref = &l->v[x->ref];
 		size_t s, e;
 
 		if (!x->suggest || !mbox_input_span(m, ref->start, ref->end, &s, &e) || s < c->fixed)
@@ -318,17 +318,17 @@ static size_t count_lines(const char *buf, size_t len)
 static int check_text(verify_ctx *c, const char *name, const char *commit_hex,
 		      const unsigned char *commit, const char *buf, size_t len, unsigned opts)
 {
-	refs_list l = { 0 };
-	refs_results res = { 0 };
+	cite_list l = { 0 };
+	cite_results res = { 0 };
 	char err[512] = "";
 	int rc = ABBREV_EXIT_OK;
 
-	if (refs_parse(&l, buf, len, opts)) {
+	if (cite_parse(&l, buf, len, opts)) {
 		cmd_error("out of memory");
 		rc = ABBREV_EXIT_NOMEM;
 		goto done;
 	}
-	switch (refs_resolve(c->res, &res, buf, &l, commit, err, sizeof(err))) {
+	switch (cite_resolve(c->res, &res, buf, &l, commit, err, sizeof(err))) {
 	case 0:
 		break;
 	case -1:
@@ -364,8 +364,8 @@ static int check_text(verify_ctx *c, const char *name, const char *commit_hex,
 			   write_fixed(stdout, buf, len, &l, &res) || fflush(stdout))))
 		rc = cmd_written(1, "the findings"); /* says why: the stream, or memory */
 done:
-	refs_results_clear(&res);
-	refs_list_free(&l);
+	cite_results_clear(&res);
+	cite_list_free(&l);
 	return rc;
 }
 
@@ -392,7 +392,7 @@ static int check_mail(verify_ctx *c, const char *name, const char *buf, size_t l
 	c->t.lines += count_lines(buf, len);
 	for (size_t i = 0; i < ml.n && !rc; i++) {
 		c->msg = i;
-		rc = check_text(c, name, NULL, NULL, ml.v[i].text, ml.v[i].len, REFS_PARSE_MESSAGE);
+		rc = check_text(c, name, NULL, NULL, ml.v[i].text, ml.v[i].len, CITE_PARSE_MESSAGE);
 	}
 	/* --fix: the rest of the input as it is */
 	if (!rc && c->o->fix)
@@ -425,16 +425,16 @@ static int check_file(verify_ctx *c, const char *path)
 	return rc;
 }
 
-static int check_range(verify_ctx *c, refs_git2 *g)
+static int check_range(verify_ctx *c, cite_git2 *g)
 {
-	refs_range *rg;
+	cite_range *rg;
 	unsigned char id[ABBREV_MAX_RAWSZ];
 	char err[512] = "", full[ABBREV_MAX_HEXSZ + 1], name[ABBREV_MAX_HEXSZ + 1];
 	const char *msg;
 	size_t len;
 	int rc;
 
-	rc = refs_range_new(&rg, g, c->o->range, err, sizeof(err));
+	rc = cite_range_new(&rg, g, c->o->range, err, sizeof(err));
 	if (rc == -1) {
 		cmd_error("out of memory");
 		return ABBREV_EXIT_NOMEM;
@@ -443,7 +443,7 @@ static int check_range(verify_ctx *c, refs_git2 *g)
 		cmd_error("%s", err);
 		return rc == -2 ? ABBREV_EXIT_USAGE : ABBREV_EXIT_RUNTIME;
 	}
-	while ((rc = refs_range_next(rg, id, &msg, &len, err, sizeof(err))) == 1) {
+	while ((rc = cite_range_next(rg, id, &msg, &len, err, sizeof(err))) == 1) {
 		unsigned L;
 
 		if ((rc = c->ids->unique_length(c->ids->ctx, id, &L, err, sizeof(err))))
@@ -455,7 +455,7 @@ static int check_range(verify_ctx *c, refs_git2 *g)
 		hexid_fmt(full, id, c->rawsz);
 		memcpy(name, full, L);
 		name[L] = '\0';
-		rc = check_text(c, name, full, id, msg, len, REFS_PARSE_MESSAGE);
+		rc = check_text(c, name, full, id, msg, len, CITE_PARSE_MESSAGE);
 		if (rc)
 			break;
 	}
@@ -466,11 +466,11 @@ static int check_range(verify_ctx *c, refs_git2 *g)
 		cmd_error("%s", err);
 		rc = ABBREV_EXIT_RUNTIME;
 	}
-	refs_range_free(rg);
+	cite_range_free(rg);
 	return rc;
 }
 
-static int vr_prefix(void *ctx, const char *hex, size_t n, refs_id_fn fn, void *arg, char *err,
+static int vr_prefix(void *ctx, const char *hex, size_t n, cite_id_fn fn, void *arg, char *err,
 		     size_t errsz)
 {
 	return objidx_prefix(((verify_repo *)ctx)->x, hex, n, fn, arg, err, errsz);
@@ -537,7 +537,7 @@ int vr_open(verify_repo *vr, const cli_repo_opts *ro, progress *p)
 		/* the sets are the answer: what is reachable, or what libgit2 lists */
 		if ((rc = vr_walk(vr)))
 			return rc;
-		refs_ids_over_sets(&vr->ids, vr->cs.s);
+		cite_ids_over_sets(&vr->ids, vr->cs.s);
 	} else {
 		rc = objidx_new(&vr->x, objdir, repo_rawsz(vr->cs.repos[0]), err, sizeof(err));
 		if (rc == -1)
@@ -553,14 +553,14 @@ int vr_open(verify_repo *vr, const cli_repo_opts *ro, progress *p)
 			cmd_warn_once("warning: ", line, len);
 			line += len + (line[len] == '\n');
 		}
-		vr->ids = (refs_ids){ vr, repo_rawsz(vr->cs.repos[0]), vr_prefix,
+		vr->ids = (cite_ids){ vr, repo_rawsz(vr->cs.repos[0]), vr_prefix,
 				      vr_unique_length, vr_sets, vr_objects };
 	}
-	switch (refs_git2_new(&vr->g, repo, objdir)) {
+	switch (cite_git2_new(&vr->g, repo, objdir)) {
 	case 0:
 		/* every object counts, as the .idx files say: a pack's commits are all its own */
 		if (vr->x)
-			refs_git2_scan_packs(vr->g);
+			cite_git2_scan_packs(vr->g);
 		return ABBREV_EXIT_OK;
 	case -1:
 		goto nomem;
@@ -575,7 +575,7 @@ nomem:
 
 void vr_close(verify_repo *vr)
 {
-	refs_git2_free(vr->g);
+	cite_git2_free(vr->g);
 	objidx_free(vr->x);
 	cmd_sets_free(&vr->cs);
 }
@@ -592,7 +592,7 @@ static int load_others(verify_ctx *c, verify_repo *v, size_t n, progress *p)
 		ro.nrepos = 1;
 		if ((rc = vr_open(&v[i], &ro, p)))
 			return rc;
-		rc = refs_resolver_add_repo(c->res, &v[i].ids, refs_git2_source(v[i].g),
+		rc = cite_resolver_add_repo(c->res, &v[i].ids, cite_git2_source(v[i].g),
 					    v[i].cs.paths[0]);
 		if (rc == -1) {
 			cmd_error("out of memory");
@@ -662,7 +662,7 @@ static int cmd_verify(int argc, char **argv)
 	if (!o.r.no_cache) {
 		/* the packs' subject tables, kept outside the repository (never written to) */
 		char *dir = subject_cache_dir();
-		int rc = refs_git2_cache(here.g, dir);
+		int rc = cite_git2_cache(here.g, dir);
 
 		free(dir);
 		if (rc) {
@@ -676,16 +676,16 @@ static int cmd_verify(int argc, char **argv)
 	if (!o.min_length &&
 	    (ret = min_length_config(&o.min_length, repo_git2(here.cs.repos[0]), c.rawsz)))
 		goto done;
-	if (refs_resolver_new(&c.res, &here.ids, refs_git2_source(here.g), o.min_length)) {
+	if (cite_resolver_new(&c.res, &here.ids, cite_git2_source(here.g), o.min_length)) {
 		cmd_error("out of memory");
 		ret = ABBREV_EXIT_NOMEM;
 		goto done;
 	}
-	refs_resolver_improbable(c.res, o.r.improbable);
+	cite_resolver_improbable(c.res, o.r.improbable);
 	ret = load_others(&c, others, o.nother, p);
 	if (ret)
 		goto done;
-	refs_resolver_progress(c.res, p);
+	cite_resolver_progress(c.res, p);
 	/* with --fix, stdout carries the rewritten text and the findings go to stderr */
 	em_to = o.fix ? stderr : stdout;
 	/*
@@ -729,7 +729,7 @@ static int cmd_verify(int argc, char **argv)
 done:
 	emit_verify_free(c.em);
 	held_free(&held);
-	refs_resolver_free(c.res);
+	cite_resolver_free(c.res);
 	for (size_t i = 0; others && i < o.nother; i++)
 		vr_close(&others[i]);
 	free(others);

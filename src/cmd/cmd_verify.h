@@ -15,8 +15,8 @@
 #include "cmd.h"
 #include "objidx.h"
 #include "progress.h"
-#include "refs_git2.h"
-#include "refs_resolve.h"
+#include "cite_git2.h"
+#include "cite_resolve.h"
 
 struct git_repository;
 
@@ -25,13 +25,13 @@ struct git_repository;
  * asks about them: from its .idx files, or from its sets once walked.
  */
 typedef struct {
-	refs_ids ids;
+	cite_ids ids;
 	cmd_sets cs;          /* open; cs.s walked on first need (or at once) */
 	cli_repo_opts ro;
 	objidx *x;            /* NULL: the sets answer (--reachable, --walker=libgit2) */
 	progress *p;
 	int walk_rc;          /* -1 not walked yet, else the walk's exit status */
-	refs_git2 *g;
+	cite_git2 *g;
 } verify_repo;
 
 /*

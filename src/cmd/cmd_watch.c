@@ -33,8 +33,8 @@
 #include "exitcodes.h"
 #include "hexid.h"
 #include "idset.h"
-#include "refs_git2.h"
-#include "refs_parse.h"
+#include "cite_git2.h"
+#include "cite_parse.h"
 #include "utf8.h"
 #include "repo.h"
 
@@ -260,10 +260,10 @@ static int history_tips(char **out, git_repository *repo)
  * Count the references of the history (history_tips()) to each pair's
  * other commit.  An exit status.
  */
-static int count_citations(watch_ctx *w, refs_git2 *g, git_repository *repo)
+static int count_citations(watch_ctx *w, cite_git2 *g, git_repository *repo)
 {
 	char *tips = NULL;
-	refs_range *rg;
+	cite_range *rg;
 	unsigned char id[ABBREV_MAX_RAWSZ];
 	char err[512] = "", hex[ABBREV_MAX_HEXSZ + 1];
 	const char *msg;
@@ -276,7 +276,7 @@ static int count_citations(watch_ctx *w, refs_git2 *g, git_repository *repo)
 	}
 	if (!tips)
 		return ABBREV_EXIT_OK;
-	rc = refs_range_new(&rg, g, tips, err, sizeof(err));
+	rc = cite_range_new(&rg, g, tips, err, sizeof(err));
 	free(tips);
 	if (rc == -1) {
 		cmd_error("out of memory");
@@ -286,16 +286,16 @@ static int count_citations(watch_ctx *w, refs_git2 *g, git_repository *repo)
 		cmd_error("%s", err);
 		return ABBREV_EXIT_RUNTIME;
 	}
-	while ((rc = refs_range_next(rg, id, &msg, &len, err, sizeof(err))) == 1) {
-		refs_list l = { 0 };
+	while ((rc = cite_range_next(rg, id, &msg, &len, err, sizeof(err))) == 1) {
+		cite_list l = { 0 };
 
-		if (refs_parse(&l, msg, len, REFS_PARSE_MESSAGE)) {
-			refs_list_free(&l);
+		if (cite_parse(&l, msg, len, CITE_PARSE_MESSAGE)) {
+			cite_list_free(&l);
 			rc = -1;
 			break;
 		}
 		for (size_t i = 0; i < l.n; i++) {
-			const refs_ref *ref = &l.v[i];
+			const citation *ref = &l.v[i];
 
 			if (ref->id_len < ABBREV_MIN_LEN || ref->id_len > 2 * w->rawsz)
 				continue;
@@ -308,9 +308,9 @@ static int count_citations(watch_ctx *w, refs_git2 *g, git_repository *repo)
 					w->v[k].cited_short++;
 			}
 		}
-		refs_list_free(&l);
+		cite_list_free(&l);
 	}
-	refs_range_free(rg);
+	cite_range_free(rg);
 	if (rc == -1) {
 		cmd_error("out of memory");
 		return ABBREV_EXIT_NOMEM;
@@ -322,9 +322,9 @@ static int count_citations(watch_ctx *w, refs_git2 *g, git_repository *repo)
 	return ABBREV_EXIT_OK;
 }
 
-static const char *subject_of(refs_git2 *g, const unsigned char *id, char *buf, size_t n)
+static const char *subject_of(cite_git2 *g, const unsigned char *id, char *buf, size_t n)
 {
-	const refs_source *src = refs_git2_source(g);
+	const cite_source *src = cite_git2_source(g);
 	const char *s = NULL;
 	int64_t t;
 
@@ -334,7 +334,7 @@ static const char *subject_of(refs_git2 *g, const unsigned char *id, char *buf, 
 	return buf;
 }
 
-static int print_text(const watch_ctx *w, refs_git2 *g, double improbable)
+static int print_text(const watch_ctx *w, cite_git2 *g, double improbable)
 {
 	for (size_t i = 0; i < w->nv; i++) {
 		const watch_pair *p = &w->v[i];
@@ -361,7 +361,7 @@ static int print_text(const watch_ctx *w, refs_git2 *g, double improbable)
 	return ferror(stdout) ? -1 : 0;
 }
 
-static int print_json(const watch_ctx *w, refs_git2 *g, const char *range, unsigned length,
+static int print_json(const watch_ctx *w, cite_git2 *g, const char *range, unsigned length,
 		      uint64_t objects, double improbable)
 {
 	json_t *found = json_array(), *doc;
@@ -398,7 +398,7 @@ static int cmd_watch(int argc, char **argv)
 	cli_repo_opts ro;
 	verify_repo here = { 0 };
 	watch_ctx w = { 0 };
-	refs_range *rg = NULL;
+	cite_range *rg = NULL;
 	progress *p = NULL;
 	char *range = NULL, err[512] = "";
 	unsigned char id[ABBREV_MAX_RAWSZ];
@@ -428,7 +428,7 @@ static int cmd_watch(int argc, char **argv)
 	if (!o.range && default_range(&range, repo_git2(here.cs.repos[0])))
 		goto nomem;
 	/* the range's commits, kept sorted: a pair within it is said once */
-	rc = refs_range_new(&rg, here.g, o.range ? o.range : range, err, sizeof(err));
+	rc = cite_range_new(&rg, here.g, o.range ? o.range : range, err, sizeof(err));
 	if (rc == -1)
 		goto nomem;
 	if (rc) {
@@ -436,7 +436,7 @@ static int cmd_watch(int argc, char **argv)
 		ret = rc == -2 ? ABBREV_EXIT_USAGE : ABBREV_EXIT_RUNTIME;
 		goto done;
 	}
-	while ((rc = refs_range_next(rg, id, &msg, &len, err, sizeof(err))) == 1) {
+	while ((rc = cite_range_next(rg, id, &msg, &len, err, sizeof(err))) == 1) {
 		if (w.n == w.cap) {
 			size_t cap = w.cap ? 2 * w.cap : 256;
 			unsigned char *v = realloc(w.ids, cap * ABBREV_MAX_RAWSZ);
@@ -493,7 +493,7 @@ nomem:
 	cmd_error("out of memory");
 	ret = ABBREV_EXIT_NOMEM;
 done:
-	refs_range_free(rg);
+	cite_range_free(rg);
 	free(range);
 	free(w.ids);
 	free(w.v);

@@ -75,20 +75,20 @@ static inline size_t test_hook_size(const char *name, size_t dflt)
 
 /*
  * GIT_ABBREV_TEST_RANGE_KEEP: the bytes of messages the --range walk keeps
- * for the check, instead of `dflt` (refs_git2.c), so a small history also
+ * for the check, instead of `dflt` (cite_git2.c), so a small history also
  * takes the path of a large one: messages read again one by one.
  */
 #define test_hook_range_keep(dflt) test_hook_size("GIT_ABBREV_TEST_RANGE_KEEP", dflt)
 /*
  * GIT_ABBREV_TEST_SPLIT_MIN: from how many commits the subject index's
- * reading takes two threads, instead of `dflt` (refs_git2.c), so that a
+ * reading takes two threads, instead of `dflt` (cite_git2.c), so that a
  * small repository is read as a large one is.
  */
 #define test_hook_split_min(dflt) test_hook_size("GIT_ABBREV_TEST_SPLIT_MIN", dflt)
 /*
  * GIT_ABBREV_TEST_WALK_BUDGET_MS: the CPU milliseconds libgit2's ancestry
  * walks may take before every commit's parents are read for the graph,
- * instead of the estimate `dflt` (refs_git2.c): 0 reads them after the
+ * instead of the estimate `dflt` (cite_git2.c): 0 reads them after the
  * first walk, so a small history takes that path.
  */
 #define test_hook_walk_budget_ms(dflt) test_hook_size("GIT_ABBREV_TEST_WALK_BUDGET_MS", dflt)

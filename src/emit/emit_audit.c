@@ -22,21 +22,21 @@ static uint64_t wrong_of(const uint64_t *n)
 {
 	uint64_t w = 0;
 
-	for (int c = 0; c < REFS_C_COUNT; c++)
-		if (refs_class_wrong(c))
+	for (int c = 0; c < CITE_C_COUNT; c++)
+		if (cite_class_wrong(c))
 			w += n[c];
 	return w;
 }
 
 static void share(char *buf, size_t n, uint64_t k, uint64_t total)
 {
-	snprintf(buf, n, "%.1f%%", refs_audit_share(k, total));
+	snprintf(buf, n, "%.1f%%", cite_audit_share(k, total));
 }
 
-void emit_audit_quote(char *buf, size_t n, const refs_audit *a)
+void emit_audit_quote(char *buf, size_t n, const cite_audit *a)
 {
 	char refs[32], w[32], amb[32], ws[16], as[16];
-	uint64_t wrong = wrong_of(a->total), am = a->total[REFS_C_AMBIGUOUS];
+	uint64_t wrong = wrong_of(a->total), am = a->total[CITE_C_AMBIGUOUS];
 
 	fmt_count(refs, sizeof(refs), (double)a->refs);
 	fmt_count(w, sizeof(w), (double)wrong);
@@ -97,8 +97,8 @@ static void wrapped(FILE *out, const char *s)
 
 static int emit_text(FILE *out, const audit_report *r)
 {
-	const refs_audit *a = r->a;
-	size_t width[REFS_C_COUNT + 1], ywidth = 5;
+	const cite_audit *a = r->a;
+	size_t width[CITE_C_COUNT + 1], ywidth = 5;
 	char buf[512], num[32];
 	char line[1024];
 	size_t o;
@@ -113,23 +113,23 @@ static int emit_text(FILE *out, const audit_report *r)
 		fputs("  ", out);
 	fprintf(out, "each judged as of its commit; minimum length %u\n\n", r->min_length);
 	/* the columns: wide enough for the heading, each count and the share */
-	for (int c = 0; c <= REFS_C_COUNT; c++) {
-		uint64_t tot = c < REFS_C_COUNT ? a->total[c] : a->refs;
+	for (int c = 0; c <= CITE_C_COUNT; c++) {
+		uint64_t tot = c < CITE_C_COUNT ? a->total[c] : a->refs;
 
 		snprintf(num, sizeof(num), "%llu", (unsigned long long)tot);
 		width[c] = strlen(num);
 		share(num, sizeof(num), tot, a->refs);
 		if (strlen(num) > width[c])
 			width[c] = strlen(num);
-		if (c < REFS_C_COUNT && strlen(refs_class_heading(c)) > width[c])
-			width[c] = strlen(refs_class_heading(c));
-		if (c == REFS_C_COUNT && width[c] < 5)
+		if (c < CITE_C_COUNT && strlen(cite_class_heading(c)) > width[c])
+			width[c] = strlen(cite_class_heading(c));
+		if (c == CITE_C_COUNT && width[c] < 5)
 			width[c] = 5;
 	}
 	fprintf(out, "%-*s", (int)ywidth, "year");
-	for (int c = 0; c < REFS_C_COUNT; c++)
-		fprintf(out, " %*s", (int)width[c], refs_class_heading(c));
-	fprintf(out, " %*s\n", (int)width[REFS_C_COUNT], "total");
+	for (int c = 0; c < CITE_C_COUNT; c++)
+		fprintf(out, " %*s", (int)width[c], cite_class_heading(c));
+	fprintf(out, " %*s\n", (int)width[CITE_C_COUNT], "total");
 	for (size_t i = 0; i <= a->nyears; i++) {
 		const uint64_t *n = i < a->nyears ? a->years[i].n : a->total;
 
@@ -137,23 +137,23 @@ static int emit_text(FILE *out, const audit_report *r)
 			fprintf(out, "%-*d", (int)ywidth, a->years[i].year);
 		else
 			fprintf(out, "%-*s", (int)ywidth, "total");
-		for (int c = 0; c < REFS_C_COUNT; c++)
+		for (int c = 0; c < CITE_C_COUNT; c++)
 			fprintf(out, " %*llu", (int)width[c], (unsigned long long)n[c]);
-		fprintf(out, " %*llu\n", (int)width[REFS_C_COUNT],
+		fprintf(out, " %*llu\n", (int)width[CITE_C_COUNT],
 			(unsigned long long)(i < a->nyears ? a->years[i].refs : a->refs));
 	}
 	fprintf(out, "%-*s", (int)ywidth, "share");
-	for (int c = 0; c < REFS_C_COUNT; c++) {
+	for (int c = 0; c < CITE_C_COUNT; c++) {
 		share(num, sizeof(num), a->total[c], a->refs);
 		fprintf(out, " %*s", (int)width[c], num);
 	}
 	share(num, sizeof(num), a->refs, a->refs);
-	fprintf(out, " %*s\n", (int)width[REFS_C_COUNT], num);
+	fprintf(out, " %*s\n", (int)width[CITE_C_COUNT], num);
 	o = 0;
 	line[0] = '\0';
-	for (int c = 0; c < REFS_C_COUNT && o < sizeof(line); c++)
+	for (int c = 0; c < CITE_C_COUNT && o < sizeof(line); c++)
 		o += (size_t)snprintf(line + o, sizeof(line) - o, "%s%s: %s", c ? "; " : "(",
-				      refs_class_heading(c), refs_class_words(c) + (c == REFS_C_OK ? 4 : 0));
+				      cite_class_heading(c), cite_class_words(c) + (c == CITE_C_OK ? 4 : 0));
 	if (o < sizeof(line))
 		snprintf(line + o, sizeof(line) - o, "; a reference with several findings counts "
 			 "once, in the first class that fits of: other, wr-sb, wrong, !cmt, amb-w, "
@@ -177,7 +177,7 @@ static int emit_text(FILE *out, const audit_report *r)
 	if (!a->namb)
 		fputs("  none\n", out);
 	for (size_t i = 0; i < a->namb; i++) {
-		const refs_audit_prefix *p = &a->amb[i];
+		const cite_audit_prefix *p = &a->amb[i];
 
 		if (p->commits == 1)
 			snprintf(num, sizeof(num), "a commit and a tag");
@@ -206,25 +206,25 @@ static json_t *counts_json(const uint64_t *n)
 {
 	json_t *o = json_object();
 
-	for (int c = 0; o && c < REFS_C_COUNT; c++)
-		json_object_set_new(o, refs_class_name(c), json_integer((json_int_t)n[c]));
+	for (int c = 0; o && c < CITE_C_COUNT; c++)
+		json_object_set_new(o, cite_class_name(c), json_integer((json_int_t)n[c]));
 	return o;
 }
 
 static int emit_json(FILE *out, const audit_report *r)
 {
-	const refs_audit *a = r->a;
+	const cite_audit *a = r->a;
 	json_t *doc, *years = json_array(), *shares = json_object(), *top = json_array(),
 	       *amb = json_array(), *wrong = json_array(), *classes = json_array();
 	char quote[512];
 	int rc;
 
-	for (int c = 0; c < REFS_C_COUNT; c++) {
+	for (int c = 0; c < CITE_C_COUNT; c++) {
 		json_array_append_new(classes, json_pack("{s:s,s:s,s:s,s:b}", "name",
-			refs_class_name(c), "heading", refs_class_heading(c), "meaning",
-			refs_class_words(c), "wrong", refs_class_wrong(c)));
-		json_object_set_new(shares, refs_class_name(c),
-				    json_real(refs_audit_share(a->total[c], a->refs)));
+			cite_class_name(c), "heading", cite_class_heading(c), "meaning",
+			cite_class_words(c), "wrong", cite_class_wrong(c)));
+		json_object_set_new(shares, cite_class_name(c),
+				    json_real(cite_audit_share(a->total[c], a->refs)));
 	}
 	for (size_t i = 0; i < a->nyears; i++)
 		json_array_append_new(years, json_pack("{s:i,s:I,s:o}", "year", a->years[i].year,
@@ -240,11 +240,11 @@ static int emit_json(FILE *out, const audit_report *r)
 			"commits", (json_int_t)a->amb[i].commits, "cites", (json_int_t)a->amb[i].cites,
 			"ambiguous_when_written", a->amb[i].when_written));
 	for (size_t i = 0; i < a->nwrong; i++) {
-		const refs_audit_wrong *w = &a->wrong[i];
+		const cite_audit_wrong *w = &a->wrong[i];
 
 		json_array_append_new(wrong, json_pack("{s:s,s:o,s:o,s:s}", "written", w->written,
 			"right", w->found ? jid(w->right, a->rawsz) : json_null(), "citing",
-			jid(w->citing, a->rawsz), "class", refs_class_name(w->cls)));
+			jid(w->citing, a->rawsz), "class", cite_class_name(w->cls)));
 	}
 	emit_audit_quote(quote, sizeof(quote), a);
 	doc = json_pack("{s:i,s:s,s:s,s:i,s:I,s:I,s:o,s:o,s:{s:I,s:o,s:o},s:o,s:I,s:f,s:I,s:f,"
@@ -256,9 +256,9 @@ static int emit_json(FILE *out, const audit_report *r)
 		"shares", shares,
 		"since", a->nyears ? json_integer(a->years[0].year) : json_null(),
 		"wrong", (json_int_t)wrong_of(a->total),
-		"wrong_share", refs_audit_share(wrong_of(a->total), a->refs),
-		"ambiguous_when_written", (json_int_t)a->total[REFS_C_AMBIGUOUS],
-		"ambiguous_when_written_share", refs_audit_share(a->total[REFS_C_AMBIGUOUS], a->refs),
+		"wrong_share", cite_audit_share(wrong_of(a->total), a->refs),
+		"ambiguous_when_written", (json_int_t)a->total[CITE_C_AMBIGUOUS],
+		"ambiguous_when_written_share", cite_audit_share(a->total[CITE_C_AMBIGUOUS], a->refs),
 		"most_cited", top, "ambiguous_today", amb, "wrong_references", wrong,
 		"quote", quote);
 	if (!doc)
@@ -273,13 +273,13 @@ static int emit_json(FILE *out, const audit_report *r)
 
 static int emit_csv(FILE *out, const audit_report *r)
 {
-	const refs_audit *a = r->a;
+	const cite_audit *a = r->a;
 	char num[32];
 
 	csv_field(out, "year", 1);
 	csv_field(out, "references", 0);
-	for (int c = 0; c < REFS_C_COUNT; c++)
-		csv_field(out, refs_class_name(c), 0);
+	for (int c = 0; c < CITE_C_COUNT; c++)
+		csv_field(out, cite_class_name(c), 0);
 	csv_end_record(out);
 	for (size_t i = 0; i <= a->nyears; i++) {
 		const uint64_t *n = i < a->nyears ? a->years[i].n : a->total;
@@ -290,7 +290,7 @@ static int emit_csv(FILE *out, const audit_report *r)
 		snprintf(num, sizeof(num), "%llu",
 			 (unsigned long long)(i < a->nyears ? a->years[i].refs : a->refs));
 		csv_field(out, num, 0);
-		for (int c = 0; c < REFS_C_COUNT; c++) {
+		for (int c = 0; c < CITE_C_COUNT; c++) {
 			snprintf(num, sizeof(num), "%llu", (unsigned long long)n[c]);
 			csv_field(out, num, 0);
 		}
@@ -301,7 +301,7 @@ static int emit_csv(FILE *out, const audit_report *r)
 
 static int emit_markdown(FILE *out, const audit_report *r)
 {
-	const refs_audit *a = r->a;
+	const cite_audit *a = r->a;
 	char num[32], quote[512];
 
 	/* --title, as the chart's, else what was counted */
@@ -309,10 +309,10 @@ static int emit_markdown(FILE *out, const audit_report *r)
 		fprintf(out, "## %s\n\n| year |", r->title);
 	else
 		fprintf(out, "## Commit references in %s\n\n| year |", r->range);
-	for (int c = 0; c < REFS_C_COUNT; c++)
-		fprintf(out, " %s |", refs_class_name(c));
+	for (int c = 0; c < CITE_C_COUNT; c++)
+		fprintf(out, " %s |", cite_class_name(c));
 	fputs(" total |\n|---:|", out);
-	for (int c = 0; c <= REFS_C_COUNT; c++)
+	for (int c = 0; c <= CITE_C_COUNT; c++)
 		fputs("---:|", out);
 	fputc('\n', out);
 	for (size_t i = 0; i <= a->nyears; i++) {
@@ -322,12 +322,12 @@ static int emit_markdown(FILE *out, const audit_report *r)
 			fprintf(out, "| %d |", a->years[i].year);
 		else
 			fputs("| **total** |", out);
-		for (int c = 0; c < REFS_C_COUNT; c++)
+		for (int c = 0; c < CITE_C_COUNT; c++)
 			fprintf(out, " %llu |", (unsigned long long)n[c]);
 		fprintf(out, " %llu |\n", (unsigned long long)(i < a->nyears ? a->years[i].refs : a->refs));
 	}
 	fputs("| share |", out);
-	for (int c = 0; c < REFS_C_COUNT; c++) {
+	for (int c = 0; c < CITE_C_COUNT; c++) {
 		share(num, sizeof(num), a->total[c], a->refs);
 		fprintf(out, " %s |", num);
 	}
@@ -340,11 +340,11 @@ static int emit_markdown(FILE *out, const audit_report *r)
 
 static int emit_map(FILE *out, const audit_report *r)
 {
-	const refs_audit *a = r->a;
+	const cite_audit *a = r->a;
 	char right[ABBREV_MAX_HEXSZ + 1], citing[ABBREV_MAX_HEXSZ + 1];
 
 	for (size_t i = 0; i < a->nwrong; i++) {
-		const refs_audit_wrong *w = &a->wrong[i];
+		const cite_audit_wrong *w = &a->wrong[i];
 
 		if (w->found)
 			hexid_fmt(right, w->right, a->rawsz);
@@ -375,18 +375,18 @@ static const struct {
 
 static int stack_of(int c)
 {
-	if (refs_class_wrong(c))
+	if (cite_class_wrong(c))
 		return STACK_WRONG;
-	if (c == REFS_C_AMBIGUOUS || c == REFS_C_AMBIGUOUS_TODAY)
+	if (c == CITE_C_AMBIGUOUS || c == CITE_C_AMBIGUOUS_TODAY)
 		return STACK_AMBIGUOUS;
-	if (c == REFS_C_SHORT)
+	if (c == CITE_C_SHORT)
 		return STACK_SHORT;
-	return c == REFS_C_OK ? STACK_OK : STACK_OTHER;
+	return c == CITE_C_OK ? STACK_OK : STACK_OTHER;
 }
 
 static int emit_svg(FILE *out, const audit_report *r)
 {
-	const refs_audit *a = r->a;
+	const cite_audit *a = r->a;
 	svg_frame f;
 	char title[256], quote[512];
 	int y0 = a->nyears ? a->years[0].year : 2000, y1 = a->nyears ? a->years[a->nyears - 1].year : 2001;
@@ -414,16 +414,16 @@ static int emit_svg(FILE *out, const audit_report *r)
 	svg_axes(out, &f, "year of the citing commit", "share of the year's references (%)", 20, 11);
 	bw = (f.right - f.left) / (double)(y1 - y0 + 1) * 0.8;
 	for (size_t i = 0; i < a->nyears; i++) {
-		const refs_audit_year *y = &a->years[i];
+		const cite_audit_year *y = &a->years[i];
 		uint64_t s[NSTACKS] = { 0 };
 		double base = 0, x = svg_scale_map(&f.x, y->year) - bw / 2;
 
-		for (int c = 0; c < REFS_C_COUNT; c++)
+		for (int c = 0; c < CITE_C_COUNT; c++)
 			s[stack_of(c)] += y->n[c];
 		fprintf(out, "<g class=\"year\" data-year=\"%d\" data-references=\"%llu\">\n", y->year,
 			(unsigned long long)y->refs);
 		for (int k = 0; k < NSTACKS; k++) {
-			double sh = refs_audit_share(s[k], y->refs), top = base + sh;
+			double sh = cite_audit_share(s[k], y->refs), top = base + sh;
 			double py0 = svg_scale_map(&f.y, base), py1 = svg_scale_map(&f.y, top);
 
 			if (s[k])

@@ -1,6 +1,6 @@
 /*
  * emit_audit.h - the emitters of `git abbrev audit`: a history's commit
- * references by class (refs_audit.h) and year.
+ * references by class (cite_audit.h) and year.
  *
  * text: one table within 80 columns (a row per year, then the total and
  * each class's share), its legend, the five most cited commits, the
@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "refs_audit.h"
+#include "cite_audit.h"
 
 /* --format=map: audit's own format, beside enum abbrev_format's. */
 #define AUDIT_FORMAT_MAP 100
@@ -29,16 +29,16 @@
 #define AUDIT_TOP 5
 
 typedef struct {
-	const refs_audit *a;     /* refs_audit_finish() done */
+	const cite_audit *a;     /* cite_audit_finish() done */
 	const char *range;       /* as given ("HEAD") */
 	unsigned min_length;
-	const refs_audit_cited *top; /* refs_audit_top(), AUDIT_TOP at most */
+	const cite_audit_cited *top; /* cite_audit_top(), AUDIT_TOP at most */
 	size_t ntop;
 	const char *title;       /* svg and markdown: --title, or NULL */
 } audit_report;
 
 /* The quotable line, without a newline, into buf. */
-void emit_audit_quote(char *buf, size_t n, const refs_audit *a);
+void emit_audit_quote(char *buf, size_t n, const cite_audit *a);
 
 /* Write r in `format` (enum abbrev_format or AUDIT_FORMAT_MAP).  0, or -1 (write error, memory). */
 int emit_audit(FILE *out, int format, const audit_report *r);

@@ -2,7 +2,7 @@
  * emit_verify.c - verify's findings as text, as JSON, and as the Linux
  * kernel's scripts/checkpatch.pl prints its own.
  *
- * All walk the same refs_results; none decides anything.  JSON is
+ * All walk the same cite_results; none decides anything.  JSON is
  * streamed: each finding is an object built with jansson and dumped on
  * one line, between a hand-written head and tail.  Subjects and file
  * names are bytes (old commits are Latin-1): they go through utf8.h's rule.
@@ -63,7 +63,7 @@ void emit_verify_free(verify_emitter *e)
 }
 
 /* The input line of a reference: of mail, the line its commit message line came from. */
-static size_t ref_line(const verify_input *in, const refs_ref *ref)
+static size_t ref_line(const verify_input *in, const citation *ref)
 {
 	return in->msg ? mbox_input_line(in->msg, ref->line) : ref->line;
 }
@@ -99,12 +99,12 @@ static int text_input(verify_emitter *e, const verify_input *in)
 	char hex[ABBREV_MAX_HEXSZ + 1];
 
 	for (size_t i = 0; i < in->res->n; i++) {
-		const refs_result *x = &in->res->v[i];
-		const refs_ref *ref = &in->refs->v[x->ref];
+		const cite_result *x = &in->res->v[i];
+		const citation *ref = &in->refs->v[x->ref];
 
 		for (size_t k = 0; k < x->nf; k++)
 			fprintf(out, "%s:%zu: %s: %s\n", in->name, ref_line(in, ref),
-				refs_severity_name(refs_problem_severity(x->f[k].problem)),
+				cite_severity_name(cite_problem_severity(x->f[k].problem)),
 				x->f[k].message);
 		/* an ambiguous ID: each commit by its full ID, which is never ambiguous */
 		for (size_t k = 0; k < x->ncands; k++) {
@@ -130,7 +130,7 @@ static json_t *jid(const unsigned char *id, size_t rawsz)
 }
 
 /* Line and column (1-based, in bytes) of buf[off], off >= ref->start. */
-static void line_col(const char *buf, const refs_ref *ref, size_t off, size_t *line, size_t *col)
+static void line_col(const char *buf, const citation *ref, size_t off, size_t *line, size_t *col)
 {
 	size_t ls = off;
 
@@ -148,7 +148,7 @@ static void line_col(const char *buf, const refs_ref *ref, size_t off, size_t *l
  * last line and column (a bot applies "replacement" over them), and the
  * spans of its ID and subject as written.
  */
-static json_t *span_json(const verify_input *in, const refs_ref *ref)
+static json_t *span_json(const verify_input *in, const citation *ref)
 {
 	size_t l0, c0, l1, c1, s = ref->start, e = ref->end, is = ref->id_start;
 	size_t ie = ref->id_start + ref->id_len, ss = ref->subj_start, se = ref->subj_end;
@@ -158,7 +158,7 @@ static json_t *span_json(const verify_input *in, const refs_ref *ref)
 	/* mail: the input's offsets, where the bytes are the input's own (not decoded) */
 	if (in->msg && !(mbox_input_span(in->msg, s, e, &s, &e) &&
 			 mbox_input_span(in->msg, is, ie, &is, &ie) &&
-			 (!ref->subject || (ref->flags & REFS_F_TITLE) ||
+			 (!ref->subject || (ref->flags & CITE_F_TITLE) ||
 			  mbox_input_span(in->msg, ss, se, &ss, &se))))
 		return json_null();
 	if (in->msg) {
@@ -173,7 +173,7 @@ static json_t *span_json(const verify_input *in, const refs_ref *ref)
 		"line", (json_int_t)l0, "column", (json_int_t)c0,
 		"end_line", (json_int_t)l1, "end_column", (json_int_t)c1 + 1,
 		"id", (json_int_t)is, (json_int_t)ie,
-		"subject", ref->subject && !(ref->flags & REFS_F_TITLE) ?
+		"subject", ref->subject && !(ref->flags & CITE_F_TITLE) ?
 			json_pack("[I,I]", (json_int_t)ss, (json_int_t)se) :
 			json_null());
 }
@@ -183,7 +183,7 @@ static json_t *span_json(const verify_input *in, const refs_ref *ref)
  * shared by later commits: both facts, the later commits, and how
  * improbable their shared prefix is for random IDs; null otherwise.
  */
-static json_t *as_of_json(const verify_input *in, const refs_result *x)
+static json_t *as_of_json(const verify_input *in, const cite_result *x)
 {
 	json_t *later;
 
@@ -198,9 +198,9 @@ static json_t *as_of_json(const verify_input *in, const refs_result *x)
 		"p_random", x->later_p, "improbable", x->later_improbable);
 }
 
-static json_t *finding_json(const verify_input *in, const refs_result *x, const refs_finding *f)
+static json_t *finding_json(const verify_input *in, const cite_result *x, const cite_finding *f)
 {
-	const refs_ref *ref = &in->refs->v[x->ref];
+	const citation *ref = &in->refs->v[x->ref];
 	json_t *o = json_object(), *cands;
 
 	json_object_set_new(o, "file", utf8_json(in->name));
@@ -213,10 +213,10 @@ static json_t *finding_json(const verify_input *in, const refs_result *x, const 
 				    utf8_json(in->msg->subject) : json_null());
 	}
 	json_object_set_new(o, "line", json_integer((json_int_t)ref_line(in, ref)));
-	json_object_set_new(o, "reference", json_string(refs_kind_name(ref->kind)));
-	json_object_set_new(o, "kind", json_string(refs_problem_name(f->problem)));
+	json_object_set_new(o, "reference", json_string(cite_kind_name(ref->kind)));
+	json_object_set_new(o, "kind", json_string(cite_problem_name(f->problem)));
 	json_object_set_new(o, "severity",
-			    json_string(refs_severity_name(refs_problem_severity(f->problem))));
+			    json_string(cite_severity_name(cite_problem_severity(f->problem))));
 	json_object_set_new(o, "message", utf8_json(f->message));
 	json_object_set_new(o, "given_id", utf8_jsonn(in->buf + ref->id_start, ref->id_len));
 	json_object_set_new(o, "given_subject",
@@ -245,7 +245,7 @@ static json_t *finding_json(const verify_input *in, const refs_result *x, const 
 static int json_input(verify_emitter *e, const verify_input *in)
 {
 	for (size_t i = 0; i < in->res->n; i++) {
-		const refs_result *x = &in->res->v[i];
+		const cite_result *x = &in->res->v[i];
 
 		for (size_t k = 0; k < x->nf; k++) {
 			json_t *o = finding_json(in, x, &x->f[k]);
@@ -276,18 +276,18 @@ static int json_input(verify_emitter *e, const verify_input *in)
 const char *emit_verify_checkpatch_type(int kind, int problem)
 {
 	switch (problem) {
-	case REFS_P_UNKNOWN:
-	case REFS_P_NOT_HERE:
-	case REFS_P_NOT_COMMIT:
+	case CITE_P_UNKNOWN:
+	case CITE_P_NOT_HERE:
+	case CITE_P_NOT_COMMIT:
 		return "UNKNOWN_COMMIT_ID";
-	case REFS_P_AMBIGUOUS:
-	case REFS_P_AMBIGUOUS_OBJECT:
+	case CITE_P_AMBIGUOUS:
+	case CITE_P_AMBIGUOUS_OBJECT:
 		return "AMBIGUOUS_COMMIT_ID";
-	case REFS_P_NOT_ANCESTOR:
-	case REFS_P_NOT_ANCESTOR_MERGED:
+	case CITE_P_NOT_ANCESTOR:
+	case CITE_P_NOT_ANCESTOR_MERGED:
 		return "FIXES_NOT_ANCESTOR";
 	default:
-		return kind == REFS_FIXES ? "BAD_FIXES_TAG" : "GIT_COMMIT_ID";
+		return kind == CITE_FIXES ? "BAD_FIXES_TAG" : "GIT_COMMIT_ID";
 	}
 }
 
@@ -309,8 +309,8 @@ static int checkpatch_input(verify_emitter *e, const verify_input *in)
 	if (!e->ninputs++ && !(e->name = strdup(in->name)))
 		return -1;
 	for (size_t i = 0; i < in->res->n; i++) {
-		const refs_result *x = &in->res->v[i];
-		const refs_ref *ref = &in->refs->v[x->ref];
+		const cite_result *x = &in->res->v[i];
+		const citation *ref = &in->refs->v[x->ref];
 		size_t ls = ref->start, le;
 
 		while (ls && in->buf[ls - 1] != '\n')
@@ -319,9 +319,9 @@ static int checkpatch_input(verify_emitter *e, const verify_input *in)
 		while (in->buf[le] && in->buf[le] != '\n')
 			le++;
 		for (size_t k = 0; k < x->nf; k++) {
-			int sev = refs_problem_severity(x->f[k].problem);
+			int sev = cite_problem_severity(x->f[k].problem);
 
-			if (sev == REFS_NOTE)
+			if (sev == CITE_NOTE)
 				continue; /* no problem: checkpatch says nothing of it */
 			if (!named++) {
 				/* as checkpatch.pl heads each of several files */
@@ -330,7 +330,7 @@ static int checkpatch_input(verify_emitter *e, const verify_input *in)
 				fputs("\n--------------------------------------------------\n", out);
 			}
 			e->nfound++;
-			fprintf(out, "%s:%s: %s", sev == REFS_ERROR ? "ERROR" : "WARNING",
+			fprintf(out, "%s:%s: %s", sev == CITE_ERROR ? "ERROR" : "WARNING",
 				emit_verify_checkpatch_type(ref->kind, x->f[k].problem),
 				x->f[k].message);
 			if (x->suggest)

@@ -38,15 +38,15 @@
 #include <stdio.h>
 
 #include "mbox.h"
-#include "refs_parse.h"
-#include "refs_resolve.h"
+#include "cite_parse.h"
+#include "cite_resolve.h"
 
 typedef struct {
 	const char *name;      /* the file as given, "<stdin>", or the commit (--range) */
 	const char *commit;    /* --range: the full ID of the commit; else NULL */
 	const char *buf;       /* the text the references were found in */
-	const refs_list *refs;
-	const refs_results *res;
+	const cite_list *refs;
+	const cite_results *res;
 	size_t rawsz;          /* raw ID width of the repository */
 	/*
 	 * Mail (mbox.h): buf is the commit message of this message, the
@@ -76,8 +76,8 @@ verify_emitter *emit_verify_text_new(FILE *out);
 verify_emitter *emit_verify_json_new(FILE *out);
 verify_emitter *emit_verify_checkpatch_new(FILE *out);
 /*
- * checkpatch.pl's type of a finding of `problem` (enum refs_problem) on a
- * reference of `kind` (enum refs_kind): "UNKNOWN_COMMIT_ID", ...
+ * checkpatch.pl's type of a finding of `problem` (enum cite_problem) on a
+ * reference of `kind` (enum cite_kind): "UNKNOWN_COMMIT_ID", ...
  */
 const char *emit_verify_checkpatch_type(int kind, int problem);
 /* The findings of one input.  0, or -1 on a write error or out of memory. */

@@ -21,7 +21,7 @@
  * name (the pack's .idx, or an array), searched together: the answer does
  * not depend on which tables came from files.
  *
- * Pure: no libgit2, no pack reading (refs_git2.c finds the commits).
+ * Pure: no libgit2, no pack reading (cite_git2.c finds the commits).
  *
  * Ownership: subject_table_build(), _parse() and _load() return a table
  * freed with subject_table_free(); subject_index_add() takes the table

@@ -1117,7 +1117,7 @@ static int same_subject(const char *a, size_t an, const char *b)
 }
 
 /* The earlier message of the series that ref names, or NULL. */
-static const mbox_msg *series_patch(const mbox_list *l, size_t k, const refs_ref *ref)
+static const mbox_msg *series_patch(const mbox_list *l, size_t k, const citation *ref)
 {
 	size_t idn = strlen(ref->id);
 
@@ -1135,19 +1135,19 @@ static const mbox_msg *series_patch(const mbox_list *l, size_t k, const refs_ref
 	return NULL;
 }
 
-int mbox_series_notes(const mbox_list *l, size_t k, const refs_list *refs, refs_results *res)
+int mbox_series_notes(const mbox_list *l, size_t k, const cite_list *refs, cite_results *res)
 {
 	for (size_t i = 0; i < res->n; i++) {
-		refs_result *x = &res->v[i];
-		const refs_ref *ref = &refs->v[x->ref];
+		cite_result *x = &res->v[i];
+		const citation *ref = &refs->v[x->ref];
 		const mbox_msg *m;
 		int nowhere = 0, n;
 		char *msg;
 		const char *mid;
 
 		for (size_t f = 0; f < x->nf; f++)
-			nowhere |= x->f[f].problem == REFS_P_UNKNOWN ||
-				   x->f[f].problem == REFS_P_NOT_HERE;
+			nowhere |= x->f[f].problem == CITE_P_UNKNOWN ||
+				   x->f[f].problem == CITE_P_NOT_HERE;
 		if (!nowhere || !(m = series_patch(l, k, ref)))
 			continue;
 		mid = m->message_id;
@@ -1162,25 +1162,25 @@ int mbox_series_notes(const mbox_list *l, size_t k, const refs_list *refs, refs_
 		/* the "names nothing" findings become the note; the rest (style) stay */
 		size_t kept = 0;
 
-		x->severity = REFS_NOTE;
+		x->severity = CITE_NOTE;
 		for (size_t f = 0; f < x->nf; f++) {
-			int p = x->f[f].problem, sev = refs_problem_severity(p);
+			int p = x->f[f].problem, sev = cite_problem_severity(p);
 
-			if (p != REFS_P_UNKNOWN && p != REFS_P_NOT_HERE) {
+			if (p != CITE_P_UNKNOWN && p != CITE_P_NOT_HERE) {
 				x->f[kept++] = x->f[f];
 				if (sev > x->severity)
 					x->severity = sev;
 				continue;
 			}
-			if (sev == REFS_ERROR)
+			if (sev == CITE_ERROR)
 				res->errors--;
-			else if (sev == REFS_WARNING)
+			else if (sev == CITE_WARNING)
 				res->warnings--;
 			else
 				res->notes--;
 			free(x->f[f].message);
 			if (msg) {
-				x->f[kept++] = (refs_finding){ REFS_P_IN_SERIES, msg };
+				x->f[kept++] = (cite_finding){ CITE_P_IN_SERIES, msg };
 				res->notes++;
 				msg = NULL;
 			}

@@ -35,8 +35,8 @@
 #include <stddef.h>
 
 #include "hexid.h"
-#include "refs_parse.h"
-#include "refs_resolve.h"
+#include "cite_parse.h"
+#include "cite_resolve.h"
 
 /* A line of a commit message. */
 typedef struct {
@@ -89,14 +89,14 @@ size_t mbox_input_column(const mbox_msg *m, size_t off);
 
 /*
  * For the references of message k of `l` (their findings in `res`, as
- * refs_resolve() left them on the message's text): each whose ID names
+ * cite_resolve() left them on the message's text): each whose ID names
  * nothing here (unknown, not here) but that names an earlier message of
  * the series (its subject is that patch's title, or its ID starts that
- * patch's "From <id>" line and it has no subject) gets one note: REFS_P_IN_SERIES, "<id> is patch "<subject>"
+ * patch's "From <id>" line and it has no subject) gets one note: CITE_P_IN_SERIES, "<id> is patch "<subject>"
  * earlier in this series (<Message-ID>)", in place of those findings
  * (a style warning stays); nothing is suggested.  res's counts are mended.  0,
  * or -1 when out of memory.
  */
-int mbox_series_notes(const mbox_list *l, size_t k, const refs_list *refs, refs_results *res);
+int mbox_series_notes(const mbox_list *l, size_t k, const cite_list *refs, cite_results *res);
 
 #endif

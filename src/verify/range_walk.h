@@ -6,7 +6,7 @@
  * `verify --range` walked with git_revwalk, which reads every commit in
  * full through git_odb_read and keeps it in libgit2's object cache: on
  * git.git a quarter of the run.  Here a source says a commit's parents and
- * committer time (refs_git2.c: from the commit-graph file, or the first
+ * committer time (cite_git2.c: from the commit-graph file, or the first
  * bytes of the commit read from the mapped packs), and the walk is
  * libgit2 1.5's step for step, so the findings come in the order they
  * always did: the pushes in the order given, the list of commits to visit
