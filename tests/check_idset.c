@@ -433,7 +433,11 @@ static int entry_cmp(const void *a, const void *b)
  * comes below the last ID (4): both fall back to idsets_add().  With
  * `ascending` 5 the bulk adder keeps pointers to the caller's IDs
  * (idsets_bulk_add_ref), whose buffer the collection frees (idsets_keep):
- * the iterated IDs must be those very bytes.  Seeks go to every set.
+ * the iterated IDs must be those very bytes.  With `ascending` 6 a bulk
+ * add of all but every seventh ID ends (leaving the Judy arrays owed),
+ * then the seventh ones come by idsets_add(), the first below the last
+ * (a second repository of a union): the arrays built then must hold
+ * every ID of the bulk.  Seeks go to every set.
  */
 static void check_random(size_t rawsz, size_t n, uint64_t seed, int ascending)
 {
@@ -488,6 +492,24 @@ static void check_random(size_t rawsz, size_t n, uint64_t seed, int ascending)
 			ck_assert_int_eq(idsets_bulk_add_ref(b, sorted[i].id, sorted[i].type), 0);
 		}
 		ck_assert_int_eq(idsets_bulk_finish(b), 0);
+	} else if (ascending == 6) {
+		idsets_bulk *b;
+
+		idsets_free(set);
+		set = idsets_new(rawsz);
+		ck_assert_ptr_nonnull(set);
+		b = idsets_bulk_start(set, nsorted);
+		ck_assert_ptr_nonnull(b);
+		for (size_t i = 0; i < nsorted; i++)
+			if (i % 7 != 3)
+				ck_assert_int_eq(idsets_bulk_add(b, sorted[i].id, sorted[i].type), 1);
+		ck_assert_int_eq(idsets_bulk_finish(b), 0);
+		for (size_t i = 3; i < nsorted; i += 7) {
+			ck_assert_int_eq(idsets_add(set, sorted[i].id, sorted[i].type), 1);
+			ck_assert_int_eq(idsets_add(set, sorted[i].id, sorted[i].type), 0);
+		}
+		/* one of the bulk again: known, though it came after the bulk */
+		ck_assert_int_eq(idsets_add(set, sorted[0].id, sorted[0].type), 0);
 	} else if (ascending) {
 		size_t half = nsorted / 2;
 		idsets_bulk *b;
@@ -672,22 +694,30 @@ START_TEST(test_bulk_by_reference)
 }
 END_TEST
 
+START_TEST(test_bulk_then_add)
+{
+	check_random(20, 20000, 43, 6);
+	check_random(32, 2500, 53, 6);
+}
+END_TEST
+
 static int cmp_raw20(const void *a, const void *b)
 {
 	return memcmp(a, b, 20);
 }
 
 /*
- * Bulk adds of 1 to 80 IDs: the sets are built with Judy1SetArray() at
- * the end, whose leaf of exactly 31 keys libJudy 1.0.5 writes past its
- * allocation (the sanitizer run of the suite sees that); every ID must be
- * found in its sets.
+ * Bulk adds of 1 to 80 IDs, then one plain add: the sets are built with
+ * Judy1SetArray() then, whose leaf of exactly 31 keys libJudy 1.0.5
+ * writes past its allocation (the sanitizer run of the suite sees that);
+ * every ID must be found in its sets.
  */
 START_TEST(test_bulk_small)
 {
-	unsigned char ids[80 * 20];
+	unsigned char ids[80 * 20], top[20];
 	uint64_t st = 47;
 
+	memset(top, 0xff, sizeof(top)); /* above every ID: a plain add in order */
 	for (size_t i = 0; i < 80; i++)
 		test_rand_id(ids + i * 20, 20, &st);
 	qsort(ids, 80, 20, cmp_raw20);
@@ -700,9 +730,11 @@ START_TEST(test_bulk_small)
 		for (size_t i = 0; i < n; i++)
 			ck_assert_int_eq(idsets_bulk_add(b, ids + i * 20, ABBREV_TYPE_BLOB), 1);
 		ck_assert_int_eq(idsets_bulk_finish(b), 0);
+		ck_assert_int_eq(idsets_add(c, top, ABBREV_TYPE_TREE), 1);
 		ck_assert_uint_eq(idsets_count(c, ABBREV_SET_BLOB), n);
 		for (size_t i = 0; i < n; i++)
 			ck_assert(idsets_in_set(c, ids + i * 20, ABBREV_SET_BLOB));
+		ck_assert(idsets_in_set(c, top, ABBREV_SET_TREE));
 		idsets_free(c);
 	}
 }
@@ -1191,6 +1223,7 @@ Suite *make_idset_suite(void)
 	tcase_add_test(core, test_bulk_past_max);
 	tcase_add_test(core, test_bulk_out_of_order);
 	tcase_add_test(core, test_bulk_by_reference);
+	tcase_add_test(core, test_bulk_then_add);
 	tcase_add_test(core, test_bulk_not_empty);
 	tcase_add_test(core, test_store_only);
 	tcase_add_test(core, test_bulk_small);

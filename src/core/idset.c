@@ -28,7 +28,14 @@
  *
  * While the arena is sorted, an ordered iteration is a plain scan of it
  * instead of one Judy lookup per ID (~40 ns at 13M keys, against a few
- * for the next array slot), and a seek a binary search in it.
+ * for the next array slot), and a seek a binary search in it.  Nothing
+ * then reads the typed Judy1 arrays, and the one of all objects only
+ * spares a lookup that misses its binary search, so bulk adding (the
+ * pack walker's merge) leaves them owed: they are built from the arena
+ * only when the collection stops being a sorted arena or grows by a
+ * plain add (a second repository of a union, a later ID out of order).
+ * A report of one repository, which only iterates, builds none: on
+ * git.git that was a quarter of a warm report's CPU time.
  *
  * Judy's error-returning calls are used throughout (never the macros that
  * print and exit), so running out of memory is an ordinary error.
@@ -89,6 +96,7 @@ struct idsets {
 	size_t ovf_bytes;
 	int broken;     /* ran out of memory halfway through an add */
 	int sorted; /* arena index order is byte order (every add came in order) */
+	int judy_owed; /* sorted, and all1 and typed[] not built yet (judy_build()) */
 	/* records of tag targets, sorted by tag (and unique) while tags_sorted */
 	tag_rec *tags;
 	size_t ntags, tags_cap;
@@ -509,7 +517,7 @@ static long find_idx(const idsets *s, const unsigned char *id)
 	if (s->sorted) {
 		size_t idx;
 
-		if (Judy1Test(s->all1, k, PJE0) != 1)
+		if (!s->judy_owed && Judy1Test(s->all1, k, PJE0) != 1)
 			return -1;
 		idx = arena_lower_bound(s, id);
 		return idx < s->nids && !memcmp(arena_id(s, idx), id, s->rawsz) ? (long)idx : -1;
@@ -547,6 +555,8 @@ static inline int add_gate(idsets *s, const unsigned char *id, int type, size_t 
 	return ADD_STORE;
 }
 
+static int judy_build(idsets *s);
+
 static int add_one(idsets *s, const unsigned char *id, int type, int external)
 {
 	Word_t k = id_key(s, id);
@@ -559,6 +569,9 @@ static int add_one(idsets *s, const unsigned char *id, int type, int external)
 	/* in a sorted arena every ID is <= the last: one above it is new */
 	if (s->sorted && !c)
 		return 0;
+	/* the arrays bulk adding left owed: this add and the ones after use them */
+	if (judy_build(s))
+		goto oom;
 	if (s->sorted && c > 0 && make_unsorted(s))
 		goto oom;
 	if (!s->sorted && find_idx(s, id) >= 0)
@@ -588,48 +601,33 @@ int idsets_add(idsets *s, const unsigned char *id, int type)
 
 /*
  * Bulk adding.  Into an empty collection, with IDs in ascending order,
- * each ID goes to the arena and its key to a plain array beside it; the
- * Judy1 arrays are built at the end, each in one Judy1SetArray() call
- * from its keys in order (Judy builds the tree bottom-up then: at 849k
- * keys 12 ns a key against 52 for Judy1Set() in key order, at 10.8M 40
- * against 75, and the arrays come out smaller, 15 bytes a key against 20
- * at 10.8M).  The set of all objects is built on a second thread while
- * this one builds the typed sets, one after the other from one buffer.
- * Anything out of that pattern (a non-empty collection, an ID below the
- * last, more than `max` IDs, no memory for the keys) builds the arrays
- * from what came so far and goes on as idsets_add() does.
+ * each ID goes to the arena only: the arena stays sorted, and the Judy1
+ * arrays are left owed (judy_owed) until a plain add needs them, when
+ * judy_build() makes them from the arena, each in one Judy1SetArray()
+ * call from its keys in order (Judy builds the tree bottom-up then: at
+ * 849k keys 12 ns a key against 52 for Judy1Set() in key order, at 10.8M
+ * 40 against 75, and the arrays come out smaller, 15 bytes a key against
+ * 20 at 10.8M).  Anything out of that pattern (a non-empty collection, an
+ * ID below the last, more than `max` IDs) goes on as idsets_add() does,
+ * which builds the arrays owed first.
  */
 struct idsets_bulk {
 	idsets *s;
 	size_t max;
-	Word_t *keys;   /* the key of each arena entry while collecting; NULL: plain adds */
-	size_t dups;    /* entries whose key equals the one before */
+	int collecting; /* into the arena only; 0: plain adds */
 	size_t count[ABBREV_SET_COUNT];
 };
 
 #define SETARRAY_MIN 64 /* Judy1SetArray() only for more keys (see set_array()) */
 
-/* One Judy1 array from keys in order (equal neighbours allowed): 0 or -2. */
-static int set_array(Pvoid_t *judy, const Word_t *keys, size_t n, size_t dups)
+/* One Judy1 array from distinct keys in order: 0 or -2. */
+static int set_array(Pvoid_t *judy, const Word_t *keys, size_t n)
 {
-	Word_t *uniq = NULL;
 	JError_t je;
-	int rc;
+	int rc = 0;
 
 	if (!n)
 		return 0;
-	if (dups) {
-		/* keys shared by IDs of 16+ equal hex chars: Judy wants them once */
-		size_t m = 0;
-
-		if (!(uniq = malloc((n - dups) * sizeof(*uniq))))
-			return -2;
-		for (size_t i = 0; i < n; i++)
-			if (!m || uniq[m - 1] != keys[i])
-				uniq[m++] = keys[i];
-		keys = uniq;
-		n = m;
-	}
 	/*
 	 * libJudy 1.0.5 sizes the single leaf of 31 keys one slot short
 	 * (JudyInsArray.c allocates the leaf for Count + 1, read past its
@@ -637,84 +635,78 @@ static int set_array(Pvoid_t *judy, const Word_t *keys, size_t n, size_t dups)
 	 * small arrays are set key by key.
 	 */
 	if (n <= SETARRAY_MIN) {
-		rc = 0;
 		for (size_t i = 0; i < n && !rc; i++)
 			rc = judy1_set(judy, keys[i]);
-	} else {
-		rc = Judy1SetArray(judy, n, keys, &je) == JERR ? -2 : 0;
+		return rc;
 	}
-	free(uniq);
-	return rc;
-}
-
-/* The typed sets, one type at a time, from the keys of the arena's IDs: 0 or -2. */
-static int build_typed(idsets_bulk *b)
-{
-	idsets *s = b->s;
-	size_t most = 0;
-	Word_t *buf;
-	int rc = 0;
-
-	for (int t = ABBREV_TYPE_COMMIT; t <= ABBREV_TYPE_TAG; t++)
-		if (b->count[t] > most)
-			most = b->count[t];
-	if (!most)
-		return 0;
-	if (!(buf = malloc(most * sizeof(*buf))))
-		return -2;
-	for (int t = ABBREV_TYPE_COMMIT; t <= ABBREV_TYPE_TAG && !rc; t++) {
-		size_t m = 0;
-
-		if (!b->count[t])
-			continue;
-		for (size_t c = 0; c < s->nchunks; c++) {
-			const unsigned char *types = s->types[c];
-			size_t base = c << CHUNK_BITS, end = s->nids - base;
-
-			if (end > CHUNK_SIZE)
-				end = CHUNK_SIZE;
-			for (size_t i = 0; i < end; i++) {
-				Word_t k;
-
-				if (types[i] != t)
-					continue;
-				k = id_key(s, s->ids[c][i]);
-				if (!m || buf[m - 1] != k)
-					buf[m++] = k;
-			}
-		}
-		rc = set_array(&s->typed[t], buf, m, 0);
-	}
-	free(buf);
-	return rc;
+	return Judy1SetArray(judy, n, keys, &je) == JERR ? -2 : 0;
 }
 
 /*
- * Build the Judy1 arrays from the collected keys and stop collecting: 0
- * or -2.  The set of all objects first, from the keys, which are then
- * freed, so that the typed sets' buffer (keys read again from the IDs)
- * never coexists with them: at 13M objects the keys are 8 bytes an
- * object, the largest typed buffer 4.3.
+ * The keys of the arena's IDs of one type (0: all), in order, each once
+ * (IDs that share 16 hex chars share a key), into keys[]: how many.
  */
-static int bulk_build(idsets_bulk *b)
+static size_t arena_keys(const idsets *s, int type, Word_t *keys)
 {
-	idsets *s = b->s;
+	size_t m = 0;
+
+	for (size_t c = 0; c < s->nchunks; c++) {
+		const unsigned char *types = s->types[c];
+		size_t base = c << CHUNK_BITS, end = s->nids - base;
+
+		if (end > CHUNK_SIZE)
+			end = CHUNK_SIZE;
+		for (size_t i = 0; i < end; i++) {
+			Word_t k;
+
+			if (type && (types[i] & TYPE_MASK) != type)
+				continue;
+			k = id_key(s, s->ids[c][i]);
+			if (!m || keys[m - 1] != k)
+				keys[m++] = k;
+		}
+	}
+	return m;
+}
+
+/*
+ * The Judy1 arrays a bulk add left owed, built from the sorted arena:
+ * the set of all objects, then the typed sets one type at a time from
+ * one buffer of keys (8 bytes an ID, freed at the end).  0 or -2.
+ */
+static int judy_build(idsets *s)
+{
+	Word_t *buf;
 	int rc;
 
-	if (!b->keys)
+	if (!s->judy_owed)
 		return 0;
-	rc = set_array(&s->all1, b->keys, s->nids, b->dups);
-	free(b->keys);
-	b->keys = NULL;
+	if (!(buf = malloc(s->nids * sizeof(*buf))))
+		return -2;
+	rc = set_array(&s->all1, buf, arena_keys(s, 0, buf));
+	for (int t = ABBREV_TYPE_COMMIT; t <= ABBREV_TYPE_TAG && !rc; t++)
+		if (s->count[t])
+			rc = set_array(&s->typed[t], buf, arena_keys(s, t, buf));
+	free(buf);
 	if (!rc)
-		rc = build_typed(b);
+		s->judy_owed = 0;
+	return rc;
+}
+
+/* Stop collecting: the counts go to the collection, its arrays owed. */
+static void bulk_end(idsets_bulk *b)
+{
+	idsets *s = b->s;
+
+	if (!b->collecting)
+		return;
+	b->collecting = 0;
+	if (s->nids)
+		s->judy_owed = 1;
 	for (int set = 0; set < ABBREV_SET_COUNT; set++) {
 		s->count[set] += b->count[set];
 		b->count[set] = 0;
 	}
-	if (rc)
-		s->broken = 1;
-	return rc;
 }
 
 idsets_bulk *idsets_bulk_start(idsets *s, size_t max)
@@ -725,10 +717,8 @@ idsets_bulk *idsets_bulk_start(idsets *s, size_t max)
 		return NULL;
 	b->s = s;
 	b->max = max;
-	/* pages of keys never written are never touched: max may be generous */
-	if (!s->nids && !s->broken && s->sorted && max && max < UINT32_MAX &&
-	    !s->all1 && max <= SIZE_MAX / sizeof(*b->keys))
-		b->keys = malloc(max * sizeof(*b->keys));
+	b->collecting = !s->nids && !s->broken && s->sorted && max && max < UINT32_MAX &&
+			!s->all1;
 	return b;
 }
 
@@ -736,12 +726,11 @@ static int bulk_add(idsets_bulk *b, const unsigned char *id, int type, int exter
 {
 	idsets *s = b->s;
 	size_t idx;
-	Word_t k;
 	int c;
 
 	if (type >= ABBREV_TYPE_COMMIT && type <= ABBREV_TYPE_TAG)
 		idset_spread_add(&s->spread, id, s->rawsz);
-	if (!b->keys)
+	if (!b->collecting)
 		return add_one(s, id, type, external);
 	c = add_gate(s, id, type, b->count);
 	if (c != ADD_STORE)
@@ -750,18 +739,13 @@ static int bulk_add(idsets_bulk *b, const unsigned char *id, int type, int exter
 	if (!c)
 		return 0;
 	if (c > 0 || s->nids == b->max) {
-		if (bulk_build(b))
-			return -2;
+		bulk_end(b);
 		return add_one(s, id, type, external);
 	}
 	if (arena_add(s, id, type, external, &idx)) {
 		s->broken = 1;
 		return -2;
 	}
-	k = id_key(s, id);
-	if (idx && b->keys[idx - 1] == k)
-		b->dups++;
-	b->keys[idx] = k;
 	count_one(b->count, type);
 	return 1;
 }
@@ -782,10 +766,8 @@ int idsets_bulk_finish(idsets_bulk *b)
 
 	if (!b)
 		return 0;
-	rc = bulk_build(b);
-	if (!rc && b->s->broken)
-		rc = -2;
-	free(b->keys);
+	bulk_end(b);
+	rc = b->s->broken ? -2 : 0;
 	free(b);
 	return rc;
 }
