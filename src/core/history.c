@@ -93,42 +93,52 @@ static int order_by_id(replay *r, const unsigned char *ids, const int64_t *times
 	return 0;
 }
 
-/*
- * The replay order: positions sorted by time, ties by position (= by
- * ID), with a stable radix sort of the times (a byte a pass, only the
- * bytes in which the times differ).  Fills r->pos and r->rank.
- */
-static int order_by_time(replay *r)
+int history_order_by_time(const int64_t *time, size_t n, size_t *pos)
 {
-	size_t m = r->m, *tmp = malloc(m * sizeof(*tmp));
-	int64_t tmin = r->time[0];
+	size_t *tmp;
+	int64_t tmin;
 	uint64_t span = 0;
 
-	if (!tmp)
+	if (!n)
+		return 0;
+	if (!(tmp = malloc(n * sizeof(*tmp))))
 		return -1;
-	for (size_t p = 0; p < m; p++)
-		if (r->time[p] < tmin)
-			tmin = r->time[p];
-	for (size_t p = 0; p < m; p++) {
-		span |= (uint64_t)r->time[p] - (uint64_t)tmin;
-		r->pos[p] = p;
+	tmin = time[0];
+	for (size_t p = 0; p < n; p++)
+		if (time[p] < tmin)
+			tmin = time[p];
+	for (size_t p = 0; p < n; p++) {
+		span |= (uint64_t)time[p] - (uint64_t)tmin;
+		pos[p] = p;
 	}
+	/* a byte a pass, only the bytes in which the times differ */
 	for (unsigned shift = 0; shift < 64 && (span >> shift); shift += 8) {
 		size_t count[257] = { 0 };
 
-		for (size_t k = 0; k < m; k++)
-			count[(((uint64_t)r->time[r->pos[k]] - (uint64_t)tmin) >> shift & 0xff) + 1]++;
+		for (size_t k = 0; k < n; k++)
+			count[(((uint64_t)time[pos[k]] - (uint64_t)tmin) >> shift & 0xff) + 1]++;
 		for (int b = 0; b < 256; b++)
 			count[b + 1] += count[b];
-		for (size_t k = 0; k < m; k++) {
-			size_t p = r->pos[k];
+		for (size_t k = 0; k < n; k++) {
+			size_t p = pos[k];
 
-			tmp[count[((uint64_t)r->time[p] - (uint64_t)tmin) >> shift & 0xff]++] = p;
+			tmp[count[((uint64_t)time[p] - (uint64_t)tmin) >> shift & 0xff]++] = p;
 		}
-		memcpy(r->pos, tmp, m * sizeof(*tmp));
+		memcpy(pos, tmp, n * sizeof(*tmp));
 	}
 	free(tmp);
-	for (size_t k = 0; k < m; k++)
+	return 0;
+}
+
+/*
+ * The replay order: positions sorted by time, ties by position (= by
+ * ID): history_order_by_time().  Fills r->pos and r->rank.
+ */
+static int order_by_time(replay *r)
+{
+	if (history_order_by_time(r->time, r->m, r->pos))
+		return -1;
+	for (size_t k = 0; k < r->m; k++)
 		r->rank[r->pos[k]] = k;
 	return 0;
 }
