@@ -50,6 +50,7 @@
 #include <config.h>
 
 #include "subject_cache.h"
+#include "bigvec.h"
 #include "grow.h"
 #include "test_hooks.h"
 
@@ -87,6 +88,7 @@ struct subject_table {
 	const unsigned char *img;  /* the file's bytes */
 	size_t len;
 	unsigned char *own;        /* built here or read from a file (img), or NULL */
+	size_t owncap;             /* 0: own is malloc's; else bigvec's room (read from a file) */
 	int built;                 /* built here: may be bound */
 	uint32_t n;
 	const unsigned char *ent;
@@ -624,7 +626,10 @@ void subject_table_free(subject_table *t)
 {
 	if (!t)
 		return;
-	free(t->own);
+	if (t->owncap)
+		bigvec_free(t->own, t->owncap);
+	else
+		free(t->own);
 	free(t);
 }
 
@@ -754,13 +759,13 @@ static char *file_name(const char *dir, const unsigned char *sum, size_t rawsz, 
 static int read_table_file(const char *dir, const char *ext, size_t rawsz,
 			   const unsigned char *sum, const subject_bind *b,
 			   int (*check)(void *arg, const unsigned char *buf, size_t len), void *arg,
-			   unsigned char **out, size_t *outlen)
+			   unsigned char **out, size_t *outlen, size_t *outcap)
 {
 	char *path = file_name(dir, sum, rawsz, ext);
 	static int paused; /* the test hook waits once */
 	unsigned char bind[80], *buf = NULL;
 	struct stat st;
-	size_t len, got = 0;
+	size_t len, got = 0, cap = 0;
 	int fd, rc;
 
 	*out = NULL;
@@ -776,8 +781,13 @@ static int read_table_file(const char *dir, const char *ext, size_t rawsz,
 		return 1;
 	}
 	len = (size_t)st.st_size;
-	/* read, not mapped: a file cut short meanwhile is a short read, rebuilt */
-	if (!(buf = malloc(len))) {
+	/*
+	 * read, not mapped: a file cut short meanwhile is a short read,
+	 * rebuilt.  Into huge pages where the kernel gives them (bigvec.h):
+	 * a 17 MB table is 9 faults instead of 4,250, and the checks that
+	 * run over it miss the TLB 500 times less.
+	 */
+	if (bigvec_reserve((void **)&buf, &cap, len)) {
 		close(fd);
 		return -1;
 	}
@@ -801,11 +811,12 @@ static int read_table_file(const char *dir, const char *ext, size_t rawsz,
 		(void)futimens(fd, NULL);
 	close(fd);
 	if (rc) {
-		free(buf);
+		bigvec_free(buf, cap);
 		return rc == -1 ? -1 : 1;
 	}
 	*out = buf;
 	*outlen = len;
+	*outcap = cap;
 	return 0;
 }
 
@@ -828,17 +839,18 @@ int subject_table_load(subject_table **out, const char *dir, size_t rawsz,
 {
 	parse_args a = { out, rawsz, sum, nobjects };
 	unsigned char *buf;
-	size_t len;
+	size_t len, cap;
 	int rc;
 
 	*out = NULL;
-	rc = read_table_file(dir, ".subjects", rawsz, sum, b, parse_check, &a, &buf, &len);
+	rc = read_table_file(dir, ".subjects", rawsz, sum, b, parse_check, &a, &buf, &len, &cap);
 	if (rc) {
 		subject_table_free(*out); /* parsed, but bound to other files */
 		*out = NULL;
 		return rc;
 	}
 	(*out)->own = buf;
+	(*out)->owncap = cap;
 	return 0;
 }
 
@@ -1038,15 +1050,15 @@ int subject_types_load(const char *dir, size_t rawsz, const unsigned char *sum, 
 	types_args a = { rawsz, sum, n };
 	const unsigned char *body;
 	unsigned char *buf;
-	size_t len;
-	int rc = read_table_file(dir, ".types", rawsz, sum, b, types_check, &a, &buf, &len);
+	size_t len, cap;
+	int rc = read_table_file(dir, ".types", rawsz, sum, b, types_check, &a, &buf, &len, &cap);
 
 	if (rc)
 		return rc;
 	body = buf + HEADER + get32(buf + PATHLEN);
 	for (uint32_t i = 0; i < n; i++)
 		types[i] = (unsigned char)(ABBREV_TYPE_COMMIT + ((body[i / 4] >> (2 * (i % 4))) & 3));
-	free(buf);
+	bigvec_free(buf, cap);
 	return 0;
 }
 
