@@ -227,6 +227,18 @@ const cli_choice cli_fits[] = {
 	{ "linear", PROJECTION_FIT_LINEAR }, { NULL, 0 }
 };
 
+int cli_one_range(const char *cmd, const char **range, const char *arg, char *err,
+		  size_t errsz)
+{
+	if (*range) {
+		snprintf(err, errsz, "%s takes one range ('%s' and '%s'); write \"A B\" for both",
+			 cmd, *range, arg);
+		return -1;
+	}
+	*range = arg;
+	return 0;
+}
+
 void cli_repo_init(cli_repo_opts *o, char **argv)
 {
 	memset(o, 0, sizeof(*o));

@@ -360,6 +360,12 @@ int cli_opt_count(uint64_t *n, const cli_option *opt, const char *v, char *err, 
 
 /* The defaults of cli_repo_opts; positional arguments are repositories (argv holds them). */
 void cli_repo_init(cli_repo_opts *o, char **argv);
+/*
+ * The one positional <range> of `cmd` (audit, watch): arg into *range, or
+ * -1 and err when one was given already.
+ */
+int cli_one_range(const char *cmd, const char **range, const char *arg, char *err,
+		  size_t errsz);
 int cli_repo_positional(void *opts, char *arg, char *err, size_t errsz);
 /* report's init and finish (--type goes with --format=classic), shared with ids and merge. */
 void cli_report_init(void *opts, char **argv);

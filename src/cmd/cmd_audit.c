@@ -62,15 +62,7 @@ static void audit_init(void *opts, char **argv)
 
 static int audit_positional(void *opts, char *arg, char *err, size_t errsz)
 {
-	cli_audit_opts *o = opts;
-
-	if (o->range) {
-		snprintf(err, errsz, "audit takes one range ('%s' and '%s'); write \"A B\" for both",
-			 o->range, arg);
-		return -1;
-	}
-	o->range = arg;
-	return 0;
+	return cli_one_range("audit", &((cli_audit_opts *)opts)->range, arg, err, errsz);
 }
 
 const cli_command cli_cmd_audit = {
@@ -143,7 +135,6 @@ static int audit_range(cite_audit *a, cite_resolver *res, cite_git2 *g, const ch
 static int cmd_audit(int argc, char **argv)
 {
 	cli_audit_opts o;
-	cli_repo_opts ro;
 	verify_repo here = { 0 };
 	cite_resolver *res = NULL;
 	cite_audit a = { 0 };
@@ -153,27 +144,10 @@ static int cmd_audit(int argc, char **argv)
 
 	if (ret >= 0)
 		return ret;
-	ro = o.r;
-	ro.repos = NULL;
-	ro.nrepos = 0;
-	p = progress_new(stderr, cmd_want_progress(o.r.progress));
-	if (!p) {
-		cmd_error("out of memory");
+	if (!(p = cmd_progress_new(o.r.progress)))
 		return ABBREV_EXIT_NOMEM;
-	}
-	if ((ret = vr_open(&here, &ro, p)))
+	if ((ret = vr_open_here(&here, &o.r, p)))
 		goto done;
-	if (!o.r.no_cache) {
-		char *dir = subject_cache_dir();
-		int rc = cite_git2_cache(here.g, dir);
-
-		free(dir);
-		if (rc) {
-			cmd_error("out of memory");
-			ret = ABBREV_EXIT_NOMEM;
-			goto done;
-		}
-	}
 	if (!o.min_length && (ret = min_length_config(&o.min_length,
 						      repo_git2(here.cs.repos[0]),
 						      here.ids.rawsz)))
@@ -201,13 +175,7 @@ static int cmd_audit(int argc, char **argv)
 		if ((ret = cmd_written(emit_audit(stdout, o.r.format, &r), "the audit")))
 			goto done;
 	}
-	if (!o.r.no_cache) {
-		char *dir = subject_cache_dir();
-
-		if (dir)
-			(void)subject_cache_tidy(dir, cmd_cache_cap(repo_git2(here.cs.repos[0])));
-		free(dir);
-	}
+	vr_tidy_cache(&here);
 done:
 	cite_audit_clear(&a);
 	cite_resolver_free(res);

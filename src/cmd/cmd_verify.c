@@ -573,6 +573,38 @@ nomem:
 	return ABBREV_EXIT_NOMEM;
 }
 
+int vr_open_here(verify_repo *vr, const cli_repo_opts *r, progress *p)
+{
+	cli_repo_opts ro = *r;
+	char *dir;
+	int rc;
+
+	ro.repos = NULL;
+	ro.nrepos = 0;
+	if ((rc = vr_open(vr, &ro, p)) || r->no_cache)
+		return rc;
+	dir = subject_cache_dir();
+	rc = cite_git2_cache(vr->g, dir);
+	free(dir);
+	if (rc) {
+		cmd_error("out of memory");
+		return ABBREV_EXIT_NOMEM;
+	}
+	return ABBREV_EXIT_OK;
+}
+
+void vr_tidy_cache(const verify_repo *vr)
+{
+	char *dir;
+
+	if (vr->ro.no_cache || !vr->cs.n)
+		return;
+	/* under its cap, the longest unused tables and those of repacked packs removed */
+	if ((dir = subject_cache_dir()))
+		(void)subject_cache_tidy(dir, cmd_cache_cap(repo_git2(vr->cs.repos[0])));
+	free(dir);
+}
+
 void vr_close(verify_repo *vr)
 {
 	cite_git2_free(vr->g);
@@ -632,7 +664,6 @@ int min_length_config(unsigned *out, struct git_repository *repo, size_t rawsz)
 static int cmd_verify(int argc, char **argv)
 {
 	cli_verify_opts o;
-	cli_repo_opts ro;
 	verify_repo here = { 0 };
 	verify_ctx c = { 0 };
 	verify_repo *others = NULL;
@@ -644,9 +675,6 @@ static int cmd_verify(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	c.o = &o;
-	ro = o.r;
-	ro.repos = NULL; /* the repository git finds here (after -C) */
-	ro.nrepos = 0;
 	p = cmd_progress_new(o.r.progress);
 	if (!p)
 		return ABBREV_EXIT_NOMEM;
@@ -656,21 +684,8 @@ static int cmd_verify(int argc, char **argv)
 		ret = ABBREV_EXIT_NOMEM;
 		goto done;
 	}
-	ret = vr_open(&here, &ro, p);
-	if (ret)
+	if ((ret = vr_open_here(&here, &o.r, p)))
 		goto done;
-	if (!o.r.no_cache) {
-		/* the packs' subject tables, kept outside the repository (never written to) */
-		char *dir = subject_cache_dir();
-		int rc = cite_git2_cache(here.g, dir);
-
-		free(dir);
-		if (rc) {
-			cmd_error("out of memory");
-			ret = ABBREV_EXIT_NOMEM;
-			goto done;
-		}
-	}
 	c.ids = &here.ids;
 	c.rawsz = here.ids.rawsz;
 	if (!o.min_length &&
@@ -718,14 +733,7 @@ static int cmd_verify(int argc, char **argv)
 	}
 	if (!ret && (c.t.errors || (c.t.warnings && o.fail_on != CLI_FAIL_ON_ERROR)))
 		ret = ABBREV_EXIT_FOUND;
-	if (!o.r.no_cache) {
-		/* under its cap, the longest unused tables and those of repacked packs removed */
-		char *dir = subject_cache_dir();
-
-		if (dir)
-			(void)subject_cache_tidy(dir, cmd_cache_cap(repo_git2(here.cs.repos[0])));
-		free(dir);
-	}
+	vr_tidy_cache(&here);
 done:
 	emit_verify_free(c.em);
 	held_free(&held);

@@ -42,6 +42,16 @@ int vr_open(verify_repo *vr, const cli_repo_opts *ro, progress *p);
 void vr_close(verify_repo *vr);
 
 /*
+ * vr_open() the repository git finds here (after -C; r->repos are not
+ * it), with the packs' subject tables of the cache unless --no-cache
+ * (kept outside the repository, never written to).  An exit status.
+ */
+int vr_open_here(verify_repo *vr, const cli_repo_opts *r, progress *p);
+
+/* Unless --no-cache: the cache under its cap (git config abbrev.cacheSize). */
+void vr_tidy_cache(const verify_repo *vr);
+
+/*
  * --min-length not given: the repository's git config abbrev.minLength
  * (a project that writes 10-char IDs sets it once), else 12.  An exit
  * status: a value that is no length from 4 to the hash's is a usage error.

@@ -67,15 +67,7 @@ static void watch_init(void *opts, char **argv)
 
 static int watch_positional(void *opts, char *arg, char *err, size_t errsz)
 {
-	cli_watch_opts *o = opts;
-
-	if (o->range) {
-		snprintf(err, errsz, "watch takes one range ('%s' and '%s'); write \"A B\" for both",
-			 o->range, arg);
-		return -1;
-	}
-	o->range = arg;
-	return 0;
+	return cli_one_range("watch", &((cli_watch_opts *)opts)->range, arg, err, errsz);
 }
 
 const cli_command cli_cmd_watch = {
@@ -409,14 +401,11 @@ static int cmd_watch(int argc, char **argv)
 
 	if (ret >= 0)
 		return ret;
-	ro = o.r;
-	ro.repos = NULL;
-	ro.nrepos = 0;
-	p = progress_new(stderr, cmd_want_progress(o.r.progress));
-	if (!p) {
-		cmd_error("out of memory");
+	if (!(p = cmd_progress_new(o.r.progress)))
 		return ABBREV_EXIT_NOMEM;
-	}
+	ro = o.r;
+	ro.repos = NULL; /* the repository git finds here (after -C) */
+	ro.nrepos = 0;
 	if ((ret = vr_open(&here, &ro, p)))
 		goto done;
 	w.rawsz = here.ids.rawsz;
