@@ -9,9 +9,12 @@ Asks `walk_dump --objidx` about prefixes of every object of the repository
 compares each answer with git's: the objects of a prefix and their types
 with `git cat-file --batch-all-objects --batch-check` (and `git rev-parse
 --disambiguate=<prefix>`), each one's unique length by git's rule over that
-listing (checked with `git rev-parse --short=4` on a sample), and whether
-a tag is commit-ish with `git rev-parse --verify <tag>^{commit}`.  Prints the
-differences (none: exit 0) and, last, how many answers were compared.
+listing (checked on a sample by `git cat-file --batch-check`, which must
+find the object at that length and call one hex char fewer ambiguous: what
+`git rev-parse --short=4` computes), and whether a tag is commit-ish with
+`git rev-parse --verify <tag>^{commit}`.  Prints the differences (none:
+exit 0) and, last, how many answers were compared.  git answers each kind
+of question in one process for all of them, not one process a question.
 
 --tag-beside writes an annotated tag of <commit> (a SHA-1 ID) whose own ID
 shares the commit's first <n> hex chars, found by brute force over a nonce
@@ -64,9 +67,10 @@ def main():
         f = line.split()
         answers.setdefault(f[0], []).append((f[1], f[2], int(f[3]), len(f) > 4))
     # git's rule over git's listing: one more than the most hex chars an ID
-    # shares with a neighbour in sorted order, at least 4; `git rev-parse
-    # --short=4` itself (a process each) checks it on the IDs of the prefixes
-    # given and on every 16th
+    # shares with a neighbour in sorted order, at least 4; git itself checks
+    # it on the IDs of the prefixes given and on every 16th: the ID's first
+    # L chars name it, its first L - 1 (when L > 4) are ambiguous, which is
+    # what `git rev-parse --short=4` finds, asked of one `git cat-file`
     ids = sorted(types)
     lcp = [0] * len(ids)
     for i in range(1, len(ids)):
@@ -76,23 +80,50 @@ def main():
         lcp[i] = max(lcp[i], n)
     unique = {h: max(4, lcp[i] + 1) for i, h in enumerate(ids)}
     sample = ids[::16] + [h for h in ids if any(h.startswith(e) for e in extra)]
+    asked = []
     for h in sample:
-        s = git(repo, "rev-parse", "--short=4", h).stdout.strip()
-        if len(s) != unique[h]:
-            print("git rev-parse --short=4 %s: %s, the neighbours say %d" % (h, s, unique[h]))
+        asked.append((h, h[:unique[h]], h))
+        if unique[h] > 4:
+            asked.append((h, h[:unique[h] - 1], h[:unique[h] - 1] + " ambiguous"))
+    said = git(repo, "cat-file", "--batch-check=%(objectname)",
+               stdin="".join(q + "\n" for _, q, _ in asked)).stdout.splitlines()
+    if len(said) != len(asked):
+        sys.exit("cat-file: %d answers to %d prefixes" % (len(said), len(asked)))
+    for (h, q, want), line in zip(asked, said):
+        if line != want:
+            print("git cat-file --batch-check %s: %r, the neighbours say %d chars name %s" % (
+                q, line, unique[h], h))
             sys.exit(1)
     tags = [h for h, t in types.items() if t == "tag"]
     commitish = {h for h in tags
                  if git(repo, "rev-parse", "-q", "--verify", h + "^{commit}").returncode == 0}
+    # git's own listing beside the catalogue's (where two or more objects
+    # share the prefix, the ones given, and every 32nd), from one `git
+    # rev-parse` that answers each --disambiguate=<prefix> in turn, each
+    # answer ended by the line that --is-bare-repository prints
+    def wanted(p):
+        return ids[bisect.bisect_left(ids, p):bisect.bisect_left(ids, p + "g")]
+    listed = [p for k, p in enumerate(prefixes)
+              if len(p) >= 4 and (len(wanted(p)) > 1 or p in extra or k % 32 == 0)]
+    end = git(repo, "rev-parse", "--is-bare-repository").stdout.strip()
+    args = []
+    for p in listed:
+        args += ["--disambiguate=" + p, "--is-bare-repository"]
+    out = git(repo, "rev-parse", *args).stdout.split("\n")
+    disambiguated, cur = {}, []
+    for line in out:
+        if line == end:
+            disambiguated[listed[len(disambiguated)]] = cur
+            cur = []
+        elif line:
+            cur.append(line)
+    if end not in ("true", "false") or len(disambiguated) != len(listed) or cur:
+        sys.exit("rev-parse --disambiguate: %d answers to %d prefixes" % (len(disambiguated), len(listed)))
     bad = 0
     for k, p in enumerate(prefixes):
-        lo = bisect.bisect_left(ids, p)
-        hi = bisect.bisect_left(ids, p + "g")  # past every hex continuation
-        want = ids[lo:hi]
-        # git's own listing beside the catalogue's (a process each: where two
-        # or more objects share the prefix, the ones given, and every 32nd)
-        if len(p) >= 4 and (len(want) > 1 or p in extra or k % 32 == 0):
-            dis = git(repo, "rev-parse", "--disambiguate=" + p).stdout.split()
+        want = wanted(p)  # bisect: past every hex continuation
+        if p in disambiguated:
+            dis = disambiguated[p]
             if sorted(dis) != want:
                 print("git itself disagrees for %s: %s / %s" % (p, dis, want))
                 bad += 1
