@@ -416,6 +416,14 @@ START_TEST(test_foreign)
 	expect_foreign(0, CITE_FOREIGN_MESSAGE, NULL);
 	expect_foreign(1, CITE_FOREIGN_MESSAGE, NULL); /* the bare ID: a reference if a commit has it */
 	ck_assert_uint_eq(maybes(), 1);
+	/* xfsprogs' libxfs commits: "Source kernel commit: <id>" (not "Source of the bug: commit") */
+	ck_assert_uint_eq(parse_msg("xfs: port\n\nSource kernel commit: " ID40 "\n\n"
+				    "Fixes: " ID12 " (\"a\")\n"), 2);
+	expect_foreign(1, CITE_FOREIGN_MESSAGE, NULL);
+	ck_assert_uint_eq(parse_msg("x: fix\n\nSource of the bug: commit " ID12 " (\"a\")\n\n"
+				    "Fixes: " ID12 " (\"a\")\n"), 2);
+	expect_foreign(0, 0, NULL);
+	expect_foreign(1, 0, NULL);
 	ck_assert_uint_eq(parse_msg("x: port\n\ncommit " ID40 " upstream.\n\n"
 				    "Fixes: " ID12 " (\"a\")\n"), 2);
 	ck_assert_uint_eq(L.v[0].flags & CITE_F_UPSTREAM, CITE_F_UPSTREAM);

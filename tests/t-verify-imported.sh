@@ -7,7 +7,8 @@
 # kernel repository" (as libbpf's sync commits do); a commit that says
 # "(cherry picked from commit <id>)" of an ID no object here has; one
 # marked "[Ported to Foo from the Linux kernel]"; one marked "(cherry
-# picked from linux commit <id>)".  Recall: the same bad Fixes: tag with
+# picked from linux commit <id>)"; one with a line "Source kernel commit:
+# <id>" (as xfsprogs brings libxfs over from the kernel).  Recall: the same bad Fixes: tag with
 # no marker stays an error, and so does one in a commit whose subject a
 # sync commit lists but which is not its ancestor (made after it).
 # Oracle: git rev-parse --disambiguate (the cited IDs name nothing here),
@@ -21,6 +22,7 @@ git init -q "$r"
 c() { commit_msg "$r" "$(printf '%s\n\n%s' "$1" "$2")"; } # subject, body
 # IDs that name nothing here (checked below against git)
 X1=0a1b2c3d4e5f X2=1b2c3d4e5f6a X3=2c3d4e5f6a7b X4=3d4e5f6a7b8c X5=4e5f6a7b8c9d X6=5f6a7b8c9d0e
+X7=6e7f8a9b0c1d
 PICK=6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b
 
 c "base: first" "The start." >/dev/null
@@ -40,6 +42,11 @@ linuxpick=$(c "lib: fix the irob lock" "Lock it.
 
 Fixes: $X4 (\"lib: add irob\")
 (cherry picked from linux commit $PICK)")
+sourced=$(c "lib: fix the lrob order" "Source kernel commit: $PICK
+
+Order it.
+
+Fixes: $X7 (\"lib: add lrob\")")
 plain=$(c "lib: fix the jrob type" "Type it.
 
 Fixes: $X5 (\"lib: add jrob\")")
@@ -55,7 +62,7 @@ after=$(c "lib: fix the krob length when wrapped" "Listed by name, but made afte
 
 Fixes: $X6 (\"lib: add krob\")")
 
-for x in $X1 $X2 $X3 $X4 $X5 $X6 $PICK; do
+for x in $X1 $X2 $X3 $X4 $X5 $X6 $X7 $PICK; do
 	[ -z "$(git -C "$r" rev-parse --disambiguate="$x" 2>/dev/null)" ] || die "$x names an object"
 done
 git -C "$r" merge-base --is-ancestor "$imported" "$sync" || die "the imported commit is no ancestor"
@@ -65,7 +72,7 @@ git -C "$r" merge-base --is-ancestor "$after" "$sync" && die "the later commit i
 
 expect_exit 1 -C "$r" "$GIT_ABBREV" verify --range=HEAD --format=json
 "$PYTHON3" - "$out" "$imported:$X1:not-here" "$picked:$X2:not-here" "$ported:$X3:not-here" \
-	"$linuxpick:$X4:not-here" "$plain:$X5:unknown-id" "$after:$X6:unknown-id" <<'EOF' ||
+	"$linuxpick:$X4:not-here" "$sourced:$X7:not-here" "$plain:$X5:unknown-id" "$after:$X6:unknown-id" <<'EOF' ||
 import json, sys
 d = json.load(open(sys.argv[1]))
 ok = True

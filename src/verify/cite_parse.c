@@ -1375,9 +1375,13 @@ static void note_marker(parser *p, size_t s, size_t e)
 	}
 	if (iprefix(b, s, e, "upstream commit") || iprefix(b, s, e, "upstream:"))
 		p->msg_foreign = 1;
-	/* Upstream Linux commit <id>. */
-	if (iword(b, s, e, "upstream")) {
-		size_t a = skip_ws(p, s + 8, e), w = word_end(b, a, e);
+	/*
+	 * Upstream Linux commit <id>.  Source kernel commit: <id> (xfsprogs
+	 * brings its libxfs over from the kernel so, a commit at a time).
+	 */
+	if (iword(b, s, e, "upstream") || iword(b, s, e, "source")) {
+		size_t a = skip_ws(p, s + (b[s] == 's' || b[s] == 'S' ? 6 : 8), e),
+		       w = word_end(b, a, e);
 
 		if (w > a && project_word(b, a, w) && iword(b, skip_ws(p, w, e), e, "commit"))
 			p->msg_foreign = 1;
