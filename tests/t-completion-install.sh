@@ -42,29 +42,6 @@ mkdir "$tmp/work"
 
 . "$tests_dir/tmux.sh"
 
-# complete_list LINE WORD...: LINE and two Tabs list every WORD, and no file
-complete_list() {
-	line=$1
-	shift
-	checks=$((checks + 1))
-	tm send-keys C-u C-l
-	wait_for '^abbrev> $' || :
-	tm send-keys "$line" Tab Tab
-	last=$1
-	for w in "$@"; do last=$w; done
-	wait_for "^abbrev> $line\$" && wait_for "$last" || :
-	sleep 0.3
-	tm capture-pane -p -N >"$tmp/screen"
-	for w in "$@"; do
-		grep -qw -- "$w" "$tmp/screen" && continue
-		fail "$label: '$line<TAB><TAB>' does not list $w"
-		sed 's/^/    | /' "$tmp/screen"
-		return 0
-	done
-	! grep -q -- "-notes.txt" "$tmp/screen" ||
-		{ fail "$label: '$line<TAB><TAB>' lists files"; sed 's/^/    | /' "$tmp/screen"; }
-}
-
 # nothing of the source tree: the installed program and completion only
 cat >"$tmp/rc.bc" <<EOF2
 PS1='abbrev> '

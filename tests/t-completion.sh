@@ -47,13 +47,6 @@ EOF
 . "$tests_dir/tmux.sh"
 shell "$tmp/bashrc"
 
-# type KEYS...: a clean screen, then the keys (tmux key names: Tab)
-type_keys() {
-	tm send-keys C-u C-l
-	wait_for '^abbrev> $' || :
-	tm send-keys "$@"
-}
-
 # complete LINE WANT: LINE and one Tab make the prompt line WANT
 complete_line() {
 	checks=$((checks + 1))
@@ -62,31 +55,6 @@ complete_line() {
 		fail "'$1<TAB>' does not become '$2'"
 		sed 's/^/    | /' "$tmp/screen"
 	fi
-}
-
-# complete_list LINE WORD...: LINE and two Tabs list every WORD, and no file
-complete_list() {
-	line=$1
-	shift
-	checks=$((checks + 1))
-	type_keys "$line" Tab Tab
-	last=$1
-	for w in "$@"; do last=$w; done
-	# the list is shown, then the prompt again with the line
-	wait_for "^abbrev> $line\$" && wait_for "$last" || :
-	sleep 0.3
-	tm capture-pane -p -N >"$tmp/screen"
-	for w in "$@"; do
-		grep -qw -- "$w" "$tmp/screen" && continue
-		fail "'$line<TAB><TAB>' does not list $w"
-		sed 's/^/    | /' "$tmp/screen"
-		return 0
-	done
-	if grep -q -- "-notes.txt\|-list.txt" "$tmp/screen"; then
-		fail "'$line<TAB><TAB>' lists files"
-		sed 's/^/    | /' "$tmp/screen"
-	fi
-	cp "$tmp/screen" "$tmp/screen.$checks"
 }
 
 say "values after '=' (bash splits the word there)"

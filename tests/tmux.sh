@@ -4,7 +4,8 @@
 # RCFILE unsets HISTFILE and sets PS1='abbrev> ') and waits for its prompt;
 # wait_for PATTERN waits until a screen line matches; cleanup_tmux (also
 # on exit) stops the server and waits until the shell is gone, so that the
-# test's directory is not removed while the shell still writes into it.
+# test's directory is not removed while the shell still writes into it;
+# type_keys and complete_list type a line and check what Tab completes.
 
 sock=$tmp/tmux.sock
 tm() { tmux -S "$sock" "$@"; }
@@ -42,4 +43,37 @@ shell() {
 		skip "tmux cannot start a session"
 	shell_pid=$(tm display-message -p '#{pane_pid}' 2>/dev/null) || shell_pid=
 	wait_for '^abbrev> $' || { cat "$tmp/screen"; die "no prompt from the interactive bash"; }
+}
+
+# type_keys KEY...: a clear prompt line, then the keys
+type_keys() {
+	tm send-keys C-u C-l
+	wait_for '^abbrev> $' || :
+	tm send-keys "$@"
+}
+
+# complete_list LINE WORD...: LINE and two Tabs list every WORD, and no file
+# (the failure names $label when set); the screen is kept as screen.<check>
+complete_list() {
+	line=$1
+	shift
+	checks=$((checks + 1))
+	type_keys "$line" Tab Tab
+	last=$1
+	for w in "$@"; do last=$w; done
+	# the list is shown, then the prompt again with the line
+	wait_for "^abbrev> $line\$" && wait_for "$last" || :
+	sleep 0.3
+	tm capture-pane -p -N >"$tmp/screen"
+	for w in "$@"; do
+		grep -qw -- "$w" "$tmp/screen" && continue
+		fail "${label:+$label: }'$line<TAB><TAB>' does not list $w"
+		sed 's/^/    | /' "$tmp/screen"
+		return 0
+	done
+	if grep -q -- "-notes.txt\|-list.txt" "$tmp/screen"; then
+		fail "${label:+$label: }'$line<TAB><TAB>' lists files"
+		sed 's/^/    | /' "$tmp/screen"
+	fi
+	cp "$tmp/screen" "$tmp/screen.$checks"
 }
