@@ -47,7 +47,7 @@ static void setup(void)
 	strcpy(tmpdir, "/tmp/check-cgraph.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
 	snprintf(objdir, sizeof(objdir), "%s/r/.git/objects", tmpdir);
-	sh("git init -q r && cd r && python3 -c '"
+	sh("git init -q r && cd r && \"${PYTHON3:-python3}\" -c '"
 	   "import sys\n"
 	   "out = sys.stdout.write\n"
 	   "def c(ref, mark, t, frm, merge, msg):\n"
@@ -412,7 +412,8 @@ Suite *make_commit_graph_suite(void)
 	TCase *tc = tcase_create("core");
 	TCase *te = tcase_create("errors");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	/* made once for the three tests (in the runner): none writes to it */
+	tcase_add_unchecked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_times_and_parents);
 	tcase_add_test(tc, test_ancestry_from_file);

@@ -43,7 +43,7 @@ static void setup(void)
 {
 	strcpy(tmpdir, "/tmp/check-commits.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-	sh("git init -q r && cd r && python3 -c '"
+	sh("git init -q r && cd r && \"${PYTHON3:-python3}\" -c '"
 	   "import sys\n"
 	   "def c(ref, i, t, frm, merge):\n"
 	   "  m = (\"two  lines %d\\nof subject\\n\\nbody\\n\" % i) if i % 7 == 0 else (\"subject %d\\n\" % i)\n"
@@ -54,7 +54,7 @@ static void setup(void)
 	   "for i in range(1, " "4201" "):\n"
 	   "  c(\"refs/heads/main\", i, 1112911993 + i, i - 1 if i > 1 else 0, i - 25 if i % 40 == 0 else 0)\n"
 	   "sys.stdout.write(\"checkpoint\\n\")\n"
-	   "' | git fast-import --quiet --export-marks=../marks && python3 -c '"
+	   "' | git fast-import --quiet --export-marks=../marks && \"${PYTHON3:-python3}\" -c '"
 	   "import sys\n"
 	   "marks = dict(l.split() for l in open(\"../marks\"))\n"
 	   "for k in range(120):\n"
@@ -331,7 +331,8 @@ Suite *make_commits_suite(void)
 	TCase *tc = tcase_create("packs");
 	TCase *tg = tcase_create("graph");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	/* made once for both tests (in the runner): neither writes to it */
+	tcase_add_unchecked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_scan_read_graph);
 	tcase_add_test(tc, test_pick);

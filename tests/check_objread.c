@@ -33,13 +33,15 @@ static void sh(const char *script)
 
 /*
  * A repository of COMMITS commits (every fifth with a 12 KB message, some
- * others with 1.2 KB of random text, which no delta stores), a tag, one pack.
+ * others with 1.2 KB of random text, which no delta stores), a tag, one
+ * pack: made once for the test case (an unchecked fixture, in the runner),
+ * as base; each test gets a copy r of it (two of them damage the pack).
  */
-static void setup(void)
+static void setup_once(void)
 {
 	strcpy(tmpdir, "/tmp/check-objread.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-	sh("git init -q r && cd r && git config user.name T && git config user.email t@t && "
+	sh("git init -q base && cd base && git config user.name T && git config user.email t@t && "
 	   "for i in $(seq 1 40); do echo $i >f$i && git add f$i && "
 	   "if [ $((i % 5)) = 0 ]; then m=$(seq -s ' word' 1 1500); "
 	   "elif [ $((i % 3)) = 0 ]; then m=$(head -c 900 /dev/urandom | base64 -w 0); else m=; fi && "
@@ -47,12 +49,22 @@ static void setup(void)
 	   "done && git tag -a -m t v1 && git repack -q -a -d --no-write-bitmap-index");
 }
 
-static void teardown(void)
+static void teardown_once(void)
 {
 	char cmd[128];
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	ck_assert_int_eq(system(cmd), 0);
+}
+
+static void setup(void)
+{
+	sh("rm -rf r && cp -a base r");
+}
+
+static void teardown(void)
+{
+	sh("rm -rf r");
 }
 
 /* Run cmd (in the repository) and read its output into buf: its length. */
@@ -269,6 +281,7 @@ Suite *make_objread_suite(void)
 	Suite *s = suite_create("objread");
 	TCase *tc = tcase_create("packs");
 
+	tcase_add_unchecked_fixture(tc, setup_once, teardown_once);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_pack_commits);
