@@ -125,6 +125,54 @@ START_TEST(test_bigvec)
 }
 END_TEST
 
+/*
+ * Arrays in huge pages (bigvec_malloc, _calloc): below 1 MB and above,
+ * each writable over its whole length, a calloc'ed one zero even where
+ * a freed dirty block of the same size was (malloc reuses it), a
+ * product that overflows refused.
+ */
+START_TEST(test_bigvec_arrays)
+{
+	static const size_t sizes[] = { 1, 4096, ((size_t)1 << 20) - 1, (size_t)1 << 20,
+					((size_t)3 << 20) + 5, (size_t)9 << 20 };
+
+	/* twice over: once malloc's threshold has grown, big blocks come from its heap */
+	for (size_t k = 0; k < 2 * sizeof(sizes) / sizeof(sizes[0]); k++) {
+		size_t n = sizes[k % (sizeof(sizes) / sizeof(sizes[0]))], bad = 0;
+		unsigned char *d = malloc(n), *p;
+
+		ck_assert_ptr_nonnull(d);
+		memset(d, 0xa5, n);
+		free(d);
+		p = bigvec_malloc(n);
+		ck_assert_ptr_nonnull(p);
+		memset(p, 0xa5, n);
+		free(p);
+		p = bigvec_calloc(n, 1);
+		ck_assert_ptr_nonnull(p);
+		for (size_t i = 0; i < n; i++)
+			bad += p[i] != 0;
+		ck_assert_uint_eq(bad, 0);
+		memset(p, 0x5a, n);
+		free(p);
+		p = bigvec_malloc(n);
+		ck_assert_ptr_nonnull(p);
+		memset(p, 0x3c, n);
+		ck_assert_uint_eq(p[0] + p[n - 1], 2 * 0x3c);
+		free(p);
+		/* the same bytes as n items of 8 */
+		int64_t *q = bigvec_calloc(n / 8 + 1, sizeof(*q));
+
+		ck_assert_ptr_nonnull(q);
+		for (size_t i = 0; i <= n / 8; i++)
+			bad += q[i] != 0;
+		ck_assert_uint_eq(bad, 0);
+		free(q);
+	}
+	ck_assert_ptr_null(bigvec_calloc(SIZE_MAX / 4, 8));
+}
+END_TEST
+
 Suite *make_arena_suite(void)
 {
 	Suite *s = suite_create("arena");
@@ -134,6 +182,7 @@ Suite *make_arena_suite(void)
 	tcase_add_test(core, test_blocks);
 	tcase_add_test(core, test_strdup);
 	tcase_add_test(core, test_bigvec);
+	tcase_add_test(core, test_bigvec_arrays);
 	suite_add_tcase(s, core);
 	tcase_add_test(errors, test_too_large);
 	suite_add_tcase(s, errors);

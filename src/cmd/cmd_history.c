@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "backtest.h"
+#include "bigvec.h"
 #include "cli.h"
 #include "cmd.h"
 #include "commit_graph.h"
@@ -172,9 +173,10 @@ static int load_commits(unsigned char **ids, int64_t **times, size_t *n, cmd_set
 	char err[1024] = "", *dir = NULL;
 	int type, rc;
 
-	*ids = malloc(count ? count * rawsz : 1);
-	*times = calloc(count ? count : 1, sizeof(**times));
-	found = calloc(count ? count : 1, 1);
+	/* filled at once: huge pages (bigvec.h) */
+	*ids = bigvec_malloc(count ? count * rawsz : 1);
+	*times = bigvec_calloc(count ? count : 1, sizeof(**times));
+	found = bigvec_calloc(count ? count : 1, 1);
 	if (!*ids || !*times || !found) {
 		free(found);
 		cmd_error("out of memory");
@@ -368,9 +370,9 @@ static int cmp_timed_id(const void *pa, const void *pb)
  */
 static int by_time_ascending(unsigned char *ids, int64_t *times, size_t n, size_t rawsz)
 {
-	size_t *pos = malloc(n * sizeof(*pos));
-	unsigned char *sid = malloc(n * rawsz);
-	int64_t *st = malloc(n * sizeof(*st));
+	size_t *pos = bigvec_malloc(n * sizeof(*pos));
+	unsigned char *sid = bigvec_malloc(n * rawsz);
+	int64_t *st = bigvec_malloc(n * sizeof(*st));
 	int rc = -1;
 
 	if (pos && sid && st && !history_order_by_time(times, n, pos)) {

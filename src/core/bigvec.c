@@ -75,3 +75,37 @@ void bigvec_free(void *p, size_t cap)
 	else
 		free(p);
 }
+
+/* From this size on, an array filled at once is worth its own huge pages. */
+#define BIGVEC_HUGE_MIN ((size_t)1 << 20)
+#define HUGE_PAGE ((size_t)2 << 20)
+
+void *bigvec_huge_block(size_t n)
+{
+	void *p;
+
+	if (posix_memalign(&p, HUGE_PAGE, n))
+		return NULL;
+	want_huge(p, n);
+	return p;
+}
+
+void *bigvec_malloc(size_t n)
+{
+	if (n < BIGVEC_HUGE_MIN || n > SIZE_MAX - HUGE_PAGE)
+		return malloc(n);
+	return bigvec_huge_block((n + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
+}
+
+void *bigvec_calloc(size_t n, size_t size)
+{
+	void *p;
+
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	if (n * size < BIGVEC_HUGE_MIN)
+		return calloc(n, size);
+	if ((p = bigvec_malloc(n * size)))
+		memset(p, 0, n * size);
+	return p;
+}

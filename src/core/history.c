@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigvec.h"
 #include "model.h"
 
 /* The inputs in ID order, each ID once, at its earliest time. */
@@ -101,7 +102,7 @@ int history_order_by_time(const int64_t *time, size_t n, size_t *pos)
 
 	if (!n)
 		return 0;
-	if (!(tmp = malloc(n * sizeof(*tmp))))
+	if (!(tmp = bigvec_malloc(n * sizeof(*tmp))))
 		return -1;
 	tmin = time[0];
 	for (size_t p = 0; p < n; p++)
@@ -330,13 +331,14 @@ int history_compute(history_results *h, const unsigned char *ids, const int64_t 
 		fill_model(h, NULL);
 		return 0;
 	}
-	r.id = malloc(n * sizeof(*r.id));
-	r.time = malloc(n * sizeof(*r.time));
-	r.rank = malloc(n * sizeof(*r.rank));
-	r.pos = malloc(n * sizeof(*r.pos));
-	r.lcp = malloc(n);
-	pairs = malloc(n * sizeof(*pairs));
-	h->times = malloc(n * sizeof(*h->times));
+	/* each filled at once: huge pages (bigvec.h) */
+	r.id = bigvec_malloc(n * sizeof(*r.id));
+	r.time = bigvec_malloc(n * sizeof(*r.time));
+	r.rank = bigvec_malloc(n * sizeof(*r.rank));
+	r.pos = bigvec_malloc(n * sizeof(*r.pos));
+	r.lcp = bigvec_malloc(n);
+	pairs = bigvec_malloc(n * sizeof(*pairs));
+	h->times = bigvec_malloc(n * sizeof(*h->times));
 	if (!r.id || !r.time || !r.rank || !r.pos || !r.lcp || !pairs || !h->times)
 		goto done;
 	if (order_by_id(&r, ids, times, n) || order_by_time(&r))

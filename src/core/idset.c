@@ -52,10 +52,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigvec.h"
 #include "grow.h"
 
-#define CHUNK_BITS 16
+/*
+ * An arena chunk's ID pointers fill one 2 MB huge page (bigvec.h): at
+ * 849k objects 4 faults instead of 1,660, 0.02 s of a warm report.
+ */
+#define CHUNK_BITS 18
 #define CHUNK_SIZE ((size_t)1 << CHUNK_BITS)
+#define STORE_SIZE ((size_t)1 << 16) /* IDs in a chunk of the store */
 #define TYPE_MASK 0x7f
 #define COMMITISH_FLAG 0x80 /* in a tag's type byte: it peels to a commit */
 
@@ -88,7 +94,7 @@ struct idsets {
 	unsigned char **types;
 	size_t nchunks, chunk_alloc;
 	size_t nids;
-	/* the store of copied IDs: chunks of CHUNK_SIZE IDs, the last one filling */
+	/* the store of copied IDs: chunks of STORE_SIZE IDs, the last one filling */
 	unsigned char **store;
 	size_t nstore, store_alloc, store_used;
 	keep_rec *keeps;
@@ -97,6 +103,7 @@ struct idsets {
 	int broken;     /* ran out of memory halfway through an add */
 	int sorted; /* arena index order is byte order (every add came in order) */
 	int judy_owed; /* sorted, and all1 and typed[] not built yet (judy_build()) */
+	int huge;      /* a bulk add of a chunk's worth or more announced: huge pages */
 	/* records of tag targets, sorted by tag (and unique) while tags_sorted */
 	tag_rec *tags;
 	size_t ntags, tags_cap;
@@ -325,10 +332,10 @@ static const unsigned char *store_copy(idsets *s, const unsigned char *id)
 {
 	unsigned char *p;
 
-	if (!s->nstore || s->store_used == CHUNK_SIZE) {
+	if (!s->nstore || s->store_used == STORE_SIZE) {
 		if (GROW(s->store, s->store_alloc, s->nstore + 1, 16))
 			return NULL;
-		if (!(s->store[s->nstore] = malloc(CHUNK_SIZE * s->rawsz)))
+		if (!(s->store[s->nstore] = malloc(STORE_SIZE * s->rawsz)))
 			return NULL;
 		s->nstore++;
 		s->store_used = 0;
@@ -357,7 +364,9 @@ static int arena_add(idsets *s, const unsigned char *id, int type, int external,
 				return -2;
 			s->chunk_alloc = n;
 		}
-		s->ids[c] = malloc(CHUNK_SIZE * sizeof(**s->ids));
+		/* a set of a few IDs (tests, a small repository) stays in malloc's pages */
+		s->ids[c] = c || s->huge ? bigvec_huge_block(CHUNK_SIZE * sizeof(**s->ids))
+				 : malloc(CHUNK_SIZE * sizeof(**s->ids));
 		s->types[c] = malloc(CHUNK_SIZE);
 		if (!s->ids[c] || !s->types[c]) {
 			free(s->ids[c]);
@@ -719,6 +728,8 @@ idsets_bulk *idsets_bulk_start(idsets *s, size_t max)
 	b->max = max;
 	b->collecting = !s->nids && !s->broken && s->sorted && max && max < UINT32_MAX &&
 			!s->all1;
+	if (max >= CHUNK_SIZE)
+		s->huge = 1;
 	return b;
 }
 
@@ -1015,7 +1026,7 @@ size_t idsets_memory(const idsets *s)
 		bytes += Judy1MemUsed(s->typed[i]);
 	bytes += s->nchunks * (CHUNK_SIZE * (sizeof(**s->ids) + 1));
 	bytes += s->chunk_alloc * (sizeof(*s->ids) + sizeof(*s->types));
-	bytes += s->nstore * CHUNK_SIZE * s->rawsz + s->store_alloc * sizeof(*s->store);
+	bytes += s->nstore * STORE_SIZE * s->rawsz + s->store_alloc * sizeof(*s->store);
 	bytes += s->keeps_alloc * sizeof(*s->keeps);
 	bytes += s->tags_cap * sizeof(*s->tags);
 	return bytes;
