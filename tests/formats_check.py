@@ -11,8 +11,14 @@ KIND and its files:
     model-markdown|model-svg JSON OUT FROM TO     its JSON (the band FROM..TO)
     history-csv|history-markdown|history-svg JSON OUT
     xml OUT                                well-formed XML
+    batch DIR FIRST LAST                   the jobs DIR/job<N>.args, N from
+                                           FIRST to LAST: each a KIND and its
+                                           files, NUL-separated
 
 Prints the problems found (the first 20) and exits 1 if there are any.
+In a batch (one process for many checks: t-formats.sh queues them), each
+job's problems go to DIR/job<N>.out and a job without any gets
+DIR/job<N>.ok; git lists each repository's objects once for all the jobs.
 """
 import csv
 import io
@@ -309,11 +315,21 @@ def check_svg(rep, path):
         expect(m in notes, "svg: notes lack %r: %s" % (m, notes))
 
 
+LISTED = {}
+
+
+def listed(repo):
+    """oracle.list_objects(repo)'s objects, asked of git once a process."""
+    if repo not in LISTED:
+        LISTED[repo] = oracle.list_objects(repo)[0]
+    return LISTED[repo]
+
+
 def classic_expected(repos, settype):
     """git-unique-abbrev's layout, from git's own listing and oracle.py."""
     objs, ish = {}, set()
     for r in repos:
-        for oid, t in oracle.list_objects(r)[0]:
+        for oid, t in listed(r):
             if t == "commit-ish":
                 ish.add(oid)
             else:
@@ -579,7 +595,35 @@ def check_history(kind, js, path):
         expect(d["commits"] == 0 or len(now) == 1, "history svg: no line for today's count")
 
 
+def batch(d, first, last):
+    """Each job of d (see the module's doc) checked with problems of its own."""
+    for n in range(int(first), int(last) + 1):
+        job = "%s/job%d" % (d, n)
+        with open(job + ".args", "rb") as f:
+            args = [os.fsdecode(x) for x in f.read().split(b"\0")[:-1]]
+        del bad[:]
+        try:
+            run(["formats_check.py"] + args)
+        except (Exception, SystemExit):  # a traceback or an exit fails the check, as alone
+            import traceback
+            bad.append(traceback.format_exc())
+        with open(job + ".out", "w") as f:
+            f.write("".join(b + "\n" for b in bad[:20]))
+        if not bad:
+            open(job + ".ok", "w").close()
+    return 0
+
+
 def main(a):
+    if a[1] == "batch":
+        return batch(*a[2:5])
+    run(a)
+    for b in bad[:20]:
+        print(b)
+    return 1 if bad else 0
+
+
+def run(a):
     kind = a[1]
     if kind == "xml":
         ET.parse(a[2])  # well-formed, or a traceback
@@ -593,9 +637,6 @@ def main(a):
     else:
         rep = json.load(open(a[2], encoding="utf-8"))
         {"csv": check_csv, "markdown": check_markdown, "svg": check_svg}[kind](rep, a[3])
-    for b in bad[:20]:
-        print(b)
-    return 1 if bad else 0
 
 
 if __name__ == "__main__":

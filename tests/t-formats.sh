@@ -23,8 +23,11 @@
 # shellcheck source-path=SCRIPTDIR source=setup.sh
 . "$(dirname "$0")/setup.sh"
 
-# check KIND LABEL ARGS...: run the checker on the last run's output
-# (sh has no local variables: these helpers use names of their own)
+# check KIND LABEL ARGS...: the checker on the last run's output, queued
+# (sh has no local variables: these helpers use names of their own); the
+# queue goes to one formats_check.py at check_queued, before a file it
+# names is written again
+jobs=0 done_jobs=0
 check() {
 	c_kind=$1 c_label=$2
 	shift 2
@@ -43,12 +46,23 @@ check() {
 		fi ;;
 	esac
 	checks=$((checks + 1))
-	if "$PYTHON3" "$tests_dir/formats_check.py" "$c_kind" "$@" >"$tmp/check.out" 2>&1; then
-		:
-	else
-		fail "$c_label"
-		show "$tmp/check.out"
-	fi
+	jobs=$((jobs + 1))
+	printf '%s\n' "$c_label" >"$tmp/job$jobs.label"
+	printf '%s\0' "$c_kind" "$@" >"$tmp/job$jobs.args"
+}
+
+# check_queued: the checks queued since the last call, in one process;
+# each that fails (or that the checker never passed) fails under its label
+check_queued() {
+	[ "$jobs" -gt "$done_jobs" ] || return 0
+	"$PYTHON3" "$tests_dir/formats_check.py" batch "$tmp" $((done_jobs + 1)) "$jobs" \
+		>"$tmp/check.out" 2>&1 || :
+	while [ "$done_jobs" -lt "$jobs" ]; do
+		done_jobs=$((done_jobs + 1))
+		[ -e "$tmp/job$done_jobs.ok" ] && continue
+		fail "$(cat "$tmp/job$done_jobs.label")"
+		if [ -s "$tmp/job$done_jobs.out" ]; then show "$tmp/job$done_jobs.out"; else show "$tmp/check.out"; fi
+	done
 }
 
 # all_formats LABEL REPO...: every report format of REPO... against its JSON
@@ -69,6 +83,7 @@ all_formats() {
 	done
 	expect_exit 0 "$GIT_ABBREV" --format=classic "$@"
 	check classic "$a_label: --format=classic" "$out" all "$@"
+	check_queued
 }
 
 # usage MESSAGE-PART CMD...: a usage error (exit 2) whose one line holds MESSAGE-PART
@@ -169,6 +184,7 @@ for args in "--objects=13021585 --commits=1302158" "--objects=1000" \
 		[ "$f" = svg ] && js="$tmp/model.json"
 		check model-$f "model $args --format=$f" "$js" "$out" "$from" "$to"
 	done
+	check_queued
 done
 expect_exit 0 "$GIT_ABBREV" model --objects=5000 --format=csv --from=10 --to=12
 checks=$((checks + 1))
@@ -187,6 +203,7 @@ for args in "$tmp/planted" "--no-projection $tmp/planted" "$tmp/small" "$tmp/emp
 		expect_exit 0 "$GIT_ABBREV" history $args --format=$f
 		check history-$f "history $args --format=$f" "$tmp/history.json" "$out"
 	done
+	check_queued
 done
 usage "history prints text, json, csv, markdown or svg" "$GIT_ABBREV" history --format=classic
 
@@ -198,4 +215,5 @@ usage "--format=classic" "$GIT_ABBREV" report --type=commit
 usage "--format=classic" "$GIT_ABBREV" report --format=csv --type=commit
 usage "'--type' takes commit, commit-ish, tree, blob, tag or all, not 'note'" "$GIT_ABBREV" report --format=classic --type=note
 
+check_queued
 finish
