@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -149,6 +150,12 @@ typedef struct {
 	size_t msg;
 	const char *input;
 	size_t fixed;
+	/* the projects the text names for not-here references, and how often (the hint) */
+	struct {
+		char name[sizeof(((verify_totals *)0)->project)];
+		size_t n;
+	} proj[8];
+	size_t nproj;
 } verify_ctx;
 
 /*
@@ -315,6 +322,49 @@ static size_t count_lines(const char *buf, size_t len)
 }
 
 /* Find, judge and print the references of one text. */
+/*
+ * With no --repo: count the references to another project's commits
+ * (not-here) and the unknown IDs, and which project the text names, for
+ * the hint that --repo checks them (emit_verify.h, verify_totals).
+ */
+static void tally_not_here(verify_ctx *c, const cite_list *l, const cite_results *res)
+{
+	size_t best = 0;
+
+	for (size_t i = 0; i < res->n; i++) {
+		const cite_result *x = &res->v[i];
+		const char *name = l->v[x->ref].project;
+		size_t k, len;
+
+		for (k = 0; k < x->nf; k++)
+			if (x->f[k].problem == CITE_P_UNKNOWN)
+				c->t.unknown++;
+		for (k = 0; k < x->nf && x->f[k].problem != CITE_P_NOT_HERE; k++)
+			;
+		if (k == x->nf)
+			continue;
+		c->t.not_here++;
+		if (!name || !*name)
+			continue;
+		len = strlen(name);
+		if (len >= sizeof(c->proj[0].name))
+			continue;
+		for (k = 0; k < c->nproj && strcasecmp(c->proj[k].name, name); k++)
+			;
+		if (k == c->nproj) {
+			if (c->nproj == sizeof(c->proj) / sizeof(c->proj[0]))
+				continue;
+			memcpy(c->proj[c->nproj].name, name, len + 1);
+			c->proj[c->nproj++].n = 0;
+		}
+		c->proj[k].n++;
+		for (k = 0; k < c->nproj; k++)
+			if (c->proj[k].n > c->proj[best].n)
+				best = k;
+		memcpy(c->t.project, c->proj[best].name, sizeof(c->t.project));
+	}
+}
+
 static int check_text(verify_ctx *c, const char *name, const char *commit_hex,
 		      const unsigned char *commit, const char *buf, size_t len, unsigned opts)
 {
@@ -354,6 +404,8 @@ static int check_text(verify_ctx *c, const char *name, const char *commit_hex,
 	c->t.errors += res.errors;
 	c->t.warnings += res.warnings;
 	c->t.notes += res.notes;
+	if (!c->o->nother)
+		tally_not_here(c, &l, &res);
 	verify_input in = { name, commit_hex, buf, &l, &res, c->rawsz, NULL, 0 };
 	if (c->mail) {
 		in.msg = &c->mail->v[c->msg];

@@ -391,10 +391,26 @@ static void counted(FILE *out, size_t n, const char *noun)
 
 /*
  * What the run checked, on one line, even when nothing was found:
- * "16 references in 20 messages: 0 errors, 1 warning".
+ * "16 references in 20 messages: 0 errors, 1 warning"; before it, when
+ * references to another project's commits were found and no --repo given,
+ * the hint that --repo checks them.
  */
 static void text_finish(verify_emitter *e, const verify_totals *t)
 {
+	if (t->not_here) {
+		/* the one thing that checks another project's IDs: say it once */
+		fputs("hint: ", e->out);
+		counted(e->out, t->not_here, "reference");
+		fprintf(e->out, " to another project's commits%s%s%s, not in this repository: "
+			"--repo=<a clone of it> checks %s", t->project[0] ? " (" : "", t->project,
+			t->project[0] ? ")" : "", t->not_here == 1 ? "it" : "them");
+		if (t->unknown) {
+			fputs(", and the ", e->out);
+			counted(e->out, t->unknown, "unknown ID");
+			fputs(t->unknown == 1 ? " if it is its" : " if they are its", e->out);
+		}
+		fputc('\n', e->out);
+	}
 	counted(e->out, t->references, "reference");
 	fputs(" in ", e->out);
 	counted(e->out, t->inputs, "message");

@@ -61,6 +61,15 @@ typedef struct {
 typedef struct {
 	size_t inputs, references, errors, warnings, notes;
 	size_t lines;          /* the inputs' lines (checkpatch's "lines checked") */
+	/*
+	 * With no --repo given (else 0): the not-here findings (IDs no object
+	 * here has, that the text names as another project's), the unknown-id
+	 * errors, and the project the text names most often for the former
+	 * ("" when none is named).  Text output then ends with a hint that
+	 * --repo=<a clone of it> checks them.
+	 */
+	size_t not_here, unknown;
+	char project[64];
 } verify_totals;
 
 typedef struct verify_emitter verify_emitter;
