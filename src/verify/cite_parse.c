@@ -841,6 +841,10 @@ static void parse_subject(const window *w, subject_t *s)
 		}
 		if (!d.canonical)
 			s->style |= CITE_STYLE_LAYOUT;
+		/* (on 2009-09-10): when, not what ("on" quoted is a subject) */
+		if (!(s->flags & CITE_F_QUOTED_DATE) && z - a == 2 &&
+		    (w->c[a] == 'o' || w->c[a] == 'O') && (w->c[a + 1] == 'n' || w->c[a + 1] == 'N'))
+			z = a;
 		if (z <= a) { /* a date and no subject */
 			s->found = 0;
 			return;
@@ -873,6 +877,12 @@ static void parse_subject(const window *w, subject_t *s)
 			s->t1 = close;
 			while (s->t1 > s->t0 && w->c[s->t1 - 1] == ' ')
 				s->t1--;
+			/* ("words ...”): closed by a typographic quote, U+201D or U+201C */
+			if (s->t1 - s->t0 > 3 && (unsigned char)w->c[s->t1 - 3] == 0xe2 &&
+			    (unsigned char)w->c[s->t1 - 2] == 0x80 &&
+			    ((unsigned char)w->c[s->t1 - 1] == 0x9d ||
+			     (unsigned char)w->c[s->t1 - 1] == 0x9c))
+				s->t1 -= 3;
 		} else {
 			s->style |= CITE_STYLE_UNCLOSED;
 			s->t1 = window_eol(w, k);
