@@ -741,6 +741,53 @@ START_TEST(test_bulk_small)
 END_TEST
 
 /*
+ * No spread kept (idsets_skip_spread): the same counts and IDs as a
+ * collection that keeps it, by bulk adding and by plain adds, and a
+ * spread all zero; the one kept counts every ID.
+ */
+START_TEST(test_skip_spread)
+{
+	size_t n = 3000;
+	unsigned char *ids = malloc(n * 20);
+	uint64_t st = 59;
+
+	ck_assert_ptr_nonnull(ids);
+	for (size_t i = 0; i < n; i++)
+		test_rand_id(ids + i * 20, 20, &st);
+	qsort(ids, n, 20, cmp_raw20);
+	for (int bulk = 0; bulk < 2; bulk++) {
+		idsets *a = idsets_new(20), *b = idsets_new(20);
+		idsets_bulk *ba, *bb;
+		idset_print pa, pb;
+
+		ck_assert(a && b);
+		idsets_skip_spread(a);
+		ba = bulk ? idsets_bulk_start(a, n) : NULL;
+		bb = bulk ? idsets_bulk_start(b, n) : NULL;
+		for (size_t i = 0; i < n; i++) {
+			int t = 1 + (int)(i % 4);
+
+			ck_assert_int_eq(bulk ? idsets_bulk_add(ba, ids + i * 20, t) : idsets_add(a, ids + i * 20, t), 1);
+			ck_assert_int_eq(bulk ? idsets_bulk_add(bb, ids + i * 20, t) : idsets_add(b, ids + i * 20, t), 1);
+		}
+		ck_assert_int_eq(idsets_bulk_finish(ba), 0);
+		ck_assert_int_eq(idsets_bulk_finish(bb), 0);
+		for (int set = 0; set < ABBREV_SET_COUNT; set++)
+			ck_assert_uint_eq(idsets_count(a, set), idsets_count(b, set));
+		for (size_t i = 0; i < n; i++)
+			ck_assert_int_eq(idsets_lookup(a, ids + i * 20), 1 + (int)(i % 4));
+		pa = idset_spread_range(idsets_spread(a), 0, 256);
+		pb = idset_spread_range(idsets_spread(b), 0, 256);
+		ck_assert(pa.n == 0 && pa.a == 0 && pa.b == 0);
+		ck_assert_uint_eq(pb.n, n);
+		idsets_free(a);
+		idsets_free(b);
+	}
+	free(ids);
+}
+END_TEST
+
+/*
  * Commits stored, the rest counted: the counts of every set stay exact
  * (bulk adding with its workers past a publishing batch, and plain adds),
  * while iterations and lookups see the commits alone.
@@ -1224,6 +1271,7 @@ Suite *make_idset_suite(void)
 	tcase_add_test(core, test_bulk_out_of_order);
 	tcase_add_test(core, test_bulk_by_reference);
 	tcase_add_test(core, test_bulk_then_add);
+	tcase_add_test(core, test_skip_spread);
 	tcase_add_test(core, test_bulk_not_empty);
 	tcase_add_test(core, test_store_only);
 	tcase_add_test(core, test_bulk_small);

@@ -276,6 +276,9 @@ static int sets_fill(cmd_sets *cs, const cli_repo_opts *o, progress *p, int comm
 	 */
 	if (commits_only && !o->reachable && o->walker != CLI_WALKER_LIBGIT2 && cs->n == 1)
 		idsets_store_only(cs->s, 1u << ABBREV_TYPE_COMMIT);
+	/* the fingerprints of the input are written by --format=partial only */
+	if (o->format != ABBREV_FORMAT_PARTIAL)
+		idsets_skip_spread(cs->s);
 	if (o->reachable && (rc = load_reachable(cs, o, p)))
 		return rc;
 	/* each pack's types, kept by the scan of an earlier walk */

@@ -111,6 +111,7 @@ struct idsets {
 	size_t commitish_tags; /* tags flagged by idsets_peel() */
 	unsigned keep_lo, keep_hi; /* only IDs whose first byte is in [keep_lo, keep_hi) */
 	unsigned store_mask; /* types stored (1 << type); the others only counted */
+	int no_spread;  /* idsets_skip_spread(): the spread is not kept */
 	idset_spread spread; /* every ID handed in (idsets_spread()) */
 };
 
@@ -214,6 +215,11 @@ void idsets_store_only(idsets *s, unsigned mask)
 	s->store_mask = mask;
 }
 
+void idsets_skip_spread(idsets *s)
+{
+	s->no_spread = 1;
+}
+
 /* Whether an ID of this type is counted only, not stored (idsets_store_only()). */
 static int count_only(const idsets *s, int type)
 {
@@ -291,6 +297,11 @@ static Word_t id_key(const idsets *s, const unsigned char *id)
 {
 	Word_t k = 0;
 
+	if (s->rawsz >= 8) {
+		for (size_t i = 0; i < 8; i++) /* a load and a byte swap */
+			k = (k << 8) | id[i];
+		return k;
+	}
 	for (size_t i = 0; i < 8; i++)
 		k = (k << 8) | (i < s->rawsz ? id[i] : 0);
 	return k;
@@ -603,7 +614,7 @@ oom:
 
 int idsets_add(idsets *s, const unsigned char *id, int type)
 {
-	if (type >= ABBREV_TYPE_COMMIT && type <= ABBREV_TYPE_TAG)
+	if (type >= ABBREV_TYPE_COMMIT && type <= ABBREV_TYPE_TAG && !s->no_spread)
 		idset_spread_add(&s->spread, id, s->rawsz);
 	return add_one(s, id, type, 0);
 }
@@ -624,6 +635,7 @@ struct idsets_bulk {
 	idsets *s;
 	size_t max;
 	int collecting; /* into the arena only; 0: plain adds */
+	Word_t last_key; /* the key of the arena's last ID, while collecting */
 	size_t count[ABBREV_SET_COUNT];
 };
 
@@ -737,16 +749,19 @@ static int bulk_add(idsets_bulk *b, const unsigned char *id, int type, int exter
 {
 	idsets *s = b->s;
 	size_t idx;
+	Word_t k;
 	int c;
 
-	if (type >= ABBREV_TYPE_COMMIT && type <= ABBREV_TYPE_TAG)
+	if (type >= ABBREV_TYPE_COMMIT && type <= ABBREV_TYPE_TAG && !s->no_spread)
 		idset_spread_add(&s->spread, id, s->rawsz);
 	if (!b->collecting)
 		return add_one(s, id, type, external);
 	c = add_gate(s, id, type, b->count);
 	if (c != ADD_STORE)
 		return c;
-	c = s->nids ? memcmp(arena_id(s, s->nids - 1), id, s->rawsz) : -1;
+	/* above the last ID's key it is above the last ID: no memcmp */
+	k = id_key(s, id);
+	c = s->nids && k <= b->last_key ? memcmp(arena_id(s, s->nids - 1), id, s->rawsz) : -1;
 	if (!c)
 		return 0;
 	if (c > 0 || s->nids == b->max) {
@@ -757,6 +772,7 @@ static int bulk_add(idsets_bulk *b, const unsigned char *id, int type, int exter
 		s->broken = 1;
 		return -2;
 	}
+	b->last_key = k;
 	count_one(b->count, type);
 	return 1;
 }
