@@ -19,6 +19,8 @@
 #include <zlib.h>
 
 #include "check_suites.h"
+#include "commit_notes.h"
+#include "siphash.h"
 #include "subject_cache.h"
 
 #define RAW 20
@@ -667,6 +669,84 @@ START_TEST(test_types)
 }
 END_TEST
 
+/* SipHash-2-4: the test vector of the paper's appendix A (key 00..0f, message 00..0e) */
+START_TEST(test_siphash)
+{
+	unsigned char key[16], m[15];
+
+	for (int i = 0; i < 16; i++)
+		key[i] = (unsigned char)i;
+	for (int i = 0; i < 15; i++)
+		m[i] = (unsigned char)i;
+	ck_assert_uint_eq(siphash24(key, m, 15), UINT64_C(0xa129ca6149be45e5));
+	/* the reference's first vector: the empty message */
+	ck_assert_uint_eq(siphash24(key, m, 0), UINT64_C(0x726fdb47dd0e0e31));
+}
+END_TEST
+
+/* Notes kept and read back; another stamp, pack, file or key: none */
+START_TEST(test_notes)
+{
+	char dir[] = "/tmp/check-notes-cache.XXXXXX", path[600];
+	subject_bind bind = { { 1, 2, 3, 4, 5 }, { 1, 6, 7, 8, 9 }, "/x/pack-aa.pack" }, other;
+	commit_notes nt = { 0 }, got;
+	size_t removed;
+	uint32_t v;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(commit_notes_load(dir, RAW, sum_a, 9, &bind, (const unsigned char *)"s1", 2,
+					   &got), 1);
+	ck_assert_int_eq(commit_notes_add(&nt, 7, 70), 0);
+	ck_assert_int_eq(commit_notes_add(&nt, 2, 20), 0);
+	ck_assert_int_eq(commit_notes_add(&nt, 7, 71), 0); /* the later one stays */
+	ck_assert_int_eq(commit_notes_sort(&nt), 0);
+	ck_assert_uint_eq(nt.n, 2);
+	ck_assert_int_eq(commit_notes_save(dir, RAW, sum_a, 9, &bind, (const unsigned char *)"s1", 2,
+					   &nt), 0);
+	ck_assert_int_eq(commit_notes_load(dir, RAW, sum_a, 9, &bind, (const unsigned char *)"s1", 2,
+					   &got), 0);
+	ck_assert_uint_eq(got.n, 2);
+	ck_assert_int_eq(commit_notes_find(&got, 2, &v), 1);
+	ck_assert_uint_eq(v, 20);
+	ck_assert_int_eq(commit_notes_find(&got, 7, &v), 1);
+	ck_assert_uint_eq(v, 71);
+	ck_assert_int_eq(commit_notes_find(&got, 3, &v), 0);
+	commit_notes_free(&got);
+	ck_assert_int_eq(commit_notes_load(dir, RAW, sum_a, 9, &bind, (const unsigned char *)"s2", 2,
+					   &got), 1);
+	ck_assert_int_eq(commit_notes_load(dir, RAW, sum_b, 9, &bind, (const unsigned char *)"s1", 2,
+					   &got), 1);
+	ck_assert_int_eq(commit_notes_load(dir, RAW, sum_a, 8, &bind, (const unsigned char *)"s1", 2,
+					   &got), 1);
+	other = bind;
+	other.pack.ino++;
+	ck_assert_int_eq(commit_notes_load(dir, RAW, sum_a, 9, &other, (const unsigned char *)"s1", 2,
+					   &got), 1);
+	/* a new key: the file is not sealed with it */
+	snprintf(path, sizeof(path), "%s/key", dir);
+	f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite("0123456789abcdef", 1, 16, f), 16);
+	fclose(f);
+	ck_assert_int_eq(chmod(path, 0600), 0);
+	ck_assert_int_eq(commit_notes_load(dir, RAW, sum_a, 9, &bind, (const unsigned char *)"s1", 2,
+					   &got), 1);
+	/* a key others can read: no key, no notes */
+	ck_assert_int_eq(commit_notes_save(dir, RAW, sum_a, 9, &bind, (const unsigned char *)"s1", 2,
+					   &nt), 0);
+	ck_assert_int_eq(chmod(path, 0644), 0);
+	ck_assert_int_eq(commit_notes_load(dir, RAW, sum_a, 9, &bind, (const unsigned char *)"s1", 2,
+					   &got), 1);
+	commit_notes_free(&nt);
+	/* --clear removes the notes (the one file), not the key */
+	ck_assert_int_eq(subject_cache_clear(dir, &removed), 0);
+	ck_assert_uint_eq(removed, 1);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 Suite *make_subject_cache_suite(void)
 {
 	Suite *s = suite_create("subject_cache");
@@ -685,6 +765,8 @@ Suite *make_subject_cache_suite(void)
 	tcase_add_test(errors, test_parse_damage);
 	tcase_add_test(errors, test_files);
 	tcase_add_test(errors, test_types);
+	tcase_add_test(errors, test_notes);
+	tcase_add_test(core, test_siphash);
 	tcase_add_test(errors, test_directory);
 	suite_add_tcase(s, errors);
 	return s;

@@ -321,7 +321,6 @@ static size_t count_lines(const char *buf, size_t len)
 	return n + (len && buf[len - 1] != '\n');
 }
 
-/* Find, judge and print the references of one text. */
 /*
  * With no --repo: count the references to another project's commits
  * (not-here) and the unknown IDs, and which project the text names, for
@@ -365,19 +364,36 @@ static void tally_not_here(verify_ctx *c, const cite_list *l, const cite_results
 	}
 }
 
-static int check_text(verify_ctx *c, const char *name, const char *commit_hex,
-		      const unsigned char *commit, const char *buf, size_t len, unsigned opts)
+/*
+ * Find, judge and print the references of one text.  With `note` (a
+ * --range's commit): buf NULL is a message its note says yields nothing
+ * (*note: its lines), not read again; else *note is set to what this one
+ * yields, for the next run: its lines when it cites nothing and names
+ * nothing it brings in from elsewhere (a message that does neither leaves
+ * the resolver as it found it), else CITE_NOTE_READ.
+ */
+static int check_text_noted(verify_ctx *c, const char *name, const char *commit_hex,
+			    const unsigned char *commit, const char *buf, size_t len, unsigned opts,
+			    uint32_t *note)
 {
 	cite_list l = { 0 };
 	cite_results res = { 0 };
 	char err[512] = "";
 	int rc = ABBREV_EXIT_OK;
+	size_t lines;
 
+	if (note && !buf) {
+		lines = *note;
+		goto found;
+	}
 	if (cite_parse(&l, buf, len, opts)) {
 		cmd_error("out of memory");
 		rc = ABBREV_EXIT_NOMEM;
 		goto done;
 	}
+	lines = c->mail ? 0 : count_lines(buf, len);
+	if (note)
+		*note = l.n || l.nimports || lines >= CITE_NOTE_READ ? CITE_NOTE_READ : (uint32_t)lines;
 	switch (cite_resolve(c->res, &res, buf, &l, commit, err, sizeof(err))) {
 	case 0:
 		break;
@@ -397,9 +413,9 @@ static int check_text(verify_ctx *c, const char *name, const char *commit_hex,
 		rc = ABBREV_EXIT_NOMEM;
 		goto done;
 	}
+found:
 	c->t.inputs++;
-	if (!c->mail)
-		c->t.lines += count_lines(buf, len);
+	c->t.lines += lines;
 	c->t.references += res.nrefs;
 	c->t.errors += res.errors;
 	c->t.warnings += res.warnings;
@@ -419,6 +435,12 @@ done:
 	cite_results_clear(&res);
 	cite_list_free(&l);
 	return rc;
+}
+
+static int check_text(verify_ctx *c, const char *name, const char *commit_hex,
+		      const unsigned char *commit, const char *buf, size_t len, unsigned opts)
+{
+	return check_text_noted(c, name, commit_hex, commit, buf, len, opts, NULL);
 }
 
 /*
@@ -482,8 +504,9 @@ static int check_range(verify_ctx *c, cite_git2 *g)
 	cite_range *rg;
 	unsigned char id[ABBREV_MAX_RAWSZ];
 	char err[512] = "", full[ABBREV_MAX_HEXSZ + 1], name[ABBREV_MAX_HEXSZ + 1];
-	const char *msg;
-	size_t len;
+	const char *msg = NULL;
+	size_t len = 0;
+	uint32_t note;
 	int rc;
 
 	rc = cite_range_new(&rg, g, c->o->range, err, sizeof(err));
@@ -495,7 +518,8 @@ static int check_range(verify_ctx *c, cite_git2 *g)
 		cmd_error("%s", err);
 		return rc == -2 ? ABBREV_EXIT_USAGE : ABBREV_EXIT_RUNTIME;
 	}
-	while ((rc = cite_range_next(rg, id, &msg, &len, err, sizeof(err))) == 1) {
+	while ((rc = cite_range_next_noted(rg, id, &msg, &len, &note, err, sizeof(err))) > 0) {
+		int read = rc == 1;
 		unsigned L;
 
 		if ((rc = c->ids->unique_length(c->ids->ctx, id, &L, err, sizeof(err))))
@@ -507,10 +531,17 @@ static int check_range(verify_ctx *c, cite_git2 *g)
 		hexid_fmt(full, id, c->rawsz);
 		memcpy(name, full, L);
 		name[L] = '\0';
-		rc = check_text(c, name, full, id, msg, len, CITE_PARSE_MESSAGE);
+		rc = check_text_noted(c, name, full, id, read ? msg : NULL, read ? len : 0,
+				      CITE_PARSE_MESSAGE, &note);
 		if (rc)
 			break;
+		if (read && cite_range_learn(rg, note)) {
+			rc = -1;
+			break;
+		}
 	}
+	if (!rc)
+		cite_range_keep_notes(rg);
 	if (rc == -1) {
 		cmd_error("out of memory");
 		rc = ABBREV_EXIT_NOMEM;

@@ -164,7 +164,7 @@ int commit_tables_get(objread *rd, size_t rawsz, commit_tables_opts *o, subject_
 		objread_pack(rd, k, &sum, &n, &ids, &stride);
 		objread_pack_files(rd, k, &b.pack, &b.idx);
 		b.pack_path = NULL;
-		if (o->cache_dir && o->scan &&
+		if (!tabs[k] && o->cache_dir && o->scan &&
 		    subject_table_load(&tabs[k], o->cache_dir, rawsz, sum, n, &b) < 0)
 			goto done;
 	}

@@ -42,7 +42,8 @@ typedef struct {
 } commit_tables_opts;
 
 /*
- * tabs[0 .. np] (np = objread_npacks(rd)): pack k's table, then the loose
+ * tabs[0 .. np] (np = objread_npacks(rd)): pack k's table (one the caller
+ * put there already, loaded from the cache for these very files, is kept), then the loose
  * commits' (built for an all-zero checksum), each with its commits'
  * parents when all were read.  A table of a pack whose
  * commits could not all be read is used, not kept (the next run tries

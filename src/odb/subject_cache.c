@@ -884,6 +884,7 @@ static const struct {
 } kinds[] = {
 	{ ".subjects", ".subjects.tmp", MAGIC, FORMAT_VERSION },
 	{ ".types", ".types.tmp", TYPES_MAGIC, TYPES_VERSION },
+	{ ".notes", ".notes.tmp", SUBJECT_NOTES_MAGIC, SUBJECT_NOTES_VERSION },
 };
 #define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
 
@@ -1060,6 +1061,69 @@ int subject_types_load(const char *dir, size_t rawsz, const unsigned char *sum, 
 		types[i] = (unsigned char)(ABBREV_TYPE_COMMIT + ((body[i / 4] >> (2 * (i % 4))) & 3));
 	bigvec_free(buf, cap);
 	return 0;
+}
+
+/* ---- other files of the same shape (commit_notes.c) ---------------------------- */
+
+size_t subject_file_head(unsigned char *img, const char *magic, uint32_t version, size_t rawsz,
+			 const unsigned char *sum, uint32_t nobjects, uint32_t n, uint64_t blen,
+			 const subject_bind *b)
+{
+	size_t plen = b->pack_path ? strlen(b->pack_path) : 0;
+
+	memcpy(img, magic, 8);
+	put32(img + 8, version);
+	put32(img + 12, (uint32_t)rawsz);
+	memset(img + 16, 0, ABBREV_MAX_RAWSZ);
+	memcpy(img + 16, sum, rawsz);
+	put32(img + 48, nobjects);
+	put32(img + 52, n);
+	put64(img + 56, blen);
+	put_bind(img + BIND, b);
+	put32(img + PATHLEN, (uint32_t)plen);
+	put32(img + PATHLEN + 4, 0);
+	if (plen)
+		memcpy(img + HEADER, b->pack_path, plen);
+	return HEADER + plen;
+}
+
+size_t subject_file_head_size(const subject_bind *b)
+{
+	return HEADER + (b->pack_path ? strlen(b->pack_path) : 0);
+}
+
+size_t subject_file_head_ok(const unsigned char *buf, size_t len, const char *magic,
+			    uint32_t version, size_t rawsz, const unsigned char *sum,
+			    uint32_t nobjects)
+{
+	uint32_t plen;
+
+	if (!head_ok(buf, len, magic, version, rawsz, sum, nobjects) || get32(buf + PATHLEN + 4))
+		return 0;
+	plen = get32(buf + PATHLEN);
+	if ((uint64_t)len < (uint64_t)HEADER + plen + TRAILER ||
+	    crc_all(buf, len - TRAILER) != get32(buf + len - TRAILER))
+		return 0;
+	return HEADER + plen;
+}
+
+uint32_t subject_file_crc(const unsigned char *p, size_t n)
+{
+	return crc_all(p, n);
+}
+
+int subject_file_read(const char *dir, const char *ext, size_t rawsz, const unsigned char *sum,
+		      const subject_bind *b,
+		      int (*check)(void *arg, const unsigned char *buf, size_t len), void *arg,
+		      unsigned char **out, size_t *outlen, size_t *outcap)
+{
+	return read_table_file(dir, ext, rawsz, sum, b, check, arg, out, outlen, outcap);
+}
+
+int subject_file_write(const char *dir, const char *ext, size_t rawsz, const unsigned char *sum,
+		       const unsigned char *img, size_t len)
+{
+	return write_table_file(dir, ext, rawsz, sum, img, len);
 }
 
 /* ---- the index ---------------------------------------------------------------- */

@@ -195,6 +195,45 @@ int subject_types_save(const char *dir, size_t rawsz, const unsigned char *sum, 
 int subject_types_load(const char *dir, size_t rawsz, const unsigned char *sum, uint32_t n,
 		       const subject_bind *b, unsigned char *types);
 
+/* ---- other files of the same shape (commit_notes.h) ---------------------------- */
+
+#define SUBJECT_NOTES_MAGIC "GABNOTE\n"
+#define SUBJECT_NOTES_VERSION 1u
+
+/*
+ * The header of such a file (the subject table's: magic, version, hash
+ * size, checksum, object count, n at 52, the body's length at 56, the
+ * files b it was built from, b->pack_path) into img: its length
+ * (subject_file_head_size(b)); the body follows, then a CRC-32 of all
+ * before it (subject_file_crc()).
+ */
+size_t subject_file_head(unsigned char *img, const char *magic, uint32_t version, size_t rawsz,
+			 const unsigned char *sum, uint32_t nobjects, uint32_t n, uint64_t blen,
+			 const subject_bind *b);
+size_t subject_file_head_size(const subject_bind *b);
+/*
+ * Whether buf[0..len) is such a file of the pack `sum` (and its CRC
+ * right): where its body begins, or 0.
+ */
+size_t subject_file_head_ok(const unsigned char *buf, size_t len, const char *magic,
+			    uint32_t version, size_t rawsz, const unsigned char *sum,
+			    uint32_t nobjects);
+uint32_t subject_file_crc(const unsigned char *p, size_t n);
+/*
+ * Read the file pack-<hex><ext> of `dir` (as subject_table_load() reads:
+ * never blocking, no symlink, the user's own), check(arg, buf, len) it (0
+ * good, -2 not such a file, -1 memory) and that it names the files b: 0
+ * with *out (*outcap bytes of room, freed with bigvec_free()), 1 when
+ * there is no usable file, -1 (memory).
+ */
+int subject_file_read(const char *dir, const char *ext, size_t rawsz, const unsigned char *sum,
+		      const subject_bind *b,
+		      int (*check)(void *arg, const unsigned char *buf, size_t len), void *arg,
+		      unsigned char **out, size_t *outlen, size_t *outcap);
+/* Write it, as subject_table_save() writes: 0, or -1 (errno). */
+int subject_file_write(const char *dir, const char *ext, size_t rawsz, const unsigned char *sum,
+		       const unsigned char *img, size_t len);
+
 /* ---- the directory ------------------------------------------------------------- */
 
 /* The size the cache is kept under when git config says none: 1 GiB. */

@@ -39,6 +39,7 @@
 #include <errno.h>
 #include <git2.h>
 #include <limits.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -49,6 +50,7 @@
 
 #include "commit.h"
 #include "commit_graph.h"
+#include "commit_notes.h"
 #include "commit_tables.h"
 #include "commits.h"
 #include "grow.h"
@@ -108,6 +110,12 @@ struct cite_git2 {
 	beyond_cache bc;      /* beyond_graph()'s commits */
 	int head_read;        /* 1 HEAD's commit in head, -1 none (unborn, unreadable) */
 	git_oid head;
+	/*
+	 * Every pack's table from the cache, with its parents, when --range
+	 * found all there (range_tables()): the walk reads the commits'
+	 * parents and times from them, and the subject index takes them over
+	 */
+	subject_table **rtabs;
 };
 
 typedef struct {
@@ -451,6 +459,11 @@ static int git2_subject_index(void *ctx,
 				  .other = &other, .loose = g->loose, .nloose = g->nloose, .p = p,
 				  .title = "indexing commit subjects" };
 	tabs = calloc(np + 1, sizeof(*tabs));
+	/* the tables the --range walk read: not read again */
+	for (uint32_t k = 0; tabs && g->rtabs && g->scan_packs && k < np; k++) {
+		tabs[k] = g->rtabs[k];
+		g->rtabs[k] = NULL;
+	}
 	if (!tabs || subject_index_new(out, GIT_OID_RAWSZ) ||
 	    commit_tables_get(g->rd, GIT_OID_RAWSZ, &o, tabs, &c))
 		goto done;
@@ -548,6 +561,54 @@ done:
 		subject_table_free(tabs[k]);
 	free(tabs);
 	commits_free(c);
+	return rc < 0 ? -1 : 0;
+}
+
+static void range_tables_free(cite_git2 *g)
+{
+	uint32_t np = g->rd ? objread_npacks(g->rd) : 0;
+
+	for (uint32_t k = 0; g->rtabs && k < np; k++)
+		subject_table_free(g->rtabs[k]);
+	free(g->rtabs);
+	g->rtabs = NULL;
+}
+
+/*
+ * --range without a commit-graph file: when every pack's table is in the
+ * cache with its parents, keep them (g->rtabs) for the walk, which then
+ * reads parents and times from them, not from the commits.  When one is
+ * missing nothing is built here (a short range must not read every commit
+ * of the packs): the walk reads the commits, as it always did.  0, or -1
+ * (memory).
+ */
+static int range_tables(cite_git2 *g)
+{
+	uint32_t np = g->rd ? objread_npacks(g->rd) : 0;
+	subject_table **tabs;
+	int rc = 0;
+
+	if (!g->rd || !g->scan_packs || !g->cache_dir || g->cg || g->rtabs || !np)
+		return 0;
+	if (!(tabs = calloc(np + 1, sizeof(*tabs))))
+		return -1;
+	for (uint32_t k = 0; k < np && !rc; k++) {
+		const unsigned char *sum, *ids;
+		uint32_t n;
+		size_t stride;
+		subject_bind b;
+
+		objread_pack(g->rd, k, &sum, &n, &ids, &stride);
+		objread_pack_files(g->rd, k, &b.pack, &b.idx);
+		b.pack_path = NULL;
+		rc = subject_table_load(&tabs[k], g->cache_dir, GIT_OID_RAWSZ, sum, n, &b);
+		if (!rc && !subject_table_has_parents(tabs[k]))
+			rc = 1;
+	}
+	g->rtabs = tabs;
+	if (rc)
+		range_tables_free(g);
+	test_hook_trace(g->rtabs ? "the range's parents and times from the cached tables" : NULL);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -992,6 +1053,7 @@ void cite_git2_free(cite_git2 *g)
 	beyond_cache_free(&g->bc);
 	commits_free(g->pend);
 	commit_parents_free(&g->tpar);
+	range_tables_free(g);
 	commit_buf_free(&g->subject);
 	free(g->cache_dir);
 	free(g->loose);
@@ -1023,6 +1085,8 @@ int cite_git2_cache(cite_git2 *g, const char *dir)
 /* Message bytes the walk keeps for later (the rest are read again): git.git's take 42 MB. */
 #define RANGE_KEEP_MAX ((size_t)256 << 20)
 #define NOTE_NONE UINT64_MAX
+/* A walked commit found in pack p's table at .idx position i: NOTE_TAB | p << 32 | i. */
+#define NOTE_TAB (UINT64_C(1) << 63)
 
 struct cite_range {
 	cite_git2 *g;
@@ -1036,6 +1100,14 @@ struct cite_range {
 	size_t msgcap;
 	int64_t when;         /* the last commit given: its committer time */
 	int when_tz;          /* and zone (minutes east of UTC) */
+	const unsigned char **pptr; /* the tables' parents (table_commit()) */
+	size_t pptrcap;
+	/* the notes on the messages (cite_range_next_noted()), per pack */
+	commit_notes *notes;
+	unsigned char *notes_state; /* 0 not looked for, 1 read (or none), 2 some added */
+	unsigned char stamp[64];    /* what they are kept under: this build's */
+	size_t stamplen;            /* 0: no notes */
+	uint64_t last;              /* the last commit given: its NOTE_TAB, or NOTE_NONE */
 };
 
 /* Before each kept message: its commit's committer time and zone. */
@@ -1097,6 +1169,64 @@ static int parents_room(cite_range *rg, size_t n)
 }
 
 /*
+ * Commit `id` from the cached tables (g->rtabs): its committer time, its
+ * parents into rg->parents, *note its NOTE_TAB; how many parents, -1 when
+ * no table holds it (read the commit), -2 (memory).
+ */
+static int table_commit(cite_range *rg, const unsigned char *id, int64_t *time, uint64_t *note)
+{
+	cite_git2 *g = rg->g;
+	uint32_t np = objread_npacks(g->rd);
+
+	for (uint32_t k = 0; k < np; k++) {
+		const subject_table *t = g->rtabs[k];
+		uint32_t pos = objread_find_in(g->rd, k, id), p, nids;
+		const unsigned char *sum, *ids;
+		size_t lo = 0, hi, stride;
+		int64_t tm;
+		int n;
+
+		if (pos == UINT32_MAX)
+			continue;
+		/* its row: the table's commits in .idx position order */
+		hi = subject_table_count(t);
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (subject_table_at(t, mid, &p, &tm))
+				return -1;
+			if (p < pos)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == subject_table_count(t) || subject_table_at(t, lo, &p, &tm) || p != pos)
+			return -1; /* not a commit the table knows: read it */
+		objread_pack(g->rd, k, &sum, &nids, &ids, &stride);
+		n = subject_table_parents(t, lo, ids, stride, nids, rg->pptr, rg->pptrcap);
+		if (n >= 0 && (size_t)n > rg->pptrcap) {
+			const unsigned char **v = realloc(rg->pptr, (size_t)n * sizeof(*v));
+
+			if (!v)
+				return -2;
+			rg->pptr = v;
+			rg->pptrcap = (size_t)n;
+			n = subject_table_parents(t, lo, ids, stride, nids, rg->pptr, rg->pptrcap);
+		}
+		if (n < 0)
+			return -1;
+		if (parents_room(rg, (size_t)n))
+			return -2;
+		for (int j = 0; j < n; j++)
+			memcpy(rg->parents + (size_t)j * GIT_OID_RAWSZ, rg->pptr[j], GIT_OID_RAWSZ);
+		*time = tm;
+		*note = NOTE_TAB | (uint64_t)k << 32 | pos;
+		return n;
+	}
+	return -1;
+}
+
+/*
  * The walk's source: parents and committer time from the commit-graph
  * file, else from the commit read from the mapped packs (or libgit2, for
  * a loose one): then whole, its message kept for cite_range_next() (the
@@ -1123,7 +1253,9 @@ static int range_commit(void *ctx, const unsigned char *id, int64_t *time,
 			return -1;
 		n = commit_graph_parents(g->cg, id, time, rg->parents, rg->pcap);
 	}
-	if (n < 0) {
+	if (n < 0 && g->rtabs)
+		n = table_commit(rg, id, time, note);
+	if (n < 0 && n != -2) {
 		if (!keep && g->rd && objread_locate(g->rd, id, &at.pack, &at.off))
 			pat = &at;
 		rc = raw_commit(g, id, pat, &d, &len, &o);
@@ -1617,6 +1749,8 @@ int cite_range_new(cite_range **out, cite_git2 *g, const char *range, char *err,
 	 * subject index, of every commit, comes first.
 	 */
 	need_graph(g);
+	if ((rc = range_tables(g)))
+		goto done;
 	want_graph = !g->cg && !g->rcg;
 	if (want_graph && !g->tips_read)
 		g->tips_read = read_tips(g) ? -1 : 1;
@@ -1676,7 +1810,8 @@ int cite_range_next(cite_range *rg, unsigned char *id, const char **msg, size_t 
 	note = rg->list.notes[rg->next];
 	cid = rg->list.ids + rg->next++ * GIT_OID_RAWSZ;
 	memcpy(id, cid, GIT_OID_RAWSZ);
-	if (note != NOTE_NONE) {
+	rg->last = note != NOTE_NONE && (note & NOTE_TAB) ? note : NOTE_NONE;
+	if (note != NOTE_NONE && !(note & NOTE_TAB)) {
 		kept_when w;
 
 		memcpy(&w, rg->kept + note - sizeof(w), sizeof(w));
@@ -1714,6 +1849,179 @@ int cite_range_next(cite_range *rg, unsigned char *id, const char **msg, size_t 
 	return 1;
 }
 
+/* ---- the notes on the messages ------------------------------------------------ */
+
+typedef struct {
+	unsigned char *out;
+	size_t max, len;
+} build_id_arg;
+
+/* The main program's GNU build ID (a hash of its code and data, made by the linker). */
+static int build_id_of(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	build_id_arg *a = arg;
+
+	(void)size;
+	if (info->dlpi_name && *info->dlpi_name)
+		return 0; /* a shared library */
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
+		size_t left = ph->p_filesz;
+
+		if (ph->p_type != PT_NOTE)
+			continue;
+		while (left >= sizeof(ElfW(Nhdr))) {
+			const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
+			size_t name = (nh->n_namesz + 3) & ~(size_t)3, desc = (nh->n_descsz + 3) & ~(size_t)3;
+			size_t whole = sizeof(*nh) + name + desc;
+
+			if (whole > left)
+				break;
+			if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+			    !memcmp(p + sizeof(*nh), "GNU", 4) && nh->n_descsz > 0 &&
+			    nh->n_descsz <= a->max) {
+				memcpy(a->out, p + sizeof(*nh) + name, nh->n_descsz);
+				a->len = nh->n_descsz;
+				return 1;
+			}
+			p += whole;
+			left -= whole;
+		}
+	}
+	return 1;
+}
+
+/*
+ * What the notes are kept under: "verify" and this build's ID, since what
+ * a message yields depends on the parser of this very build (no build ID:
+ * no notes).
+ */
+static size_t notes_stamp(unsigned char *out, size_t max)
+{
+	static const char kind[] = "verify-cite-1:";
+	build_id_arg a = { out + sizeof(kind) - 1, max - (sizeof(kind) - 1), 0 };
+
+	memcpy(out, kind, sizeof(kind) - 1);
+	dl_iterate_phdr(build_id_of, &a);
+	return a.len ? sizeof(kind) - 1 + a.len : 0;
+}
+
+/* Pack k's notes read from the cache, once: 0, or -1 (memory). */
+static int notes_read(cite_range *rg, uint32_t k)
+{
+	cite_git2 *g = rg->g;
+	const unsigned char *sum, *ids;
+	uint32_t n;
+	size_t stride;
+	subject_bind b;
+
+	if (rg->notes_state[k])
+		return 0;
+	rg->notes_state[k] = 1;
+	objread_pack(g->rd, k, &sum, &n, &ids, &stride);
+	objread_pack_files(g->rd, k, &b.pack, &b.idx);
+	b.pack_path = NULL;
+	return commit_notes_load(g->cache_dir, GIT_OID_RAWSZ, sum, n, &b, rg->stamp, rg->stamplen,
+				 &rg->notes[k]) < 0 ? -1 : 0;
+}
+
+/* Whether notes can be kept at all: 1, 0 (no cache, no packs, no build ID), -1 (memory). */
+static int notes_ready(cite_range *rg)
+{
+	cite_git2 *g = rg->g;
+	uint32_t np;
+
+	if (rg->notes)
+		return 1;
+	if (!g->rd || !g->cache_dir || !(np = objread_npacks(g->rd)) ||
+	    !(rg->stamplen = notes_stamp(rg->stamp, sizeof(rg->stamp))))
+		return 0;
+	if (!(rg->notes = calloc(np, sizeof(*rg->notes))) ||
+	    !(rg->notes_state = calloc(np, 1))) {
+		free(rg->notes);
+		rg->notes = NULL;
+		return -1;
+	}
+	return 1;
+}
+
+int cite_range_next_noted(cite_range *rg, unsigned char *id, const char **msg, size_t *len,
+			  uint32_t *note, char *err, size_t errsz)
+{
+	uint64_t at;
+	uint32_t k, v;
+	int rc;
+
+	if (rg->next < rg->list.n && (at = rg->list.notes[rg->next]) != NOTE_NONE &&
+	    (at & NOTE_TAB) && (rc = notes_ready(rg))) {
+		k = (uint32_t)((at & ~NOTE_TAB) >> 32);
+		if (rc < 0 || notes_read(rg, k))
+			return -1;
+		if (commit_notes_find(&rg->notes[k], (uint32_t)at, &v) && v != CITE_NOTE_READ) {
+			memcpy(id, rg->list.ids + rg->next++ * GIT_OID_RAWSZ, GIT_OID_RAWSZ);
+			rg->last = NOTE_NONE;
+			*note = v;
+			return 2;
+		}
+	}
+	rc = cite_range_next(rg, id, msg, len, err, errsz);
+	/* a commit the walk read: where a pack holds it, for its note */
+	for (k = 0; rc == 1 && rg->last == NOTE_NONE && rg->g->rd && k < objread_npacks(rg->g->rd);
+	     k++) {
+		uint32_t pos = objread_find_in(rg->g->rd, k, id);
+
+		if (pos != UINT32_MAX)
+			rg->last = NOTE_TAB | (uint64_t)k << 32 | pos;
+	}
+	return rc;
+}
+
+int cite_range_learn(cite_range *rg, uint32_t note)
+{
+	uint32_t k, v;
+	int rc;
+
+	if (rg->last == NOTE_NONE || (rc = notes_ready(rg)) == 0)
+		return 0;
+	k = (uint32_t)((rg->last & ~NOTE_TAB) >> 32);
+	if (rc < 0 || notes_read(rg, k))
+		return -1;
+	/* known already (a message that must be read): nothing new to keep */
+	if (rg->notes_state[k] == 1 && commit_notes_find(&rg->notes[k], (uint32_t)rg->last, &v) &&
+	    v == note) {
+		rg->last = NOTE_NONE;
+		return 0;
+	}
+	if (commit_notes_add(&rg->notes[k], (uint32_t)rg->last, note))
+		return -1;
+	rg->notes_state[k] = 2;
+	rg->last = NOTE_NONE;
+	return 0;
+}
+
+void cite_range_keep_notes(cite_range *rg)
+{
+	cite_git2 *g = rg->g;
+
+	for (uint32_t k = 0; rg->notes && k < objread_npacks(g->rd); k++) {
+		const unsigned char *sum, *ids;
+		uint32_t n;
+		size_t stride;
+		subject_bind b;
+
+		if (rg->notes_state[k] != 2 || commit_notes_sort(&rg->notes[k]))
+			continue; /* out of memory: not kept, the next run reads them again */
+		rg->notes_state[k] = 1;
+		objread_pack(g->rd, k, &sum, &n, &ids, &stride);
+		objread_pack_files(g->rd, k, &b.pack, &b.idx);
+		b.pack_path = objread_pack_path(g->rd, k);
+		/* not written (a full disk, a read-only cache): the next run reads them again */
+		(void)commit_notes_save(g->cache_dir, GIT_OID_RAWSZ, sum, n, &b, rg->stamp,
+					rg->stamplen, &rg->notes[k]);
+	}
+}
+
 void cite_range_when(const cite_range *rg, int64_t *time, int *tz)
 {
 	*time = rg->when;
@@ -1725,6 +2033,11 @@ void cite_range_free(cite_range *rg)
 	if (!rg)
 		return;
 	range_list_free(&rg->list);
+	for (uint32_t k = 0; rg->notes && k < objread_npacks(rg->g->rd); k++)
+		commit_notes_free(&rg->notes[k]);
+	free(rg->notes);
+	free(rg->notes_state);
+	free(rg->pptr);
 	free(rg->parents);
 	free(rg->kept);
 	free(rg->msg);

@@ -64,6 +64,21 @@ int cite_range_new(cite_range **out, cite_git2 *g, const char *range, char *err,
 int cite_range_next(cite_range *rg, unsigned char *id, const char **msg, size_t *len,
 		    char *err, size_t errsz);
 /*
+ * The same, with the notes kept on the messages of the packs' commits
+ * (commit_notes.h, under this build's ID): 2 with the note on the next
+ * commit when one is kept (its message not read; *msg, *len untouched),
+ * else as cite_range_next().  A note is the caller's: what the message
+ * it read yielded, given with cite_range_learn() right after; a note of
+ * CITE_NOTE_READ says "read it".
+ */
+#define CITE_NOTE_READ UINT32_MAX
+int cite_range_next_noted(cite_range *rg, unsigned char *id, const char **msg, size_t *len,
+			  uint32_t *note, char *err, size_t errsz);
+/* The note on the message cite_range_next_noted() gave last (1): 0, or -1 (memory). */
+int cite_range_learn(cite_range *rg, uint32_t note);
+/* Keep the notes learned in the cache (when it cannot be written: not kept). */
+void cite_range_keep_notes(cite_range *rg);
+/*
  * The committer time and zone (minutes east of UTC) of the commit
  * cite_range_next() gave last: its date as `git log --date=short` shows
  * the committer's.

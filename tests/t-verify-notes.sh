@@ -1,0 +1,184 @@
+#!/bin/sh
+# t-verify-notes.sh - verify --range keeps, per pack, what each message
+# yielded (nothing to check, and its lines) beside the pack's subject
+# table (pack-<hex>.notes), and takes the walk's parents and times from
+# the cached tables: the answer must be the same byte for byte whatever
+# the cache holds.  A history of three packs and loose commits, messages
+# that cite earlier commits (right, wrong subject, short, unknown) and
+# many that cite nothing: JSON, text and checkpatch output (whose total
+# counts the lines of every message) the same with --no-cache, a cold
+# cache, a warm one (twice), after new commits, after a repack; a notes
+# file edited with its CRC made right, one of another pack sealed with
+# the cache's own key, one under another build's stamp: not used.  The
+# expected output is --no-cache's, which reads every message; that the
+# findings are right is the other tests' (t-verify-range.sh).
+
+# shellcheck source-path=SCRIPTDIR source=setup.sh
+. "$(dirname "$0")/setup.sh"
+
+repo=$tmp/r
+cache=$GIT_ABBREV_CACHE_DIR
+G() { git -C "$repo" "$@"; }
+n=0
+commit() { # MESSAGE: one commit, a minute after the last
+	n=$((n + 1))
+	echo "$n" >"$repo/f$n"
+	G add "f$n"
+	GIT_COMMITTER_DATE="$((1112911993 + 60 * n)) +0000" G commit -q -F - <<EOF
+$1
+EOF
+}
+short() { G rev-parse --short="${2:-12}" "$1"; }
+subj() { G log -1 --format=%s "$1"; }
+batch() { # WORD: ten commits, three of them citing an earlier one
+	for i in 1 2 3 4 5 6 7; do
+		commit "$1: quiet change $i
+
+A body of
+three lines."
+	done
+	commit "$1: fix the first
+
+Fixes: $(short HEAD~6) (\"$(subj HEAD~6)\")"
+	commit "$1: fix with a wrong subject
+
+Fixes: $(short HEAD~3 8) (\"no such subject\")"
+	commit "$1: cite an unknown one
+
+This reverts commit 0000000000000000000000000000000000abcdef."
+}
+git init -q "$repo"
+batch one
+G repack -q -d
+batch two
+G repack -q -d
+batch three
+G repack -q -d
+batch four   # loose
+[ "$(find "$repo/.git/objects/pack" -name '*.pack' | wc -l)" -eq 3 ] || die "not three packs"
+
+run() { # NAME [OPTION]: every format's output into $tmp/NAME.*
+	for f in json text checkpatch; do
+		expect_exit 1 "$GIT_ABBREV" verify -C "$repo" --no-progress --range=HEAD --format=$f ${2:+"$2"}
+		cp "$out" "$tmp/$1.$f"
+	done
+}
+same() { # NAME WHAT: NAME's outputs are --no-cache's
+	for f in json text checkpatch; do
+		cmp -s "$tmp/ref.$f" "$tmp/$1.$f" || { fail "$2: --format=$f differs from --no-cache"; diff "$tmp/ref.$f" "$tmp/$1.$f" | head -5; }
+	done
+}
+notes() { find "$cache" -name 'pack-*.notes' 2>/dev/null | sort; }
+
+say "the same answer with the cache cold, warm and absent"
+run ref --no-cache
+[ -z "$(notes)" ] || fail "--no-cache wrote notes"
+grep -q '"kind"' "$tmp/ref.json" || die "no findings to compare"
+grep -q 'lines checked' "$tmp/ref.checkpatch" || die "no line total"
+rm -rf "$cache"
+run cold
+same cold "a cold cache"
+[ "$(notes | wc -l)" -eq 3 ] || fail "not one notes file per pack: $(notes | wc -l)"
+run warm
+same warm "a warm cache"
+run warm2
+same warm2 "a warm cache, again"
+
+say "new commits, then a repack: the same as --no-cache"
+batch five
+run ref --no-cache
+run grown
+same grown "new loose commits"
+G repack -q -d
+run ref --no-cache
+run repacked
+same repacked "a new pack"
+run repacked2
+same repacked2 "a new pack, warm"
+
+# the file: header (152 bytes and the pack's path), stamp, pairs, MAC, CRC
+cat >"$tmp/notes.py" <<'EOF'
+import struct, sys, zlib
+def sip(key, m):
+    M = (1 << 64) - 1
+    rotl = lambda x, b: ((x << b) | (x >> (64 - b))) & M
+    k0, k1 = struct.unpack('<QQ', key)
+    v = [k0 ^ 0x736f6d6570736575, k1 ^ 0x646f72616e646f6d, k0 ^ 0x6c7967656e657261, k1 ^ 0x7465646279746573]
+    def rnd():
+        v[0] = (v[0] + v[1]) & M; v[1] = rotl(v[1], 13) ^ v[0]; v[0] = rotl(v[0], 32)
+        v[2] = (v[2] + v[3]) & M; v[3] = rotl(v[3], 16) ^ v[2]
+        v[0] = (v[0] + v[3]) & M; v[3] = rotl(v[3], 21) ^ v[0]
+        v[2] = (v[2] + v[1]) & M; v[1] = rotl(v[1], 17) ^ v[2]; v[2] = rotl(v[2], 32)
+    full = len(m) // 8 * 8
+    for i in range(0, full, 8):
+        w = struct.unpack('<Q', m[i:i + 8])[0]
+        v[3] ^= w; rnd(); rnd(); v[0] ^= w
+    b = (len(m) & 0xff) << 56 | int.from_bytes(m[full:], 'little')
+    v[3] ^= b; rnd(); rnd(); v[0] ^= b
+    v[2] ^= 0xff
+    for _ in range(4): rnd()
+    return v[0] ^ v[1] ^ v[2] ^ v[3]
+what, path = sys.argv[1], sys.argv[2]
+b = bytearray(open(path, 'rb').read())
+plen = struct.unpack_from('<I', b, 144)[0]
+at = 152 + plen
+slen = struct.unpack_from('<I', b, at)[0]
+pairs = at + 4 + (slen + 3) // 4 * 4
+n = struct.unpack_from('<I', b, 52)[0]
+if what == 'quiet':       # every note "nothing to check, 0 lines"; the CRC made right
+    for i in range(n):
+        struct.pack_into('<I', b, pairs + 8 * i + 4, 0)
+elif what == 'stamp':     # another build's stamp, sealed with the key
+    b[at + 4 + slen - 1] ^= 1
+elif what == 'other':     # another pack's: its checksum and count, sealed with the key
+    other, count = bytes.fromhex(sys.argv[4]), int(sys.argv[5])
+    b[16:16 + len(other)] = other
+    struct.pack_into('<I', b, 48, count)
+if what != 'quiet':
+    key = open(sys.argv[3], 'rb').read()
+    struct.pack_into('<Q', b, len(b) - 12, sip(key, bytes(b[:len(b) - 12])))
+struct.pack_into('<I', b, len(b) - 4, zlib.crc32(bytes(b[:len(b) - 4])))
+open(sys.argv[6] if len(sys.argv) > 6 else path, 'wb').write(b)
+EOF
+# the test's own SipHash is the tool's: a file it seals again must still be taken
+first=$(notes | head -1)
+"$PYTHON3" "$tmp/notes.py" same "$first" "$cache/key"
+inode=$(ls -i "$first")
+run resealed
+same resealed "a file sealed again by the test"
+[ "$(ls -i "$first")" = "$inode" ] || fail "a file sealed again was rewritten: the test's SipHash is not the tool's"
+
+say "a notes file edited with its CRC made right is not used"
+for f in $(notes); do "$PYTHON3" "$tmp/notes.py" quiet "$f"; done
+run tampered
+same tampered "edited notes"
+
+say "another build's notes are not used"
+rm -rf "$cache"
+run cold
+for f in $(notes); do "$PYTHON3" "$tmp/notes.py" stamp "$f" "$cache/key"; done
+run stamped
+same stamped "another build's notes"
+
+say "notes of another pack, sealed with the cache's key, are not used"
+rm -rf "$cache"
+batch six
+G repack -q -d
+batch seven
+run ref --no-cache
+run cold
+# every pack's file replaced by the notes of the largest other pack,
+# claiming this pack's checksum and object count
+set -- $(notes)
+big=$(ls -S "$@" | head -1)
+cp "$big" "$tmp/big.notes"
+for f in "$@"; do
+	[ "$f" = "$big" ] && continue
+	sum=$(basename "$f" .notes | sed 's/^pack-//')
+	count=$(git show-index <"$repo/.git/objects/pack/pack-$sum.idx" | wc -l)
+	"$PYTHON3" "$tmp/notes.py" other "$tmp/big.notes" "$cache/key" "$sum" "$count" "$f"
+done
+run other
+same other "another pack's notes"
+
+finish
