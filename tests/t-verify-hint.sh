@@ -6,7 +6,9 @@
 # of unknown IDs; given the other project's clone with --repo, or with no
 # such reference, or in JSON, it says nothing of the kind.  Built here
 # with git: an "upstream" repository and a port citing two of its commits
-# as "Linux commit <id>", plus one Fixes: tag whose ID names nothing.
+# as "Ported from Linux commit <id>", plus one Fixes: tag whose ID names
+# nothing; and a port that names its upstream only as "upstream" (no
+# project in the hint).
 # Oracle: git rev-parse --disambiguate (which repository has each ID).
 
 # shellcheck source-path=SCRIPTDIR source=setup.sh
@@ -29,8 +31,8 @@ done
 [ "$(git -C "$up" rev-parse --disambiguate="$U2" | wc -l)" -eq 1 ] || die "$U2 not upstream's"
 [ -z "$(git -C "$up" rev-parse --disambiguate="$X")" ] || die "$X names an object upstream"
 
-hint="hint: 2 references to another project's commits (Linux), not in this repository:\
- --repo=<a clone of it> checks them, and the 1 unknown ID if it is its"
+hint="hint: 2 references are to commits not in this repository (the text names Linux most\
+ often): --repo=<a clone of it> checks them, and the 1 unknown ID if it is its"
 expect_exit 1 -C "$r" "$GIT_ABBREV" verify --range=HEAD
 [ "$(tail -n 2 "$out" | head -n 1)" = "$hint" ] ||
 	{ fail "no hint of --repo before the summary"; show "$out"; }
@@ -46,6 +48,15 @@ grep -q "$X" "$out" || { fail "the unknown ID is not reported with --repo"; show
 # no reference to another project's commit: no hint
 expect_exit 1 -C "$r" "$GIT_ABBREV" verify --range="$fix^!"
 grep -q '^hint:' "$out" && { fail "a hint with no other project's reference"; show "$out"; }
+
+# "upstream" names no project
+r2=$tmp/port2
+git init -q "$r2"
+commit_msg "$r2" "$(printf 'lib: port frob\n\nPorted from upstream commit %s ("lib: add frob").' "$U1")" >/dev/null
+[ -z "$(git -C "$r2" rev-parse --disambiguate="$U1")" ] || die "$U1 names an object in port2"
+expect_exit 1 -C "$r2" "$GIT_ABBREV" verify --range=HEAD
+[ "$(tail -n 2 "$out" | head -n 1)" = "hint: 1 reference is to commits not in this repository:\
+ --repo=<a clone of the other project> checks it" ] || { fail "hint with no project named"; show "$out"; }
 
 # JSON: a document, nothing else
 expect_exit 1 -C "$r" "$GIT_ABBREV" verify --range=HEAD --format=json

@@ -343,7 +343,11 @@ static void tally_not_here(verify_ctx *c, const cite_list *l, const cite_results
 		if (k == x->nf)
 			continue;
 		c->t.not_here++;
-		if (!name || !*name)
+		/* "a Linux commit", "the Linux kernel": the name; "upstream" is none */
+		if (name && (!strncasecmp(name, "a ", 2) || !strncasecmp(name, "an ", 3) ||
+			     !strncasecmp(name, "the ", 4)))
+			name = strchr(name, ' ') + 1;
+		if (!name || !*name || !strcasecmp(name, "upstream") || !strcasecmp(name, "mainline"))
 			continue;
 		len = strlen(name);
 		if (len >= sizeof(c->proj[0].name))

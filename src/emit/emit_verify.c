@@ -401,9 +401,11 @@ static void text_finish(verify_emitter *e, const verify_totals *t)
 		/* the one thing that checks another project's IDs: say it once */
 		fputs("hint: ", e->out);
 		counted(e->out, t->not_here, "reference");
-		fprintf(e->out, " to another project's commits%s%s%s, not in this repository: "
-			"--repo=<a clone of it> checks %s", t->project[0] ? " (" : "", t->project,
-			t->project[0] ? ")" : "", t->not_here == 1 ? "it" : "them");
+		fprintf(e->out, " %s to commits not in this repository%s%s%s: --repo=<a clone of "
+			"%s> checks %s", t->not_here == 1 ? "is" : "are",
+			t->project[0] ? " (the text names " : "", t->project,
+			t->project[0] ? " most often)" : "", t->project[0] ? "it" : "the other project",
+			t->not_here == 1 ? "it" : "them");
 		if (t->unknown) {
 			fputs(", and the ", e->out);
 			counted(e->out, t->unknown, "unknown ID");

@@ -65,7 +65,7 @@ typedef struct {
 	 * With no --repo given (else 0): the not-here findings (IDs no object
 	 * here has, that the text names as another project's), the unknown-id
 	 * errors, and the project the text names most often for the former
-	 * ("" when none is named).  Text output then ends with a hint that
+	 * ("" when none is named but "upstream").  Text output then ends with a hint that
 	 * --repo=<a clone of it> checks them.
 	 */
 	size_t not_here, unknown;
