@@ -83,7 +83,14 @@ say "configure --with-bash-completion-dir=DIR: the completion in DIR"
 (cd "$builddir" && $MAKE distdir distdir="$tmp/src") >"$tmp/distdir.log" 2>&1 ||
 	{ tail -20 "$tmp/distdir.log"; die "make distdir failed"; }
 mkdir "$tmp/b"
-(cd "$tmp/b" && "$tmp/src/configure" -q --with-bash-completion-dir="$tmp/own/bc" &&
+# configure's answers of this build tree (its config.log's cache
+# variables, those of the environment aside) spare it probing the
+# compiler and the libraries again; its option and AC_OUTPUT run as ever.
+# No dependency tracking: nothing is compiled there.
+sed -n '/^## Cache variables. ##$/,/^## Output variables. ##$/p' "$builddir/config.log" 2>/dev/null |
+	grep '^[a-z][A-Za-z0-9_]*=' | grep -v '^ac_cv_env_' >"$tmp/config.cache" || :
+(cd "$tmp/b" && "$tmp/src/configure" -q --cache-file="$tmp/config.cache" \
+	--disable-dependency-tracking --with-bash-completion-dir="$tmp/own/bc" &&
 	$MAKE install-data-local DESTDIR="$tmp/dest") >"$tmp/own.log" 2>&1 ||
 	{ tail -20 "$tmp/own.log"; fail "configure --with-bash-completion-dir failed"; }
 checks=$((checks + 1))
