@@ -524,9 +524,14 @@ static int check_range(verify_ctx *c, cite_git2 *g)
 	}
 	while ((rc = cite_range_next_noted(rg, id, &msg, &len, &note, err, sizeof(err))) > 0) {
 		int read = rc == 1;
-		unsigned L;
+		unsigned L = (unsigned)(2 * c->rawsz);
 
-		if ((rc = c->ids->unique_length(c->ids->ctx, id, &L, err, sizeof(err))))
+		/*
+		 * A message its note says yields nothing prints nothing: its
+		 * name is only the first input's (checkpatch's closing line)
+		 */
+		if ((read || !c->t.inputs) &&
+		    (rc = c->ids->unique_length(c->ids->ctx, id, &L, err, sizeof(err))))
 			break; /* -1 or -2: said below */
 		if (L < c->o->min_length)
 			L = c->o->min_length;

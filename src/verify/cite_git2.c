@@ -116,6 +116,9 @@ struct cite_git2 {
 	 * parents and times from them, and the subject index takes them over
 	 */
 	subject_table **rtabs;
+	/* for the walk: each table's commits' .idx positions (ascending) and times */
+	uint32_t **rpos;
+	int64_t **rtime;
 };
 
 typedef struct {
@@ -418,6 +421,8 @@ static void need_graph(cite_git2 *g)
 	commits_free(pd);
 }
 
+static void range_tables_free(cite_git2 *g);
+
 /*
  * Every pack's table from its cache file when there is one; the commits
  * of the others read (found by their entry headers, or when that is not
@@ -459,11 +464,13 @@ static int git2_subject_index(void *ctx,
 				  .other = &other, .loose = g->loose, .nloose = g->nloose, .p = p,
 				  .title = "indexing commit subjects" };
 	tabs = calloc(np + 1, sizeof(*tabs));
-	/* the tables the --range walk read: not read again */
+	/* the tables the --range walk read: not read again (a later walk reads them anew) */
 	for (uint32_t k = 0; tabs && g->rtabs && g->scan_packs && k < np; k++) {
 		tabs[k] = g->rtabs[k];
 		g->rtabs[k] = NULL;
 	}
+	if (tabs)
+		range_tables_free(g);
 	if (!tabs || subject_index_new(out, GIT_OID_RAWSZ) ||
 	    commit_tables_get(g->rd, GIT_OID_RAWSZ, &o, tabs, &c))
 		goto done;
@@ -564,6 +571,21 @@ done:
 	return rc < 0 ? -1 : 0;
 }
 
+/* The walk's arrays of the tables' rows (range_tables()), once it is done. */
+static void range_rows_free(cite_git2 *g)
+{
+	uint32_t np = g->rd ? objread_npacks(g->rd) : 0;
+
+	for (uint32_t k = 0; g->rpos && k < np; k++) {
+		free(g->rpos[k]);
+		free(g->rtime[k]);
+	}
+	free(g->rpos);
+	free(g->rtime);
+	g->rpos = NULL;
+	g->rtime = NULL;
+}
+
 static void range_tables_free(cite_git2 *g)
 {
 	uint32_t np = g->rd ? objread_npacks(g->rd) : 0;
@@ -572,6 +594,7 @@ static void range_tables_free(cite_git2 *g)
 		subject_table_free(g->rtabs[k]);
 	free(g->rtabs);
 	g->rtabs = NULL;
+	range_rows_free(g);
 }
 
 /*
@@ -606,6 +629,21 @@ static int range_tables(cite_git2 *g)
 			rc = 1;
 	}
 	g->rtabs = tabs;
+	/* each row's position and time in two arrays: the walk searches them, not the table */
+	if (!rc && (!(g->rpos = calloc(np, sizeof(*g->rpos))) ||
+		    !(g->rtime = calloc(np, sizeof(*g->rtime)))))
+		rc = -1;
+	for (uint32_t k = 0; k < np && !rc; k++) {
+		size_t n = subject_table_count(tabs[k]);
+
+		if (!(g->rpos[k] = malloc((n ? n : 1) * sizeof(**g->rpos))) ||
+		    !(g->rtime[k] = malloc((n ? n : 1) * sizeof(**g->rtime))))
+			rc = -1;
+		for (size_t i = 0; i < n && !rc; i++)
+			if (subject_table_at(tabs[k], i, &g->rpos[k][i], &g->rtime[k][i]) ||
+			    (i && g->rpos[k][i] <= g->rpos[k][i - 1]))
+				rc = 1; /* damaged: the walk reads the commits */
+	}
 	if (rc)
 		range_tables_free(g);
 	test_hook_trace(g->rtabs ? "the range's parents and times from the cached tables" : NULL);
@@ -1180,7 +1218,8 @@ static int table_commit(cite_range *rg, const unsigned char *id, int64_t *time, 
 
 	for (uint32_t k = 0; k < np; k++) {
 		const subject_table *t = g->rtabs[k];
-		uint32_t pos = objread_find_in(g->rd, k, id), p, nids;
+		const uint32_t *rpos = g->rpos[k];
+		uint32_t pos = objread_find_in(g->rd, k, id), nids;
 		const unsigned char *sum, *ids;
 		size_t lo = 0, hi, stride;
 		int64_t tm;
@@ -1193,15 +1232,14 @@ static int table_commit(cite_range *rg, const unsigned char *id, int64_t *time, 
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
 
-			if (subject_table_at(t, mid, &p, &tm))
-				return -1;
-			if (p < pos)
+			if (rpos[mid] < pos)
 				lo = mid + 1;
 			else
 				hi = mid;
 		}
-		if (lo == subject_table_count(t) || subject_table_at(t, lo, &p, &tm) || p != pos)
+		if (lo == subject_table_count(t) || rpos[lo] != pos)
 			return -1; /* not a commit the table knows: read it */
+		tm = g->rtime[k][lo];
 		objread_pack(g->rd, k, &sum, &nids, &ids, &stride);
 		n = subject_table_parents(t, lo, ids, stride, nids, rg->pptr, rg->pptrcap);
 		if (n >= 0 && (size_t)n > rg->pptrcap) {
@@ -1253,7 +1291,7 @@ static int range_commit(void *ctx, const unsigned char *id, int64_t *time,
 			return -1;
 		n = commit_graph_parents(g->cg, id, time, rg->parents, rg->pcap);
 	}
-	if (n < 0 && g->rtabs)
+	if (n < 0 && g->rpos)
 		n = table_commit(rg, id, time, note);
 	if (n < 0 && n != -2) {
 		if (!keep && g->rd && objread_locate(g->rd, id, &at.pack, &at.off))
@@ -1764,6 +1802,7 @@ int cite_range_new(cite_range **out, cite_git2 *g, const char *range, char *err,
 		rt[t.n + i] = (range_tip){ g->tips[i].id, RANGE_READ };
 	rc = range_walk(&rg->list, want_graph ? &graph : NULL, &src, GIT_OID_RAWSZ, rt,
 			t.n + nread, err, errsz);
+	range_rows_free(g); /* the walk's only */
 	if (rc == -2)
 		rc = -3;
 	if (!rc && graph.n)
