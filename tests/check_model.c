@@ -537,19 +537,21 @@ START_TEST(test_emit_json_shape)
 	ck_assert_int_eq(model_results_compute(&r, in, 1, 12, 12), 0);
 	ck_assert_int_eq(emit_model(mem, &r, ABBREV_FORMAT_JSON), 0);
 	fflush(mem);
-	ck_assert_msg(!strncmp(buf, "{\n  \"objects\": 13021585,\n  \"lengths\": {\n    \"12\": {\n"
-				    "      \"expected_pairs\": 0.30", 80), "%s", buf);
+	ck_assert_msg(!strncmp(buf, "{\n  \"schema_version\": 2,\n  \"objects\": 13021585,\n"
+				    "  \"lengths\": {\n    \"12\": {\n      \"expected_pairs\": 0.30", 103),
+		      "%s", buf);
 	ck_assert_msg(strstr(buf, "\"capacity\": {\n    \"12\": {\n      \"p01\": 2378621,\n"
 				  "      \"p50\": 19753662\n") != NULL, "%s", buf);
 	model_results_clear(&r);
 
-	/* two sets: {"sets": {"all": ..., "commit": ...}} */
+	/* two sets: {"schema_version": 2, "sets": {"all": ..., "commit": ...}} */
 	emit_teardown();
 	emit_setup();
 	ck_assert_int_eq(model_results_compute(&r, in, 2, 12, 12), 0);
 	ck_assert_int_eq(emit_model(mem, &r, ABBREV_FORMAT_JSON), 0);
 	fflush(mem);
-	ck_assert_msg(!strncmp(buf, "{\n  \"sets\": {\n    \"all\": {\n      \"objects\": 13021585,", 52),
+	ck_assert_msg(!strncmp(buf, "{\n  \"schema_version\": 2,\n  \"sets\": {\n    \"all\": {\n"
+				    "      \"objects\": 13021585,", 76),
 		      "%s", buf);
 	ck_assert_msg(strstr(buf, "\"commit\": {\n      \"objects\": 1302158,") != NULL, "%s", buf);
 	/* a format model has no emitter for */

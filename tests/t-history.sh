@@ -350,7 +350,7 @@ commits=$(git -C "$repo" cat-file --batch-all-objects --batch-check='%(objecttyp
 expect_exit 0 "$GIT_ABBREV" model --format=json "$repo"
 json_check "model <repo>" "
 d = load(sys.argv[1])
-assert list(d) == ['sets', 'schema_version'], list(d)
+assert list(d) == ['schema_version', 'sets'], list(d)
 assert list(d['sets']) == ['all', 'commit'], list(d['sets'])
 assert d['sets']['all']['objects'] == int(sys.argv[2]), (d['sets']['all']['objects'], sys.argv[2])
 assert d['sets']['commit']['objects'] == int(sys.argv[3]), (d['sets']['commit']['objects'], sys.argv[3])

@@ -89,7 +89,7 @@ say "model --objects --commits: one entry per set"
 expect_exit 0 "$GIT_ABBREV" model --objects=13021585 --commits=1302158 --format=json
 json_check "sets JSON" "$out" "
 exec(open('$tmp/check_set.py').read())
-assert list(d) == ['sets', 'schema_version'], list(d)
+assert list(d) == ['schema_version', 'sets'], list(d)
 assert d['schema_version'] == 2, d['schema_version']
 assert list(d['sets']) == ['all', 'commit'], list(d['sets'])
 check_set(d['sets']['all'], 13021585, range(4, 41))

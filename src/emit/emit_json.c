@@ -28,6 +28,22 @@
  * take root.  Into memory first: jansson's dump allocates as it goes, and
  * out of memory halfway it would leave half a document on the stream.
  */
+/*
+ * A document with "schema_version" as its first key, then root's keys in
+ * their order (jansson writes keys in insertion order); takes root.
+ */
+static json_t *versioned(json_t *root)
+{
+	json_t *doc = root ? json_pack("{s:i}", "schema_version", JSON_SCHEMA_VERSION) : NULL;
+
+	if (doc && json_object_update(doc, root)) {
+		json_decref(doc);
+		doc = NULL;
+	}
+	json_decref(root);
+	return doc;
+}
+
 static int dump(FILE *out, json_t *root, size_t flags)
 {
 	char *text;
@@ -307,8 +323,7 @@ static int model_json(FILE *out, const model_results *r)
 					    model_set_json(&r->sets[i], r->from, r->to));
 		root = json_pack("{s:o}", "sets", sets);
 	}
-	json_object_set_new(root, "schema_version", json_integer(JSON_SCHEMA_VERSION));
-	return dump(out, root, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+	return dump(out, versioned(root), JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 }
 
 /* ---- history ----------------------------------------------------------- */
@@ -482,10 +497,9 @@ static int history_json(FILE *out, const history_report *r)
 			 "not_yet", not_yet,
 			 "projection", projection_json(r),
 			 "no_projection", why[0] ? json_string(why) : json_null());
-	json_object_set_new(root, "schema_version", json_integer(JSON_SCHEMA_VERSION));
-	if (r->bt)
+	if (root && r->bt)
 		json_object_set_new(root, "backtest", backtest_json(r->bt));
-	return dump(out, root, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+	return dump(out, versioned(root), JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 }
 
 /* ---- policy ------------------------------------------------------------ */
