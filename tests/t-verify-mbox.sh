@@ -15,7 +15,8 @@
 # the mbox must be the same, message by message (named by the
 # Message-IDs that grep reads from the file), on input lines that hold
 # the reference (those of the base64 patch inside its message).  Every ID
-# and subject comes from git, never from the tool.
+# and subject comes from git, never from the tool.  The mailer and the
+# comparisons are tests/mbox_check.py.
 
 # shellcheck source-path=SCRIPTDIR source=setup.sh
 . "$(dirname "$0")/setup.sh"
@@ -23,10 +24,7 @@
 repo=$tmp/planted
 gen_repo "$repo" planted
 planted() { # KIND INDEX -> the planted ID
-	"$PYTHON3" -c 'import json,sys
-d=json.load(open(sys.argv[1]))
-print([x for x in d["planted"] if x["kind"]==sys.argv[2]][0]["ids"][int(sys.argv[3])])' \
-		"$repo.json" "$1" "$2"
+	jget "$repo.json" "planted('$1')['ids'][$2]"
 }
 G() { git -C "$repo" "$@"; }
 A=$(planted commit-commit 0)
@@ -68,48 +66,7 @@ S format-patch --stdout --thread --pretty=mboxrd "$(G rev-parse HEAD)..HEAD" >"$
 [ "$(grep -c '^From [0-9a-f]\{40\} ' "$tmp/fp.mbox")" -eq 3 ] || die "format-patch made no 3 patches"
 
 # as a mailer sends them: a note below ---, QP, base64, and a reply
-"$PYTHON3" - "$tmp/fp.mbox" "$tmp/series.mbox" "$U3" "$U5" "$U6" <<'PY'
-import base64, quopri, re, sys
-src, dst, u3, u5, u6 = sys.argv[1:]
-data = open(src, "rb").read()
-msgs = re.split(rb"(?m)^(?=From [0-9a-f]{40} )", data)
-msgs = [m for m in msgs if m]
-assert len(msgs) == 3, len(msgs)
-def split(m):
-    head, body = m.split(b"\n\n", 1)
-    return head, body
-# patch 1: a note below the --- line (not the commit message)
-h, b = split(msgs[0])
-b = b.replace(b"\n---\n", b"\n---\nFixes: %s (\"below the cut\")\n" % u3.encode(), 1)
-msgs[0] = h + b"\n\n" + b
-# patch 2: quoted-printable; patch 3: base64
-for i, enc in ((1, b"quoted-printable"), (2, b"base64")):
-    h, b = split(msgs[i])
-    h = re.sub(rb"(?m)^Content-Transfer-Encoding: .*$", b"Content-Transfer-Encoding: " + enc, h)
-    if b"Content-Transfer-Encoding" not in h:
-        h += b"\nMIME-Version: 1.0\nContent-Type: text/plain; charset=UTF-8\nContent-Transfer-Encoding: " + enc
-    b = quopri.encodestring(b) if i == 1 else base64.encodebytes(b)
-    msgs[i] = h + b"\n\n" + b
-mid2 = re.search(rb"(?mi)^Message-ID: <([^>]*)>", msgs[1]).group(1)
-subj2 = re.search(rb"(?m)^Subject: (.*)$", msgs[1]).group(1)
-reply = (b"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
-         b"Message-ID: <reply.1@example.com>\n"
-         b"In-Reply-To: <" + mid2 + b">\n"
-         b"From: R E Viewer <reviewer@example.com>\n"
-         b"Subject: Re: " + subj2 + b"\n"
-         b"MIME-Version: 1.0\n"
-         b"Content-Type: multipart/alternative; boundary=\"b1\"\n\n"
-         b"--b1\nContent-Type: text/plain; charset=utf-8\n\n"
-         b"> Fixes: " + u5.encode() + b" (\"quoted\")\n\n"
-         b"Fixes: " + u6.encode() + b" (\"in a reply\")\n\n"
-         b"--b1--\n")
-out = b""
-for m in msgs + [reply]:
-    if out and not out.endswith(b"\n\n"):
-        out += b"\n" if out.endswith(b"\n") else b"\n\n"
-    out += m
-open(dst, "wb").write(out)
-PY
+"$PYTHON3" "$tests_dir/mbox_check.py" mailer "$tmp/fp.mbox" "$tmp/series.mbox" "$U3" "$U5" "$U6"
 mbox=$tmp/series.mbox
 grep -q '^>From commit' "$mbox" || die "mboxrd did not quote the From line"
 grep -q '^Content-Transfer-Encoding: base64' "$mbox" || die "no base64 patch"
@@ -135,62 +92,12 @@ grep -q "$U2" "$tmp/m2.txt" && grep -q "$U8" "$tmp/m2.txt" || die "git mailinfo 
 expect_exit 1 "$GIT_ABBREV" verify -C "$repo" --format=json "$mbox"
 cp "$out" "$tmp/mbox.json"
 checks=$((checks + 1))
-"$PYTHON3" - "$tmp" "$mbox" "$P1s" "$P2s" "$U3 $U4 $U5" <<'PY' || fail "findings of the mbox against git mailinfo's messages"
-import json, re, sys
-tmp, mbox, p1s, p2s, never = sys.argv[1:]
-never = never.split()
-d = json.load(open(tmp + "/mbox.json"))
-f = d["findings"]
-raw = open(mbox, "rb").read().decode("utf-8", "replace").split("\n")
-ids = [open("%s/id%d" % (tmp, i)).read().strip() for i in range(1, 5)]
-# the input lines of each message (From line to the next)
-starts = [i + 1 for i, l in enumerate(raw) if re.match(r"From ([0-9a-f]{40}|mboxrd@z) ", l)]
-bounds = list(zip(starts, starts[1:] + [len(raw) + 1]))
-assert len(bounds) == 4, bounds
-errs = []
-for i in range(4):
-    o = json.load(open("%s/o%d.json" % (tmp, i + 1)))["findings"]
-    mine = [x for x in f if x["message_id"] == ids[i]]
-    want = sorted((x["given_id"], x["kind"]) for x in o)
-    got = sorted((x["given_id"], x["kind"]) for x in mine)
-    # a later patch citing an earlier one: unknown here, a note in the mbox
-    series = {2: p1s, 3: p2s}.get(i + 1)
-    if series:
-        want = [w for w in want if not (w[0] == series and w[1] in ("unknown-id", "not-here"))]
-        notes = [g for g in got if g[1] == "in-series"]
-        if notes != [(series, "in-series")]:
-            errs.append("message %d: in-series notes %s, want one for %s" % (i + 1, notes, series))
-        got = [g for g in got if g[1] != "in-series"]
-    if got != want:
-        errs.append("message %d (%s): mbox %s, git's message %s" % (i + 1, ids[i], got, want))
-    for x in mine:
-        lo, hi = bounds[i]
-        if not lo <= x["line"] < hi:
-            errs.append("message %d: line %d outside %s" % (i + 1, x["line"], bounds[i]))
-        # the line holds the reference, but in base64 (message 3) and past a soft break
-        if i != 2 and x["given_id"] not in raw[x["line"] - 1] and \
-           x["given_id"] not in (raw[x["line"] - 1] + raw[x["line"]]).replace("=\n", ""):
-            errs.append("message %d: line %d is %r, no %s" % (i + 1, x["line"], raw[x["line"] - 1], x["given_id"]))
-    if not mine and i != 3:
-        errs.append("message %d: no findings" % (i + 1))
-    if mine and any(x["patch"] is None or "PATCH" not in x["patch"] for x in mine) and i != 3:
-        errs.append("message %d: no patch subject" % (i + 1))
-# the planted IDs below ---, in the diff and in the quoted reply: never
-for x in f:
-    if x["given_id"] in never:
-        errs.append("%s was checked: %s" % (x["given_id"], x))
-if errs:
-    print("\n".join(errs))
-    sys.exit(1)
-PY
+"$PYTHON3" "$tests_dir/mbox_check.py" series "$tmp" "$mbox" "$P1s" "$P2s" "$U3 $U4 $U5" ||
+	fail "findings of the mbox against git mailinfo's messages"
 # the UTF-8 subject of patch 2 decoded, and its findings named by it
 checks=$((checks + 1))
-"$PYTHON3" -c '
-import json, sys
-f = json.load(open(sys.argv[1]))["findings"]
-p = {x["patch"] for x in f if x["message_id"] == sys.argv[2]}
-assert p == {"[PATCH 2/3] café: add two"}, p
-' "$tmp/mbox.json" "$(cat "$tmp/id2")" || fail "patch 2's subject (RFC 2047) not decoded"
+"$PYTHON3" "$tests_dir/mbox_check.py" subject "$tmp/mbox.json" "$(cat "$tmp/id2")" ||
+	fail "patch 2's subject (RFC 2047) not decoded"
 
 # ---- CRLF mail, a folded subject, in-body headers, a body line "From ..." --------
 # (plain mbox: that line is no separator, as git mailsplit sees it)
@@ -217,17 +124,8 @@ done
 grep -qx "in-body: the commit's subject" "$tmp/c1.txt" || die "git mailinfo: no in-body subject"
 expect_exit 1 "$GIT_ABBREV" verify -C "$repo" --format=json "$tmp/crlf.mbox"
 checks=$((checks + 1))
-"$PYTHON3" - "$out" "$tmp/c1.json" "$tmp/c2.json" <<'PY' || fail "crlf.mbox: not git mailinfo's messages"
-import json, sys
-f = json.load(open(sys.argv[1]))["findings"]
-for i, (mid, want) in enumerate((("crlf.1@example.com", sys.argv[2]), ("crlf.2@example.com", sys.argv[3]))):
-    o = json.load(open(want))["findings"]
-    got = sorted((x["given_id"], x["kind"]) for x in f if x["message_id"] == mid)
-    exp = sorted((x["given_id"], x["kind"]) for x in o)
-    assert got == exp and got, (mid, got, exp)
-    assert {x["patch"] for x in f if x["message_id"] == mid} == \
-        {["[PATCH v2 1/2] crlf: the mail's subject, folded", "[PATCH v2 2/2] crlf: two"][i]}
-PY
+"$PYTHON3" "$tests_dir/mbox_check.py" crlf "$out" "$tmp/c1.json" "$tmp/c2.json" ||
+	fail "crlf.mbox: not git mailinfo's messages"
 
 # ---- text and checkpatch name the message ---------------------------------------------
 expect_exit 1 "$GIT_ABBREV" verify -C "$repo" "$mbox"
@@ -254,12 +152,8 @@ grep -q "lines checked" "$out" &&
 # ---- one message alone (a Maildir file): named by its Message-ID -------------------
 expect_exit 1 "$GIT_ABBREV" verify -C "$repo" --format=json "$tmp/split/0001"
 checks=$((checks + 1))
-"$PYTHON3" -c '
-import json, sys
-f = json.load(open(sys.argv[1]))["findings"]
-assert f and all(x["message_id"] == sys.argv[2] for x in f), f
-assert {x["given_id"] for x in f} >= {sys.argv[3]}, f
-' "$out" "$id1" "$U1" || fail "one message: not named by its Message-ID"
+"$PYTHON3" "$tests_dir/mbox_check.py" alone "$out" "$id1" "$U1" ||
+	fail "one message: not named by its Message-ID"
 
 # ---- --fix: the input's own bytes rewritten, encoded bodies left as they are -------
 expect_exit 1 "$GIT_ABBREV" verify -C "$repo" --fix "$mbox"
