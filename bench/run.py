@@ -71,6 +71,18 @@ import tempfile
 import time
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
+
+# The speed goals, by command: the most CPU time against git's command of
+# the row (CPU / git); every command's peak RSS is to stay within
+# RSS_GOAL of git's.  Rows without a goal say "-".
+CPU_GOALS = {
+    "git-abbrev report (pack walker), warm cache": 0.06,
+    "git-abbrev history, cold cache": 0.5,
+    "git-abbrev history, warm cache": 0.1,
+    "git-abbrev verify --range=HEAD, cold cache": 1.0,
+    "git-abbrev verify --range=HEAD, warm cache": 0.5,
+}
+RSS_GOAL = 1.5
 TIME = "/usr/bin/time"
 
 
@@ -237,16 +249,23 @@ def bench_repo(a, repo, rows, label=None):
         med, cpu = medians(name)
         rss = max(r[1] for r in results[name])
         anon = max(r[2] for r in results[name])
+        goal = "-"
         if base:
             bmed, bcpu = medians(base)
             brss = max(r[1] for r in results[base])
             ratios = "%.2f | %s | %.2f" % (med / bmed, "%.2f" % (cpu / bcpu) if bcpu else "-",
                                           rss / brss)
+            if name in CPU_GOALS and bcpu:
+                goal = "CPU <= %gx: %s" % (CPU_GOALS[name],
+                                           "met" if cpu / bcpu <= CPU_GOALS[name] else "not met")
+            if not name.startswith("git "):
+                goal += "; RSS <= %gx: %s" % (RSS_GOAL, "met" if rss / brss <= RSS_GOAL else "not met")
+                goal = goal[3:] if goal.startswith("-; ") else goal
         else:
             ratios = "1 | 1 | 1"
-        rows.append("| %s | %s | %d | %s | %.3f | %.3f-%.3f | %.2f | %.0f | %.0f | %.0f | %.0f | %s | %.1f |" % (
+        rows.append("| %s | %s | %d | %s | %.3f | %.3f-%.3f | %.2f | %.0f | %.0f | %.0f | %.0f | %s | %s | %.1f |" % (
             label, format(nobj, ","), count_packs(repo), name, med, min(walls), max(walls), cpu,
-            rss / 2**20, anon / 2**20, rss / nobj, anon / nobj, ratios,
+            rss / 2**20, anon / 2**20, rss / nobj, anon / nobj, ratios, goal,
             statistics.median(loads[name])))
 
 
@@ -280,8 +299,8 @@ def main():
         "",
         "| repository | objects | packs | command | median s | range s | CPU s | peak RSS MiB"
         " | peak anon MiB | RSS B/object | anon B/object | time / git | CPU / git"
-        " | RSS / git | load |",
-        "|---|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+        " | RSS / git | goal | load |",
+        "|---|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|",
     ] + rows) + "\n"
     sys.stdout.write(table)
     if a.out:
