@@ -2,7 +2,8 @@
 # t-markdown-title.sh - Markdown is pasted where our paths mean nothing:
 # every command whose -h offers --format=markdown (from the tool's own
 # help) heads its document with --title when given, and otherwise names
-# a repository by its name, never by the local path it was read from.
+# a repository by its name, never by the local path it was read from;
+# every title is a level-3 heading ("### "), the level of all of them.
 
 # shellcheck source-path=SCRIPTDIR source=setup.sh
 . "$(dirname "$0")/setup.sh"
@@ -41,6 +42,13 @@ while read -r c; do
 	case $head in
 	*"$title"*) ;;
 	*) fail "$c --title: the heading is '$head'" ;;
+	esac
+	# one level for every command's title, so that documents pasted one
+	# after another in an issue or a mail sit side by side
+	checks=$((checks + 1))
+	case $head in
+	"### "*) ;;
+	*) fail "$c: the title is not a level-3 heading: '$head'" ;;
 	esac
 	# shellcheck disable=SC2086
 	expect_exit 0 "$GIT_ABBREV" $c --format=markdown $a

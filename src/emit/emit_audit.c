@@ -306,9 +306,9 @@ static int emit_markdown(FILE *out, const audit_report *r)
 
 	/* --title, as the chart's, else what was counted */
 	if (r->title)
-		fprintf(out, "## %s\n\n| year |", r->title);
+		fprintf(out, "### %s\n\n| year |", r->title);
 	else
-		fprintf(out, "## Commit references in %s\n\n| year |", r->range);
+		fprintf(out, "### Commit references in %s\n\n| year |", r->range);
 	for (int c = 0; c < CITE_C_COUNT; c++)
 		fprintf(out, " %s |", cite_class_name(c));
 	fputs(" total |\n|---:|", out);
