@@ -8,9 +8,12 @@
 # "(cherry picked from commit <id>)" of an ID no object here has; one
 # marked "[Ported to Foo from the Linux kernel]"; one marked "(cherry
 # picked from linux commit <id>)"; one with a line "Source kernel commit:
-# <id>" (as xfsprogs brings libxfs over from the kernel).  Recall: the same bad Fixes: tag with
-# no marker stays an error, and so does one in a commit whose subject a
-# sync commit lists but which is not its ancestor (made after it).
+# <id>" (as xfsprogs brings libxfs over from the kernel); a squash note,
+# "merge with <id> (...)", whose subject only the squash has on HEAD (a
+# pull request's copy is on a ref off it).  Recall: the same bad Fixes:
+# tag with no marker stays an error, and so does one in a commit whose
+# subject a sync commit lists but which is not its ancestor (made after
+# it), and one whose subject a commit on HEAD has.
 # Oracle: git rev-parse --disambiguate (the cited IDs name nothing here),
 # git merge-base --is-ancestor, git log (which commit is which).
 
@@ -96,4 +99,39 @@ expect_exit 1 -C "$r" "$GIT_ABBREV" verify --range=HEAD
 short=$(git -C "$r" rev-parse --short=12 "$sync")
 grep -q "$X1 is not in this repository; the message is another project's ($short lists" "$out" ||
 	{ fail "the not-here warning does not name the sync commit"; show "$out"; }
+
+# a squash note: "merge with <id> (...)" of a pull request's commit that is
+# kept on a ref off HEAD; the subject is the squash's own.  Recall: a later
+# fix citing a wrong ID with that subject stays an error (the squash, on
+# HEAD, has it).
+q=$tmp/squash
+git init -q "$q"
+commit_msg "$q" "base: first" >/dev/null
+main=$(git -C "$q" symbolic-ref --short HEAD)
+git -C "$q" checkout -q -b pr
+commit_msg "$q" "lib: add mrob" >/dev/null
+git -C "$q" checkout -q "$main"
+X8=7f8a9b0c1d2e X9=8a9b0c1d2e3f
+squash=$(commit_msg "$q" "$(printf 'lib: add mrob\n\nAdd it.\n\nmerge with %s ("lib: add mrob")' "$X8")")
+later=$(commit_msg "$q" "$(printf 'lib: fix mrob\n\nFixes: %s ("lib: add mrob")' "$X9")")
+for x in $X8 $X9; do
+	[ -z "$(git -C "$q" rev-parse --disambiguate="$x" 2>/dev/null)" ] || die "$x names an object"
+done
+git -C "$q" merge-base --is-ancestor pr "$main" && die "the pull request is on HEAD"
+[ "$(git -C "$q" log --all --format=%s | grep -c '^lib: add mrob$')" -eq 2 ] || die "subjects"
+expect_exit 1 -C "$q" "$GIT_ABBREV" verify --range=HEAD --format=json
+"$PYTHON3" - "$out" "$squash:$X8:not-here" "$later:$X9:unknown-id" <<'EOF2' ||
+import json, sys
+d = json.load(open(sys.argv[1]))
+ok = True
+for w in sys.argv[2:]:
+    commit, given, kind = w.split(':')
+    fs = [f for f in d["findings"] if f["commit"] == commit and f["given_id"] == given]
+    if [f["kind"] for f in fs] != [kind]:
+        print("want %s for %s in %s, got %s" % (kind, given, commit[:12],
+              [(f["kind"], f["message"]) for f in fs]))
+        ok = False
+sys.exit(0 if ok else 1)
+EOF2
+	{ fail "a squash note of a commit off HEAD is not told from a wrong ID"; show "$out"; }
 finish

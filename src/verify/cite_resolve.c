@@ -900,9 +900,15 @@ static int subject_matches(const citation *ref, const char *real)
 		    same_but_blanks(ref->subject, ref->subject_len, close + 2, strlen(close + 2)))
 			return 1;
 	}
-	if ((ref->flags & CITE_F_ELLIPSIS) && ref->match_len && ref->match_len <= rl &&
-	    !memcmp(ref->subject, real, ref->match_len))
-		return 2;
+	if ((ref->flags & CITE_F_ELLIPSIS) && ref->match_len) {
+		/* (" area: words...") as ("area: words..."): a blank after the quote is layout */
+		size_t m = ref->match_len, b = 0;
+
+		while (b < m && ref->subject[b] == ' ')
+			b++;
+		if (m - b && m - b <= rl && !memcmp(ref->subject + b, real, m - b))
+			return 2;
+	}
 	return 0;
 }
 
@@ -1557,9 +1563,19 @@ static int indented(const job *j)
  * reordered after its messages were written (e05b027627 in b65abcafc7ab,
  * 2d216a7ef6 in f08fb8dfea40), an ID that is really wrong.
  */
-static int only_this_commit(const job *j, const subject_pick *pk)
+static int only_this_commit(job *j, const subject_pick *pk, int rc)
 {
-	return j->ctx && !pk->total && pk->self && pk->later == 1;
+	if (!j->ctx || !pk->self || pk->later != 1)
+		return 0;
+	if (!pk->total)
+		return 1;
+	/*
+	 * The one other is off HEAD's history (a pull request's ref): this
+	 * commit is still the only one on it, as when it squashes that one
+	 * ("merge with <id> (...)")
+	 */
+	return rc == 1 && pk->total == 1 && !is_ancestor(j->r, pk->ids[0], j->ctx) &&
+	       !tier_head(j, pk->ids[0]);
 }
 
 /* How an ID no object has is said: with --repo, none of them has it either. */
@@ -2019,11 +2035,12 @@ static void resolve_one(job *j)
 	} else if (typo == 1) {
 		if (judge_typo(j, typo_id))
 			goto nomem;
-	} else if (ph->ncommits == 0 && (rc = find_ref_subject(j, NULL, &pk)) == 0 &&
-		   only_this_commit(j, &pk)) {
+	} else if (ph->ncommits == 0 && (rc = find_ref_subject(j, NULL, &pk)) >= 0 &&
+		   only_this_commit(j, &pk, rc)) {
 		/* the port of another project's commit: the subject is this commit's own */
-		add(j, CITE_P_NOT_HERE, "%.*s is not in this repository, and only this commit has "
-		    "its subject: another project's commit, ported here?", given_len, given);
+		add(j, CITE_P_NOT_HERE, "%.*s is not in this repository, and only this commit%s has "
+		    "its subject: another project's commit, ported here?", given_len, given,
+		    pk.total ? " on HEAD" : "");
 	} else if (ph->ncommits == 0) {
 		rc = judge_unknown(j, ph);
 		if (rc < 0)
