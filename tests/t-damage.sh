@@ -11,21 +11,12 @@
 # - a multi-pack-index whose offset of an object lies past the end of its
 #   pack (with and without its bitmap): every command exits 3 naming the
 #   multi-pack-index, where libgit2 1.5 read at that offset (SIGSEGV).
+# The damage is written by tests/damage.py.
 . "$(dirname "$0")/setup.sh"
 
 # plant_loose REPO SIZE: a loose blob whose header says SIZE; prints its ID
 plant_loose() {
-	"$PYTHON3" - "$1" "$2" <<'EOF'
-import hashlib, os, sys, zlib
-repo, size = sys.argv[1], sys.argv[2]
-c = b"blob " + size.encode() + b"\0hello\n"
-h = hashlib.sha1(c).hexdigest()
-d = os.path.join(repo, ".git", "objects", h[:2])
-os.makedirs(d, exist_ok=True)
-with open(os.path.join(d, h[2:]), "wb") as f:
-    f.write(zlib.compress(c))
-print(h)
-EOF
+	"$PYTHON3" "$tests_dir/damage.py" loose "$1" "$2"
 }
 
 say "a loose object whose size overflows: both walkers refuse it"
@@ -52,26 +43,14 @@ nobj=$(wc -l <"$tmp/listed")
 for w in pack libgit2; do
 	expect_exit 0 "$GIT_ABBREV" report --format=json --walker=$w "$tmp/lmax"
 	checks=$((checks + 1))
-	[ "$("$PYTHON3" -c 'import json,sys; print(json.load(open(sys.argv[1]))["objects"])' "$out")" = "$nobj" ] ||
+	[ "$(jget "$out" 'd["objects"]')" = "$nobj" ] ||
 		fail "--walker=$w does not count the $nobj objects git lists"
 done
 
 # set_offset IDX HEXID OFFSET: point the index entry of HEXID at OFFSET
 set_offset() {
 	chmod u+w "$1"
-	"$PYTHON3" - "$@" <<'EOF'
-import struct, sys
-idx, hexid, off = sys.argv[1], bytes.fromhex(sys.argv[2]), int(sys.argv[3])
-d = bytearray(open(idx, "rb").read())
-assert d[:4] == b"\377tOc" and struct.unpack(">I", d[4:8])[0] == 2
-n = struct.unpack(">I", d[8 + 1020:8 + 1024])[0]
-rs = len(hexid)
-names = 8 + 1024
-i = next(i for i in range(n) if d[names + i * rs:names + (i + 1) * rs] == hexid)
-o = names + n * rs + n * 4 + i * 4
-d[o:o + 4] = struct.pack(">I", off)
-open(idx, "wb").write(d)
-EOF
+	"$PYTHON3" "$tests_dir/damage.py" idx-offset "$@"
 }
 
 for shape in "tag bitmap" "commit bitmap" "tag plain" "commit plain"; do
@@ -111,22 +90,7 @@ done
 # set_midx_offset MIDX HEXID OFFSET: point the multi-pack-index entry of HEXID at OFFSET
 set_midx_offset() {
 	chmod u+w "$1"
-	"$PYTHON3" - "$@" <<'EOF'
-import struct, sys
-p, hexid, off = sys.argv[1], bytes.fromhex(sys.argv[2]), int(sys.argv[3])
-d = bytearray(open(p, "rb").read())
-assert d[:4] == b"MIDX" and d[7] == 0
-rs = len(hexid)
-chunks = {}
-for i in range(d[6] + 1):
-    row = 12 + 12 * i
-    chunks[bytes(d[row:row + 4])] = struct.unpack(">Q", d[row + 4:row + 12])[0]
-oidl, ooff = chunks[b"OIDL"], chunks[b"OOFF"]
-n = struct.unpack(">I", d[chunks[b"OIDF"] + 1020:chunks[b"OIDF"] + 1024])[0]
-i = next(i for i in range(n) if d[oidl + i * rs:oidl + (i + 1) * rs] == hexid)
-d[ooff + 8 * i + 4:ooff + 8 * i + 8] = struct.pack(">I", off)
-open(p, "wb").write(d)
-EOF
+	"$PYTHON3" "$tests_dir/damage.py" midx-offset "$@"
 }
 
 for shape in plain bitmap; do

@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""damage.py - the damaged object stores of t-damage.sh, written byte by byte.
+
+    python3 damage.py loose REPO SIZE
+    python3 damage.py idx-offset IDX HEXID OFFSET
+    python3 damage.py midx-offset MIDX HEXID OFFSET
+
+loose: a loose blob in REPO whose header says SIZE (the content is
+"hello\\n" whatever it says); prints its ID.
+idx-offset: the offset of HEXID in the pack index IDX (version 2) made
+OFFSET.  midx-offset: the same in a multi-pack-index's OOFF chunk.
+"""
+import hashlib
+import os
+import struct
+import sys
+import zlib
+
+
+def loose(repo, size):
+    c = b"blob " + size.encode() + b"\0hello\n"
+    h = hashlib.sha1(c).hexdigest()
+    d = os.path.join(repo, ".git", "objects", h[:2])
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, h[2:]), "wb") as f:
+        f.write(zlib.compress(c))
+    print(h)
+
+
+def idx_offset(idx, hexid, off):
+    hexid, off = bytes.fromhex(hexid), int(off)
+    d = bytearray(open(idx, "rb").read())
+    assert d[:4] == b"\377tOc" and struct.unpack(">I", d[4:8])[0] == 2
+    n = struct.unpack(">I", d[8 + 1020:8 + 1024])[0]
+    rs = len(hexid)
+    names = 8 + 1024
+    i = next(i for i in range(n) if d[names + i * rs:names + (i + 1) * rs] == hexid)
+    o = names + n * rs + n * 4 + i * 4
+    d[o:o + 4] = struct.pack(">I", off)
+    open(idx, "wb").write(d)
+
+
+def midx_offset(p, hexid, off):
+    hexid, off = bytes.fromhex(hexid), int(off)
+    d = bytearray(open(p, "rb").read())
+    assert d[:4] == b"MIDX" and d[7] == 0
+    rs = len(hexid)
+    chunks = {}
+    for i in range(d[6] + 1):
+        row = 12 + 12 * i
+        chunks[bytes(d[row:row + 4])] = struct.unpack(">Q", d[row + 4:row + 12])[0]
+    oidl, ooff = chunks[b"OIDL"], chunks[b"OOFF"]
+    n = struct.unpack(">I", d[chunks[b"OIDF"] + 1020:chunks[b"OIDF"] + 1024])[0]
+    i = next(i for i in range(n) if d[oidl + i * rs:oidl + (i + 1) * rs] == hexid)
+    d[ooff + 8 * i + 4:ooff + 8 * i + 8] = struct.pack(">I", off)
+    open(p, "wb").write(d)
+
+
+if __name__ == "__main__":
+    {"loose": loose, "idx-offset": idx_offset, "midx-offset": midx_offset}[sys.argv[1]](*sys.argv[2:])
