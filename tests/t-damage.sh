@@ -10,7 +10,10 @@
 #   the object and crash (SIGSEGV);
 # - a multi-pack-index whose offset of an object lies past the end of its
 #   pack (with and without its bitmap): every command exits 3 naming the
-#   multi-pack-index, where libgit2 1.5 read at that offset (SIGSEGV).
+#   multi-pack-index, where libgit2 1.5 read at that offset (SIGSEGV);
+# - a loose commit with bytes after its compressed data (git: "garbage at
+#   end of loose object"): the commands that read the history's messages
+#   exit 3 saying the commits cannot be read, not 2 (a usage error).
 # The damage is written by tests/damage.py.
 . "$(dirname "$0")/setup.sh"
 
@@ -126,6 +129,26 @@ for shape in plain bitmap; do
 		one_line "$err" && grep -qF "$midx: offset $bad of object " "$err" && [ ! -s "$out" ] ||
 			fail "midx $shape, $cmd: not one line naming $midx: $(cat "$err")"
 	done
+done
+
+say "a loose commit with garbage after its data: verify, audit and watch exit 3, as git refuses it"
+r=$tmp/garbage
+git init -q "$r"
+for i in 1 2 3; do
+	echo "$i" >"$r/f"
+	git -C "$r" add f
+	git -C "$r" commit -q -m "c$i"
+done
+h=$(git -C "$r" rev-parse HEAD)
+f=$r/.git/objects/$(echo "$h" | cut -c1-2)/$(echo "$h" | cut -c3-)
+chmod u+w "$f"
+printf 'garbage' >>"$f"
+git -C "$r" cat-file -p "$h" >/dev/null 2>&1 && die "git reads the commit with garbage"
+for cmd in "verify --range=HEAD" audit watch; do
+	expect_exit 3 "$GIT_ABBREV" -C "$r" $cmd
+	checks=$((checks + 1))
+	one_line "$err" && grep -q "cannot read the commits of 'HEAD'" "$err" ||
+		fail "$cmd: not one line saying the commits cannot be read: $(cat "$err")"
 done
 
 finish

@@ -1192,6 +1192,19 @@ static const char *git2_msg(void)
 	return e && e->message ? e->message : "unknown libgit2 error";
 }
 
+/*
+ * libgit2's last error is about reading the objects (a corrupt or
+ * truncated object, a file that cannot be read), not about what was asked
+ * (GIT_ERROR_OBJECT is a revision that peels to no commit: a usage error).
+ */
+static int unreadable(void)
+{
+	const git_error *e = git_error_last();
+
+	return e && (e->klass == GIT_ERROR_ZLIB || e->klass == GIT_ERROR_ODB ||
+		     e->klass == GIT_ERROR_OS || e->klass == GIT_ERROR_NOMEMORY);
+}
+
 /* Room for n parents in rg->parents; 0 or -1. */
 static int parents_room(cite_range *rg, size_t n)
 {
@@ -1773,6 +1786,12 @@ int cite_range_new(cite_range **out, cite_git2 *g, const char *range, char *err,
 	rg->g = g;
 	git_error_clear();
 	rc = tips_read(&t, g->repo, range);
+	if (rc == -2 && unreadable()) {
+		/* the revision names a commit that cannot be read: no usage error */
+		snprintf(err, errsz, "cannot read the commits of '%s': %s", range, git2_msg());
+		rc = -3;
+		goto done;
+	}
 	if (rc == -2) {
 		snprintf(err, errsz, "bad revision range '%s': %s", range, git2_msg());
 		goto done;
