@@ -20,7 +20,6 @@
 
 #include "check_suites.h"
 #include "commit_notes.h"
-#include "siphash.h"
 #include "subject_cache.h"
 
 #define RAW 20
@@ -669,21 +668,6 @@ START_TEST(test_types)
 }
 END_TEST
 
-/* SipHash-2-4: the test vector of the paper's appendix A (key 00..0f, message 00..0e) */
-START_TEST(test_siphash)
-{
-	unsigned char key[16], m[15];
-
-	for (int i = 0; i < 16; i++)
-		key[i] = (unsigned char)i;
-	for (int i = 0; i < 15; i++)
-		m[i] = (unsigned char)i;
-	ck_assert_uint_eq(siphash24(key, m, 15), UINT64_C(0xa129ca6149be45e5));
-	/* the reference's first vector: the empty message */
-	ck_assert_uint_eq(siphash24(key, m, 0), UINT64_C(0x726fdb47dd0e0e31));
-}
-END_TEST
-
 /* Notes kept and read back; another stamp, pack, file or key: none */
 START_TEST(test_notes)
 {
@@ -766,7 +750,6 @@ Suite *make_subject_cache_suite(void)
 	tcase_add_test(errors, test_files);
 	tcase_add_test(errors, test_types);
 	tcase_add_test(errors, test_notes);
-	tcase_add_test(core, test_siphash);
 	tcase_add_test(errors, test_directory);
 	suite_add_tcase(s, errors);
 	return s;

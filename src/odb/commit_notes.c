@@ -6,7 +6,7 @@
  *
  *   u32 stamp length s, the stamp (s bytes), zeros to a multiple of 4
  *   n pairs of u32      .idx position (strictly ascending), note
- *   u64 SipHash-2-4 of everything before it, under the directory's key
+ *   u64 HMAC-SHA256 (cut to 64 bits) of everything before it, under the directory's key
  *   u32 CRC-32 of everything before it
  */
 #include <config.h>
@@ -24,10 +24,11 @@
 
 #include "bigvec.h"
 #include "grow.h"
-#include "siphash.h"
+#include <nettle/hmac.h>
 
 #define EXT ".notes"
 #define MAC 8u
+#define NOTES_KEYSZ 16u /* the cache directory's secret key */
 #define CRC 4u
 
 static uint32_t get32(const unsigned char *p)
@@ -38,6 +39,22 @@ static uint32_t get32(const unsigned char *p)
 static uint64_t get64(const unsigned char *p)
 {
 	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
+}
+
+/*
+ * The seal of a notes file: HMAC-SHA256 (nettle) of its bytes under the
+ * directory's key, cut to 64 bits: nobody without the key can make one
+ * for contents of their choice.
+ */
+static uint64_t seal(const unsigned char key[NOTES_KEYSZ], const unsigned char *m, size_t n)
+{
+	struct hmac_sha256_ctx ctx;
+	unsigned char d[SHA256_DIGEST_SIZE];
+
+	hmac_sha256_set_key(&ctx, NOTES_KEYSZ, key);
+	hmac_sha256_update(&ctx, n, m);
+	hmac_sha256_digest(&ctx, sizeof(d), d);
+	return get64(d);
 }
 
 static void put32(unsigned char *p, uint32_t v)
@@ -53,7 +70,7 @@ static void put64(unsigned char *p, uint64_t v)
 }
 
 /* The key of `dir` (its file `key`): 0, or -1 when there is none usable (nor made, with create). */
-static int dir_key(const char *dir, unsigned char key[SIPHASH_KEYSZ], int create)
+static int dir_key(const char *dir, unsigned char key[NOTES_KEYSZ], int create)
 {
 	char *path = NULL, *tmp = NULL;
 	struct stat st;
@@ -66,8 +83,8 @@ static int dir_key(const char *dir, unsigned char key[SIPHASH_KEYSZ], int create
 		if (fd >= 0) {
 			/* the user's own, a regular file nobody else can read or write */
 			if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
-			    !(st.st_mode & 077) && st.st_size == SIPHASH_KEYSZ &&
-			    pread(fd, key, SIPHASH_KEYSZ, 0) == SIPHASH_KEYSZ)
+			    !(st.st_mode & 077) && st.st_size == NOTES_KEYSZ &&
+			    pread(fd, key, NOTES_KEYSZ, 0) == NOTES_KEYSZ)
 				rc = 0;
 			close(fd);
 			break;
@@ -84,8 +101,8 @@ static int dir_key(const char *dir, unsigned char key[SIPHASH_KEYSZ], int create
 		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd < 0)
 			break;
-		if (getrandom(key, SIPHASH_KEYSZ, 0) != SIPHASH_KEYSZ ||
-		    write(fd, key, SIPHASH_KEYSZ) != SIPHASH_KEYSZ) {
+		if (getrandom(key, NOTES_KEYSZ, 0) != NOTES_KEYSZ ||
+		    write(fd, key, NOTES_KEYSZ) != NOTES_KEYSZ) {
 			close(fd);
 			unlink(tmp);
 			break;
@@ -131,7 +148,7 @@ static int notes_check(void *arg, const unsigned char *buf, size_t len)
 	    memcmp(buf + at + 4, a->stamp, a->stamplen))
 		return -2;
 	/* sealed with this directory's key */
-	if (siphash24(a->key, buf, len - MAC - CRC) != get64(buf + len - MAC - CRC))
+	if (seal(a->key, buf, len - MAC - CRC) != get64(buf + len - MAC - CRC))
 		return -2;
 	a->body = at + 4 + pad4((size_t)s);
 	a->n = (uint32_t)n;
@@ -148,7 +165,7 @@ int commit_notes_load(const char *dir, size_t rawsz, const unsigned char *sum, u
 		      const subject_bind *b, const unsigned char *stamp, size_t stamplen,
 		      commit_notes *out)
 {
-	unsigned char key[SIPHASH_KEYSZ], *buf;
+	unsigned char key[NOTES_KEYSZ], *buf;
 	check_args a = { rawsz, sum, nobjects, stamp, stamplen, key, 0, 0 };
 	size_t len, cap;
 	int rc;
@@ -180,7 +197,7 @@ int commit_notes_save(const char *dir, size_t rawsz, const unsigned char *sum, u
 		      const subject_bind *b, const unsigned char *stamp, size_t stamplen,
 		      const commit_notes *nt)
 {
-	unsigned char key[SIPHASH_KEYSZ], *img;
+	unsigned char key[NOTES_KEYSZ], *img;
 	size_t head = subject_file_head_size(b), body, len;
 	int rc;
 
@@ -205,7 +222,7 @@ int commit_notes_save(const char *dir, size_t rawsz, const unsigned char *sum, u
 		put32(img + head + 4 + pad4(stamplen) + 8 * i, nt->pos[i]);
 		put32(img + head + 4 + pad4(stamplen) + 8 * i + 4, nt->val[i]);
 	}
-	put64(img + len - MAC - CRC, siphash24(key, img, len - MAC - CRC));
+	put64(img + len - MAC - CRC, seal(key, img, len - MAC - CRC));
 	put32(img + len - CRC, subject_file_crc(img, len - CRC));
 	rc = subject_file_write(dir, EXT, rawsz, sum, img, len);
 	free(img);

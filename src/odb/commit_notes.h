@@ -10,7 +10,7 @@
  * with another stamp is not used.  Like every table of the cache the file
  * answers only for the very .pack and .idx files it was built from; and
  * since nothing in the pack can prove a note without reading the commit
- * again, the file is sealed with SipHash-2-4 under a key of the cache
+ * again, the file is sealed with HMAC-SHA256 (nettle) under a key of the cache
  * directory (`key`, 16 random bytes, the user's own and readable by
  * nobody else): a note edited, copied from another cache or planted
  * (its CRC made right) is not used.  No libgit2.
