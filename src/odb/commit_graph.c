@@ -36,6 +36,7 @@
 
 #include "hexid.h"
 #include "mapguard.h"
+#include "bytes.h"
 
 #define CG_HEADER 8
 #define CHUNK_OIDF 0x4f494446u
@@ -61,16 +62,6 @@ struct commit_graph {
 	uint32_t *stack;
 	unsigned char *mark;  /* commit_graph_mark()'s, one byte a commit */
 };
-
-static uint32_t be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static uint64_t be64(const unsigned char *p)
-{
-	return (uint64_t)be32(p) << 32 | be32(p + 4);
-}
 
 int commit_graph_open(commit_graph **out, const char *objdir, size_t rawsz)
 {
@@ -206,14 +197,6 @@ size_t commit_graph_times(const char *objdir, size_t rawsz, const unsigned char 
 	return hits;
 }
 
-static void put32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)(v >> 24);
-	p[1] = (unsigned char)(v >> 16);
-	p[2] = (unsigned char)(v >> 8);
-	p[3] = (unsigned char)v;
-}
-
 /*
  * The generation of every commit: 1 for a root, else one more than its
  * parents' highest, by a depth-first walk (frames of commit and next
@@ -321,17 +304,17 @@ int commit_graph_build(commit_graph **out, size_t rawsz, const unsigned char *id
 		const uint32_t *pl = plist + pstart[i];
 
 		memset(c, 0, rawsz); /* no tree */
-		put32(c + rawsz, np > 0 ? pl[0] : PARENT_NONE);
+		put_be32(c + rawsz, np > 0 ? pl[0] : PARENT_NONE);
 		if (np > 2) {
-			put32(c + rawsz + 4, PARENT_EDGES | (uint32_t)nedge);
+			put_be32(c + rawsz + 4, PARENT_EDGES | (uint32_t)nedge);
 			for (uint32_t k = 1; k < np; k++)
-				put32(g->mem + (size_t)n * rawsz + (size_t)n * rec + 4 * nedge++,
+				put_be32(g->mem + (size_t)n * rawsz + (size_t)n * rec + 4 * nedge++,
 				      pl[k] | (k == np - 1 ? PARENT_EDGES : 0));
 		} else {
-			put32(c + rawsz + 4, np > 1 ? pl[1] : PARENT_NONE);
+			put_be32(c + rawsz + 4, np > 1 ? pl[1] : PARENT_NONE);
 		}
-		put32(c + rawsz + 8, gen[i] << 2);
-		put32(c + rawsz + 12, 0);
+		put_be32(c + rawsz + 8, gen[i] << 2);
+		put_be32(c + rawsz + 12, 0);
 	}
 	/* each ID's first byte narrows position()'s search, as with the file */
 	{

@@ -24,22 +24,13 @@
 
 #include "bigvec.h"
 #include "grow.h"
+#include "bytes.h"
 #include <nettle/hmac.h>
 
 #define EXT ".notes"
 #define MAC 8u
 #define NOTES_KEYSZ 16u /* the cache directory's secret key */
 #define CRC 4u
-
-static uint32_t get32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t get64(const unsigned char *p)
-{
-	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
-}
 
 /*
  * The seal of a notes file: HMAC-SHA256 (nettle) of its bytes under the
@@ -54,19 +45,7 @@ static uint64_t seal(const unsigned char key[NOTES_KEYSZ], const unsigned char *
 	hmac_sha256_set_key(&ctx, NOTES_KEYSZ, key);
 	hmac_sha256_update(&ctx, n, m);
 	hmac_sha256_digest(&ctx, sizeof(d), d);
-	return get64(d);
-}
-
-static void put32(unsigned char *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static void put64(unsigned char *p, uint64_t v)
-{
-	put32(p, (uint32_t)v);
-	put32(p + 4, (uint32_t)(v >> 32));
+	return le64(d);
 }
 
 /* The key of `dir` (its file `key`): 0, or -1 when there is none usable (nor made, with create). */
@@ -141,21 +120,21 @@ static int notes_check(void *arg, const unsigned char *buf, size_t len)
 
 	if (!at || len - at < 4 + MAC + CRC)
 		return -2;
-	n = get32(buf + 52);
-	s = get32(buf + at);
-	if (s != a->stamplen || get64(buf + 56) != len - at - MAC - CRC ||
+	n = le32(buf + 52);
+	s = le32(buf + at);
+	if (s != a->stamplen || le64(buf + 56) != len - at - MAC - CRC ||
 	    (uint64_t)len != at + 4 + pad4((size_t)s) + 8 * n + MAC + CRC ||
 	    memcmp(buf + at + 4, a->stamp, a->stamplen))
 		return -2;
 	/* sealed with this directory's key */
-	if (seal(a->key, buf, len - MAC - CRC) != get64(buf + len - MAC - CRC))
+	if (seal(a->key, buf, len - MAC - CRC) != le64(buf + len - MAC - CRC))
 		return -2;
 	a->body = at + 4 + pad4((size_t)s);
 	a->n = (uint32_t)n;
 	for (uint32_t i = 0; i < a->n; i++) {
-		uint32_t p = get32(buf + a->body + 8 * (size_t)i);
+		uint32_t p = le32(buf + a->body + 8 * (size_t)i);
 
-		if (p >= a->nobjects || (i && p <= get32(buf + a->body + 8 * (size_t)(i - 1))))
+		if (p >= a->nobjects || (i && p <= le32(buf + a->body + 8 * (size_t)(i - 1))))
 			return -2;
 	}
 	return 0;
@@ -181,8 +160,8 @@ int commit_notes_load(const char *dir, size_t rawsz, const unsigned char *sum, u
 	if ((out->pos = malloc(out->cap * sizeof(*out->pos))) &&
 	    (out->val = malloc(out->cap * sizeof(*out->val)))) {
 		for (uint32_t i = 0; i < a.n; i++) {
-			out->pos[i] = get32(buf + a.body + 8 * (size_t)i);
-			out->val[i] = get32(buf + a.body + 8 * (size_t)i + 4);
+			out->pos[i] = le32(buf + a.body + 8 * (size_t)i);
+			out->val[i] = le32(buf + a.body + 8 * (size_t)i + 4);
 		}
 		out->n = a.n;
 		rc = 0;
@@ -216,14 +195,14 @@ int commit_notes_save(const char *dir, size_t rawsz, const unsigned char *sum, u
 		return -1;
 	subject_file_head(img, SUBJECT_NOTES_MAGIC, SUBJECT_NOTES_VERSION, rawsz, sum, nobjects,
 			  (uint32_t)nt->n, body, b);
-	put32(img + head, (uint32_t)stamplen);
+	put_le32(img + head, (uint32_t)stamplen);
 	memcpy(img + head + 4, stamp, stamplen);
 	for (size_t i = 0; i < nt->n; i++) {
-		put32(img + head + 4 + pad4(stamplen) + 8 * i, nt->pos[i]);
-		put32(img + head + 4 + pad4(stamplen) + 8 * i + 4, nt->val[i]);
+		put_le32(img + head + 4 + pad4(stamplen) + 8 * i, nt->pos[i]);
+		put_le32(img + head + 4 + pad4(stamplen) + 8 * i + 4, nt->val[i]);
 	}
-	put64(img + len - MAC - CRC, seal(key, img, len - MAC - CRC));
-	put32(img + len - CRC, subject_file_crc(img, len - CRC));
+	put_le64(img + len - MAC - CRC, seal(key, img, len - MAC - CRC));
+	put_le32(img + len - CRC, subject_file_crc(img, len - CRC));
 	rc = subject_file_write(dir, EXT, rawsz, sum, img, len);
 	free(img);
 	return rc;

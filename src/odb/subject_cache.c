@@ -53,6 +53,7 @@
 #include "bigvec.h"
 #include "grow.h"
 #include "test_hooks.h"
+#include "bytes.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -102,16 +103,6 @@ struct subject_table {
 /* The parts of t's body (its n and rawsz set) from where they begin. */
 static void layout(subject_table *t, const unsigned char *body);
 
-static uint32_t get32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t get64(const unsigned char *p)
-{
-	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
-}
-
 /* CRC-32 of n bytes (zlib takes an unsigned int length: in steps) */
 static uint32_t crc_all(const unsigned char *p, size_t n)
 {
@@ -125,18 +116,6 @@ static uint32_t crc_all(const unsigned char *p, size_t n)
 		n -= step;
 	}
 	return (uint32_t)c;
-}
-
-static void put32(unsigned char *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static void put64(unsigned char *p, uint64_t v)
-{
-	put32(p, (uint32_t)v);
-	put32(p + 4, (uint32_t)(v >> 32));
 }
 
 static int blank(unsigned char c)
@@ -186,15 +165,15 @@ static int entry(const subject_table *t, size_t i, const char **key, const char 
 	if (i >= t->n)
 		return -2;
 	e = t->ent + i * ENTRY;
-	k = get32(e);
-	s = get32(e + 4);
-	if (k >= t->tlen || s >= t->tlen || get32(e + 8) >= t->nobjects)
+	k = le32(e);
+	s = le32(e + 4);
+	if (k >= t->tlen || s >= t->tlen || le32(e + 8) >= t->nobjects)
 		return -2;
 	*key = t->text + k;
 	if (subject)
 		*subject = t->text + s;
-	*pos = get32(e + 8);
-	*time = (int64_t)get64(e + 16);
+	*pos = le32(e + 8);
+	*time = (int64_t)le64(e + 16);
 	return 0;
 }
 
@@ -206,9 +185,9 @@ static int entry(const subject_table *t, size_t i, const char **key, const char 
 static int head_ok(const unsigned char *buf, size_t len, const char *magic, uint32_t version,
 		   size_t rawsz, const unsigned char *sum, uint32_t nobjects)
 {
-	if (len < HEADER + TRAILER || memcmp(buf, magic, 8) || get32(buf + 8) != version ||
-	    get32(buf + 12) != rawsz || rawsz > ABBREV_MAX_RAWSZ || memcmp(buf + 16, sum, rawsz) ||
-	    get32(buf + 48) != nobjects)
+	if (len < HEADER + TRAILER || memcmp(buf, magic, 8) || le32(buf + 8) != version ||
+	    le32(buf + 12) != rawsz || rawsz > ABBREV_MAX_RAWSZ || memcmp(buf + 16, sum, rawsz) ||
+	    le32(buf + 48) != nobjects)
 		return 0;
 	for (size_t i = rawsz; i < ABBREV_MAX_RAWSZ; i++)
 		if (buf[16 + i])
@@ -220,8 +199,8 @@ static void layout(subject_table *t, const unsigned char *body)
 {
 	const unsigned char *p;
 
-	t->npar = get32(body);
-	t->next = get32(body + 4);
+	t->npar = le32(body);
+	t->next = le32(body + 4);
 	t->ent = body + PREAMBLE;
 	t->bypos = t->ent + (size_t)t->n * ENTRY;
 	p = t->bypos + (size_t)t->n * 4;
@@ -240,17 +219,17 @@ static int parents_ok(const subject_table *t)
 {
 	uint32_t at = 0;
 
-	if (get32(t->pstart) != 0 || get32(t->pstart + 4 * (size_t)t->n) != t->npar)
+	if (le32(t->pstart) != 0 || le32(t->pstart + 4 * (size_t)t->n) != t->npar)
 		return 0;
 	for (size_t i = 0; i < t->n; i++) {
-		uint32_t b = get32(t->pstart + 4 * (i + 1));
+		uint32_t b = le32(t->pstart + 4 * (i + 1));
 
 		if (b < at)
 			return 0;
 		at = b;
 	}
 	for (size_t j = 0; j < t->npar; j++)
-		if ((uint64_t)get32(t->plist + 4 * j) >= (uint64_t)t->nobjects + t->next)
+		if ((uint64_t)le32(t->plist + 4 * j) >= (uint64_t)t->nobjects + t->next)
 			return 0;
 	return 1;
 }
@@ -265,17 +244,17 @@ int subject_table_parse(subject_table **out, const unsigned char *buf, size_t le
 	*out = NULL;
 	if (!head_ok(buf, len, MAGIC, FORMAT_VERSION, rawsz, sum, nobjects))
 		return -2;
-	n = get32(buf + 52);
-	tlen = get64(buf + 56);
-	plen = get32(buf + PATHLEN);
-	if (get32(buf + PATHLEN + 4) || plen > len - HEADER - TRAILER)
+	n = le32(buf + 52);
+	tlen = le64(buf + 56);
+	plen = le32(buf + PATHLEN);
+	if (le32(buf + PATHLEN + 4) || plen > len - HEADER - TRAILER)
 		return -2;
 	body = buf + HEADER + plen;
 	blen = len - HEADER - plen - TRAILER;
 	if (blen < PREAMBLE)
 		return -2;
-	npar = get32(body);
-	next = get32(body + 4);
+	npar = le32(body);
+	next = le32(body + 4);
 	if (npar == NO_PARENTS ? next != 0 : n >= UINT32_MAX)
 		return -2;
 	/* every count below 2^32: no product overflows */
@@ -283,7 +262,7 @@ int subject_table_parse(subject_table **out, const unsigned char *buf, size_t le
 	blen -= PREAMBLE;
 	if (n > blen / ROW || pbytes > blen - n * ROW || tlen != blen - n * ROW - pbytes ||
 	    (tlen ? body[PREAMBLE + n * ROW + pbytes + tlen - 1] != '\0' : n != 0) ||
-	    crc_all(buf, len - TRAILER) != get32(buf + len - TRAILER))
+	    crc_all(buf, len - TRAILER) != le32(buf + len - TRAILER))
 		return -2;
 	t = calloc(1, sizeof(*t));
 	if (!t)
@@ -302,7 +281,7 @@ int subject_table_parse(subject_table **out, const unsigned char *buf, size_t le
 		uint32_t pos;
 		int64_t time;
 
-		if (entry(t, i, &k, NULL, &pos, &time) || get32(t->bypos + 4 * i) >= n) {
+		if (entry(t, i, &k, NULL, &pos, &time) || le32(t->bypos + 4 * i) >= n) {
 			free(t);
 			return -2;
 		}
@@ -504,14 +483,14 @@ int subject_table_build_with(subject_table **out, size_t rawsz, const unsigned c
 	if (!img || !t || !order)
 		goto done;
 	memcpy(img, MAGIC, 8);
-	put32(img + 8, FORMAT_VERSION);
-	put32(img + 12, (uint32_t)rawsz);
+	put_le32(img + 8, FORMAT_VERSION);
+	put_le32(img + 12, (uint32_t)rawsz);
 	memcpy(img + 16, sum, rawsz);
-	put32(img + 48, nobjects);
-	put32(img + 52, (uint32_t)n);
-	put64(img + 56, tlen);
-	put32(img + HEADER, par ? (uint32_t)npar : NO_PARENTS);
-	put32(img + HEADER + 4, par ? par->next : 0);
+	put_le32(img + 48, nobjects);
+	put_le32(img + 52, (uint32_t)n);
+	put_le64(img + 56, tlen);
+	put_le32(img + HEADER, par ? (uint32_t)npar : NO_PARENTS);
+	put_le32(img + HEADER + 4, par ? par->next : 0);
 	t->rawsz = rawsz;
 	t->n = (uint32_t)n;
 	layout(t, img + HEADER);
@@ -522,23 +501,23 @@ int subject_table_build_with(subject_table **out, size_t rawsz, const unsigned c
 		unsigned char *e = img + HEADER + PREAMBLE + i * ENTRY;
 		size_t kl = klen_of[v[i].row], sl = slen[v[i].row];
 
-		put32(e, (uint32_t)tlen);
+		put_le32(e, (uint32_t)tlen);
 		memcpy(p + tlen, v[i].key, kl + 1);
 		tlen += kl + 1;
 		if (!apart[v[i].row]) {
-			put32(e + 4, get32(e));
+			put_le32(e + 4, le32(e));
 		} else {
-			put32(e + 4, (uint32_t)tlen);
+			put_le32(e + 4, (uint32_t)tlen);
 			memcpy(p + tlen, r->subject, sl + 1);
 			tlen += sl + 1;
 		}
-		put32(e + 8, r->pos);
-		put64(e + 16, (uint64_t)r->time);
+		put_le32(e + 8, r->pos);
+		put_le64(e + 16, (uint64_t)r->time);
 	}
 	if (by_position(v, n, order))
 		goto done;
 	for (size_t i = 0; i < n; i++)
-		put32((unsigned char *)t->bypos + 4 * i, order[i]);
+		put_le32((unsigned char *)t->bypos + 4 * i, order[i]);
 	if (par) { /* in position order, as the entries' list above */
 		unsigned char *ps = (unsigned char *)t->pstart, *pl = (unsigned char *)t->plist;
 		size_t at = 0;
@@ -546,15 +525,15 @@ int subject_table_build_with(subject_table **out, size_t rawsz, const unsigned c
 		for (size_t i = 0; i < n; i++) {
 			const subject_row *r = &rows[v[order[i]].row];
 
-			put32(ps + 4 * i, (uint32_t)at);
+			put_le32(ps + 4 * i, (uint32_t)at);
 			for (uint32_t k = 0; k < r->np; k++)
-				put32(pl + 4 * at++, par->list[r->pfirst + k]);
+				put_le32(pl + 4 * at++, par->list[r->pfirst + k]);
 		}
-		put32(ps + 4 * n, (uint32_t)at);
+		put_le32(ps + 4 * n, (uint32_t)at);
 		if (par->next)
 			memcpy((unsigned char *)t->ext, par->ext, (size_t)par->next * rawsz);
 	}
-	put32(img + len - TRAILER, crc_all(img, len - TRAILER));
+	put_le32(img + len - TRAILER, crc_all(img, len - TRAILER));
 	memcpy(t->sum, sum, rawsz);
 	t->nobjects = nobjects;
 	t->img = t->own = img;
@@ -588,7 +567,7 @@ int subject_table_at(const subject_table *t, size_t i, uint32_t *pos, int64_t *t
 
 	if (i >= t->n)
 		return -2;
-	return entry(t, get32(t->bypos + i * 4), &key, NULL, pos, time);
+	return entry(t, le32(t->bypos + i * 4), &key, NULL, pos, time);
 }
 
 int subject_table_has_parents(const subject_table *t)
@@ -603,10 +582,10 @@ int subject_table_parents(const subject_table *t, size_t i, const unsigned char 
 
 	if (!t->pstart || i >= t->n)
 		return -2;
-	a = get32(t->pstart + 4 * i);
-	b = get32(t->pstart + 4 * (i + 1));
+	a = le32(t->pstart + 4 * i);
+	b = le32(t->pstart + 4 * (i + 1));
 	for (uint32_t j = a; j < b && j - a < max; j++) {
-		uint32_t v = get32(t->plist + 4 * (size_t)j);
+		uint32_t v = le32(t->plist + 4 * (size_t)j);
 
 		if (v < t->nobjects && v >= nids)
 			return -2;
@@ -642,12 +621,12 @@ objread_file subject_file_of(const file_id *f)
 /* The 40 bytes naming file f. */
 static void put_file(unsigned char *p, const objread_file *f)
 {
-	put64(p, f->dev);
-	put64(p + 8, f->ino);
-	put64(p + 16, f->size);
-	put64(p + 24, (uint64_t)f->mtime_sec);
-	put32(p + 32, f->mtime_nsec);
-	put32(p + 36, 0);
+	put_le64(p, f->dev);
+	put_le64(p + 8, f->ino);
+	put_le64(p + 16, f->size);
+	put_le64(p + 24, (uint64_t)f->mtime_sec);
+	put_le32(p + 32, f->mtime_nsec);
+	put_le32(p + 36, 0);
 }
 
 static void put_bind(unsigned char *p, const subject_bind *b)
@@ -673,8 +652,8 @@ int subject_table_bind(subject_table *t, const subject_bind *b)
 		memcpy(img + HEADER, b->pack_path, plen);
 	memcpy(img + HEADER + plen, t->own + HEADER + t->plen, blen);
 	put_bind(img + BIND, b);
-	put32(img + PATHLEN, (uint32_t)plen);
-	put32(img + len - TRAILER, crc_all(img, len - TRAILER));
+	put_le32(img + PATHLEN, (uint32_t)plen);
+	put_le32(img + len - TRAILER, crc_all(img, len - TRAILER));
 	free(t->own);
 	t->img = t->own = img;
 	t->len = len;
@@ -997,13 +976,13 @@ int subject_types_save(const char *dir, size_t rawsz, const unsigned char *sum, 
 	if (!(img = calloc(1, len)))
 		return -1;
 	memcpy(img, TYPES_MAGIC, 8);
-	put32(img + 8, TYPES_VERSION);
-	put32(img + 12, (uint32_t)rawsz);
+	put_le32(img + 8, TYPES_VERSION);
+	put_le32(img + 12, (uint32_t)rawsz);
 	memcpy(img + 16, sum, rawsz);
-	put32(img + 48, n);
-	put64(img + 56, blen);
+	put_le32(img + 48, n);
+	put_le64(img + 56, blen);
 	put_bind(img + BIND, b);
-	put32(img + PATHLEN, (uint32_t)plen);
+	put_le32(img + PATHLEN, (uint32_t)plen);
 	if (plen)
 		memcpy(img + HEADER, b->pack_path, plen);
 	body = img + HEADER + plen;
@@ -1014,7 +993,7 @@ int subject_types_save(const char *dir, size_t rawsz, const unsigned char *sum, 
 		}
 		body[i / 4] |= (unsigned char)((types[i] - ABBREV_TYPE_COMMIT) << (2 * (i % 4)));
 	}
-	put32(img + len - TRAILER, crc_all(img, len - TRAILER));
+	put_le32(img + len - TRAILER, crc_all(img, len - TRAILER));
 	rc = write_table_file(dir, ".types", rawsz, sum, img, len);
 	free(img);
 	return rc;
@@ -1033,11 +1012,11 @@ static int types_check(void *arg, const unsigned char *buf, size_t len)
 	uint64_t plen, blen = ((uint64_t)a->n + 3) / 4;
 
 	if (!head_ok(buf, len, TYPES_MAGIC, TYPES_VERSION, a->rawsz, a->sum, a->n) ||
-	    get32(buf + 52) || get64(buf + 56) != blen || get32(buf + PATHLEN + 4))
+	    le32(buf + 52) || le64(buf + 56) != blen || le32(buf + PATHLEN + 4))
 		return -2;
-	plen = get32(buf + PATHLEN);
+	plen = le32(buf + PATHLEN);
 	if ((uint64_t)len != HEADER + plen + blen + TRAILER ||
-	    crc_all(buf, len - TRAILER) != get32(buf + len - TRAILER))
+	    crc_all(buf, len - TRAILER) != le32(buf + len - TRAILER))
 		return -2;
 	/* the last byte's bits past the last object are zero */
 	if (a->n % 4 && buf[HEADER + plen + blen - 1] >> (2 * (a->n % 4)))
@@ -1056,7 +1035,7 @@ int subject_types_load(const char *dir, size_t rawsz, const unsigned char *sum, 
 
 	if (rc)
 		return rc;
-	body = buf + HEADER + get32(buf + PATHLEN);
+	body = buf + HEADER + le32(buf + PATHLEN);
 	for (uint32_t i = 0; i < n; i++)
 		types[i] = (unsigned char)(ABBREV_TYPE_COMMIT + ((body[i / 4] >> (2 * (i % 4))) & 3));
 	bigvec_free(buf, cap);
@@ -1072,16 +1051,16 @@ size_t subject_file_head(unsigned char *img, const char *magic, uint32_t version
 	size_t plen = b->pack_path ? strlen(b->pack_path) : 0;
 
 	memcpy(img, magic, 8);
-	put32(img + 8, version);
-	put32(img + 12, (uint32_t)rawsz);
+	put_le32(img + 8, version);
+	put_le32(img + 12, (uint32_t)rawsz);
 	memset(img + 16, 0, ABBREV_MAX_RAWSZ);
 	memcpy(img + 16, sum, rawsz);
-	put32(img + 48, nobjects);
-	put32(img + 52, n);
-	put64(img + 56, blen);
+	put_le32(img + 48, nobjects);
+	put_le32(img + 52, n);
+	put_le64(img + 56, blen);
 	put_bind(img + BIND, b);
-	put32(img + PATHLEN, (uint32_t)plen);
-	put32(img + PATHLEN + 4, 0);
+	put_le32(img + PATHLEN, (uint32_t)plen);
+	put_le32(img + PATHLEN + 4, 0);
 	if (plen)
 		memcpy(img + HEADER, b->pack_path, plen);
 	return HEADER + plen;
@@ -1098,11 +1077,11 @@ size_t subject_file_head_ok(const unsigned char *buf, size_t len, const char *ma
 {
 	uint32_t plen;
 
-	if (!head_ok(buf, len, magic, version, rawsz, sum, nobjects) || get32(buf + PATHLEN + 4))
+	if (!head_ok(buf, len, magic, version, rawsz, sum, nobjects) || le32(buf + PATHLEN + 4))
 		return 0;
-	plen = get32(buf + PATHLEN);
+	plen = le32(buf + PATHLEN);
 	if ((uint64_t)len < (uint64_t)HEADER + plen + TRAILER ||
-	    crc_all(buf, len - TRAILER) != get32(buf + len - TRAILER))
+	    crc_all(buf, len - TRAILER) != le32(buf + len - TRAILER))
 		return 0;
 	return HEADER + plen;
 }
@@ -1352,7 +1331,7 @@ static uint32_t *row_map(const subject_table *t, uint32_t nids)
 	if (!m)
 		return NULL;
 	for (uint32_t k = 0; k < t->n; k++) {
-		uint32_t i = get32(t->bypos + 4 * (size_t)k), p;
+		uint32_t i = le32(t->bypos + 4 * (size_t)k), p;
 		const char *key;
 		int64_t time;
 
@@ -1396,7 +1375,7 @@ int subject_index_lookup(subject_index *x, const unsigned char *id, const char *
 			const char *key;
 			uint32_t p;
 
-			if (entry(t, get32(t->bypos + 4 * m), &key, subject, &p, time))
+			if (entry(t, le32(t->bypos + 4 * m), &key, subject, &p, time))
 				break;
 			if (p == pos)
 				return 1;
@@ -1441,9 +1420,9 @@ static void read_pack_path(const char *path, subject_cache_entry *e)
 		return;
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && pread(fd, head, HEADER, 0) == (ssize_t)HEADER)
 		for (size_t k = 0; k < NKINDS; k++)
-			known |= !memcmp(head, kinds[k].magic, 8) && get32(head + 8) == kinds[k].version;
+			known |= !memcmp(head, kinds[k].magic, 8) && le32(head + 8) == kinds[k].version;
 	if (!known ||
-	    (plen = get32(head + PATHLEN)) == 0 || plen > 65536 ||
+	    (plen = le32(head + PATHLEN)) == 0 || plen > 65536 ||
 	    (uint64_t)st.st_size < (uint64_t)HEADER + plen + TRAILER || !(e->pack = malloc(plen + 1))) {
 		close(fd);
 		return;
@@ -1456,9 +1435,9 @@ static void read_pack_path(const char *path, subject_cache_entry *e)
 
 		e->pack[plen] = '\0';
 		/* the very file it was built from: the same device, inode and size */
-		e->exists = !stat(e->pack, &ps) && (uint64_t)ps.st_dev == get64(head + BIND) &&
-			    (uint64_t)ps.st_ino == get64(head + BIND + 8) &&
-			    (uint64_t)ps.st_size == get64(head + BIND + 16);
+		e->exists = !stat(e->pack, &ps) && (uint64_t)ps.st_dev == le64(head + BIND) &&
+			    (uint64_t)ps.st_ino == le64(head + BIND + 8) &&
+			    (uint64_t)ps.st_size == le64(head + BIND + 16);
 		/* gone from a directory that is still there: repacked, not unmounted */
 		if (!e->exists) {
 			char *slash = strrchr(e->pack, '/');

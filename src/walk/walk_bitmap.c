@@ -22,6 +22,7 @@
 #include <config.h>
 
 #include "walk_bitmap.h"
+#include "bytes.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -42,16 +43,6 @@ static int unusable(char *why, size_t whysz, const char *fmt, ...)
 		va_end(ap);
 	}
 	return BITMAP_UNUSABLE;
-}
-
-static uint32_t be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static uint64_t be64(const unsigned char *p)
-{
-	return (uint64_t)be32(p) << 32 | be32(p + 4);
 }
 
 typedef struct {
