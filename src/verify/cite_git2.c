@@ -1085,13 +1085,13 @@ void cite_git2_free(cite_git2 *g)
 		return;
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 1);
 	git_odb_free(g->odb);
+	range_tables_free(g); /* asks g->rd how many packs: before objread_free() */
 	objread_free(g->rd);
 	commit_graph_close(g->cg);
 	commit_graph_close(g->rcg);
 	beyond_cache_free(&g->bc);
 	commits_free(g->pend);
 	commit_parents_free(&g->tpar);
-	range_tables_free(g);
 	commit_buf_free(&g->subject);
 	free(g->cache_dir);
 	free(g->loose);
