@@ -1470,7 +1470,7 @@ static int symbolic_ref(git_repository *repo, const char *name)
  * for a ref that is not symbolic.  Read here: seconds since 1970
  * (100000000 or more, git's rule against an entry number);
  * YYYY-MM-DD[( |T)HH:MM[:SS]][ ][Z|UTC|+hhmm|-hhmm], local time when no
- * zone is given, as git; "now", "yesterday"; "N <unit>[s] ago" with blanks
+ * zone is given, and a day without a time at this time of day, as git; "now", "yesterday"; "N <unit>[s] ago" with blanks
  * or dots, the unit second, minute, hour, day or week.  0 with *out, -1
  * when it is none of these.
  */
@@ -1514,7 +1514,17 @@ static int reflog_date(const char *d, time_t now, int64_t *out)
 	    used != 10)
 		return -1;
 	d += used;
-	if ((*d == ' ' || *d == 'T') && d[1] >= '0' && d[1] <= '9') {
+	if (!((*d == ' ' || *d == 'T') && d[1] >= '0' && d[1] <= '9')) {
+		/* a day alone is that day at this time of day (local), as git's approxidate */
+		time_t t = now;
+		struct tm lt;
+
+		if (!localtime_r(&t, &lt))
+			return -1;
+		tm.tm_hour = lt.tm_hour;
+		tm.tm_min = lt.tm_min;
+		tm.tm_sec = lt.tm_sec;
+	} else {
 		used = -1;
 		if (sscanf(d + 1, "%2d:%2d%n", &tm.tm_hour, &tm.tm_min, &used) != 2 || used != 5)
 			return -1;
