@@ -144,11 +144,18 @@ f=$r/.git/objects/$(echo "$h" | cut -c1-2)/$(echo "$h" | cut -c3-)
 chmod u+w "$f"
 printf 'garbage' >>"$f"
 git -C "$r" cat-file -p "$h" >/dev/null 2>&1 && die "git reads the commit with garbage"
+# libgit2 1.5 leaks what it allocated on its way to this read error (inside
+# the library, no object of ours): the sanitizer run checks these three for
+# memory errors, not for leaks
+asan_was=${ASAN_OPTIONS-}
+ASAN_OPTIONS=${asan_was:+$asan_was:}detect_leaks=0
+export ASAN_OPTIONS
 for cmd in "verify --range=HEAD" audit watch; do
 	expect_exit 3 "$GIT_ABBREV" -C "$r" $cmd
 	checks=$((checks + 1))
 	one_line "$err" && grep -q "cannot read the commits of 'HEAD'" "$err" ||
 		fail "$cmd: not one line saying the commits cannot be read: $(cat "$err")"
 done
+ASAN_OPTIONS=$asan_was
 
 finish
