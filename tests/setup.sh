@@ -248,3 +248,17 @@ oracle_compare() {
 		sed 's/^/    /' "$tmp/compare.out"
 	fi
 }
+
+# py_check LABEL MODULE ARGS...: one check by the Python module
+# tests/MODULE, which prints what differs (or raises) and exits non-zero
+# if anything does: the check fails under LABEL, its output shown.
+py_check() {
+	pc_label=$1 pc_module=$2
+	shift 2
+	checks=$((checks + 1))
+	if "$PYTHON3" "$tests_dir/$pc_module" "$@" >"$tmp/py_check.out" 2>&1; then
+		return 0
+	fi
+	fail "$pc_label"
+	show "$tmp/py_check.out"
+}

@@ -27,67 +27,14 @@ check_json() {
 	fi
 	oracle_compare "$label" "$out" "$@"
 	checks=$((checks + 1))
-	"$PYTHON3" - "$out" <<'EOF' || fail "$label: \"repositories\" is not a list"
-import json, sys
-r = json.load(open(sys.argv[1], encoding="utf-8")).get("repositories")
-sys.exit(0 if isinstance(r, list) else 1)
-EOF
+	[ "$(jget "$out" 'isinstance(d.get("repositories"), list)')" = True ] ||
+		fail "$label: \"repositories\" is not a list"
 }
 
 # check_planted LABEL INFO.json TOOL.json: the collisions gen_repo.py planted
 # show up in the tool's numbers (and in its group listing, if it has one).
 check_planted() {
-	checks=$((checks + 1))
-	"$PYTHON3" - "$2" "$3" >"$tmp/planted.out" 2>&1 <<'EOF' ||
-import json, re, sys
-info = json.load(open(sys.argv[1], encoding="utf-8"))
-tool = json.load(open(sys.argv[2], encoding="utf-8"))
-bad = []
-hexid = re.compile(r"^[0-9a-f]{40}([0-9a-f]{24})?$")
-
-def ids_in(x):
-    """Full IDs anywhere in x, except inside "lengths"."""
-    if isinstance(x, str):
-        return {x} if hexid.match(x) else set()
-    if isinstance(x, list):
-        return set().union(*map(ids_in, x)) if x else set()
-    if isinstance(x, dict):
-        return set().union(set(), *(ids_in(v) for k, v in x.items()
-                                    if k != "lengths"))
-    return set()
-
-for p in info["planted"]:
-    n, ids = p["shared"], p["ids"]
-    sets = ["all"] + ([p["types"][0]] if p["types"][0] == p["types"][1] else [])
-    for s in sets:
-        t = tool["types"][s]
-        if t["min_unique_length"] < n + 1:
-            bad.append("%s: types.%s.min_unique_length %d < %d"
-                       % (p["kind"], s, t["min_unique_length"], n + 1))
-        row = t["lengths"].get(str(n), {})
-        if row.get("objects", 0) < 2 or row.get("prefixes", 0) < 1:
-            bad.append("%s: types.%s.lengths.%d = %s, want >= 2 objects"
-                       % (p["kind"], s, n, row))
-        listed = ids_in(t)
-        if listed and t["min_unique_length"] == n + 1:
-            missing = [i for i in ids if i not in listed]
-            if missing:
-                bad.append("%s: %s missing from the groups of types.%s"
-                           % (p["kind"], " ".join(missing), s))
-    if sorted(p["types"]) == ["blob", "commit"]:
-        if tool["commit_vs_other"].get(str(n), 0) < 1:
-            bad.append("%s: commit_vs_other.%d = %s, want >= 1"
-                       % (p["kind"], n, tool["commit_vs_other"].get(str(n))))
-if len(info.get("tags", [])) > tool["types"]["tag"]["count"]:
-    bad.append("types.tag.count %d < %d planted tags"
-               % (tool["types"]["tag"]["count"], len(info["tags"])))
-print("\n".join(bad))
-sys.exit(1 if bad else 0)
-EOF
-	{
-		fail "$1: planted collisions not reported"
-		sed 's/^/    /' "$tmp/planted.out"
-	}
+	py_check "$1: planted collisions not reported" report_check.py planted "$2" "$3"
 }
 
 # A listing of everything under a directory, to see that nothing changed.
@@ -176,16 +123,7 @@ for args in "" "report" "report --format=text"; do
 	[ "$rc" -eq 0 ] || continue
 	checks=$((checks + 1))
 	[ -s "$out" ] || fail "text output ($args) is empty"
-	checks=$((checks + 1))
-	"$PYTHON3" - "$out" "$count" <<'EOF' || fail "text output ($args) does not mention $count objects"
-import re, sys
-text = open(sys.argv[1], encoding="utf-8", errors="replace").read()
-n = int(sys.argv[2])
-# 2188, 2,188, 2 188, 2'188 all count
-nums = {int(re.sub(r"[,' _]", "", m)) for m in
-        re.findall(r"(?<![\d.])\d{1,3}(?:[,' _]\d{3})+(?![\d.])|(?<![\d.])\d+(?![\d.])", text)}
-sys.exit(0 if n in nums else 1)
-EOF
+	py_check "text output ($args) does not mention $count objects" report_check.py mentions "$out" "$count"
 	checks=$((checks + 1))
 	[ ! -s "$err" ] || { fail "text output ($args): unexpected stderr"; show "$err"; }
 done
