@@ -13,7 +13,9 @@
 #   multi-pack-index, where libgit2 1.5 read at that offset (SIGSEGV);
 # - a loose commit with bytes after its compressed data (git: "garbage at
 #   end of loose object"): the commands that read the history's messages
-#   exit 3 saying the commits cannot be read, not 2 (a usage error).
+#   exit 3 saying the commits cannot be read, not 2 (a usage error);
+#   policy and history exit 3 naming it; report and check count it (as
+#   git's --batch-check does) with one note that the verdict has no growth.
 # The damage is written by tests/damage.py.
 . "$(dirname "$0")/setup.sh"
 
@@ -155,6 +157,27 @@ for cmd in "verify --range=HEAD" audit watch; do
 	checks=$((checks + 1))
 	one_line "$err" && grep -q "cannot read the commits of 'HEAD'" "$err" ||
 		fail "$cmd: not one line saying the commits cannot be read: $(cat "$err")"
+done
+# policy fits the growth of the commit dates: a date it cannot read is an
+# error, as in history; report and check count IDs without reading commits
+# (as git's --batch-check) and say their verdict has no growth
+for cmd in policy "policy --format=json" history; do
+	expect_exit 3 "$GIT_ABBREV" -C "$r" $cmd
+	checks=$((checks + 1))
+	one_line "$err" && grep -q "cannot read commit $h" "$err" && [ ! -s "$out" ] ||
+		fail "$cmd: not one line naming $h: $(cat "$err")"
+done
+git -C "$r" cat-file --batch-all-objects --batch-check >"$tmp/listed"
+for c in "report objects $(wc -l <"$tmp/listed")" "check count $(grep -c ' commit ' "$tmp/listed")"; do
+	set -- $c
+	[ "$1" = check ] && set -- "check 4" "$2" "$3"
+	expect_exit 0 "$GIT_ABBREV" -C "$r" $1 --format=json
+	checks=$((checks + 1))
+	one_line "$err" &&
+		grep -q "^git-abbrev: note: .*cannot read commit $h.*: the verdict looks ahead without growth\$" "$err" ||
+		fail "$1: not one note naming $h: $(cat "$err")"
+	[ "$(jget "$out" "(d['$2'], d['verdict']['growth'])")" = "($3, None)" ] ||
+		fail "$1: not the $3 IDs git lists, without growth: $(jget "$out" "(d['$2'], d['verdict']['growth'])")"
 done
 ASAN_OPTIONS=$asan_was
 

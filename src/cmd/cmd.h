@@ -126,11 +126,13 @@ int cmd_sets_describe(cmd_sets *cs, stats_set *st);
 /*
  * The commits of the sets with their committer times (cmd_history.c): IDs
  * in byte order into *ids (n * rawsz bytes, malloc'd), times beside them
- * (malloc'd).  Returns an exit status; errors are printed, except, when
- * `quiet`, dates that cannot be read (ABBREV_EXIT_RUNTIME, unprinted).
+ * (malloc'd).  Returns an exit status; errors are printed.  A commit
+ * that cannot be read is ABBREV_EXIT_RUNTIME, printed as an error, or,
+ * given a `note` (what the caller does without the dates), as
+ * "note: <why>: <note>".
  */
 int cmd_commit_times(unsigned char **ids, int64_t **times, size_t *n, cmd_sets *cs,
-		     progress *p, int quiet);
+		     progress *p, const char *note);
 
 /*
  * history_zone_fn over a cmd_sets (arg): the committer's zone of commit
@@ -178,13 +180,14 @@ typedef struct {
 
 /*
  * Read the commit times of cs and fit their growth over window_years
- * with `fit` (enum projection_fit_kind) seen from `now`.  Commit dates
- * that cannot be read are no fit, and a note unless `quiet` (the verdict
- * of report and check, which says so in its own lines).  Returns an exit
- * status; free with cmd_growth_free() whatever the result.
+ * with `fit` (enum projection_fit_kind) seen from `now`.  A commit date
+ * that cannot be read (a damaged object) is an error (policy, as history),
+ * or, given a `note` (the verdict of report and check, which count IDs
+ * without reading commits, as git's --batch-check), that note and no fit.
+ * Returns an exit status; free with cmd_growth_free() whatever the result.
  */
 int cmd_growth_read(cmd_growth *gr, cmd_sets *cs, double window_years, int fit, int64_t now,
-		    progress *p, int quiet);
+		    progress *p, const char *note);
 /* The fit as policy's growth (kind NONE without a fit), from gr->now. */
 void cmd_growth_policy(policy_growth *g, const cmd_growth *gr);
 void cmd_growth_free(cmd_growth *gr);

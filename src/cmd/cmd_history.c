@@ -156,13 +156,23 @@ const cli_command cli_cmd_history = {
 	cmd_history
 };
 
+/* A commit date that cannot be read: an error, or with a note what is done without */
+static int unreadable(const char *err, const char *note)
+{
+	if (note)
+		cmd_error("note: %s: %s", err, note);
+	else
+		cmd_error("%s", err);
+	return ABBREV_EXIT_RUNTIME;
+}
+
 /*
  * The commits of the union with their committer times: IDs in byte
  * order into *ids (n * rawsz bytes), times beside them.  Each commit is
  * read from the first repository that holds it.
  */
 static int load_commits(unsigned char **ids, int64_t **times, size_t *n, cmd_sets *cs,
-			progress *p, int quiet, int cache)
+			progress *p, const char *note, int cache)
 {
 	size_t rawsz = idsets_rawsz(cs->s), count = idsets_count(cs->s, ABBREV_SET_COMMIT), i = 0;
 	size_t missing, done;
@@ -225,9 +235,11 @@ static int load_commits(unsigned char **ids, int64_t **times, size_t *n, cmd_set
 					    sizeof(err));
 		if (rc) {
 			free(found);
-			if (rc == WALK_NOMEM || !quiet)
-				cmd_error("%s", rc == WALK_NOMEM ? "out of memory" : err);
-			return rc == WALK_NOMEM ? ABBREV_EXIT_NOMEM : ABBREV_EXIT_RUNTIME;
+			if (rc == WALK_NOMEM) {
+				cmd_error("out of memory");
+				return ABBREV_EXIT_NOMEM;
+			}
+			return unreadable(err, note);
 		}
 	}
 	progress_stop(p);
@@ -236,9 +248,9 @@ static int load_commits(unsigned char **ids, int64_t **times, size_t *n, cmd_set
 			char hex[ABBREV_MAX_HEXSZ + 1];
 
 			hexid_fmt(hex, *ids + i * rawsz, rawsz);
-			cmd_error("commit %s is listed but cannot be found", hex);
+			snprintf(err, sizeof(err), "commit %s is listed but cannot be found", hex);
 			free(found);
-			return ABBREV_EXIT_RUNTIME;
+			return unreadable(err, note);
 		}
 	}
 	free(found);
@@ -271,7 +283,7 @@ static int cmd_history(int argc, char **argv)
 		goto done;
 	if (!emit_carries(EMIT_HISTORY, o.r.format, EMIT_NOTE_LACKS))
 		cmd_sets_notes(&cs);
-	ret = load_commits(&ids, &times, &n, &cs, p, 0, !o.r.no_cache);
+	ret = load_commits(&ids, &times, &n, &cs, p, NULL, !o.r.no_cache);
 	if (ret)
 		goto done;
 	/*
@@ -425,7 +437,7 @@ int cmd_commit_zone_at(void *arg, size_t k, int *tz)
 }
 
 int cmd_commit_times(unsigned char **ids, int64_t **times, size_t *n, cmd_sets *cs,
-		     progress *p, int quiet)
+		     progress *p, const char *note)
 {
-	return load_commits(ids, times, n, cs, p, quiet, !cs->no_cache);
+	return load_commits(ids, times, n, cs, p, note, !cs->no_cache);
 }

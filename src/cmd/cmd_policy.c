@@ -221,7 +221,7 @@ static int read_repos(repo_input *ri, cli_policy_opts *o, policy_input *in, doub
 		in[k] = (policy_input){ idset_name(repo_sets[k]), ri->sets[k].count,
 					ri->sets[k].prefixes };
 	}
-	return cmd_growth_read(&ri->gr, &ri->cs, o->window_years, o->fit, (int64_t)now, p, 0);
+	return cmd_growth_read(&ri->gr, &ri->cs, o->window_years, o->fit, (int64_t)now, p, NULL);
 }
 
 static int cmd_policy(int argc, char **argv)

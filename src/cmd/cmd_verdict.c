@@ -14,7 +14,7 @@
 #include "exitcodes.h"
 
 int cmd_growth_read(cmd_growth *gr, cmd_sets *cs, double window_years, int fit, int64_t now,
-		    progress *p, int quiet)
+		    progress *p, const char *note)
 {
 	unsigned char *ids = NULL;
 	projection_opts po;
@@ -22,7 +22,7 @@ int cmd_growth_read(cmd_growth *gr, cmd_sets *cs, double window_years, int fit, 
 
 	gr->now = (double)now;
 	gr->now_newest = 0;
-	ret = cmd_commit_times(&ids, &gr->times, &gr->ntimes, cs, p, quiet);
+	ret = cmd_commit_times(&ids, &gr->times, &gr->ntimes, cs, p, note);
 	/* ascending, the IDs beside: what was passed is dated by a commit, in its zone */
 	if (!ret && cmd_commits_by_time(ids, gr->times, gr->ntimes, idsets_rawsz(cs->s))) {
 		free(ids);
@@ -53,12 +53,8 @@ int cmd_growth_read(cmd_growth *gr, cmd_sets *cs, double window_years, int fit, 
 		free(ids);
 	else
 		gr->ids = ids;
-	if (ret == ABBREV_EXIT_RUNTIME) {
-		/* commit dates that cannot be read (a SHA-256 repository without a
-		 * commit-graph, for libgit2): the measured numbers stand alone */
-		if (!quiet)
-			cmd_error("note: without commit dates there is no growth to fit "
-				  "(--growth=8%%/year gives one)");
+	if (ret == ABBREV_EXIT_RUNTIME && note) {
+		/* the measured numbers stand alone (the note said so) */
 		free(gr->times);
 		gr->times = NULL;
 		gr->ntimes = 0;
@@ -121,7 +117,7 @@ int cmd_verdict(verdict *v, cmd_sets *cs, const stats_set *const sets[3],
 		}
 	}
 	ret = cmd_growth_read(&gr, cs, PROJECTION_DEFAULT_WINDOW, PROJECTION_FIT_AUTO,
-			      (int64_t)now, p, 1);
+			      (int64_t)now, p, "the verdict looks ahead without growth");
 	if (ret)
 		goto done;
 	cmd_growth_policy(&g, &gr);
