@@ -83,6 +83,7 @@ typedef struct {
 	int nomem;
 	size_t msg_first;     /* the first reference of the message being read */
 	int msg_foreign;      /* that message carries another project's marker */
+	int msg_stable;       /* CITE_PARSE_MESSAGE: that message is Cc'd to Linux's stable list */
 	int imp;              /* CITE_PARSE_MESSAGE: 1 once it says it brings commits in, 2 in a shortlog group */
 	size_t imp_ind;       /* the indent of that group's subjects */
 	size_t imp_last;      /* where the last subject listed starts in out->imports, or SIZE_MAX */
@@ -1282,8 +1283,37 @@ static void message_end(parser *p)
 				o->v[i].flags |= CITE_F_FOREIGN;
 				o->v[i].foreign = CITE_FOREIGN_MESSAGE;
 			}
+	if (p->msg_stable)
+		for (size_t i = p->msg_first; i < o->n; i++)
+			o->v[i].flags |= CITE_F_STABLE;
 	p->msg_first = o->n;
 	p->msg_foreign = 0;
+	p->msg_stable = 0;
+}
+
+/*
+ * A trailer `Cc: stable@vger.kernel.org` (any case, with a name, angle
+ * brackets or a "# 6.1+" after it; stable@kernel.org, its older address):
+ * the message was sent to Linux's stable list.
+ */
+static int stable_cc(const parser *p, size_t s, size_t e)
+{
+	const char *b = p->buf;
+
+	if (!iprefix(b, s, e, "cc:"))
+		return 0;
+	for (size_t q = s + 3; q < e; q++) {
+		size_t a = q + 7;
+
+		if (!iprefix(b, q, e, "stable@") || (q > s && is_word((unsigned char)b[q - 1])))
+			continue;
+		if (iprefix(b, a, e, "vger."))
+			a += 5;
+		if (iprefix(b, a, e, "kernel.org") &&
+		    (a + 10 == e || !(is_word((unsigned char)b[a + 10]) || b[a + 10] == '.')))
+			return 1;
+	}
+	return 0;
 }
 
 /* The end of the word at b[q..e) (letters, digits, "-", "_", "."), without a final "." or ":". */
@@ -1886,6 +1916,8 @@ static void process_line(parser *p, const line_t *l, size_t lineno)
 		return;
 	if (p->imp)
 		import_line(p, l, s, e);
+	if ((p->opts & CITE_PARSE_MESSAGE) && stable_cc(p, s, e))
+		p->msg_stable = 1;
 	note_marker(p, s, e);
 	scan_prose(p, l, lineno, s, e);
 }

@@ -81,7 +81,14 @@ enum cite_flag {
 	 * here has it, the message was picked from another history, and its
 	 * references are that history's (cite_resolve()).
 	 */
-	CITE_F_PICKED = 1u << 11
+	CITE_F_PICKED = 1u << 11,
+	/*
+	 * CITE_PARSE_MESSAGE: the message has a line `Cc: ...
+	 * stable@vger.kernel.org` (or stable@kernel.org), Linux's stable
+	 * list, which takes Linux's commits only: outside Linux the message
+	 * is one of Linux's, brought in with its tags (cite_resolve()).
+	 */
+	CITE_F_STABLE = 1u << 12
 };
 
 /* How the text names a reference as another project's (citation.foreign). */

@@ -1798,7 +1798,19 @@ static int judge_unknown(job *j, const prefix_hits *ph)
 		if (there >= 0)
 			none = elsewhere_tail(tail, sizeof(tail), r, there, &sh);
 	}
-	if (!ph->nothers && !rc && !pk.later && there < 0 && (ref->kind == CITE_COMMIT || indented(j)))
+	if (!ph->nothers && !rc && !pk.later && !r->nothers && j->ctx && (ref->flags & CITE_F_STABLE))
+		/*
+		 * Cc'd to Linux's stable list: outside Linux, one of Linux's
+		 * messages brought in with its tags.  Only when no commit
+		 * has the subject (one that has it is what a rebased ID
+		 * meant, in Linux's own history too), and no --repo is given
+		 * (a clone of Linux judges it there).
+		 */
+		add(j, CITE_P_NOT_HERE, "%.*s %s%s; the message is Linux's (Cc: "
+		    "stable@vger.kernel.org), its ID Linux's?", given_len, given, no_object(r),
+		    ref->subject ? " and no commit here has this subject" : "");
+	else if (!ph->nothers && !rc && !pk.later && there < 0 &&
+		 (ref->kind == CITE_COMMIT || indented(j)))
 		/*
 		 * Nothing here has the ID or the subject: in prose that is
 		 * mostly another project's commit (curl's, the kernel's),
