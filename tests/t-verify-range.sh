@@ -211,13 +211,7 @@ Q merge-base --is-ancestor "$q1" main~2 || die "one is no ancestor of three"
 expect_exit 1 "$GIT_ABBREV" verify -C "$q" --format=json --range=main~3..main # cold: fills the cache
 expect_exit 1 "$GIT_ABBREV" verify -C "$q" --format=json --range=main~3..main
 cp "$out" "$tmp/walks.json"
-"$PYTHON3" - "$out" "$qs" <<'PY' || { fail "ancestry, warm cache: findings"; show "$out"; }
-import json, sys
-d = json.load(open(sys.argv[1]))
-f = [x for x in d["findings"] if x["severity"] == "error"]
-assert [(x["kind"], x["given_id"]) for x in f] == [("not-ancestor", sys.argv[2])], f
-assert d["references"] == 4, d["references"]
-PY
+py_check "ancestry, warm cache: findings" verify_check.py only_error "$out" not-ancestor "$qs" 4
 GIT_ABBREV_TEST_WALK_BUDGET_MS=0 GIT_ABBREV_TEST_TRACE=1
 export GIT_ABBREV_TEST_WALK_BUDGET_MS GIT_ABBREV_TEST_TRACE
 expect_exit 1 "$hooks" verify -C "$q" --format=json --range=main~3..main
@@ -275,22 +269,9 @@ git -C "$p" commit -qam "net: fix the loop" -m 'Same as commit 0123456789ab ("ne
 	die "port: the subject is not the citing commit's alone"
 git -C "$p" rev-parse -q --verify 0123456789ab >/dev/null && die "port: 0123456789ab names an object"
 expect_exit 1 "$GIT_ABBREV" verify -C "$p" --range=HEAD --format=json
-checks=$((checks + 1))
-"$PYTHON3" - "$out" <<'PY' || { fail "port: --range"; show "$out"; }
-import json, sys
-d = json.load(open(sys.argv[1]))
-f = [(x["severity"], x["kind"], x["suggestion"]) for x in d["findings"] if x["given_id"] == "0123456789ab"]
-assert f == [("warning", "not-here", None)], f
-assert d["errors"] == 0, d
-PY
+py_check "port: --range" verify_check.py at_given "$out" 0123456789ab warning not-here 0
 git -C "$p" log -1 --format=%B >"$tmp/port.msg"
 expect_exit 1 "$GIT_ABBREV" verify -C "$p" --format=json "$tmp/port.msg"
-checks=$((checks + 1))
-"$PYTHON3" - "$out" <<'PY' || { fail "port: as a file"; show "$out"; }
-import json, sys
-d = json.load(open(sys.argv[1]))
-f = [(x["severity"], x["kind"]) for x in d["findings"] if x["given_id"] == "0123456789ab"]
-assert f == [("error", "unknown-id")], f
-PY
+py_check "port: as a file" verify_check.py at_given "$out" 0123456789ab error unknown-id -
 
 finish

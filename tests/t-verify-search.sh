@@ -66,15 +66,7 @@ grep -q suggestion "$out" && { fail "a suggestion among several"; show "$out"; }
 expect_exit 1 -C "$repo" "$GIT_ABBREV" verify --fix "$tmp/typos.txt"
 cmp -s "$out" "$tmp/typos.txt" || { fail "--fix rewrote a reference with several candidates"; show "$out"; }
 expect_exit 1 -C "$repo" "$GIT_ABBREV" verify --format=json "$tmp/typos.txt"
-"$PYTHON3" - "$out" "$T3" "$T2" "$T1" <<'EOF' || fail "JSON candidates"
-import json, sys
-d = json.load(open(sys.argv[1]))
-f = d["findings"]
-assert len(f) == 1 and f[0]["kind"] == "unknown-id", f
-assert f[0]["suggestion"] is None and f[0]["replacement"] is None, f[0]
-assert [c["id"] for c in f[0]["candidates"]] == sys.argv[2:5], f[0]["candidates"]
-assert all(c["subject"] == "typos" for c in f[0]["candidates"])
-EOF
+py_check "JSON candidates" verify_check.py candidates "$out" "$T3" "$T2" "$T1"
 
 # ---- --range: the one ancestor of the commit checked is the one meant ----------
 # a commit after T2 (so T3 is no ancestor of it) fixing "typos": T1 and T2 remain,
@@ -88,13 +80,7 @@ Fixes: $U (\"typos\")"
 SIDE=$(G rev-parse HEAD)
 G checkout -q main
 expect_exit 1 -C "$repo" "$GIT_ABBREV" verify --range="$SIDE" --format=json
-"$PYTHON3" - "$out" "$SIDE" "$(short "$T1")" <<'EOF' || fail "--range: the one ancestor"
-import json, sys
-d = json.load(open(sys.argv[1]))
-f = [x for x in d["findings"] if x["commit"] == sys.argv[2]]
-assert len(f) == 1 and f[0]["kind"] == "unknown-id", f
-assert f[0]["suggestion"]["id"] == sys.argv[3], f[0]["suggestion"]
-EOF
+py_check "--range: the one ancestor" verify_check.py commit_suggests "$out" "$SIDE" "$(short "$T1")"
 
 # ---- nine commits with the subject: the eight nearest listed, and said so ------
 for k in 1 2 3 4 5 6; do commit "typos"; done

@@ -61,15 +61,7 @@ expect_typo() {
 	shift 3
 	printf '%s\n' "$t_text" >"$tmp/msg"
 	expect_exit 1 -C "$r" "$GIT_ABBREV" verify --format=json "$@" "$tmp/msg"
-	checks=$((checks + 1))
-	"$PYTHON3" - "$out" "$t_want" <<'PY' || { fail "$t_label: $t_text"; show "$out"; }
-import json, sys
-d = json.load(open(sys.argv[1]))
-f = [x for x in d["findings"] if x["severity"] == "error"]
-assert len(f) == 1 and f[0]["kind"] == "unknown-id", f
-got = f[0]["suggestion"]["full_id"] if f[0]["suggestion"] else "none"
-assert got == sys.argv[2], (got, sys.argv[2])
-PY
+	py_check "$t_label: $t_text" verify_check.py suggested "$out" "$t_want"
 }
 
 S='net: fix the leak'
@@ -144,21 +136,9 @@ G checkout -q side
 G commit -q --allow-empty -m "fix on side" -m "Fixes: $(sub "$(G rev-parse --short=12 "$copy")" 2)"
 G checkout -q main
 expect_exit 1 -C "$r" "$GIT_ABBREV" verify --format=json --range=main~1..main
-checks=$((checks + 1))
-"$PYTHON3" - "$out" "$fix" <<'PY' || { fail "--range: main"; show "$out"; }
-import json, sys
-d = json.load(open(sys.argv[1]))
-[f] = [x for x in d["findings"] if x["severity"] == "error"]
-assert f["kind"] == "unknown-id" and f["suggestion"]["full_id"] == sys.argv[2], f
-PY
+py_check "--range: main" verify_check.py suggested "$out" "$fix"
 # on side the copy is the ancestor: it is meant, not fix on HEAD
 expect_exit 1 -C "$r" "$GIT_ABBREV" verify --format=json --range=side~1..side
-checks=$((checks + 1))
-"$PYTHON3" - "$out" "$copy" <<'PY' || { fail "--range: side"; show "$out"; }
-import json, sys
-d = json.load(open(sys.argv[1]))
-[f] = [x for x in d["findings"] if x["severity"] == "error"]
-assert f["kind"] == "unknown-id" and f["suggestion"]["full_id"] == sys.argv[2], f
-PY
+py_check "--range: side" verify_check.py suggested "$out" "$copy"
 
 finish
