@@ -103,38 +103,7 @@ diff -u "$tmp/p.want" "$out" >"$tmp/diff" || { fail "checkpatch lines of p.patch
 [ -s "$err" ] && fail "stderr not empty: $(cat "$err")"
 
 say "parsed as patman parses checkpatch.pl"
-checks=$((checks + 1))
-"$PYTHON3" - "$out" <<'PY' || fail "patman's expressions do not read the output"
-import re, sys
-# U-Boot's tools/patman/checkpatch.py, its expressions
-TYPE_NAME = r'([A-Z_]+:)?'
-RE_ERROR = re.compile(r'ERROR:%s (.*)' % TYPE_NAME)
-RE_WARNING = re.compile(r'WARNING:%s (.*)' % TYPE_NAME)
-RE_FILE = re.compile(r'#(\d+): (FILE: ([^:]*):(\d+):)?')
-RE_TOTAL = re.compile(r'total: (\d+) errors, (\d+) warnings, (\d+) lines checked')
-items, cur = [], None
-for line in open(sys.argv[1]).read().split('\n'):
-    m = RE_ERROR.match(line) or RE_WARNING.match(line)
-    if m:
-        cur = {'type': m.group(1)[:-1], 'level': line.split(':')[0]}
-        items.append(cur)
-        continue
-    m = RE_FILE.match(line)
-    if m:
-        cur['file'], cur['line'] = m.group(3), int(m.group(4))
-        assert int(m.group(1)) == cur['line']
-    m = RE_TOTAL.match(line)
-    if m:
-        total = tuple(int(x) for x in m.groups()[:2])
-got = [(i['level'], i['type'], i['file'], i['line']) for i in items]
-want = [('ERROR', 'UNKNOWN_COMMIT_ID', 'p.patch', 5), ('ERROR', 'AMBIGUOUS_COMMIT_ID', 'p.patch', 6),
-        ('WARNING', 'BAD_FIXES_TAG', 'p.patch', 6), ('ERROR', 'BAD_FIXES_TAG', 'p.patch', 7),
-        ('WARNING', 'BAD_FIXES_TAG', 'p.patch', 8), ('ERROR', 'GIT_COMMIT_ID', 'p.patch', 9),
-        ('WARNING', 'AMBIGUOUS_COMMIT_ID', 'p.patch', 10), ('WARNING', 'BAD_FIXES_TAG', 'p.patch', 10),
-        ('ERROR', 'UNKNOWN_COMMIT_ID', 'p.patch', 11)]
-assert got == want, got
-assert total == (sum(1 for g in got if g[0] == 'ERROR'), sum(1 for g in got if g[0] == 'WARNING')), total
-PY
+py_check "patman's expressions do not read the output" verify_check.py patman "$out"
 
 say "the same findings as the text format, one for one"
 expect_exit 1 -C "$repo" "$GIT_ABBREV" verify "$tmp/p.patch"

@@ -120,18 +120,5 @@ done
 git -C "$q" merge-base --is-ancestor pr "$main" && die "the pull request is on HEAD"
 [ "$(git -C "$q" log --all --format=%s | grep -c '^lib: add mrob$')" -eq 2 ] || die "subjects"
 expect_exit 1 -C "$q" "$GIT_ABBREV" verify --range=HEAD --format=json
-"$PYTHON3" - "$out" "$squash:$X8:not-here" "$later:$X9:unknown-id" <<'EOF2' ||
-import json, sys
-d = json.load(open(sys.argv[1]))
-ok = True
-for w in sys.argv[2:]:
-    commit, given, kind = w.split(':')
-    fs = [f for f in d["findings"] if f["commit"] == commit and f["given_id"] == given]
-    if [f["kind"] for f in fs] != [kind]:
-        print("want %s for %s in %s, got %s" % (kind, given, commit[:12],
-              [(f["kind"], f["message"]) for f in fs]))
-        ok = False
-sys.exit(0 if ok else 1)
-EOF2
-	{ fail "a squash note of a commit off HEAD is not told from a wrong ID"; show "$out"; }
+py_check "a squash note of a commit off HEAD is not told from a wrong ID" verify_check.py findings "$out" - "$squash:$X8:not-here" "$later:$X9:unknown-id"
 finish

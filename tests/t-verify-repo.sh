@@ -56,34 +56,7 @@ See $M12 for it.
 The hash $U is nothing.
 EOF
 expect_exit 1 -C "$stable" "$GIT_ABBREV" verify --repo="$mainline" --format=json "$tmp/cases.txt"
-"$PYTHON3" - "$out" "$mainline" "$M" "$S_M" <<'EOF' || { fail "findings with --repo"; show "$out"; }
-import json, re, subprocess, sys
-d = json.load(open(sys.argv[1]))
-mainline, m, s_m = sys.argv[2:5]
-by = {}
-for f in d["findings"]:
-    by.setdefault(f["line"], []).append(f)
-assert sorted(by) == [1, 2, 3, 4, 5], sorted(by)
-assert d["references"] == 5, d["references"]  # the bare hex of line 6 is none
-f = by[1][0]
-assert f["kind"] == "subject-mismatch" and f["severity"] == "error", f
-assert "not in this repository" in f["message"] and f["repository"] == mainline, f
-assert f["resolved_id"] == m and f["subject"] == s_m and f["suggestion"] is None, f
-f = by[2][0]
-assert f["kind"] == "ambiguous" and "not in this repository, and ambiguous in" in f["message"], f
-assert [x["kind"] for x in by[3]] == ["short-id"] and by[3][0]["repository"] == mainline, by[3]
-f = by[4][0]
-assert f["kind"] == "unknown-id" and "in none of the given repositories" in f["message"], f
-assert f["repository"] is None
-# no commit here has the subject, one of mainline's has (git log there is the oracle)
-subj = subprocess.run(["git", "-C", mainline, "log", "--all", "--format=%H %s"], check=True,
-                      capture_output=True, text=True).stdout.splitlines()
-have = [l.split(" ", 1)[0] for l in subj if l.split(" ", 1)[1:] == [s_m]]
-assert have == [m], have
-assert re.search(r"; in %s, %s[0-9a-f]* has this subject$" % (re.escape(mainline), m[:12]),
-                 f["message"]), f
-assert [x["kind"] for x in by[5]] == ["style"] and by[5][0]["resolved_id"] == m, by[5]
-EOF
+py_check "findings with --repo" verify_check.py other_repo "$out" "$mainline" "$M" "$S_M"
 # without --repo the bare ID names nothing here: not a reference
 expect_exit 1 -C "$stable" "$GIT_ABBREV" verify --format=json "$tmp/cases.txt"
 "$PYTHON3" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["references"] == 4, d["references"]' "$out" ||

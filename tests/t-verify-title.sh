@@ -37,17 +37,7 @@ word=$(c "area: fix the frob again
 Fixes: $p12 (\"area: add the frobs\")")
 
 expect_exit 1 -C "$r" "$GIT_ABBREV" verify --range=HEAD --format=json
-"$PYTHON3" - "$out" "$fix" "$cut" "$word" <<'PY' || { fail "the title line is not taken for the subject"; show "$out"; }
-import json, sys
-d = json.load(open(sys.argv[1]))
-fix, cut, word = sys.argv[2:5]
-kinds = lambda c: sorted(f["kind"] for f in d["findings"] if f["commit"] == c)
-ok = kinds(fix) == [] and kinds(cut) == ["subject-mismatch"] and kinds(word) == ["subject-mismatch"] \
-    and d["errors"] == 2
-if not ok:
-    print(kinds(fix), kinds(cut), kinds(word), d["errors"])
-sys.exit(0 if ok else 1)
-PY
+py_check "the title line is not taken for the subject" verify_check.py findings "$out" 2 "$fix::" "$cut::subject-mismatch" "$word::subject-mismatch"
 # a patch written now: the same
 printf 'Fixes: %s ("%s")\n' "$p12" "$title" >"$tmp/patch"
 expect_exit 0 -C "$r" "$GIT_ABBREV" verify "$tmp/patch"
