@@ -142,12 +142,15 @@ refs_to_all "$T" >"$tmp/all.patch"
 checks=$((checks + 1))
 [ "$(wc -c <"$pack")" -gt 65536 ] || fail "the pack is too small to cut short"
 run_paused() { # ACTION: verify pauses after mapping the packs; ACTION runs meanwhile
-	rm -f "$tmp/paused"
-	GIT_ABBREV_TEST_PAUSED=$tmp/paused GIT_ABBREV_TEST_PAUSE_MS=10000 \
+	# (the pause ends once ACTION is done: $tmp/resume; 10 s at most)
+	rm -f "$tmp/paused" "$tmp/resume"
+	GIT_ABBREV_TEST_PAUSED=$tmp/paused GIT_ABBREV_TEST_RESUME=$tmp/resume \
+		GIT_ABBREV_TEST_PAUSE_MS=10000 \
 		"$hooks" verify -C "$T" --format=json "$tmp/all.patch" >"$tmp/out" 2>"$tmp/err" &
 	verifier=$!
 	wait_paused "$verifier" "$tmp/paused" verify
 	"$@"
+	: >"$tmp/resume"
 	if wait "$verifier"; then rc=0; else rc=$?; fi
 }
 expect_exit 1 "$GIT_ABBREV" verify -C "$T" --format=json "$tmp/all.patch"

@@ -20,12 +20,18 @@
  * flag.  When GIT_ABBREV_TEST_PAUSED names a file, it is created as the
  * pause starts, so a test acts inside the pause however long the tool
  * took to get there (a sleep in the test would race a loaded machine).
+ * When GIT_ABBREV_TEST_RESUME names a file, the pause ends as soon as that
+ * file exists (looked for every 10 ms): the test creates it once it has
+ * done what it paused the tool for, so the pause is a bound, not a wait.
  */
 static inline void test_hook_wait(const char *name, int *done)
 {
 	const char *pause = getenv(name), *mark = getenv("GIT_ABBREV_TEST_PAUSED");
+	const char *resume = getenv("GIT_ABBREV_TEST_RESUME");
 
 	if (pause && !*done) {
+		unsigned ms = (unsigned)atoi(pause);
+
 		*done = 1;
 		if (mark) {
 			int fd = open(mark, O_WRONLY | O_CREAT, 0644);
@@ -33,7 +39,12 @@ static inline void test_hook_wait(const char *name, int *done)
 			if (fd >= 0)
 				close(fd);
 		}
-		usleep(1000u * (unsigned)atoi(pause));
+		if (!resume) {
+			usleep(1000u * ms);
+			return;
+		}
+		for (unsigned waited = 0; waited < ms && access(resume, F_OK) != 0; waited += 10)
+			usleep(10000);
 	}
 }
 #else
