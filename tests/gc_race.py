@@ -7,14 +7,15 @@
       in the order the kernel saw them, to OUTFILE; print "ready" on
       stdout once the watches are in place; stop on SIGTERM.  Exit status
       77 where there is no inotify.
-  gc_race.py check BEFORE AFTER REMOVED DUMP
-      BEFORE, AFTER and DUMP are walk_dump listings ("<hex> <type>"),
+  gc_race.py check BEFORE AFTER REMOVED DUMP...
+      BEFORE, AFTER and each DUMP are walk_dump listings ("<hex> <type>"),
       REMOVED what `watch` wrote.  A walk that gives one state of the
       repository has every object of AFTER, nothing outside BEFORE, and
       of the objects removed it lacks exactly the first k removed, for
       some k: never one removed later without every one removed before.
-      Prints "before", "after" or "between <k>"; exit status 1 (with the
-      reason) for a walk of no state.
+      Prints one line per DUMP, in order: "DUMP ok before", "DUMP ok
+      after", "DUMP ok between <k>", or "DUMP bad <reason>" for a walk of
+      no state; exit status 1 when any DUMP is bad.
 
 tests/t-gc-race.sh runs walks against `git prune` and `git gc`: a walk
 that exits 0 must give one state.  A count that is neither the state
@@ -73,42 +74,56 @@ def ids(path):
         return {line.split()[0] for line in f if line.strip()}
 
 
-def check(before_path, after_path, removed_path, dump_path):
-    before, after, dump = ids(before_path), ids(after_path), ids(dump_path)
-    with open(removed_path) as f:
-        removed = [line.strip() for line in f if line.strip()]
+class NoState(Exception):
+    pass
+
+
+def verdict(before, after, removed, order, dump):
+    """The state the walk `dump` gives: "before", "after" or "between <k>"."""
     if 'overflow' in removed:
-        sys.exit('the inotify queue overflowed')
+        raise NoState('the inotify queue overflowed')
     if not after <= dump:
-        sys.exit('%d objects of the state after are missing, e.g. %s'
-                 % (len(after - dump), min(after - dump)))
+        raise NoState('%d objects of the state after are missing, e.g. %s'
+                      % (len(after - dump), min(after - dump)))
     if not dump <= before:
-        sys.exit('%d objects of neither state, e.g. %s' % (len(dump - before), min(dump - before)))
+        raise NoState('%d objects of neither state, e.g. %s' % (len(dump - before), min(dump - before)))
     missing = before - dump
     if not missing:
-        print('before')
-        return
+        return 'before'
     if missing == before - after:
-        print('after')
-        return
-    order = {}
-    for i, oid in enumerate(removed):
-        order.setdefault(oid, i)
+        return 'after'
     never = missing - order.keys()
     if never:
-        sys.exit('%s is missing but was never removed' % min(never))
+        raise NoState('%s is missing but was never removed' % min(never))
     last = max(missing, key=order.get)
     for oid in removed[:order[last]]:
         if oid not in missing:
-            sys.exit('torn: %s was removed after %s, but %s is counted and %s is not'
-                     % (last, oid, oid, last))
-    print('between %d' % len(missing))
+            raise NoState('torn: %s was removed after %s, but %s is counted and %s is not'
+                          % (last, oid, oid, last))
+    return 'between %d' % len(missing)
+
+
+def check(before_path, after_path, removed_path, dump_paths):
+    before, after = ids(before_path), ids(after_path)
+    with open(removed_path) as f:
+        removed = [line.strip() for line in f if line.strip()]
+    order = {}
+    for i, oid in enumerate(removed):
+        order.setdefault(oid, i)
+    bad = 0
+    for path in dump_paths:
+        try:
+            print(path, 'ok', verdict(before, after, removed, order, ids(path)))
+        except NoState as e:
+            print(path, 'bad', e)
+            bad = 1
+    sys.exit(bad)
 
 
 if __name__ == '__main__':
     if len(sys.argv) == 4 and sys.argv[1] == 'watch':
         watch(sys.argv[2], sys.argv[3])
-    elif len(sys.argv) == 6 and sys.argv[1] == 'check':
-        check(*sys.argv[2:])
+    elif len(sys.argv) >= 6 and sys.argv[1] == 'check':
+        check(*sys.argv[2:5], sys.argv[5:])
     else:
         sys.exit(__doc__)
