@@ -130,8 +130,8 @@ def make(repo):
     fast_import(repo, msgs, 40, True)
 
 
-def verify(tool, repo, path, *args):
-    r = subprocess.run([tool, "verify", "-C", repo, "--no-progress"] + list(args) + [path],
+def verify(tool, repo, paths, *args):
+    r = subprocess.run([tool, "verify", "-C", repo, "--no-progress"] + list(args) + list(paths),
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if r.returncode not in (0, 1):
         sys.exit("verify_fix: verify %s exited %d: %s" % (" ".join(args), r.returncode,
@@ -139,20 +139,47 @@ def verify(tool, repo, path, *args):
     return r.stdout
 
 
+def findings_by_file(tool, repo, paths):
+    """One `verify --format=json` over every path: its findings, by path."""
+    doc = json.loads(verify(tool, repo, paths, "--format=json"))
+    if doc["inputs"] != len(paths):
+        sys.exit("verify_fix: verify read %d inputs of %d" % (doc["inputs"], len(paths)))
+    by = {p: [] for p in paths}
+    for x in doc["findings"]:
+        by[x["file"]].append(x)
+    return by
+
+
 def main():
     tool, repo = sys.argv[1], sys.argv[2]
     if "--make" in sys.argv[3:]:
         make(repo)
     commits = git(repo, "rev-list", "--all").decode().split()
+    # every message at once (-z: NUL after each; --format=%B alone ends
+    # each with a newline, which is part of what verify is given)
+    log = git(repo, "log", "-z", "--no-walk=unsorted", "--format=%H%n%B", *commits)
+    msgs = {}
+    for entry in log.split(b"\0"):
+        if entry:
+            c, msg = entry.split(b"\n", 1)
+            msgs[c.decode()] = msg + b"\n"
+    if sorted(msgs) != sorted(commits):
+        sys.exit("verify_fix: git log gave %d messages for %d commits" % (len(msgs), len(commits)))
     nfixed = nspans = 0
     with tempfile.TemporaryDirectory() as tmp:
+        path = {}
+        for i, c in enumerate(commits):
+            path[c] = os.path.join(tmp, "msg%d" % i)
+            with open(path[c], "wb") as f:
+                f.write(msgs[c])
+        # the findings of every message from one verify run (they are
+        # each input's own: no message is read in the light of another)
+        found = findings_by_file(tool, repo, [path[c] for c in commits])
+        fixed_paths = []
         for c in commits:
-            msg = git(repo, "log", "-1", "--format=%B", c)
-            path = os.path.join(tmp, "msg")
-            with open(path, "wb") as f:
-                f.write(msg)
-            findings = json.loads(verify(tool, repo, path, "--format=json"))["findings"]
-            fixed = verify(tool, repo, path, "--fix")
+            msg = msgs[c]
+            findings = found[path[c]]
+            fixed = verify(tool, repo, [path[c]], "--fix")
             spans = {}
             for x in findings:
                 if x["replacement"] is not None:
@@ -195,13 +222,16 @@ def main():
             if fixed != b"".join(want):
                 sys.exit("verify_fix: %s: --fix changed text outside references:\n%r\n%r"
                          % (c, msg, fixed))
-            # 3: nothing left to mend
             if fixed != msg:
                 nfixed += 1
-                with open(path, "wb") as f:
+                fixed_paths.append((c, path[c] + ".fixed", fixed))
+                with open(path[c] + ".fixed", "wb") as f:
                     f.write(fixed)
-                again = json.loads(verify(tool, repo, path, "--format=json"))["findings"]
-                left = [x for x in again if x["replacement"] is not None]
+        # 3: nothing left to mend, the rewritten messages in one verify run
+        if fixed_paths:
+            again = findings_by_file(tool, repo, [p for _, p, _ in fixed_paths])
+            for c, p, fixed in fixed_paths:
+                left = [x for x in again[p] if x["replacement"] is not None]
                 if left:
                     sys.exit("verify_fix: %s: after --fix still to mend: %s\n%r"
                              % (c, left[0]["message"], fixed))
