@@ -120,8 +120,12 @@ until sinfo -h -N -o '%T' 2>/dev/null | grep -q '^idle'; do
 done
 
 say "the node is idle after $(($(date +%s) - start)) s; the array job: 16 shards of the repository"
+# the tasks get this environment, GIT_ABBREV with it (setup.sh exports
+# it), by --export=ALL alone: --export=ALL,VAR=value makes slurmd load
+# root's login environment first (`su - root -c env`, SLURM_GET_USER_ENV),
+# one su a task, 40 to 90 s of the array's run on a loaded machine
 expect_exit 0 sbatch --parsable --array=0-15 --chdir="$tmp" \
-	--output="$tmp/jobs/%A_%a.log" --export=ALL,GIT_ABBREV="$GIT_ABBREV" \
+	--output="$tmp/jobs/%A_%a.log" --export=ALL \
 	"$srcdir/contrib/slurm/git-abbrev-shards.sbatch" "$tmp/parts" report "$repo"
 jid=$(cat "$out")
 # until no task of the array is queued or running (sbatch --wait polls
