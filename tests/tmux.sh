@@ -23,12 +23,13 @@ cleanup_tmux() {
 }
 trap 'st=$?; cleanup_tmux; rm -rf "$tmp"; exit $st' EXIT
 
-# wait until the screen has a line matching the pattern (10 s at most)
-wait_for() {
+# wait until the screen has a line matching the pattern, or with a
+# count, that many lines (10 s at most)
+wait_for() { # PATTERN [COUNT]
 	n=0
 	while [ $n -lt 100 ]; do
 		tm capture-pane -p -N >"$tmp/screen" 2>/dev/null || :
-		grep -q -- "$1" "$tmp/screen" && return 0
+		[ "$(grep -c -- "$1" "$tmp/screen")" -ge "${2:-1}" ] && return 0
 		sleep 0.1
 		n=$((n + 1))
 	done
@@ -59,12 +60,9 @@ complete_list() {
 	shift
 	checks=$((checks + 1))
 	type_keys "$line" Tab Tab
-	last=$1
-	for w in "$@"; do last=$w; done
-	# the list is shown, then the prompt again with the line
-	wait_for "^abbrev> $line\$" && wait_for "$last" || :
-	sleep 0.3
-	tm capture-pane -p -N >"$tmp/screen"
+	# the list is shown, then the prompt again with the line: the list
+	# is whole once the line is on the screen twice, above and below it
+	wait_for "^abbrev> $line\$" 2 || :
 	for w in "$@"; do
 		grep -qw -- "$w" "$tmp/screen" && continue
 		fail "${label:+$label: }'$line<TAB><TAB>' does not list $w"
