@@ -88,7 +88,7 @@ trap 'exit 143' TERM
 # site-packages .pth file (a distribution's, a sandbox's) may import
 # modules at every start, more than many a helper's own work (95 ms of CPU
 # a start on one machine, 37 without).
-py=$("$PYTHON3" -c 'import sys; print(sys.executable)') && [ -x "$py" ] ||
+py=$("$PYTHON3" -S -c 'import sys; print(sys.executable)') && [ -x "$py" ] ||
 	die "$PYTHON3 does not say where it is"
 mkdir "$tmp/bin"
 printf '#!/bin/sh\nexec '\''%s'\'' -S "$@"\n' "$(printf '%s' "$py" | sed "s/'/'\\\\''/g")" \
