@@ -862,10 +862,16 @@ static int subject_layout(const citation *ref, const char *real)
 	if (((ref->style & CITE_STYLE_UNCLOSED) || (ref->flags & CITE_F_TITLE)) &&
 	    same_words(ref->subject, n, real, rl))
 		return 1;
-	/* "gitk: ", "git-svn: ", "config: ": the area prefix left out */
-	if (colon && colon - real < 40 && !memchr(real, ' ', (size_t)(colon - real)) &&
-	    same_text(ref->subject, n, colon + 2, strlen(colon + 2), 1))
-		return 1;
+	/*
+	 * "gitk: ", "git-svn: ", "config: ": the area prefix left out, of
+	 * one word or of a few ("net: phy: micrel: ", as the kernel's are)
+	 */
+	for (const char *from = real; colon && colon - from < 40 && colon - real < 120 &&
+	     !memchr(from, ' ', (size_t)(colon - from)); colon = strstr(from, ": ")) {
+		from = colon + 2;
+		if (same_text(ref->subject, n, from, strlen(from), 1))
+			return 1;
+	}
 	for (int tries = 0; tries < 3 && n; tries++) {
 		while (n && ref->subject[n - 1] != ',')
 			n--;
