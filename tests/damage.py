@@ -4,11 +4,14 @@
     python3 damage.py loose REPO SIZE
     python3 damage.py idx-offset IDX HEXID OFFSET
     python3 damage.py midx-offset MIDX HEXID OFFSET
+    python3 damage.py loose-short FILE CUT
 
 loose: a loose blob in REPO whose header says SIZE (the content is
 "hello\\n" whatever it says); prints its ID.
 idx-offset: the offset of HEXID in the pack index IDX (version 2) made
 OFFSET.  midx-offset: the same in a multi-pack-index's OOFF chunk.
+loose-short: the loose object FILE rewritten with a header that says CUT
+bytes fewer than its content has (git: "corrupt loose object").
 """
 import hashlib
 import os
@@ -25,6 +28,15 @@ def loose(repo, size):
     with open(os.path.join(d, h[2:]), "wb") as f:
         f.write(zlib.compress(c))
     print(h)
+
+
+def loose_short(path, cut):
+    raw = zlib.decompress(open(path, "rb").read())
+    kind, rest = raw.split(b" ", 1)
+    body = rest.split(b"\0", 1)[1]
+    os.chmod(path, 0o644)
+    with open(path, "wb") as f:
+        f.write(zlib.compress(kind + b" %d\0" % (len(body) - int(cut)) + body))
 
 
 def idx_offset(idx, hexid, off):
@@ -57,4 +69,5 @@ def midx_offset(p, hexid, off):
 
 
 if __name__ == "__main__":
-    {"loose": loose, "idx-offset": idx_offset, "midx-offset": midx_offset}[sys.argv[1]](*sys.argv[2:])
+    {"loose": loose, "loose-short": loose_short, "idx-offset": idx_offset,
+     "midx-offset": midx_offset}[sys.argv[1]](*sys.argv[2:])

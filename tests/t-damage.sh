@@ -15,7 +15,9 @@
 #   end of loose object"): the commands that read the history's messages
 #   exit 3 saying the commits cannot be read, not 2 (a usage error);
 #   policy and history exit 3 naming it; report and check count it (as
-#   git's --batch-check does) with one note that the verdict has no growth.
+#   git's --batch-check does) with one note that the verdict has no growth;
+# - a SHA-256 loose commit (read by the own reader, not libgit2) with
+#   garbage after its stream, or a stream longer than its header says.
 # The damage is written by tests/damage.py.
 . "$(dirname "$0")/setup.sh"
 
@@ -180,5 +182,34 @@ for c in "report objects $(wc -l <"$tmp/listed")" "check count $(grep -c ' commi
 		fail "$1: not the $3 IDs git lists, without growth: $(jget "$out" "(d['$2'], d['verdict']['growth'])")"
 done
 ASAN_OPTIONS=$asan_was
+
+# SHA-256: the own object reader reads the loose commits, and refuses what
+# git refuses: bytes after the stream ("garbage at end of loose object"), a
+# stream longer than its header says ("corrupt loose object")
+for how in garbage short; do
+	say "a SHA-256 loose commit, $how: history and policy exit 3 naming it, as git refuses it"
+	r=$tmp/s256-$how
+	git init -q --object-format=sha256 "$r"
+	for i in 1 2 3; do
+		echo "$i" >"$r/f"
+		git -C "$r" add f
+		git -C "$r" commit -q -m "c$i"
+	done
+	h=$(git -C "$r" rev-parse HEAD~1)
+	f=$r/.git/objects/$(echo "$h" | cut -c1-2)/$(echo "$h" | cut -c3-)
+	if [ $how = garbage ]; then
+		chmod u+w "$f"
+		printf 'garbage' >>"$f"
+	else
+		"$PYTHON3" "$tests_dir/damage.py" loose-short "$f" 3
+	fi
+	git -C "$r" cat-file -p "$h" >/dev/null 2>&1 && die "git reads the $how commit"
+	for cmd in history policy; do
+		expect_exit 3 "$GIT_ABBREV" -C "$r" $cmd
+		checks=$((checks + 1))
+		one_line "$err" && grep -q "cannot read commit $h: damaged object" "$err" && [ ! -s "$out" ] ||
+			fail "sha256 $how, $cmd: not one line naming $h: $(cat "$err")"
+	done
+done
 
 finish

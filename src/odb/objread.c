@@ -445,7 +445,19 @@ int objread_read_loose(objread *r, const unsigned char *id, int *type,
 	r->zs.avail_out = (unsigned)(size - hl);
 	while (rc == Z_OK && r->zs.avail_out)
 		rc = inflate(&r->zs, Z_FINISH);
-	if (r->zs.avail_out || (rc != Z_STREAM_END && rc != Z_OK && rc != Z_BUF_ERROR)) {
+	if (!r->zs.avail_out && (rc == Z_OK || rc == Z_BUF_ERROR)) {
+		/* the size the header says is filled: the stream must end there */
+		unsigned char more;
+
+		r->zs.next_out = &more;
+		r->zs.avail_out = 1;
+		rc = inflate(&r->zs, Z_FINISH);
+		if (!r->zs.avail_out)
+			rc = Z_DATA_ERROR; /* longer than its header says */
+		r->zs.avail_out = 0;
+	}
+	/* as git: "corrupt loose object", or "garbage at end of loose object" */
+	if (r->zs.avail_out || rc != Z_STREAM_END || r->zs.avail_in) {
 		free(obj);
 		goto bad;
 	}

@@ -118,8 +118,9 @@ int objread_read(objread *r, const unsigned char *id, int *type, const unsigned 
  * The loose object `id` (dir/xx/yyyy... of the object directories, the
  * alternates' too), whole: 1 with its type and bytes as objread_read_at()
  * gives them, 0 when there is no such file, -1 when out of memory, -2 when
- * the file is damaged (zlib, its header, a size that disagrees) or larger
- * than objects read here.  For what libgit2 cannot read (SHA-256).
+ * the file is damaged (zlib, its header, a size that disagrees, bytes after
+ * the stream: what git refuses) or larger than objects read here.  For
+ * what libgit2 cannot read (SHA-256).
  */
 int objread_read_loose(objread *r, const unsigned char *id, int *type,
 		       const unsigned char **data, size_t *len);
