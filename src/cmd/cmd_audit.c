@@ -85,15 +85,8 @@ static int audit_range(cite_audit *a, cite_resolver *res, cite_git2 *g, const ch
 	size_t len;
 	int rc, ret = ABBREV_EXIT_OK;
 
-	rc = cite_range_new(&rg, g, range, err, sizeof(err));
-	if (rc == -1) {
-		cmd_error("out of memory");
-		return ABBREV_EXIT_NOMEM;
-	}
-	if (rc) {
-		cmd_error("%s", err);
-		return rc == -2 ? ABBREV_EXIT_USAGE : ABBREV_EXIT_RUNTIME;
-	}
+	if ((rc = vr_range(&rg, g, range, 1)))
+		return rc;
 	progress_start(p, "reading references", 0);
 	while ((rc = cite_range_next(rg, id, &msg, &len, err, sizeof(err))) == 1) {
 		cite_list l = { 0 };

@@ -513,15 +513,8 @@ static int check_range(verify_ctx *c, cite_git2 *g)
 	uint32_t note;
 	int rc;
 
-	rc = cite_range_new(&rg, g, c->o->range, err, sizeof(err));
-	if (rc == -1) {
-		cmd_error("out of memory");
-		return ABBREV_EXIT_NOMEM;
-	}
-	if (rc) {
-		cmd_error("%s", err);
-		return rc == -2 ? ABBREV_EXIT_USAGE : ABBREV_EXIT_RUNTIME;
-	}
+	if ((rc = vr_range(&rg, g, c->o->range, 1)))
+		return rc;
 	while ((rc = cite_range_next_noted(rg, id, &msg, &len, &note, err, sizeof(err))) > 0) {
 		int read = rc == 1;
 		unsigned L = (unsigned)(2 * c->rawsz);
@@ -663,6 +656,22 @@ int vr_open(verify_repo *vr, const cli_repo_opts *ro, progress *p)
 nomem:
 	cmd_error("out of memory");
 	return ABBREV_EXIT_NOMEM;
+}
+
+int vr_range(cite_range **rg, cite_git2 *g, const char *range, int usage)
+{
+	char err[512] = "";
+	int rc = cite_range_new(rg, g, range, err, sizeof(err));
+
+	if (rc == -1) {
+		cmd_error("out of memory");
+		return ABBREV_EXIT_NOMEM;
+	}
+	if (rc) {
+		cmd_error("%s", err);
+		return rc == -2 && usage ? ABBREV_EXIT_USAGE : ABBREV_EXIT_RUNTIME;
+	}
+	return ABBREV_EXIT_OK;
 }
 
 int vr_open_here(verify_repo *vr, const cli_repo_opts *r, progress *p)

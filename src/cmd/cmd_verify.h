@@ -48,6 +48,12 @@ void vr_close(verify_repo *vr);
  */
 int vr_open_here(verify_repo *vr, const cli_repo_opts *r, progress *p);
 
+/*
+ * cite_range_new() as an exit status, its error printed: a range git
+ * cannot read is a usage error when the user wrote it (`usage`), else 3.
+ */
+int vr_range(cite_range **rg, cite_git2 *g, const char *range, int usage);
+
 /* Unless --no-cache: the cache under its cap (git config abbrev.cacheSize). */
 void vr_tidy_cache(const verify_repo *vr);
 

@@ -268,16 +268,10 @@ static int count_citations(watch_ctx *w, cite_git2 *g, git_repository *repo)
 	}
 	if (!tips)
 		return ABBREV_EXIT_OK;
-	rc = cite_range_new(&rg, g, tips, err, sizeof(err));
+	rc = vr_range(&rg, g, tips, 0);
 	free(tips);
-	if (rc == -1) {
-		cmd_error("out of memory");
-		return ABBREV_EXIT_NOMEM;
-	}
-	if (rc) {
-		cmd_error("%s", err);
-		return ABBREV_EXIT_RUNTIME;
-	}
+	if (rc)
+		return rc;
 	while ((rc = cite_range_next(rg, id, &msg, &len, err, sizeof(err))) == 1) {
 		cite_list l = { 0 };
 
@@ -326,19 +320,30 @@ static const char *subject_of(cite_git2 *g, const unsigned char *id, char *buf, 
 	return buf;
 }
 
+/* A pair's two IDs in hex and their subjects (NULL: unreadable) */
+typedef struct {
+	char a[ABBREV_MAX_HEXSZ + 1], b[ABBREV_MAX_HEXSZ + 1], sa[256], sb[256];
+	const char *ta, *tb;
+} pair_names;
+
+static void name_pair(pair_names *n, const watch_ctx *w, cite_git2 *g, const watch_pair *p)
+{
+	n->ta = subject_of(g, p->id, n->sa, sizeof(n->sa));
+	n->tb = subject_of(g, p->other, n->sb, sizeof(n->sb));
+	hexid_fmt(n->a, p->id, w->rawsz);
+	hexid_fmt(n->b, p->other, w->rawsz);
+}
+
 static int print_text(const watch_ctx *w, cite_git2 *g, double improbable)
 {
 	for (size_t i = 0; i < w->nv; i++) {
 		const watch_pair *p = &w->v[i];
-		char a[ABBREV_MAX_HEXSZ + 1], b[ABBREV_MAX_HEXSZ + 1], sa[256], sb[256];
-		const char *ta = subject_of(g, p->id, sa, sizeof(sa));
-		const char *tb = subject_of(g, p->other, sb, sizeof(sb));
+		pair_names n;
 
-		hexid_fmt(a, p->id, w->rawsz);
-		hexid_fmt(b, p->other, w->rawsz);
-		printf("commit %s (\"%s\")\n  shares %u hex chars with commit %s (\"%s\")\n", a,
-		       ta ? ta : "?", p->shared, b, tb ? tb : "?");
-		printf("  %.12s is cited %llu time%s in the history", b, (unsigned long long)p->cited,
+		name_pair(&n, w, g, p);
+		printf("commit %s (\"%s\")\n  shares %u hex chars with commit %s (\"%s\")\n", n.a,
+		       n.ta ? n.ta : "?", p->shared, n.b, n.tb ? n.tb : "?");
+		printf("  %.12s is cited %llu time%s in the history", n.b, (unsigned long long)p->cited,
 		       p->cited == 1 ? "" : "s");
 		if (p->cited_short)
 			printf(", %llu of them by %u hex chars or fewer: ambiguous now",
@@ -361,15 +366,12 @@ static int print_json(const watch_ctx *w, cite_git2 *g, const char *range, unsig
 
 	for (size_t i = 0; i < w->nv; i++) {
 		const watch_pair *p = &w->v[i];
-		char a[ABBREV_MAX_HEXSZ + 1], b[ABBREV_MAX_HEXSZ + 1], sa[256], sb[256];
-		const char *ta = subject_of(g, p->id, sa, sizeof(sa));
-		const char *tb = subject_of(g, p->other, sb, sizeof(sb));
+		pair_names n;
 
-		hexid_fmt(a, p->id, w->rawsz);
-		hexid_fmt(b, p->other, w->rawsz);
+		name_pair(&n, w, g, p);
 		json_array_append_new(found, json_pack("{s:s,s:o,s:s,s:o,s:i,s:I,s:I,s:f,s:b}",
-			"commit", a, "subject", ta ? utf8_json(ta) : json_null(), "other", b,
-			"other_subject", tb ? utf8_json(tb) : json_null(), "shared_length",
+			"commit", n.a, "subject", n.ta ? utf8_json(n.ta) : json_null(), "other", n.b,
+			"other_subject", n.tb ? utf8_json(n.tb) : json_null(), "shared_length",
 			(int)p->shared, "cited", (json_int_t)p->cited, "cited_ambiguous_now",
 			(json_int_t)p->cited_short, "p_random", p->p, "improbable", p->p < improbable));
 	}
@@ -417,14 +419,8 @@ static int cmd_watch(int argc, char **argv)
 	if (!o.range && default_range(&range, repo_git2(here.cs.repos[0])))
 		goto nomem;
 	/* the range's commits, kept sorted: a pair within it is said once */
-	rc = cite_range_new(&rg, here.g, o.range ? o.range : range, err, sizeof(err));
-	if (rc == -1)
-		goto nomem;
-	if (rc) {
-		cmd_error("%s", err);
-		ret = rc == -2 ? ABBREV_EXIT_USAGE : ABBREV_EXIT_RUNTIME;
+	if ((ret = vr_range(&rg, here.g, o.range ? o.range : range, 1)))
 		goto done;
-	}
 	while ((rc = cite_range_next(rg, id, &msg, &len, err, sizeof(err))) == 1) {
 		if (w.n == w.cap) {
 			size_t cap = w.cap ? 2 * w.cap : 256;
