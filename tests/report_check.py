@@ -1,5 +1,11 @@
 #!/usr/bin/env python3
-"""report_check.py - checks of `git abbrev report` that t-report.sh runs.
+"""report_check.py - checks of the commands that count shared prefixes
+(report, ids, check, watch): their JSON, CSV and SVG against what
+gen_repo.py planted and what git lists.  t-report.sh, t-ids.sh,
+t-check.sh, t-clones.sh, t-commitish.sh, t-reachable.sh, t-watch.sh,
+t-json-schema.sh and t-man.sh run them:
+
+    python3 report_check.py CHECK ARGS...
 
     python3 report_check.py planted INFO.json TOOL.json
         the collisions gen_repo.py planted (INFO.json) show up in the
@@ -7,12 +13,28 @@
     python3 report_check.py mentions TEXT N
         the text output TEXT prints the number N (as 2188, 2,188, 2 188
         or 2'188)
+    and the rest, below, each with its arguments.
 
-Prints what differs and exits 1 if anything does.
+Prints what differs (or raises AssertionError) and exits 1 if anything
+does; json_keys prints the keys of a report.
 """
+import collections
+import csv
 import json
+import os
 import re
 import sys
+import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from birthday import p_new  # noqa: E402
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
 
 HEXID = re.compile(r"^[0-9a-f]{40}([0-9a-f]{24})?$")
 
@@ -70,7 +92,171 @@ def mentions(text_path, n):
     return [] if n in nums else ["%d is not among the numbers of %s" % (n, text_path)]
 
 
+def ids_same(report_path, ids_path, objs):
+    """ids's report of the IDs git lists is the report of the repository:
+    every key, the same value (t-ids.sh)."""
+    rep, ids = load(report_path), load(ids_path)
+    bad = []
+
+    def walk(a, b, path):
+        """Every key of the report is in the ids report, with the same value
+        (lists of groups compared whole; descriptions are the repository's)."""
+        if isinstance(a, dict):
+            for k, v in a.items():
+                # the verdict needs commit dates, which an ID list has not
+                if k == "description" or path + "/" + k in ("/types/commit-ish", "/verdict"):
+                    continue
+                if k not in b:
+                    bad.append("missing " + path + "/" + k)
+                elif k not in ("repositories",):
+                    walk(v, b[k], path + "/" + k)
+        elif isinstance(a, list):
+            if len(a) != len(b):
+                bad.append("length of " + path)
+            for i, (x, y) in enumerate(zip(a, b)):
+                walk(x, y, path + "/%d" % i)
+        elif a != b and path not in ("/shallow", "/partial"):
+            bad.append("%s: %r != %r" % (path, a, b))
+
+    walk(rep, ids, "")
+    assert ids["repositories"] == [objs], ids["repositories"]
+    inp = ids["input"]
+    assert inp["lines"] == ids["objects"] and inp["duplicates"] == 0 and inp["bad_lines"] == 0, inp
+    assert inp["tags_peeled"] is False, inp
+    assert rep["types"]["tag"]["count"] > 0, "the repository has no tag to peel"
+    ish, com = ids["types"]["commit-ish"], ids["types"]["commit"]
+    assert (ish["count"], ish["lengths"]) == (com["count"], com["lengths"]), "commit-ish is not the commits"
+    return bad
+
+
+def check_group(path, length, *ids):
+    """check L --format=json: the two commits IDS collide at L, one group."""
+    d = load(path)
+    L, ids = int(length), set(ids)
+    assert d["length"] == L and d["type"] == "commit" and d["collide"] is True, d
+    assert d["colliding_objects"] == 2 and d["colliding_prefixes"] == 1, d
+    g = d["groups"][0]
+    assert {m["id"] for m in g["members"]} == ids, g
+    assert g["prefix"] == sorted(ids)[0][:L] and g["shared"] == L, g
+
+
+def natural(path):
+    """The longest blob collision of 17000 blobs is likely by chance."""
+    b = load(path)["types"]["blob"]["longest"]
+    assert b["length"] >= 5 and b["improbable"] is False and b["p_random"] > 1e-3, b
+
+
+def reachable_counts(all_path, reach_path, revlist):
+    """--reachable counts what `git rev-list --objects` (REVLIST: ID TYPE
+    lines) lists, and fewer blobs than the whole repository."""
+    full, reach = load(all_path)["types"], load(reach_path)["types"]
+    want = collections.Counter(line.split()[1] for line in open(revlist))
+    for t in ("commit", "tree", "blob", "tag"):
+        assert reach[t]["count"] == want[t], (t, reach[t]["count"], want[t])
+    assert reach["all"]["count"] == sum(want.values())
+    assert full["blob"]["count"] > reach["blob"]["count"], "unreachable blob not excluded"
+
+
+def prefix_groups(path, ids_path):
+    """check 4 --type=all: the groups at 4 chars are those of git's IDs
+    (IDS_PATH, one a line), whole SHA-256 IDs."""
+    d = load(path)
+    ids = [line.strip() for line in open(ids_path)]
+    want = collections.Counter(i[:4] for i in ids)
+    want = {p: n for p, n in want.items() if n > 1}
+    got = {g["prefix"]: len(g["members"]) for g in d["groups"]}
+    assert got == want, (got, want)
+    assert all(len(m["id"]) == 64 for g in d["groups"] for m in g["members"])
+
+
+def commitish(pack_path, git2_path, reach_path, info_path):
+    """The commit-ish set is the same by both walkers and --reachable, in a
+    repository with deltified and loose tags."""
+    pack, git2, reach = (load(f)["types"]["commit-ish"] for f in (pack_path, git2_path, reach_path))
+    info = load(info_path)
+    for other, name in ((git2, "libgit2"), (reach, "reachable")):
+        for k in ("count", "min_unique_length", "lengths"):
+            assert pack[k] == other[k], (name, k, pack[k], other[k])
+    assert info["deltified_tags"] and info["loose_tags"], info
+
+
+def svg_text_inside(path):
+    """Every line of text is inside the picture (4 px from its bottom)."""
+    root = ET.parse(path).getroot()
+    low = max(float(t.get("y", 0)) for t in root.iter(NS + "text"))
+    assert low <= float(root.get("height")) - 4, (low, root.get("height"))
+
+
+def svg_refs(path, nrefs):
+    """The SVG says which refs were walked, inside the picture."""
+    g = [e for e in ET.parse(path).iter(NS + "g") if e.get("class") == "reachable"]
+    text = " ".join(t.text for t in g[0].iter(NS + "text")) if g else ""
+    assert text == "Reachable from HEAD, refs/heads/*, refs/tags/*: %s refs." % nrefs, text
+    svg_text_inside(path)
+
+
+def csv_refs(path, nrefs):
+    """Each CSV row says which refs were walked: tags and HEAD, NREFS."""
+    rows = list(csv.DictReader(open(path, newline="")))
+    assert rows, "no rows"
+    for r in rows:
+        got = (r["reachable_from"], r["refs_walked"], r["missing_objects"])
+        assert got == ("refs/tags/* HEAD", nrefs, "0"), got
+
+
+def schema_versions(d, run, offered):
+    """Each document DIR/NAME.json of RUN is an object with report's
+    schema_version first; each command OFFERED --format=json is run."""
+    run, offered = open(run).read().split(), open(offered).read().split()
+    bad = []
+    want = load(os.path.join(d, "report.json"))["schema_version"]
+    if not (isinstance(want, int) and want >= 2):
+        bad.append("report's schema_version %r" % want)
+    for name in run:
+        doc = load(os.path.join(d, name + ".json"))
+        if not isinstance(doc, dict) or doc.get("schema_version") != want:
+            bad.append("%s: schema_version %r, not %r" % (
+                name, doc.get("schema_version") if isinstance(doc, dict) else type(doc).__name__, want))
+        elif list(doc)[0] != "schema_version":
+            bad.append("%s: the first key is %r, not schema_version" % (name, list(doc)[0]))
+    for c in offered:
+        if not any(n == c or n.startswith(c + "-") for n in run):
+            bad.append("%s offers --format=json and is not run here" % c)
+    return bad
+
+
+def json_keys(path):
+    """Prints every key of a report's JSON: the top's, each set's, its
+    longest collision's, its groups' members' and its model rows'."""
+    d = load(path)
+    keys = set(d)
+    for s in d["types"].values():
+        keys |= set(s)
+        keys |= set(s["longest"])
+        for g in s["longest"]["groups"]:
+            for m in g:
+                keys |= set(m)
+        for row in s.get("model", {}).values():
+            keys |= set(row)
+    print("\n".join(sorted(keys)))
+
+
+def watch(path, crafted, target, shared, nobj):
+    """watch --length=7: the one crafted commit, sharing SHARED chars with
+    TARGET, improbable; P by the birthday model (one commit more among
+    NOBJ objects)."""
+    d = load(path)
+    shared, nobj = int(shared), int(nobj)
+    want_p = p_new(nobj, shared)  # one new commit, nobj objects
+    f = d["found"]
+    ok = (d["schema_version"] >= 2 and d["commits"] == 1 and len(f) == 1 and f[0]["commit"] == crafted
+          and f[0]["other"] == target and f[0]["shared_length"] == shared and f[0]["cited"] == 6
+          and f[0]["cited_ambiguous_now"] == 2 and f[0]["improbable"] is True
+          and abs(f[0]["p_random"] - want_p) <= 0.02 * want_p and d["length"] == 7)
+    return [] if ok else [json.dumps(d, indent=1) + " want p %s" % want_p]
+
+
 if __name__ == "__main__":
-    bad = {"planted": planted, "mentions": mentions}[sys.argv[1]](*sys.argv[2:])
-    print("\n".join(bad))
+    bad = globals()[sys.argv[1]](*sys.argv[2:]) or []
+    print("\n".join(bad), end="\n" if bad else "")
     sys.exit(1 if bad else 0)

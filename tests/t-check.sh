@@ -72,17 +72,7 @@ grep -q "^no commit ID shares its first 40 chars with an object of any type (" "
 
 # JSON: the groups and counts
 expect_exit 1 "$GIT_ABBREV" check "$cc_len" --format=json "$repo"
-checks=$((checks + 1))
-"$PYTHON3" - "$out" "$cc_len" $cc_ids <<'PY' || fail "check --format=json"
-import json, sys
-d = json.load(open(sys.argv[1]))
-L = int(sys.argv[2]); ids = set(sys.argv[3:])
-assert d["length"] == L and d["type"] == "commit" and d["collide"] is True, d
-assert d["colliding_objects"] == 2 and d["colliding_prefixes"] == 1, d
-g = d["groups"][0]
-assert {m["id"] for m in g["members"]} == ids, g
-assert g["prefix"] == sorted(ids)[0][:L] and g["shared"] == L, g
-PY
+py_check "check --format=json" report_check.py check_group "$out" "$cc_len" $cc_ids
 
 # crafted: 8+ shared chars among a few hundred commits is improbable for
 # random IDs, so it is flagged; --improbable=0 turns the flag off
@@ -94,12 +84,7 @@ grep -q "possibly crafted" "$out" && fail "flagged with --improbable=0"
 # natural: the longest collision of 17000 random blobs is expected, not crafted
 gen_repo "$tmp/many" many
 expect_exit 0 "$GIT_ABBREV" report --format=json "$tmp/many"
-checks=$((checks + 1))
-"$PYTHON3" - "$out" <<'PY' || fail "natural collision flagged as crafted"
-import json, sys
-b = json.load(open(sys.argv[1]))["types"]["blob"]["longest"]
-assert b["length"] >= 5 and b["improbable"] is False and b["p_random"] > 1e-3, b
-PY
+py_check "natural collision flagged as crafted" report_check.py natural "$out"
 
 # --reachable: the planted unreachable blob is counted by default, not with
 # --reachable; the reachable counts equal git rev-list --objects --all
@@ -113,16 +98,7 @@ cp "$out" "$tmp/reach.json"
 git -C "$repo" rev-list --objects --all | cut -d' ' -f1 |
 	git -C "$repo" cat-file --batch-check='%(objectname) %(objecttype)' >"$tmp/revlist"
 grep -q "^$unreach " "$tmp/revlist" && die "planted unreachable blob is reachable"
-checks=$((checks + 1))
-"$PYTHON3" - "$tmp/all.json" "$tmp/reach.json" "$tmp/revlist" <<'PY' || fail "--reachable counts"
-import json, sys, collections
-full = json.load(open(sys.argv[1]))["types"]; reach = json.load(open(sys.argv[2]))["types"]
-want = collections.Counter(l.split()[1] for l in open(sys.argv[3]))
-for t in ("commit", "tree", "blob", "tag"):
-    assert reach[t]["count"] == want[t], (t, reach[t]["count"], want[t])
-assert reach["all"]["count"] == sum(want.values())
-assert full["blob"]["count"] > reach["blob"]["count"], "unreachable blob not excluded"
-PY
+py_check "--reachable counts" report_check.py reachable_counts "$tmp/all.json" "$tmp/reach.json" "$tmp/revlist"
 expect_exit 1 "$GIT_ABBREV" check "$cc_len" --reachable "$repo"
 
 # usage errors

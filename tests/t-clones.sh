@@ -33,17 +33,7 @@ then
 	# git's shortest abbreviation, 4, is the shortest length check takes
 	if [ -n "$(cut -c1-4 "$tmp/s256.ids" | sort | uniq -d)" ]; then s4=1; else s4=0; fi
 	expect_exit $s4 "$GIT_ABBREV" check 4 --type=all --format=json "$S"
-	checks=$((checks + 1))
-	"$PYTHON3" - "$out" "$tmp/s256.ids" <<'PY' || fail "sha256: groups at 4 chars"
-import json, sys, collections
-d = json.load(open(sys.argv[1]))
-ids = [l.strip() for l in open(sys.argv[2])]
-want = collections.Counter(i[:4] for i in ids)
-want = {p: n for p, n in want.items() if n > 1}
-got = {g["prefix"]: len(g["members"]) for g in d["groups"]}
-assert got == want, (got, want)
-assert all(len(m["id"]) == 64 for g in d["groups"] for m in g["members"])
-PY
+	py_check "sha256: groups at 4 chars" report_check.py prefix_groups "$out" "$tmp/s256.ids"
 	git -C "$S" repack -adq
 	expect_exit 0 "$GIT_ABBREV" --format=json "$S"
 	oracle_compare "sha256 one pack" "$out" "$S"

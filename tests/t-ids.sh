@@ -74,44 +74,7 @@ for f in text markdown; do
 		! grep -q "tags that peel to a commit, among" "$out" ||
 		fail "ids --format=$f: the commit-ish legend: $(grep -i 'commit-ish' "$out" | tail -n 2)"
 done
-checks=$((checks + 1))
-"$PYTHON3" - "$tmp/report.json" "$tmp/ids.json" "$tmp/objs" >"$tmp/keys.out" 2>&1 <<'PY' ||
-import json, sys
-rep, ids = (json.load(open(f)) for f in sys.argv[1:3])
-bad = []
-
-def walk(a, b, path):
-    """Every key of the report is in the ids report, with the same value
-    (lists of groups compared whole; descriptions are the repository's)."""
-    if isinstance(a, dict):
-        for k, v in a.items():
-            # the verdict needs commit dates, which an ID list has not
-            if k == "description" or path + "/" + k in ("/types/commit-ish", "/verdict"):
-                continue
-            if k not in b:
-                bad.append("missing " + path + "/" + k)
-            elif k not in ("repositories",):
-                walk(v, b[k], path + "/" + k)
-    elif isinstance(a, list):
-        if len(a) != len(b):
-            bad.append("length of " + path)
-        for i, (x, y) in enumerate(zip(a, b)):
-            walk(x, y, path + "/%d" % i)
-    elif a != b and path not in ("/shallow", "/partial"):
-        bad.append("%s: %r != %r" % (path, a, b))
-
-walk(rep, ids, "")
-assert ids["repositories"] == [sys.argv[3]], ids["repositories"]
-inp = ids["input"]
-assert inp["lines"] == ids["objects"] and inp["duplicates"] == 0 and inp["bad_lines"] == 0, inp
-assert inp["tags_peeled"] is False, inp
-assert rep["types"]["tag"]["count"] > 0, "the repository has no tag to peel"
-ish, com = ids["types"]["commit-ish"], ids["types"]["commit"]
-assert (ish["count"], ish["lengths"]) == (com["count"], com["lengths"]), "commit-ish is not the commits"
-print("\n".join(bad))
-sys.exit(1 if bad else 0)
-PY
-	{ fail "ids and report JSON differ"; show "$tmp/keys.out"; }
+py_check "ids and report JSON differ" report_check.py ids_same "$tmp/report.json" "$tmp/ids.json" "$tmp/objs"
 tables "$tmp/ids.json" >"$tmp/ids.tables"
 
 # same_tables LABEL: the last run's JSON has the tables of ids.json
