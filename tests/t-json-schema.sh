@@ -49,25 +49,5 @@ doc ids 0 ids --format=json "$tmp/ids"
 doc merge 0 merge --format=json "$tmp/part"
 
 say "each document: one JSON object with the report's schema_version as its first key"
-checks=$((checks + 1))
-"$PYTHON3" - "$tmp/json" "$tmp/run" "$tmp/json-commands" >"$tmp/check.out" 2>&1 <<'PY' || { fail "schema_version"; show "$tmp/check.out"; }
-import json, os, sys
-d, run, offered = sys.argv[1], open(sys.argv[2]).read().split(), open(sys.argv[3]).read().split()
-bad = []
-want = json.load(open(os.path.join(d, "report.json")))["schema_version"]
-if not (isinstance(want, int) and want >= 2):
-    bad.append("report's schema_version %r" % want)
-for name in run:
-    doc = json.load(open(os.path.join(d, name + ".json")))
-    if not isinstance(doc, dict) or doc.get("schema_version") != want:
-        bad.append("%s: schema_version %r, not %r" % (
-            name, doc.get("schema_version") if isinstance(doc, dict) else type(doc).__name__, want))
-    elif list(doc)[0] != "schema_version":
-        bad.append("%s: the first key is %r, not schema_version" % (name, list(doc)[0]))
-for c in offered:
-    if not any(n == c or n.startswith(c + "-") for n in run):
-        bad.append("%s offers --format=json and is not run here" % c)
-print("\n".join(bad))
-sys.exit(1 if bad else 0)
-PY
+py_check "schema_version" report_check.py schema_versions "$tmp/json" "$tmp/run" "$tmp/json-commands"
 finish

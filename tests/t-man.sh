@@ -48,20 +48,7 @@ done
 say "every key of report --format=json is documented"
 gen_repo "$tmp/repo" planted
 expect_exit 0 "$GIT_ABBREV" report --format=json "$tmp/repo"
-"$PYTHON3" - "$out" >"$tmp/keys" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-keys = set(d)
-for s in d["types"].values():
-    keys |= set(s)
-    keys |= set(s["longest"])
-    for g in s["longest"]["groups"]:
-        for m in g:
-            keys |= set(m)
-    for row in s.get("model", {}).values():
-        keys |= set(row)
-print("\n".join(sorted(keys)))
-PY
+"$PYTHON3" "$tests_dir/report_check.py" json_keys "$out" >"$tmp/keys"
 while read -r key; do
 	checks=$((checks + 1))
 	grep -q "\\\\fB$key\\\\fR" "$man" || fail "JSON key $key is not in the man page"

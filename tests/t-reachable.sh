@@ -41,18 +41,7 @@ checks=$((checks + 1))
 grep -qxF "Reachable from \`HEAD\`, \`refs/heads/*\`, \`refs/tags/*\`: $nrefs refs." "$out" ||
 	fail "markdown does not say which refs were walked"
 expect_exit 0 "$GIT_ABBREV" report --format=svg --reachable "$S"
-checks=$((checks + 1))
-"$PYTHON3" - "$out" "$nrefs" <<'EOF' || fail "svg does not say which refs were walked"
-import sys, xml.etree.ElementTree as E
-NS = "{http://www.w3.org/2000/svg}"
-g = [e for e in E.parse(sys.argv[1]).iter(NS + "g") if e.get("class") == "reachable"]
-text = " ".join(t.text for t in g[0].iter(NS + "text")) if g else ""
-root = E.parse(sys.argv[1]).getroot()
-# every line of text inside the picture
-low = max(float(t.get("y", 0)) for t in root.iter(NS + "text"))
-sys.exit(text != "Reachable from HEAD, refs/heads/*, refs/tags/*: %s refs." % sys.argv[2] or
-         low > float(root.get("height")) - 4)
-EOF
+py_check "svg does not say which refs were walked" report_check.py svg_refs "$out" "$nrefs"
 args=
 cp -a "$S" "$tmp/long"
 for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
@@ -61,22 +50,10 @@ for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
 done
 # shellcheck disable=SC2086
 expect_exit 0 "$GIT_ABBREV" report --format=svg $args --refs=HEAD "$tmp/long"
-checks=$((checks + 1))
-"$PYTHON3" - "$out" <<'EOF' || fail "svg: the refs walked run past the picture's bottom"
-import sys, xml.etree.ElementTree as E
-root = E.parse(sys.argv[1]).getroot()
-low = max(float(t.get("y", 0)) for t in root.iter("{http://www.w3.org/2000/svg}text"))
-sys.exit(low > float(root.get("height")) - 4)
-EOF
+py_check "svg: the refs walked run past the picture's bottom" report_check.py svg_text_inside "$out"
 expect_exit 0 "$GIT_ABBREV" report --format=csv --refs='refs/tags/*' --refs=HEAD "$S"
-checks=$((checks + 1))
 ntags=$(($(git -C "$S" for-each-ref refs/tags | wc -l) + 1))
-"$PYTHON3" - "$out" "$ntags" <<'EOF' || fail "csv does not say which refs were walked"
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1], newline="")))
-sys.exit(not rows or any((r["reachable_from"], r["refs_walked"], r["missing_objects"]) !=
-                         ("refs/tags/* HEAD", sys.argv[2], "0") for r in rows))
-EOF
+py_check "csv does not say which refs were walked" report_check.py csv_refs "$out" "$ntags"
 
 say "--refs: the pull requests, the remote and the notes are not a clone's"
 expect_exit 0 "$GIT_ABBREV" report --format=json --refs='refs/*' "$S"
