@@ -5,6 +5,7 @@
     python3 damage.py idx-offset IDX HEXID OFFSET
     python3 damage.py midx-offset MIDX HEXID OFFSET
     python3 damage.py loose-short FILE CUT
+    python3 damage.py pack-checksum PACKDIR SUM
 
 loose: a loose blob in REPO whose header says SIZE (the content is
 "hello\\n" whatever it says); prints its ID.
@@ -12,7 +13,11 @@ idx-offset: the offset of HEXID in the pack index IDX (version 2) made
 OFFSET.  midx-offset: the same in a multi-pack-index's OOFF chunk.
 loose-short: the loose object FILE rewritten with a header that says CUT
 bytes fewer than its content has (git: "corrupt loose object").
+pack-checksum: the one pack of PACKDIR renamed to the checksum SUM (hex),
+its .pack and .idx claiming it (the .idx's own checksum made right), its
+other files removed (t-cache-trust.sh: two packs of one name).
 """
+import glob
 import hashlib
 import os
 import struct
@@ -68,6 +73,24 @@ def midx_offset(p, hexid, off):
     open(p, "wb").write(d)
 
 
+def pack_checksum(d, hexsum):
+    want = bytes.fromhex(hexsum)
+    pack = glob.glob(d + '/pack-*.pack')[0]
+    idx = pack[:-5] + '.idx'
+    for f in glob.glob(pack[:-5] + '.*'):
+        if not f.endswith(('.pack', '.idx')):
+            os.remove(f)
+    p = open(pack, 'rb').read()
+    open(pack, 'wb').write(p[:-len(want)] + want)
+    i = open(idx, 'rb').read()
+    i = i[:-2 * len(want)] + want
+    i += hashlib.new('sha1' if len(want) == 20 else 'sha256', i).digest()
+    open(idx, 'wb').write(i)
+    new = d + '/pack-' + hexsum
+    os.rename(pack, new + '.pack')
+    os.rename(idx, new + '.idx')
+
+
 if __name__ == "__main__":
     {"loose": loose, "loose-short": loose_short, "idx-offset": idx_offset,
-     "midx-offset": midx_offset}[sys.argv[1]](*sys.argv[2:])
+     "midx-offset": midx_offset, "pack-checksum": pack_checksum}[sys.argv[1]](*sys.argv[2:])

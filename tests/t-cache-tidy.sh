@@ -57,22 +57,7 @@ run "cold"
 run "warm"
 listing() { # LABEL: `cache --format=json` against the directory and the packs
 	expect_exit 0 "$GIT_ABBREV" -C "$repo" cache --format=json
-	"$PYTHON3" - "$out" "$cache" >"$tmp/listed" <<'EOF' || fail "$1: the listing is wrong"
-import json, os, sys
-d = json.load(open(sys.argv[1]))
-assert d["cache"] == sys.argv[2], d["cache"]
-files = sorted(f for f in os.listdir(sys.argv[2]) if f.endswith(".subjects"))
-assert sorted(t["file"] for t in d["tables"]) == files, (d["tables"], files)
-assert d["size"] == sum(os.path.getsize(os.path.join(sys.argv[2], f)) for f in files)
-for t in d["tables"]:
-    assert t["size"] == os.path.getsize(os.path.join(sys.argv[2], t["file"]))
-    assert t["pack_exists"] == os.path.exists(t["pack"]), t
-    assert os.path.basename(t["pack"])[:-5] == t["file"][:-9], t
-used = [t["last_used"] for t in d["tables"]]
-assert used == sorted(used, reverse=True), used
-for t in d["tables"]:
-    print(t["pack"], t["pack_exists"])
-EOF
+	py_check "$1: the listing is wrong" verify_check.py cache_listing "$out" "$cache" "$tmp/listed"
 }
 listing "warm"
 packs | sed 's/$/ True/' >"$tmp/want.listed"

@@ -34,24 +34,7 @@ sumA=$(ls "$A"/.git/objects/pack/*.pack | sed 's|.*/pack-||; s|\.pack$||')
 	die "the two packs differ in object count"
 # B's pack renamed to A's checksum, its .pack and .idx claiming it (the
 # .idx's own checksum made right)
-"$PYTHON3" - "$B/.git/objects/pack" "$sumA" <<'EOF'
-import glob, hashlib, os, sys
-d, want = sys.argv[1], bytes.fromhex(sys.argv[2])
-pack = glob.glob(d + '/pack-*.pack')[0]
-idx = pack[:-5] + '.idx'
-for f in glob.glob(pack[:-5] + '.*'):
-    if not f.endswith(('.pack', '.idx')):
-        os.remove(f)
-p = open(pack, 'rb').read()
-open(pack, 'wb').write(p[:-len(want)] + want)
-i = open(idx, 'rb').read()
-i = i[:-2 * len(want)] + want
-i += hashlib.new('sha1' if len(want) == 20 else 'sha256', i).digest()
-open(idx, 'wb').write(i)
-new = d + '/pack-' + sys.argv[2]
-os.rename(pack, new + '.pack')
-os.rename(idx, new + '.idx')
-EOF
+"$PYTHON3" "$tests_dir/damage.py" pack-checksum "$B/.git/objects/pack" "$sumA"
 [ -f "$B/.git/objects/pack/pack-$sumA.idx" ] || die "the crafted pack is missing"
 
 short() { git -C "$A" rev-parse --short=12 "$1"; }

@@ -10,6 +10,7 @@ IDs, subjects, the findings it planted).  A check prints what differs
 findings of a commit and a given ID, one_error() the single error.
 """
 import json
+import os
 import re
 import subprocess
 import sys
@@ -175,6 +176,26 @@ def other_repo(d, argv):
     assert re.search(r"; in %s, %s[0-9a-f]* has this subject$" % (re.escape(mainline), m[:12]),
                      f["message"]), f
     assert [x["kind"] for x in by[5]] == ["style"] and by[5][0]["resolved_id"] == m, by[5]
+
+
+def cache_listing(d, argv):
+    """CACHE LISTED: `cache --format=json` lists the tables of the cache
+    directory CACHE with the file system's sizes, newest use first, each
+    pack and whether it exists; those pairs are written to LISTED."""
+    cache, listed = argv
+    assert d["cache"] == cache, d["cache"]
+    files = sorted(f for f in os.listdir(cache) if f.endswith(".subjects"))
+    assert sorted(t["file"] for t in d["tables"]) == files, (d["tables"], files)
+    assert d["size"] == sum(os.path.getsize(os.path.join(cache, f)) for f in files)
+    for t in d["tables"]:
+        assert t["size"] == os.path.getsize(os.path.join(cache, t["file"]))
+        assert t["pack_exists"] == os.path.exists(t["pack"]), t
+        assert os.path.basename(t["pack"])[:-5] == t["file"][:-9], t
+    used = [t["last_used"] for t in d["tables"]]
+    assert used == sorted(used, reverse=True), used
+    with open(listed, "w") as f:
+        for t in d["tables"]:
+            print(t["pack"], t["pack_exists"], file=f)
 
 
 def patman(path):
