@@ -4,6 +4,7 @@ the tool prints for them, against git's (t-commit-days.sh).
 
     python3 commit_days.py days N            a git fast-import stream
     python3 commit_days.py newyear N PER     another one
+    python3 commit_days.py subjects N        another (t-subject.sh)
     python3 commit_days.py check WHAT OUT GIT
 
 `days`: N commits over 2016..2019, each at 23:30 in zone -0500 (the next
@@ -47,8 +48,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import birthday  # noqa: E402
 
 
-def commit(out, i, t, zone):
-    msg = "c%d\n" % i
+def commit(out, i, t, zone, msg=None):
+    msg = msg or "c%d\n" % i
     out.append("commit refs/heads/main\nmark :%d\ncommitter C <c@example.com> %d %s\n"
                "data %d\n%s" % (i + 1, t, zone, len(msg), msg))
     if i:
@@ -67,6 +68,22 @@ def days(n):
             commit(out, i, day + 23 * 3600 + 30 * 60 + 5 * 3600, "-0500")
         else:
             commit(out, i, day + 30 * 60 - 11 * 3600, "+1100")
+    sys.stdout.write("".join(out))
+
+
+def subjects(n):
+    """t-subject.sh: N commits whose messages start with blank lines,
+    indents, form feeds and vertical tabs, at 04:30 UTC (the day before
+    west of UTC) or 21:00 UTC (the day after east of it)."""
+    forms = ["  indented %d\f\n   second\tline  \n\nbody\n",
+             "\n\n\tfirst %d\n\v\nthird\n\nbody\n",
+             "plain %d  \n\f\nafter a form feed\n",
+             "   %d\n"]
+    zones = ["-0700", "+1130", "-1100", "+0000"]
+    out = []
+    for i in range(1, n + 1):
+        t = 1143340200 + (i // 2) * 86400 + (i % 2) * 59400
+        commit(out, i - 1, t, zones[(i // 4) % len(zones)], forms[i % len(forms)] % i)
     sys.stdout.write("".join(out))
 
 
@@ -238,6 +255,9 @@ CHECKS = {
 def main():
     if sys.argv[1] == "days":
         days(int(sys.argv[2]))
+        return
+    if sys.argv[1] == "subjects":
+        subjects(int(sys.argv[2]))
         return
     if sys.argv[1] == "newyear":
         newyear(int(sys.argv[2]), int(sys.argv[3]))

@@ -10,25 +10,7 @@
 
 n=2000
 git init -q "$tmp/r"
-"$PYTHON3" - "$n" >"$tmp/stream" <<'EOF'
-import sys
-n = int(sys.argv[1])
-forms = ["  indented %d\f\n   second\tline  \n\nbody\n",
-         "\n\n\tfirst %d\n\v\nthird\n\nbody\n",
-         "plain %d  \n\f\nafter a form feed\n",
-         "   %d\n"]
-zones = ["-0700", "+1130", "-1100", "+0000"]
-for i in range(1, n + 1):
-    msg = (forms[i % len(forms)] % i).encode()
-    # 04:30 UTC: the day before west of UTC; 21:00 UTC: the day after east of it
-    t = 1143340200 + (i // 2) * 86400 + (i % 2) * 59400
-    out = "commit refs/heads/main\nmark :%d\ncommitter C <c@x> %d %s\ndata %d\n" % (
-        i, t, zones[(i // 4) % len(zones)], len(msg))
-    sys.stdout.buffer.write(out.encode() + msg)
-    if i > 1:
-        sys.stdout.buffer.write(b"from :%d\n" % (i - 1))
-    sys.stdout.buffer.write(b"\n")
-EOF
+"$PYTHON3" "$tests_dir/commit_days.py" subjects "$n" >"$tmp/stream"
 git -C "$tmp/r" fast-import --quiet <"$tmp/stream" || die "fast-import failed"
 
 say "check 4: each listed commit's subject and day as git log prints them"
