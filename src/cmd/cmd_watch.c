@@ -31,6 +31,7 @@
 #include "emit.h"
 #include "emit_verify.h"
 #include "exitcodes.h"
+#include "grow.h"
 #include "hexid.h"
 #include "idset.h"
 #include "cite_git2.h"
@@ -123,16 +124,9 @@ static int hit(void *arg, const unsigned char *id, int type, int commitish)
 	/* a pair of two commits of the range is reported once, by the greater */
 	if (memcmp(id, w->self, w->rawsz) > 0 && in_range(w, id))
 		return 0;
-	if (w->nv == w->cv) {
-		size_t cap = w->cv ? 2 * w->cv : 8;
-		watch_pair *v = realloc(w->v, cap * sizeof(*v));
-
-		if (!v) {
-			w->nomem = 1;
-			return 1;
-		}
-		w->v = v;
-		w->cv = cap;
+	if (GROW(w->v, w->cv, w->nv + 1, 8)) {
+		w->nomem = 1;
+		return 1;
 	}
 	p = &w->v[w->nv++];
 	memset(p, 0, sizeof(*p));
@@ -422,15 +416,8 @@ static int cmd_watch(int argc, char **argv)
 	if ((ret = vr_range(&rg, here.g, o.range ? o.range : range, 1)))
 		goto done;
 	while ((rc = cite_range_next(rg, id, &msg, &len, err, sizeof(err))) == 1) {
-		if (w.n == w.cap) {
-			size_t cap = w.cap ? 2 * w.cap : 256;
-			unsigned char *v = realloc(w.ids, cap * ABBREV_MAX_RAWSZ);
-
-			if (!v)
-				goto nomem;
-			w.ids = v;
-			w.cap = cap;
-		}
+		if (grow(&w.ids, &w.cap, w.n + 1, 256, ABBREV_MAX_RAWSZ))
+			goto nomem;
 		memset(w.ids + w.n * ABBREV_MAX_RAWSZ, 0, ABBREV_MAX_RAWSZ);
 		memcpy(w.ids + w.n++ * ABBREV_MAX_RAWSZ, id, w.rawsz);
 	}

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "grow.h"
 #include "utf8.h"
 
 int svg_scale_init(svg_scale *s, double lo, double hi, double p0, double p1, int log)
@@ -467,30 +468,16 @@ void svg_marks_line(svg_marks *m, double x0, double y0, double x1, double y1, do
 		return;
 	if (m->clipped && !clip_segment(s, &m->clip))
 		return;
-	if (m->nseg == m->segcap) {
-		size_t cap = m->segcap ? 2 * m->segcap : 256;
-		double(*seg)[5] = realloc(m->seg, cap * sizeof(*seg));
-
-		if (!seg)
-			return;
-		m->seg = seg;
-		m->segcap = cap;
-	}
+	if (GROW(m->seg, m->segcap, m->nseg + 1, 256))
+		return;
 	memcpy(m->seg[m->nseg], s, sizeof(s));
 	m->seg[m->nseg++][4] = width / 2;
 }
 
 void svg_marks_box(svg_marks *m, svg_box b)
 {
-	if (m->nbox == m->boxcap) {
-		size_t cap = m->boxcap ? 2 * m->boxcap : 64;
-		svg_box *box = realloc(m->box, cap * sizeof(*box));
-
-		if (!box)
-			return;
-		m->box = box;
-		m->boxcap = cap;
-	}
+	if (GROW(m->box, m->boxcap, m->nbox + 1, 64))
+		return;
 	m->box[m->nbox++] = b;
 }
 

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "grow.h"
+
 static const struct {
 	const char *name, *heading, *words;
 } classes[CITE_C_COUNT] = {
@@ -167,21 +169,6 @@ static cite_audit_year *year_row(cite_audit *a, int year)
 	return &v[i];
 }
 
-static int grow(void **v, size_t *cap, size_t n, size_t size)
-{
-	void *p;
-	size_t c;
-
-	if (n < *cap)
-		return 0;
-	c = *cap ? 2 * *cap : 64;
-	if (!(p = realloc(*v, c * size)))
-		return -1;
-	*v = p;
-	*cap = c;
-	return 0;
-}
-
 static void written_id(char *out, const citation *ref)
 {
 	size_t n = ref->id_len < CITE_ID_MAX ? ref->id_len : CITE_ID_MAX;
@@ -217,7 +204,7 @@ int cite_audit_add(cite_audit *a, const cite_list *l, const cite_results *res,
 		if (c == CITE_C_AMBIGUOUS || c == CITE_C_AMBIGUOUS_TODAY) {
 			cite_audit_prefix *p;
 
-			if (grow((void **)&a->amb, &a->camb, a->namb, sizeof(*a->amb)))
+			if (GROW(a->amb, a->camb, a->namb + 1, 64))
 				return -1;
 			p = &a->amb[a->namb++];
 			memset(p, 0, sizeof(*p));
@@ -229,7 +216,7 @@ int cite_audit_add(cite_audit *a, const cite_list *l, const cite_results *res,
 		if (cite_class_wrong(c)) {
 			cite_audit_wrong *w;
 
-			if (grow((void **)&a->wrong, &a->cwrong, a->nwrong, sizeof(*a->wrong)))
+			if (GROW(a->wrong, a->cwrong, a->nwrong + 1, 64))
 				return -1;
 			w = &a->wrong[a->nwrong++];
 			memset(w, 0, sizeof(*w));

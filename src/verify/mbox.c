@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 /* ---- lines and headers ----------------------------------------------------- */
 
 /* The end of the line at p (its newline, or len). */
@@ -346,18 +348,9 @@ static void add_bytes(builder *b, const char *s, size_t n)
 {
 	if (b->nomem)
 		return;
-	if (b->n + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		char *t;
-
-		while (cap < b->n + n + 1)
-			cap *= 2;
-		if (!(t = realloc(b->t, cap))) {
-			b->nomem = 1;
-			return;
-		}
-		b->t = t;
-		b->cap = cap;
+	if (n > SIZE_MAX - b->n - 1 || GROW(b->t, b->cap, b->n + n + 1, 256)) {
+		b->nomem = 1;
+		return;
 	}
 	memcpy(b->t + b->n, s, n);
 	b->n += n;
@@ -369,16 +362,9 @@ static void begin_line(builder *b, size_t raw, size_t line)
 {
 	if (b->nomem)
 		return;
-	if (b->nl == b->lcap) {
-		size_t cap = b->lcap ? 2 * b->lcap : 32;
-		mbox_line *l = realloc(b->l, cap * sizeof(*l));
-
-		if (!l) {
-			b->nomem = 1;
-			return;
-		}
-		b->l = l;
-		b->lcap = cap;
+	if (GROW(b->l, b->lcap, b->nl + 1, 32)) {
+		b->nomem = 1;
+		return;
 	}
 	b->l[b->nl++] = (mbox_line){ b->n, raw, line, 0 };
 }
@@ -503,15 +489,8 @@ typedef struct {
 
 static int add_part(parts *ps, size_t s, size_t e, const part_headers *ph)
 {
-	if (ps->n == ps->cap) {
-		size_t cap = ps->cap ? 2 * ps->cap : 4;
-		part *v = realloc(ps->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		ps->v = v;
-		ps->cap = cap;
-	}
+	if (GROW(ps->v, ps->cap, ps->n + 1, 4))
+		return -1;
 	ps->v[ps->n] = (part){ s, e, ph->enc, "" };
 	memcpy(ps->v[ps->n++].charset, ph->charset, sizeof(ph->charset));
 	return 0;
@@ -997,13 +976,8 @@ int mbox_split(const char *buf, size_t len, mbox_list *out)
 		mbox_msg *m;
 		size_t q = p;
 
-		if (out->n == cap) {
-			mbox_msg *v = realloc(out->v, (cap = cap ? 2 * cap : 8) * sizeof(*v));
-
-			if (!v)
-				goto nomem;
-			out->v = v;
-		}
+		if (GROW(out->v, cap, out->n + 1, 8))
+			goto nomem;
 		m = &out->v[out->n++];
 		memset(m, 0, sizeof(*m));
 		m->start = p;

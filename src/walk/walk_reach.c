@@ -64,15 +64,8 @@ typedef struct {
 
 static int push(git_oid **v, size_t *n, size_t *cap, const git_oid *oid)
 {
-	if (*n == *cap) {
-		size_t c = *cap ? 2 * *cap : 1024;
-		git_oid *w = realloc(*v, c * sizeof(*w));
-
-		if (!w)
-			return WALK_NOMEM;
-		*v = w;
-		*cap = c;
-	}
+	if (GROW(*v, *cap, *n + 1, 1024))
+		return WALK_NOMEM;
 	(*v)[(*n)++] = *oid;
 	return WALK_OK;
 }
