@@ -387,15 +387,19 @@ START_TEST(test_resolve_repeated)
 	/*
 	 * the 3 prefixes that name one commit or none (2000000000bb
 	 * lower-cased) asked once each; the ambiguous one each time; the
-	 * unknown one's neighbours one char off once (15 a char, and a swap
-	 * of each two neighbours that differ)
+	 * unknown one asked again, then its neighbours one char off once (15
+	 * a char, and a swap of each two neighbours that differ) at the
+	 * positions up to the 10 chars it shares with 3000000000cc (the 11th
+	 * and 12th changed can name nothing), its unique length asked once
+	 * for that
 	 */
 	size_t swaps = 0;
+	const char *u = "3000000000ff";
 
-	for (const char *u = "3000000000ff"; u[1]; u++)
-		swaps += u[0] != u[1];
-	ck_assert_uint_eq(n_prefix, 3 + 6 + 15 * 12 + swaps);
-	ck_assert_uint_le(n_unique, 3);
+	for (size_t i = 0; i <= 10; i++)
+		swaps += u[i] != u[i + 1];
+	ck_assert_uint_eq(n_prefix, 3 + 6 + 1 + 15 * 11 + swaps);
+	ck_assert_uint_le(n_unique, 4);
 	cite_results_clear(&RES);
 	cite_resolver_free(r2);
 }

@@ -1138,6 +1138,29 @@ static int neighbour_commits(cite_resolver *r, const char *hex, size_t n, prefix
 	return 0;
 }
 
+/*
+ * The most leading hex chars of hex[0..L) some object's ID has (3 when
+ * it may be fewer; L when an object has them all): a one-char change or
+ * a swap at position i keeps hex[0..i) as it is, so past that position
+ * no change can name an object.  One prefix lookup and one unique length
+ * (the .idx names only, no object's type read).  The length, or -1
+ * (r->failed).
+ */
+static long shared_prefix(cite_resolver *r, const char *hex, size_t L, prefix_hits *h)
+{
+	unsigned char id[ABBREV_MAX_RAWSZ];
+	unsigned len;
+
+	if (lookup_prefix_in(r, r->objs, hex, L, h))
+		return -1;
+	/* no object has all L: none is the ID padded with zeros, "another" to unique_length() */
+	if (h->ncommits || h->nothers || hexid_parse_prefix(id, r->rawsz, hex, L))
+		return (long)L;
+	if (id_status(r, r->objs->unique_length(r->objs->ctx, id, &len, r->err, sizeof(r->err))))
+		return -1;
+	return len - 1 < L ? (long)len - 1 : (long)L;
+}
+
 /* Keep the commits of v[0..*n) for which keep() says 1, if any does; how many it kept. */
 static size_t tier(job *j, unsigned char (*v)[ABBREV_MAX_RAWSZ], size_t *n,
 		   int (*keep)(job *j, const unsigned char *id))
@@ -1191,7 +1214,9 @@ static int tier_subject(job *j, const unsigned char *id)
  * The commit an ID that names nothing was meant to name, one hex char
  * off: the commits whose IDs start with the ID as written with one char
  * changed (15 per char) or two neighbours swapped, 15 * L + (L - 1)
- * prefixes of its length L, each one lookup.  Of them, with a subject
+ * prefixes of its length L, each one lookup, but only at the positions
+ * up to the longest prefix of it some object has (shared_prefix()):
+ * about 6 of 12 among a million objects.  Of them, with a subject
  * written, those that have it; as of the commit checked (--range) its
  * ancestors only, else those on HEAD first, then (a subject written)
  * those on a branch or tag.  With no subject, the nearness alone must
@@ -1210,6 +1235,7 @@ static int typo_of(job *j, unsigned char *out)
 	char hex[ABBREV_MAX_HEXSZ];
 	prefix_hits *h = r->hits + 2;
 	memo_slot *m = r->slot; /* the prefix's, when lookup_prefix() kept it */
+	long K;
 	int rc = -1;
 
 	if (L < 4 || L > 2 * r->rawsz)
@@ -1232,7 +1258,9 @@ static int typo_of(job *j, unsigned char *out)
 		goto found;
 	}
 	memcpy(hex, ref->id, L);
-	for (size_t i = 0; i < L; i++) {
+	if ((K = shared_prefix(r, hex, L, h)) < 0)
+		goto done;
+	for (size_t i = 0; i < L && i <= (size_t)K; i++) {
 		char was = hex[i];
 
 		for (size_t d = 0; d < 16; d++) {
