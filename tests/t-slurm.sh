@@ -137,8 +137,10 @@ while [ -n "$(squeue -h -j "$jid" -o '%i' 2>/dev/null)" ]; do
 	sleep 0.2
 done
 checks=$((checks + 1))
-if [ "$(ls "$tmp/parts" 2>/dev/null | wc -l)" -ne 16 ]; then
-	fail "not 16 parts: $(ls "$tmp/parts" 2>&1 | tr '\n' ' ')"
+# finished parts only (part-000 .. part-015), and nothing else left behind
+if [ "$(ls "$tmp/parts" 2>/dev/null | grep -c '^part-0[01][0-9]$')" -ne 16 ] ||
+	[ "$(ls "$tmp/parts" | wc -l)" -ne 16 ]; then
+	fail "not 16 finished parts: $(ls "$tmp/parts" 2>&1 | tr '\n' ' ')"
 	cat "$tmp"/jobs/*.log 2>/dev/null | head -n 20
 	show_logs
 fi
