@@ -6,6 +6,7 @@
     python3 damage.py midx-offset MIDX HEXID OFFSET
     python3 damage.py loose-short FILE CUT
     python3 damage.py pack-checksum PACKDIR SUM
+    python3 damage.py flip-merge TOOL PART REST FLIP
 
 loose: a loose blob in REPO whose header says SIZE (the content is
 "hello\\n" whatever it says); prints its ID.
@@ -16,11 +17,17 @@ bytes fewer than its content has (git: "corrupt loose object").
 pack-checksum: the one pack of PACKDIR renamed to the checksum SUM (hex),
 its .pack and .idx claiming it (the .idx's own checksum made right), its
 other files removed (t-cache-trust.sh: two packs of one name).
+flip-merge: 300 times, one random byte of the `ids --save` part PART
+flipped into FLIP, and `TOOL merge FLIP REST` must refuse it: exit 3,
+nothing on stdout, one line on stderr (t-merge-tamper.sh); exits 1 at
+the first that is not refused.
 """
 import glob
 import hashlib
 import os
+import random
 import struct
+import subprocess
 import sys
 import zlib
 
@@ -91,6 +98,22 @@ def pack_checksum(d, hexsum):
     os.rename(idx, new + '.idx')
 
 
+def flip_merge(tool, part, rest, flip):
+    data = open(part, "rb").read()
+    rng = random.Random(25)
+    for _ in range(300):
+        b = bytearray(data)
+        i = rng.randrange(len(b))
+        b[i] ^= rng.randrange(1, 256)
+        open(flip, "wb").write(bytes(b))
+        p = subprocess.run([tool, "merge", flip, rest], capture_output=True)
+        lines = p.stderr.decode("utf-8", "replace").splitlines()
+        if p.returncode != 3 or p.stdout or len(lines) != 1:
+            print("byte %d: exit %d, stdout %d bytes, stderr %r" % (i, p.returncode, len(p.stdout), lines))
+            sys.exit(1)
+
+
 if __name__ == "__main__":
     {"loose": loose, "loose-short": loose_short, "idx-offset": idx_offset,
-     "midx-offset": midx_offset, "pack-checksum": pack_checksum}[sys.argv[1]](*sys.argv[2:])
+     "midx-offset": midx_offset, "pack-checksum": pack_checksum,
+     "flip-merge": flip_merge}[sys.argv[1]](*sys.argv[2:])
