@@ -28,6 +28,9 @@
 #                           test hook's pause (the file MARK exists)
 #   oracle_compare LABEL JSON REPO...
 #                           compare the tool's JSON with tests/oracle.py
+#   py_check LABEL MODULE ARGS...
+#                           one counted check by tests/MODULE (Python),
+#                           failed under LABEL if it exits non-zero
 #
 # Paths: the scripts are found beside this file ($tests_dir, from $0, so
 # VPATH builds and `make distcheck` with a read-only source tree work); the
