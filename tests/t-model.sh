@@ -9,123 +9,30 @@
 
 . "$(dirname "$0")/setup.sh"
 
-# json_check LABEL FILE PYTHON: run PYTHON with `d` = the parsed FILE
-# (NaN/Infinity rejected) and tests/birthday.py's formulas as `birthday`;
-# it raises AssertionError to fail the check.
-json_check() {
-	label=$1 file=$2 code=$3
-	checks=$((checks + 1))
-	if "$PYTHON3" - "$file" >"$tmp/py.out" 2>&1 <<PY
-import json, sys
-sys.path.insert(0, "$tests_dir")
-import birthday
-def no_const(c):
-    raise ValueError("not JSON: " + c)
-with open(sys.argv[1]) as f:
-    d = json.load(f, parse_constant=no_const)
-$code
-PY
-	then
-		:
-	else
-		fail "$label"
-		show "$tmp/py.out"
-	fi
-}
-
-# Shared by the flat output and each set of the "sets" output.
-cat >"$tmp/check_set.py" <<'PY'
-def check_set(s, n, lengths):
-    assert s["objects"] == n, s["objects"]
-    keys = [str(L) for L in lengths]
-    assert list(s["lengths"]) == keys, list(s["lengths"])
-    assert list(s["capacity"]) == keys, list(s["capacity"])
-    last = None
-    for k in keys:
-        row = s["lengths"][k]
-        e, p = row["expected_pairs"], row["p_collision"]
-        assert 0 <= p <= 1, (k, p)
-        assert e >= 0, (k, e)
-        if last is not None:
-            assert p <= last, ("P rises", k)
-            assert p < last or p == 1 or p == 0, ("P flat", k)
-        last = p
-        cap = s["capacity"][k]
-        assert 0 < cap["p01"] < cap["p50"], (k, cap)
-    for a, b in zip(keys, keys[1:]):
-        assert s["capacity"][a]["p50"] < s["capacity"][b]["p50"], (a, b)
-PY
-
 say "model --objects=13021585 --format=json: the seeds' numbers"
 expect_exit 0 "$GIT_ABBREV" model --objects=13021585 --format=json
 [ -s "$err" ] && { checks=$((checks + 1)); fail "json run wrote to stderr"; show "$err"; }
 cp "$out" "$tmp/seed.json"
-json_check "seed JSON" "$tmp/seed.json" "
-exec(open('$tmp/check_set.py').read())
-check_set(d, 13021585, range(4, 41))
-assert set(d) == {'schema_version', 'objects', 'lengths', 'capacity'}, list(d)
-e10 = d['lengths']['10']['expected_pairs']
-e11 = d['lengths']['11']['expected_pairs']
-assert abs(e10 - 77) / 77 < 0.02, e10
-assert abs(e11 - 4.8) / 4.8 < 0.02, e11
-assert d['lengths']['4']['p_collision'] == 1
-assert 0 < d['lengths']['40']['p_collision'] < 1e-30
-# the closed forms, recomputed here (tests/birthday.py)
-import math
-for L in (10, 12, 16, 20):
-    E, P = birthday.pairs(13021585, L), birthday.p_collision(13021585, L)
-    row = d['lengths'][str(L)]
-    assert abs(row['expected_pairs'] - E) <= 1e-12 * E, (L, row)
-    assert abs(row['p_collision'] - P) <= 1e-12 * P, (L, row)
-# capacity: the largest n with n(n-1)/2 <= -ln(1-p) 16^L
-for L in range(4, 21):
-    for key, p in (('p01', 0.01), ('p50', 0.5)):
-        c = d['capacity'][str(L)][key]
-        T = -math.log1p(-p) * 16**L
-        assert c * (c - 1) / 2 <= T * (1 + 1e-12) and (c + 1) * c / 2 > T * (1 - 1e-12), (L, key, c)
-"
+py_check "seed JSON" model_check.py seed "$tmp/seed.json"
 
 say "model --objects --commits: one entry per set"
 expect_exit 0 "$GIT_ABBREV" model --objects=13021585 --commits=1302158 --format=json
-json_check "sets JSON" "$out" "
-exec(open('$tmp/check_set.py').read())
-assert list(d) == ['schema_version', 'sets'], list(d)
-assert d['schema_version'] == 2, d['schema_version']
-assert list(d['sets']) == ['all', 'commit'], list(d['sets'])
-check_set(d['sets']['all'], 13021585, range(4, 41))
-check_set(d['sets']['commit'], 1302158, range(4, 41))
-assert d['sets']['commit']['lengths']['11']['expected_pairs'] < 0.05
-"
+py_check "sets JSON" model_check.py sets "$out"
 
 say "--from / --to choose the lengths"
 expect_exit 0 "$GIT_ABBREV" model --objects 1000 --format json --from=12 --to 14
-json_check "--from/--to" "$out" "
-assert list(d['lengths']) == ['12', '13', '14'], list(d['lengths'])
-"
+py_check "--from/--to" model_check.py lengths "$out" 12 14
 
 say "n = 0, 1 and the largest count"
 expect_exit 0 "$GIT_ABBREV" model --objects=0 --format=json
-json_check "n = 0" "$out" "
-assert all(r['expected_pairs'] == 0 and r['p_collision'] == 0 for r in d['lengths'].values())
-"
+py_check "n = 0" model_check.py none "$out" 0
 expect_exit 0 "$GIT_ABBREV" model --objects=1 --format=json
-json_check "n = 1" "$out" "
-assert all(r['p_collision'] == 0 for r in d['lengths'].values())
-"
+py_check "n = 1" model_check.py none "$out" 1
 expect_exit 0 "$GIT_ABBREV" model --objects=9223372036854775807 --format=json
-json_check "n = 2^63-1" "$out" "
-exec(open('$tmp/check_set.py').read())
-check_set(d, 9223372036854775807, range(4, 41))
-assert d['lengths']['16']['p_collision'] == 1
-"
+py_check "n = 2^63-1" model_check.py huge "$out" 9223372036854775807
 # past JSON's 63-bit integers the count is a real (emit_json.c)
 expect_exit 0 "$GIT_ABBREV" model --objects=18446744073709551615 --format=json
-json_check "n = 2^64-1" "$out" "
-exec(open('$tmp/check_set.py').read())
-assert abs(d['objects'] - 2.0**64) <= 1e-12 * 2.0**64, d['objects']
-d['objects'] = 18446744073709551615
-check_set(d, 18446744073709551615, range(4, 41))
-"
+py_check "n = 2^64-1" model_check.py huge "$out" 18446744073709551615
 
 say "text: the useful band and the advice line"
 expect_exit 0 "$GIT_ABBREV" model --objects=13021585
@@ -145,12 +52,7 @@ for fmt in text markdown; do
 	# (the capacity table's 10^15 and more are "%.3g", as fmt_count writes any count)
 	grep -q 'e+' "$out" && { fail "$fmt: a number in C's e+ notation"; show "$out"; }
 	# E at 8 chars and the expected objects / prefixes at 7, recomputed here
-	row=$("$PYTHON3" -c '
-import sys
-sys.path.insert(0, sys.argv[1])
-from birthday import pairs, expected_objects, expected_prefixes
-n = 13021585
-print("{:,.0f} {:,.0f} / {:,.0f}".format(pairs(n, 8), expected_objects(n, 7), expected_prefixes(n, 7)))' "$tests_dir")
+	row=$("$PYTHON3" "$tests_dir/model_check.py" row 13021585)
 	set -- $row
 	checks=$((checks + 1))
 	grep -Eq "^[| ]*8[| ]+$1 " "$out" || { fail "$fmt: no row '8  $1'"; show "$out"; }
@@ -198,23 +100,8 @@ for pub in "13021585 9:2452/1226 10:186/93 11:12/6 12:0/0" \
 	shift
 	expect_exit 0 "$GIT_ABBREV" model --format=json --objects="$n"
 	cp "$out" "$tmp/pub.json"
-	json_check "model --objects=$n against the published table" "$tmp/pub.json" "
-# the central 99% of Poisson(m): lo, hi with P(X < lo) <= q, P(X > hi) <= q
-interval = birthday.poisson_interval
-for cell in '$*'.split():
-    L, counts = cell.split(':')
-    objs, pre = (int(x) for x in counts.split('/'))
-    row = d['lengths'][L]
-    # recomputed here, as the model's own numbers are what is tested
-    want = birthday.pairs($n, int(L))
-    assert abs(row['expected_pairs'] - want) <= 1e-9 * want, (L, row['expected_pairs'], want)
-    mu = birthday.expected_prefixes($n, int(L))
-    assert abs(row['expected_prefixes'] - mu) <= 1e-7 * max(1.0, mu), (L, row['expected_prefixes'], mu)
-    lo, hi = interval(mu)
-    assert lo <= pre <= hi, (L, pre, mu, lo, hi)
-    # every colliding prefix of these tables holds two objects
-    assert 2 * lo <= objs <= 2 * hi, (L, objs, lo, hi)
-"
+	py_check "model --objects=$n against the published table" model_check.py published \
+		"$tmp/pub.json" "$n" "$@"
 done
 
 finish
