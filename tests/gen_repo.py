@@ -88,6 +88,11 @@ With --built DIR, a scenario already built as DIR/<scenario> (its JSON in
 DIR/<scenario>.json) is copied instead: `make check` builds each scenario
 once into tests/fixtures/ of the build tree, and every script copies it.
 
+`gen_repo.py near REPO OTHERS NHEX NOTE` writes into an existing REPO a
+commit on main's tip whose first NHEX hex chars are those of one of the
+commits listed in the file OTHERS (its message NOTE and a nonce), and
+prints both IDs.
+
 A JSON description of what was planted goes to stdout: the repositories,
 and for each planted pair its IDs, types and shared length in hex chars.
 Uses the standard library only.
@@ -1038,7 +1043,22 @@ def copy_built(src, d):
     return moved(info, src, d)
 
 
+def near(repo, others_file, nhex, note):
+    """In REPO, a commit on main's tip (not on any ref) brute-forced so that
+    its first NHEX hex chars are those of one of the commit IDs listed in
+    OTHERS_FILE; prints its ID and that other's."""
+    others = open(others_file).read().split()
+    tip, tree = rev(repo, "main"), rev(repo, "main^{tree}")
+    fam = Family("commit", commit_bytes(tree, [tip], note.encode() + b", nonce ",
+                                        EPOCH + 300000), b"\n")
+    i, other = prefix_match(fam, others, int(nhex))
+    print(write_object(repo, "commit", fam.content(i)), other)
+
+
 def main():
+    if sys.argv[1:2] == ["near"]:
+        # gen_repo.py near REPO OTHERS_FILE NHEX NOTE
+        return near(*sys.argv[2:6])
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("dir")
     ap.add_argument("--scenario", default="planted", choices=sorted(SCENARIOS))

@@ -93,10 +93,9 @@ checks=$((checks + 1))
 # ---- pre-push: watch -------------------------------------------------------------
 w=$tmp/watch
 gen_repo "$w" watch
-J() { "$PYTHON3" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$w.json" "$1"; }
-crafted=$(J 'd["crafted"]')
-target=$(J 'd["target"]')
-shared=$(J 'd["shared"]')
+crafted=$(jget "$w.json" 'd["crafted"]')
+target=$(jget "$w.json" 'd["target"]')
+shared=$(jget "$w.json" 'd["shared"]')
 # the oracles: the shared prefix names both commits; main cites the target
 [ "$shared" -ge 7 ] || die "the crafted commit shares $shared chars only"
 [ "$(git -C "$w" rev-parse --disambiguate="$(echo "$target" | cut -c1-7)" | sort)" = \
@@ -124,17 +123,8 @@ checks=$((checks + 1))
 say "pre-push: a commit sharing 7 chars with one nobody cites pushed, the share shown"
 # brute-forced on main's tip: its first 7 hex chars are those of a commit other than the target
 W rev-list main | grep -v "^$target\$" >"$tmp/others"
-"$PYTHON3" - "$tests_dir" "$c" "$tmp/others" >"$tmp/uncited" <<'EOF' || die "no commit sharing 7 chars made"
-import sys
-sys.path.insert(0, sys.argv[1])
-import gen_repo as g
-repo, others = sys.argv[2], open(sys.argv[3]).read().split()
-tip, tree = g.rev(repo, "main"), g.rev(repo, "main^{tree}")
-fam = g.Family("commit", g.commit_bytes(tree, [tip], b"shares with an uncited one, nonce ",
-                                        g.EPOCH + 300000), b"\n")
-i, other = g.prefix_match(fam, others, 7)
-print(g.write_object(repo, "commit", fam.content(i)), other)
-EOF
+"$PYTHON3" "$tests_dir/gen_repo.py" near "$c" "$tmp/others" 7 "shares with an uncited one" \
+	>"$tmp/uncited" || die "no commit sharing 7 chars made"
 read -r near other <"$tmp/uncited"
 [ "$(W rev-parse --disambiguate="$(echo "$near" | cut -c1-7)" | sort)" = "$(printf '%s\n' "$near" "$other" | sort)" ] ||
 	die "the 7-char prefix of $near does not name it and $other"
