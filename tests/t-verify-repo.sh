@@ -18,8 +18,7 @@
 d=$tmp/forks
 gen_repo "$d" forks
 stable=$d/stable mainline=$d/mainline other=$d/other
-P() { "$PYTHON3" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["planted"][0]["ids"][int(sys.argv[2])])' "$d.json" "$1"; }
-A=$(P 0)
+A=$(jget "$d.json" 'd["planted"][0]["ids"][0]')
 A8=$(echo "$A" | cut -c1-8)
 M=$(git -C "$mainline" rev-parse mainline~5)
 M12=$(echo "$M" | cut -c1-12) M7=$(echo "$M" | cut -c1-7)
@@ -59,8 +58,8 @@ expect_exit 1 -C "$stable" "$GIT_ABBREV" verify --repo="$mainline" --format=json
 py_check "findings with --repo" verify_check.py other_repo "$out" "$mainline" "$M" "$S_M"
 # without --repo the bare ID names nothing here: not a reference
 expect_exit 1 -C "$stable" "$GIT_ABBREV" verify --format=json "$tmp/cases.txt"
-"$PYTHON3" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["references"] == 4, d["references"]' "$out" ||
-	fail "without --repo the bare ID counted"
+checks=$((checks + 1))
+[ "$(jget "$out" 'd["references"]')" = 4 ] || fail "without --repo the bare ID counted"
 
 # ---- repeatable, in order ------------------------------------------------------
 printf 'Fixes: %s ("%s")\nFixes: %s ("%s")\n' "$O12" "$S_O" "$M12" "$S_M" >"$tmp/two.txt"

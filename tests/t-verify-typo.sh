@@ -15,13 +15,11 @@
 r=$tmp/typo
 gen_repo "$r" typo
 G() { git -C "$r" "$@"; }
-J() { "$PYTHON3" -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$r.json" "$1"; }
-fix=$(J 'd["fix"]')
-copy=$(J 'd["copy"]')
-side=$(J 'd["side_only"]')
-work3=$(J 'd["work"][3]')
-work5=$(J 'd["work"][5]')
-shared=$(J 'd["planted"][0]["shared"]')
+# shellcheck disable=SC2046
+set -- $(jget "$r.json" 'words([d["fix"], d["copy"], d["side_only"], d["work"][3], d["work"][5],
+	d["planted"][0]["shared"]])')
+[ $# -eq 6 ] || die "gen_repo.py's typo description lacks a key"
+fix=$1 copy=$2 side=$3 work3=$4 work5=$5 shared=$6
 [ "$shared" -ge 6 ] || die "fix and copy share $shared hex chars"
 [ "$(G log -1 --format=%s "$fix")" = "$(G log -1 --format=%s "$copy")" ] || die "the copies' subjects differ"
 G merge-base --is-ancestor "$fix" HEAD || die "fix is not on HEAD"

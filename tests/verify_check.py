@@ -11,6 +11,7 @@ findings of a commit and a given ID, one_error() the single error.
 """
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -250,8 +251,19 @@ def big_input(ids_path, n):
     sys.stdout.write("\n".join(out) + "\n")
 
 
+def garbage(kind):
+    """Fixed-seed garbage on stdout: `random` (1 MiB of random bytes) or
+    `tokens` (200,000 pieces of references, quotes, NULs and 0xff)."""
+    if kind == "random":
+        sys.stdout.buffer.write(random.Random(20241205).randbytes(1 << 20))
+        return
+    r = random.Random(7)
+    words = [b"commit ", b"Fixes: ", b"1234567890ab", b" (\"", b"\")", b"\n", b"> ", b"\0", b"\xff"]
+    sys.stdout.buffer.write(b"".join(r.choice(words) for _ in range(200000)))
+
+
 if __name__ == "__main__":
-    if sys.argv[1] in ("big_input", "patman"):  # text, not JSON
+    if sys.argv[1] in ("big_input", "patman", "garbage"):  # text, not JSON
         globals()[sys.argv[1]](*sys.argv[2:])
         sys.exit(0)
     with open(sys.argv[2], encoding="utf-8") as f:
