@@ -256,6 +256,30 @@ def watch(path, crafted, target, shared, nobj):
     return [] if ok else [json.dumps(d, indent=1) + " want p %s" % want_p]
 
 
+def tables(path):
+    """Prints the JSON report without the names of its inputs (one line,
+    keys sorted): what two spellings of the same input must share."""
+    r = json.load(open(path))
+    r.pop("repositories", None)
+    r.pop("input", None)
+    print(json.dumps(r, sort_keys=True))
+
+
+def ids_ish(ids_path, report_path, out_path):
+    """Writes ids' JSON with the report's commit-ish set: an ID list cannot
+    tell which tags peel to a commit, so the rest is compared alone."""
+    ids, rep = json.load(open(ids_path)), json.load(open(report_path))
+    ids["types"]["commit-ish"] = rep["types"]["commit-ish"]
+    json.dump(ids, open(out_path, "w"))
+
+
+def same_but_verdict(whole, merged):
+    """The merged parts are the whole run's JSON without its verdict."""
+    a, b = json.load(open(whole)), json.load(open(merged))
+    a.pop("verdict", None)
+    return [] if a == b else ["the merged JSON is not the whole run's without its verdict"]
+
+
 if __name__ == "__main__":
     bad = globals()[sys.argv[1]](*sys.argv[2:]) or []
     print("\n".join(bad), end="\n" if bad else "")

@@ -36,12 +36,7 @@ say "$nobj objects"
 # counts of what they held besides objects, for comparing runs over
 # differently spelled inputs
 tables() {
-	"$PYTHON3" -c '
-import json, sys
-r = json.load(open(sys.argv[1]))
-r.pop("repositories", None)
-r.pop("input", None)
-print(json.dumps(r, sort_keys=True))' "$1"
+	"$PYTHON3" "$tests_dir/report_check.py" tables "$1"
 }
 
 say "ids --format=json against the oracle and the repository report"
@@ -52,21 +47,14 @@ expect_exit 0 "$GIT_ABBREV" report --format=json "$repo"
 cp "$out" "$tmp/report.json"
 # an ID list does not say which tags peel to a commit: its commit-ish set
 # is the commit set (checked below); the rest against the oracle
-"$PYTHON3" -c '
-import json, sys
-ids, rep = (json.load(open(f)) for f in sys.argv[1:3])
-ids["types"]["commit-ish"] = rep["types"]["commit-ish"]
-json.dump(ids, open(sys.argv[3], "w"))' "$tmp/ids.json" "$tmp/report.json" "$tmp/ids-ish.json"
+"$PYTHON3" "$tests_dir/report_check.py" ids_ish "$tmp/ids.json" "$tmp/report.json" "$tmp/ids-ish.json"
 oracle_compare "ids json" "$tmp/ids-ish.json" "$repo"
 # the legend says what the commit-ish column of an ID list counts: the
 # commits git lists, and no tag
 checks=$((checks + 1))
 ncommits=$(grep -c ' commit$' "$tmp/objs")
-"$PYTHON3" -c '
-import json, sys
-t = json.load(open(sys.argv[1]))["types"]
-sys.exit(not (t["commit-ish"]["count"] == t["commit"]["count"] == int(sys.argv[2])))' \
-	"$tmp/ids.json" "$ncommits" || fail "ids: commit-ish is not the $ncommits commits of git cat-file"
+[ "$(jget "$tmp/ids.json" '(d["types"]["commit-ish"]["count"], d["types"]["commit"]["count"])')" = \
+	"($ncommits, $ncommits)" ] || fail "ids: commit-ish is not the $ncommits commits of git cat-file"
 for f in text markdown; do
 	expect_exit 0 "$GIT_ABBREV" ids --format=$f "$tmp/objs"
 	checks=$((checks + 1))
@@ -102,8 +90,9 @@ if command -v zstd >/dev/null 2>&1; then
 	cp "$tmp/objs.zst" "$tmp/objs-zst.txt"
 	expect_exit 0 "$GIT_ABBREV" ids --format=json "$tmp/objs-zst.txt"
 	same_tables "zstd named .txt"
-	# a skippable frame first (magic 0x184D2A5?, a length, its bytes), as zstd -dc reads it
-	"$PYTHON3" -c 'import struct, sys; sys.stdout.buffer.write(b"\x5a\x2a\x4d\x18" + struct.pack("<I", 6) + b"skip\n\n")' >"$tmp/skip.zst"
+	# a skippable frame first (magic 0x184D2A5?, a length, its bytes), as zstd -dc reads it:
+	# 0x184D2A5A and 6, little-endian
+	printf '\132\052\115\030\006\000\000\000skip\n\n' >"$tmp/skip.zst"
 	cat "$tmp/objs.zst" >>"$tmp/skip.zst"
 	zstd -dc "$tmp/skip.zst" | cmp -s - "$tmp/objs" || die "zstd -dc does not read the skippable frame"
 	for how in "" --skip-bad; do
@@ -124,10 +113,7 @@ awk '{ k = $2 == "commit" ? "rev" : $2 == "tree" ? "dir" : $2 == "blob" ? "cnt" 
      NR == 9 { print "swh:1:snp:" $1 }' "$tmp/objs" >"$tmp/swhids"
 expect_exit 0 "$GIT_ABBREV" ids --format=json "$tmp/swhids"
 same_tables "SWHIDs"
-"$PYTHON3" -c '
-import json, sys
-i = json.load(open(sys.argv[1]))["input"]
-sys.exit(0 if i["skipped"] == {"snp": 2, "ori": 1, "emd": 0, "raw": 0} else 1)' "$out" ||
+[ "$(jget "$out" 'd["input"]["skipped"] == {"snp": 2, "ori": 1, "emd": 0, "raw": 0}')" = True ] ||
 	fail "SWHID kinds not counted: $(grep -A6 skipped "$out")"
 expect_exit 0 "$GIT_ABBREV" ids "$tmp/swhids"
 grep -q "^git-abbrev: note: 3 SWHIDs of kinds without a git object skipped: 2 snp, 1 ori" "$err" ||
@@ -136,11 +122,8 @@ grep -q "^git-abbrev: note: 3 SWHIDs of kinds without a git object skipped: 2 sn
 say "duplicates count once"
 expect_exit 0 "$GIT_ABBREV" ids --format=json "$tmp/objs" "$tmp/objs-sized"
 same_tables "the list twice"
-"$PYTHON3" -c '
-import json, sys
-i = json.load(open(sys.argv[1]))["input"]
-sys.exit(0 if i["duplicates"] == int(sys.argv[2]) and i["lines"] == 2 * int(sys.argv[2]) else 1)' \
-	"$out" "$nobj" || fail "duplicates not counted: $(grep -A6 '"input"' "$out")"
+[ "$(jget "$out" '(d["input"]["duplicates"], d["input"]["lines"])')" = "($nobj, $((2 * nobj)))" ] ||
+	fail "duplicates not counted: $(grep -A6 '"input"' "$out")"
 
 say "bad lines: an error naming file and line, or skipped and counted"
 { sed -n 1,4p "$tmp/objs"; echo "not an object line"; sed -n '5,$p' "$tmp/objs"; } >"$tmp/bad"
@@ -237,10 +220,7 @@ done
 # verdict (text: from the blank line before "verdict:" on; JSON: its key)
 awk '/^verdict:/ { exit } { print }' "$tmp/rwhole.text" | sed '$ { /^$/d; }' >"$tmp/rwhole.counts"
 same_but_verdict() { # WHOLE.json MERGED.json
-	"$PYTHON3" -c 'import json, sys
-a, b = (json.load(open(f)) for f in sys.argv[1:3])
-a.pop("verdict", None)
-sys.exit(0 if a == b else 1)' "$1" "$2"
+	"$PYTHON3" "$tests_dir/report_check.py" same_but_verdict "$1" "$2"
 }
 expect_exit 0 sh -c '"$2" merge --format=text "$1"/*' sh "$tmp/rparts" "$GIT_ABBREV"
 checks=$((checks + 1))
