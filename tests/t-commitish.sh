@@ -53,14 +53,10 @@ for kind in tag-commit tag-tag-commit tag-tree tag-blob; do
 
 	# what the tool says
 	expect_exit 1 "$GIT_ABBREV" check "$len" --format=json --type=commit-ish "$repo"
-	listed=$("$PYTHON3" -c 'import json,sys
-d=json.load(open(sys.argv[1]))
-print(any(g["prefix"]==sys.argv[2] for g in d["groups"]))' "$out" "$prefix")
+	listed=$(jget "$out" "any(g['prefix'] == '$prefix' for g in d['groups'])")
 	# every planted commit shares its prefix with a tag: commit~other
 	expect_exit 1 "$GIT_ABBREV" check "$len" --against=all --format=json "$repo"
-	cvo=$("$PYTHON3" -c 'import json,sys
-d=json.load(open(sys.argv[1]))
-print(any(g["prefix"]==sys.argv[2] for g in d["groups"]))' "$out" "$prefix")
+	cvo=$(jget "$out" "any(g['prefix'] == '$prefix' for g in d['groups'])")
 
 	# what git does
 	log=$(git_answer log -1 --format=%H "$prefix")

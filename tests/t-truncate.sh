@@ -38,7 +38,7 @@ cut_under() {
 	# cut the pack once the tool has mapped it and paused
 	wait_paused "$tool" "$tmp/paused" "$what"
 	# in place, as a failing disk or a careless script would: the same inode
-	"$PYTHON3" -c 'import os, sys; os.truncate(sys.argv[1], 4096)' "$cut"
+	truncate -s 4096 "$cut"
 	if wait "$tool"; then rc=0; else rc=$?; fi
 	checks=$((checks + 1))
 	[ "$rc" -eq 3 ] || fail "pack truncated under $what: exit $rc, want 3"
@@ -73,7 +73,7 @@ env GIT_ABBREV_TEST_PAUSED="$tmp/paused" GIT_ABBREV_TEST_CACHE_PAUSE_MS=3000 "$h
 	verify "$tmp/patch" >"$tmp/out" 2>"$tmp/err" &
 tool=$!
 wait_paused "$tool" "$tmp/paused" "verify (subject cache)"
-"$PYTHON3" -c 'import os, sys; os.truncate(sys.argv[1], 100)' "$cache"
+truncate -s 100 "$cache"
 if wait "$tool"; then rc=0; else rc=$?; fi
 checks=$((checks + 1))
 [ "$rc" -eq 1 ] && cmp -s "$tmp/out" "$tmp/want" ||
