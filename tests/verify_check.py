@@ -33,6 +33,28 @@ def one_error(d):
     return f[0]
 
 
+def not_here(d, argv):
+    """ERRORS SPEC...: verify reported ERRORS errors and, for each SPEC
+    COMMIT:GIVEN:KIND[:SUGGESTION], COMMIT has exactly one not-here or
+    unknown-id finding at the given ID GIVEN: of that KIND (not-here a
+    warning, unknown-id an error), suggesting the commit SUGGESTION (full
+    ID), or nothing when it is empty or left out."""
+    bad = []
+    for spec in argv[1:]:
+        commit, given, kind, sug = (spec.split(":") + [""])[:4]
+        fs = [f for f in d["findings"] if f["commit"] == commit and f["given_id"] == given
+              and f["kind"] in ("not-here", "unknown-id")]
+        sev = "warning" if kind == "not-here" else "error"
+        got = fs[0]["suggestion"]["full_id"] if len(fs) == 1 and fs[0]["suggestion"] else ""
+        if len(fs) != 1 or fs[0]["kind"] != kind or fs[0]["severity"] != sev or got != sug:
+            bad.append("want %s %s (suggesting %r) for %s in %s, got %s" % (
+                sev, kind, sug, given, commit[:12],
+                [(f["kind"], f["severity"], f["message"], f["suggestion"]) for f in fs]))
+    if d["errors"] != int(argv[0]):
+        bad.append("errors: %d, want %s" % (d["errors"], argv[0]))
+    return bad
+
+
 def findings(d, argv):
     """ERRORS SPEC...: verify reported ERRORS errors ('-': any number) and,
     for each SPEC COMMIT:GIVEN:KIND,KIND..., the findings of COMMIT (any
