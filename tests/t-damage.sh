@@ -21,6 +21,22 @@
 # The damage is written by tests/damage.py.
 . "$(dirname "$0")/setup.sh"
 
+# refused REPO F|G PATTERN LABEL CMD...: each git abbrev CMD (split at
+# blanks), run in REPO, exits 3 with one line on stderr that matches
+# PATTERN (F: a fixed string, G: a basic regular expression, as grep -F,
+# -G) and nothing on stdout
+refused() {
+	rf_repo=$1 rf_how=$2 rf_pat=$3 rf_label=$4
+	shift 4
+	for rf_cmd; do
+		# shellcheck disable=SC2086
+		expect_exit 3 "$GIT_ABBREV" -C "$rf_repo" $rf_cmd
+		checks=$((checks + 1))
+		one_line "$err" && grep -q"$rf_how" -e "$rf_pat" "$err" && [ ! -s "$out" ] ||
+			fail "$rf_label, $rf_cmd: not one line matching '$rf_pat': $(cat "$err")"
+	done
+}
+
 # plant_loose REPO SIZE: a loose blob whose header says SIZE; prints its ID
 plant_loose() {
 	"$PYTHON3" "$tests_dir/damage.py" loose "$1" "$2"
@@ -85,13 +101,8 @@ for shape in "tag bitmap" "commit bitmap" "tag plain" "commit plain"; do
 	set_offset "${pack%.pack}.idx" "$victim" $(($(wc -c <"$pack") + 2000000))
 	git -C "$r" cat-file -p "$victim" >/dev/null 2>&1 && die "git reads the damaged $1"
 	printf 'Fixes: %s ("c5")\n' "$(git -C "$r" rev-parse --short=12 HEAD)" >"$tmp/msg"
-	for cmd in report "check 4" model history policy "verify $tmp/msg" "report --reachable" \
-		"report --walker=libgit2"; do
-		expect_exit 3 "$GIT_ABBREV" -C "$r" $cmd
-		checks=$((checks + 1))
-		one_line "$err" && grep -qF "$pack" "$err" && [ ! -s "$out" ] ||
-			fail "$1 $2, $cmd: not one line naming $pack: $(cat "$err")"
-	done
+	refused "$r" F "$pack" "$1 $2" report "check 4" model history policy "verify $tmp/msg" \
+		"report --reachable" "report --walker=libgit2"
 done
 
 # set_midx_offset MIDX HEXID OFFSET: point the multi-pack-index entry of HEXID at OFFSET
@@ -126,13 +137,8 @@ for shape in plain bitmap; do
 	set_midx_offset "$midx" "$victim" "$bad"
 	git -C "$r" cat-file -p "$victim" >/dev/null 2>&1 && die "git reads the damaged commit"
 	printf 'Fixes: %s ("c6")\n' "$(git -C "$r" rev-parse --short=12 HEAD)" >"$tmp/msg"
-	for cmd in report "check 4" model history policy "verify $tmp/msg" "report --reachable" \
-		"report --walker=libgit2"; do
-		expect_exit 3 "$GIT_ABBREV" -C "$r" $cmd
-		checks=$((checks + 1))
-		one_line "$err" && grep -qF "$midx: offset $bad of object " "$err" && [ ! -s "$out" ] ||
-			fail "midx $shape, $cmd: not one line naming $midx: $(cat "$err")"
-	done
+	refused "$r" F "$midx: offset $bad of object " "midx $shape" report "check 4" model history \
+		policy "verify $tmp/msg" "report --reachable" "report --walker=libgit2"
 done
 
 say "a loose commit with garbage after its data: verify, audit and watch exit 3, as git refuses it"
@@ -163,12 +169,7 @@ done
 # policy fits the growth of the commit dates: a date it cannot read is an
 # error, as in history; report and check count IDs without reading commits
 # (as git's --batch-check) and say their verdict has no growth
-for cmd in policy "policy --format=json" history; do
-	expect_exit 3 "$GIT_ABBREV" -C "$r" $cmd
-	checks=$((checks + 1))
-	one_line "$err" && grep -q "cannot read commit $h" "$err" && [ ! -s "$out" ] ||
-		fail "$cmd: not one line naming $h: $(cat "$err")"
-done
+refused "$r" G "cannot read commit $h" "garbage" policy "policy --format=json" history
 git -C "$r" cat-file --batch-all-objects --batch-check >"$tmp/listed"
 for c in "report objects $(wc -l <"$tmp/listed")" "check count $(grep -c ' commit ' "$tmp/listed")"; do
 	set -- $c
@@ -204,12 +205,7 @@ for how in garbage short; do
 		"$PYTHON3" "$tests_dir/damage.py" loose-short "$f" 3
 	fi
 	git -C "$r" cat-file -p "$h" >/dev/null 2>&1 && die "git reads the $how commit"
-	for cmd in history policy; do
-		expect_exit 3 "$GIT_ABBREV" -C "$r" $cmd
-		checks=$((checks + 1))
-		one_line "$err" && grep -q "cannot read commit $h: damaged object" "$err" && [ ! -s "$out" ] ||
-			fail "sha256 $how, $cmd: not one line naming $h: $(cat "$err")"
-	done
+	refused "$r" G "cannot read commit $h: damaged object" "sha256 $how" history policy
 done
 
 finish
