@@ -7,6 +7,9 @@
     python3 damage.py loose-short FILE CUT
     python3 damage.py pack-checksum PACKDIR SUM
     python3 damage.py flip-merge TOOL PART REST FLIP
+    python3 damage.py entries IDX
+    python3 damage.py unsort IDX
+    python3 damage.py deflate FILE TEXT [FILE TEXT]...
 
 loose: a loose blob in REPO whose header says SIZE (the content is
 "hello\\n" whatever it says); prints its ID.
@@ -21,6 +24,13 @@ flip-merge: 300 times, one random byte of the `ids --save` part PART
 flipped into FLIP, and `TOOL merge FLIP REST` must refuse it: exit 3,
 nothing on stdout, one line on stderr (t-merge-tamper.sh); exits 1 at
 the first that is not refused.
+entries: the entries of the pack of the index IDX (version 1 or 2, SHA-1),
+in pack order, one "offset type header-length id" line each (type: the
+entry header's raw type, 6 OFS_DELTA, 7 REF_DELTA).  unsort: in the
+version 2 index IDX, the name after the first two names of one first byte
+copied over the first (the names no longer sorted, the fan-out still
+right).  deflate: each FILE written as TEXT (backslash escapes such as
+\\x00 read) compressed by zlib, a loose object's form (t-walk-pack.sh).
 """
 import glob
 import hashlib
@@ -113,7 +123,59 @@ def flip_merge(tool, part, rest, flip):
             sys.exit(1)
 
 
+def idx_entries(path, rawsz=20):
+    """(offset, hex id) of each entry of the pack index PATH, v1 or v2."""
+    d = open(path, "rb").read()
+    if d[:4] == b"\377tOc":
+        n = struct.unpack(">I", d[8 + 1020:8 + 1024])[0]
+        names = 8 + 1024
+        off32 = names + n * rawsz + n * 4
+        off64 = off32 + n * 4
+        out = []
+        for i in range(n):
+            o = struct.unpack(">I", d[off32 + 4 * i:off32 + 4 * i + 4])[0]
+            if o & 0x80000000:
+                k = o & 0x7fffffff
+                o = struct.unpack(">Q", d[off64 + 8 * k:off64 + 8 * k + 8])[0]
+            out.append((o, d[names + i * rawsz:names + (i + 1) * rawsz].hex()))
+        return out
+    n = struct.unpack(">I", d[1020:1024])[0]
+    return [(struct.unpack(">I", d[1024 + i * 24:1028 + i * 24])[0],
+             d[1028 + i * 24:1048 + i * 24].hex()) for i in range(n)]
+
+
+def entries(idx):
+    pack = open(idx[:-4] + ".pack", "rb").read()
+    for off, oid in sorted(idx_entries(idx)):
+        p = off
+        c = pack[p]
+        p += 1
+        t = (c >> 4) & 7
+        while c & 0x80:
+            c = pack[p]
+            p += 1
+        print(off, t, p - off, oid)
+
+
+def unsort(idx):
+    d = bytearray(open(idx, "rb").read())
+    n = struct.unpack(">I", d[8 + 1020:8 + 1024])[0]
+
+    def at(i):
+        return 8 + 1024 + 20 * i
+    i = next(i for i in range(n - 1) if d[at(i)] == d[at(i + 1)])
+    d[at(i):at(i) + 20] = d[at(i + 1):at(i + 1) + 20]
+    open(idx, "wb").write(d)
+
+
+def deflate(*pairs):
+    for path, text in zip(pairs[::2], pairs[1::2]):
+        with open(path, "wb") as f:
+            f.write(zlib.compress(text.encode().decode("unicode_escape").encode("latin-1")))
+
+
 if __name__ == "__main__":
     {"loose": loose, "loose-short": loose_short, "idx-offset": idx_offset,
      "midx-offset": midx_offset, "pack-checksum": pack_checksum,
-     "flip-merge": flip_merge}[sys.argv[1]](*sys.argv[2:])
+     "flip-merge": flip_merge, "entries": entries, "unsort": unsort,
+     "deflate": deflate}[sys.argv[1]](*sys.argv[2:])

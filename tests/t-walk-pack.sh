@@ -25,66 +25,21 @@ if [ -z "${WALK_DUMP:-}" ]; then
 fi
 [ -x "${WALK_DUMP:-}" ] || die "no tests/walk_dump: run make check (or set WALK_DUMP)"
 
-# Pack surgery, in Python: list a pack's entries, patch bytes.
-cat >"$tmp/pk.py" <<'PY'
-import struct, sys, zlib
-
-def idx_entries(path, rawsz=20):
-    d = open(path, "rb").read()
-    if d[:4] == b"\377tOc":
-        n = struct.unpack(">I", d[8 + 1020:8 + 1024])[0]
-        names = 8 + 1024
-        off32 = names + n * rawsz + n * 4
-        off64 = off32 + n * 4
-        out = []
-        for i in range(n):
-            o = struct.unpack(">I", d[off32 + 4 * i:off32 + 4 * i + 4])[0]
-            if o & 0x80000000:
-                k = o & 0x7fffffff
-                o = struct.unpack(">Q", d[off64 + 8 * k:off64 + 8 * k + 8])[0]
-            out.append((o, d[names + i * rawsz:names + (i + 1) * rawsz].hex()))
-        return out
-    n = struct.unpack(">I", d[1020:1024])[0]
-    return [(struct.unpack(">I", d[1024 + i * 24:1028 + i * 24])[0],
-             d[1028 + i * 24:1048 + i * 24].hex()) for i in range(n)]
-
-def entries(idx):
-    """(offset, raw type, header length, id) in pack order."""
-    pack = open(idx[:-4] + ".pack", "rb").read()
-    out = []
-    for off, oid in sorted(idx_entries(idx)):
-        p = off
-        c = pack[p]; p += 1
-        t = (c >> 4) & 7
-        while c & 0x80:
-            c = pack[p]; p += 1
-        out.append((off, t, p - off, oid))
-    return out
-
-cmd = sys.argv[1]
-if cmd == "entries":          # IDX: "offset type hdrlen id" lines
-    for e in entries(sys.argv[2]):
-        print(*e)
-elif cmd == "patch":          # FILE OFFSET HEX
-    with open(sys.argv[2], "r+b") as f:
-        f.seek(int(sys.argv[3]))
-        f.write(bytes.fromhex(sys.argv[4]))
-elif cmd == "unsort":         # IDX: name i+1 copied over name i, same first byte
-    d = bytearray(open(sys.argv[2], "rb").read())
-    n = struct.unpack(">I", d[8 + 1020:8 + 1024])[0]
-    at = lambda i: 8 + 1024 + 20 * i
-    i = next(i for i in range(n - 1) if d[at(i)] == d[at(i + 1)])
-    d[at(i):at(i) + 20] = d[at(i + 1):at(i + 1) + 20]
-    open(sys.argv[2], "wb").write(d)
-elif cmd == "byte":           # FILE OFFSET: the byte there, in hex
-    with open(sys.argv[2], "rb") as f:
-        f.seek(int(sys.argv[3]))
-        print(f.read(1).hex())
-elif cmd == "zlib":           # FILE TEXT: write TEXT deflated
-    with open(sys.argv[2], "wb") as f:
-        f.write(zlib.compress(sys.argv[3].encode().decode("unicode_escape").encode("latin-1")))
-PY
-pk() { "$PYTHON3" "$tmp/pk.py" "$@"; }
+# Pack surgery: tests/damage.py lists a pack's entries and writes loose
+# objects; poke FILE OFFSET HEX writes the bytes HEX at OFFSET of FILE
+# (each byte as an octal escape of printf, then one dd).
+pk() { "$PYTHON3" "$tests_dir/damage.py" "$@"; }
+poke() {
+	p_hex=$3 p_esc=
+	while [ -n "$p_hex" ]; do
+		p_rest=${p_hex#??}
+		p_o=$((0x${p_hex%"$p_rest"}))
+		p_esc="$p_esc\\$((p_o / 64))$((p_o / 8 % 8))$((p_o % 8))"
+		p_hex=$p_rest
+	done
+	# shellcheck disable=SC2059 # the format is the escapes made above
+	printf "$p_esc" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
 
 # objdir REPO: its object directory, absolute.
 objdir() { git -C "$1" rev-parse --path-format=absolute --git-path objects; }
@@ -175,7 +130,8 @@ compare "one pack, deep OFS_DELTA chains, no .rev" "$tmp/norev"
 variant ref -c repack.useDeltaBaseOffset=false -c pack.writeReverseIndex=false \
 	repack -q -adf --depth=50 --window=50
 checks=$((checks + 1))
-pk entries "$tmp"/ref/.git/objects/pack/pack-*.idx | awk '$2 == 7 { n++ } END { exit !(n > 10) }' ||
+pk entries "$tmp"/ref/.git/objects/pack/pack-*.idx >"$tmp/ref.entries"
+awk '$2 == 7 { n++ } END { exit !(n > 10) }' "$tmp/ref.entries" ||
 	fail "the REF_DELTA pack has no REF_DELTA entries"
 compare "REF_DELTA pack" "$tmp/ref"
 variant refrev -c repack.useDeltaBaseOffset=false -c pack.writeReverseIndex=true \
@@ -277,7 +233,7 @@ truncate -s 0 "$pack"
 bad "empty pack" "$(basename "$pack")" "$o"
 
 broken "$tmp/deep"
-"$PYTHON3" -c 'import sys; open(sys.argv[1], "wb").write(b"garbage!" * 700)' "$idx"
+yes 'garbage!' | head -n 700 | tr -d '\n' >"$idx"
 bad "garbage index" "$(basename "$idx")" "$o"
 
 broken "$tmp/deep"
@@ -285,11 +241,11 @@ truncate -s $(($(size "$idx") - 7)) "$idx"
 bad "truncated index" "$(basename "$idx")" "$o"
 
 broken "$tmp/deep"
-pk patch "$idx" 4 00000003
+poke "$idx" 4 00000003
 bad "index version 3" "$(basename "$idx")" "$o"
 
 broken "$tmp/deep"
-pk patch "$idx" $((8 + 4 * 10)) ffffff00
+poke "$idx" $((8 + 4 * 10)) ffffff00
 bad "fan-out not monotone" "$(basename "$idx")" "$o"
 
 # index v2 layout: 8 + 1024 + n * (20 + 4) bytes before the offsets
@@ -312,26 +268,26 @@ bad_git2() {
 }
 
 broken "$tmp/deep"
-pk patch "$idx" "$off32" 7ffffff0
+poke "$idx" "$off32" 7ffffff0
 bad "offset outside the pack" "$(basename "$idx")" "$o"
 bad_git2 "offset outside the pack" "object 0 lies outside" "$o"
 
 broken "$tmp/deep"
-pk patch "$idx" "$((off32 + 4 * (nobj - 1)))" 00000003
+poke "$idx" "$((off32 + 4 * (nobj - 1)))" 00000003
 bad "offset inside the pack header" "$(basename "$idx")" "$o"
 bad_git2 "offset inside the pack header" "object $((nobj - 1)) lies outside" "$o"
 
 broken "$tmp/deep"
-pk patch "$idx" "$off32" 80000005
+poke "$idx" "$off32" 80000005
 bad "large offset entry without a table" "$(basename "$idx")" "$o"
 
 broken "$tmp/large"
-pk patch "$idx" "$((off32 + 4 * nobj))" 7fffffffffffffff
+poke "$idx" "$((off32 + 4 * nobj))" 7fffffffffffffff
 bad "large offset outside the pack" "$(basename "$idx")" "$o"
 bad_git2 "large offset outside the pack" "lies outside" "$o"
 
 broken "$tmp/deep"
-pk patch "$idx" $((8 + 1024)) ff
+poke "$idx" $((8 + 1024)) ff
 bad "index name outside its fan-out range" "$(basename "$idx")" "$o"
 
 broken "$tmp/deep"
@@ -339,77 +295,78 @@ pk unsort "$idx"
 bad "index names not sorted" "$(basename "$idx")" "$o"
 
 broken "$tmp/deep"
-pk patch "$pack" 0 5041434b # "PACK" stays: patch the version
-pk patch "$pack" 4 00000009
+poke "$pack" 0 5041434b00000009 # "PACK" stays: patch the version
 bad "pack version 9" "$(basename "$pack")" "$o"
 
 broken "$tmp/deep"
-pk patch "$pack" 8 00000001
+poke "$pack" 8 00000001
 bad "pack object count" "$(basename "$pack")" "$o"
 
 broken "$tmp/deep"
-pk patch "$rev" 12 00000000
-pk patch "$rev" 16 00000000
+poke "$rev" 12 0000000000000000
 bad ".rev not in pack order" "$(basename "$rev")" "$o"
 
 broken "$tmp/deep"
-pk patch "$rev" 0 58
+poke "$rev" 0 58
 bad ".rev bad signature" "$(basename "$rev")" "$o"
 
-# Below, `set -- $(pk entries ... | awk ...)` picks pack entries: the
-# words are the offset, header length and ID of the entries wanted
-# (split on purpose: SC2046 is off for this file).
+# Below, `set -- $(awk ... "$tmp/deep.entries")` picks pack entries (of
+# the broken copy too: the same pack): the words are the offset, header
+# length and ID of the entries wanted (split on purpose: SC2046 is off
+# for this file).
+pk entries "$tmp"/deep/.git/objects/pack/pack-*.idx >"$tmp/deep.entries"
 need() { [ "$1" -ge "$2" ] || die "the test pack lacks the entries wanted"; }
 
 # entry headers: an unknown type, a bad OFS_DELTA base
 broken "$tmp/deep"
-set -- $(pk entries "$idx" | awk '$2 == 3 { print $1; exit }')
+set -- $(awk '$2 == 3 { print $1; exit }' "$tmp/deep.entries")
 need $# 1
-b=$(pk byte "$pack" "$1")
-pk patch "$pack" "$1" "$(printf '%02x' $(( (0x$b & 0x8f) | 0x50 )))"
+b=$(od -An -tx1 -j "$1" -N1 "$pack" | tr -d ' ')
+poke "$pack" "$1" "$(printf '%02x' $(( (0x$b & 0x8f) | 0x50 )))"
 bad "unknown type 5" "$(basename "$pack")" "$o"
 
 broken "$tmp/deep"
-set -- $(pk entries "$idx" | awk '$2 == 6 { print $1, $3; exit }')
+set -- $(awk '$2 == 6 { print $1, $3; exit }' "$tmp/deep.entries")
 need $# 2
-pk patch "$pack" $(($1 + $2)) 01 # the base would start inside the previous entry
+poke "$pack" $(($1 + $2)) 01 # the base would start inside the previous entry
 bad "OFS_DELTA base not an entry" "$(basename "$pack")" "$o"
 
 broken "$tmp/deep"
-set -- $(pk entries "$idx" | awk '$2 == 6 { print $1, $3; exit }')
+set -- $(awk '$2 == 6 { print $1, $3; exit }' "$tmp/deep.entries")
 need $# 2
-pk patch "$pack" $(($1 + $2)) ffffff7f # further back than the pack's start
+poke "$pack" $(($1 + $2)) ffffff7f # further back than the pack's start
 bad "OFS_DELTA base before the pack" "$(basename "$pack")" "$o"
 
 # REF_DELTA: a missing base, a base that is the delta itself, a loop of two
 broken "$tmp/ref"
-set -- $(pk entries "$idx" | awk '$2 == 7 { print $1, $3; exit }')
+set -- $(awk '$2 == 7 { print $1, $3; exit }' "$tmp/ref.entries")
 need $# 2
-pk patch "$pack" $(($1 + $2)) 0000000000000000000000000000000000000001
+poke "$pack" $(($1 + $2)) 0000000000000000000000000000000000000001
 bad "REF_DELTA base missing" "$(basename "$pack")" "$o"
 
 broken "$tmp/ref"
-set -- $(pk entries "$idx" | awk '$2 == 7 { print $1, $3, $4; exit }')
+set -- $(awk '$2 == 7 { print $1, $3, $4; exit }' "$tmp/ref.entries")
 need $# 3
-pk patch "$pack" $(($1 + $2)) "$3"
+poke "$pack" $(($1 + $2)) "$3"
 bad "REF_DELTA base is itself" "$(basename "$pack")" "$o"
 
 broken "$tmp/ref"
-set -- $(pk entries "$idx" | awk '$2 == 7 { n++; if (n == 1 || n == 2) printf "%s %s %s ", $1, $3, $4 }')
+set -- $(awk '$2 == 7 { n++; if (n == 1 || n == 2) printf "%s %s %s ", $1, $3, $4 }' "$tmp/ref.entries")
 need $# 6
-pk patch "$pack" $(($1 + $2)) "$6"
-pk patch "$pack" $(($4 + $5)) "$3"
+poke "$pack" $(($1 + $2)) "$6"
+poke "$pack" $(($4 + $5)) "$3"
 bad "REF_DELTA loop" "$(basename "$pack")" "$o"
 
 # loose objects: not zlib, an unknown type, a header without its NUL
+pk deflate "$tmp/unknown.z" 'blub 3\x00abc' "$tmp/short.z" 'blob 3'
 broken "$tmp/base"
 f=$(find "$o" -path "$o/[0-9a-f][0-9a-f]/*" -type f | sort | head -1)
 chmod u+w "$f"
 printf 'this is not zlib data' >"$f"
 bad "loose object not zlib" "$(basename "$f")" "$o"
-pk zlib "$f" 'blub 3\x00abc'
+cp "$tmp/unknown.z" "$f"
 bad "loose object of unknown type" "$(basename "$f")" "$o"
-pk zlib "$f" 'blob 3'
+cp "$tmp/short.z" "$f"
 bad "loose object header cut short" "$(basename "$f")" "$o"
 : >"$f"
 bad "empty loose object" "$(basename "$f")" "$o"
