@@ -10,6 +10,8 @@
     python3 damage.py entries IDX
     python3 damage.py unsort IDX
     python3 damage.py deflate FILE TEXT [FILE TEXT]...
+    python3 damage.py notes same|quiet|stamp KEY FILE...
+    python3 damage.py notes other KEY FROM SUM COUNT FILE [SUM COUNT FILE]...
 
 loose: a loose blob in REPO whose header says SIZE (the content is
 "hello\\n" whatever it says); prints its ID.
@@ -31,9 +33,17 @@ version 2 index IDX, the name after the first two names of one first byte
 copied over the first (the names no longer sorted, the fan-out still
 right).  deflate: each FILE written as TEXT (backslash escapes such as
 \\x00 read) compressed by zlib, a loose object's form (t-walk-pack.sh).
+notes: verify's per-pack notes files (pack-<hex>.notes: a header of 152
+bytes and the pack's path, the build stamp, the notes, an 8-byte seal and
+a CRC-32) edited, their CRC made right, and but for quiet sealed again
+with the cache's KEY file (HMAC-SHA256, its first 8 bytes): same, as they
+are; quiet, every note "nothing to check, 0 lines" (KEY unused); stamp,
+another build's stamp; other, FROM's notes written to each FILE claiming
+the pack checksum SUM (hex) and object count COUNT (t-verify-notes.sh).
 """
 import glob
 import hashlib
+import hmac
 import os
 import random
 import struct
@@ -174,8 +184,43 @@ def deflate(*pairs):
             f.write(zlib.compress(text.encode().decode("unicode_escape").encode("latin-1")))
 
 
+def notes_edit(b, what, key, other=None, count=0):
+    plen = struct.unpack_from('<I', b, 144)[0]
+    at = 152 + plen
+    slen = struct.unpack_from('<I', b, at)[0]
+    pairs = at + 4 + (slen + 3) // 4 * 4
+    n = struct.unpack_from('<I', b, 52)[0]
+    if what == 'quiet':
+        for i in range(n):
+            struct.pack_into('<I', b, pairs + 8 * i + 4, 0)
+    elif what == 'stamp':
+        b[at + 4 + slen - 1] ^= 1
+    elif what == 'other':
+        b[16:16 + len(other)] = other
+        struct.pack_into('<I', b, 48, count)
+    if what != 'quiet':
+        mac = hmac.new(key, bytes(b[:len(b) - 12]), hashlib.sha256).digest()[:8]
+        b[len(b) - 12:len(b) - 4] = mac
+    struct.pack_into('<I', b, len(b) - 4, zlib.crc32(bytes(b[:len(b) - 4])))
+    return b
+
+
+def notes(what, keyfile, *args):
+    key = open(keyfile, 'rb').read() if what != 'quiet' else b''
+    if what == 'other':
+        src = open(args[0], 'rb').read()
+        for i in range(1, len(args), 3):
+            b = notes_edit(bytearray(src), what, key, bytes.fromhex(args[i]), int(args[i + 1]))
+            open(args[i + 2], 'wb').write(b)
+        return
+    assert what in ('same', 'quiet', 'stamp'), what
+    for path in args:
+        b = notes_edit(bytearray(open(path, 'rb').read()), what, key)
+        open(path, 'wb').write(b)
+
+
 if __name__ == "__main__":
     {"loose": loose, "loose-short": loose_short, "idx-offset": idx_offset,
      "midx-offset": midx_offset, "pack-checksum": pack_checksum,
      "flip-merge": flip_merge, "entries": entries, "unsort": unsort,
-     "deflate": deflate}[sys.argv[1]](*sys.argv[2:])
+     "deflate": deflate, "notes": notes}[sys.argv[1]](*sys.argv[2:])

@@ -13,7 +13,7 @@
 # expected output is --no-cache's, which reads every message; that the
 # findings are right is the other tests' (t-verify-range.sh).
 
-# shellcheck source-path=SCRIPTDIR source=setup.sh
+# shellcheck source-path=SCRIPTDIR source=setup.sh disable=SC2046 # the notes files: $(notes) split on purpose
 . "$(dirname "$0")/setup.sh"
 
 repo=$tmp/r
@@ -96,50 +96,26 @@ same repacked "a new pack"
 run repacked2
 same repacked2 "a new pack, warm"
 
-# the file: header (152 bytes and the pack's path), stamp, pairs, MAC, CRC
-cat >"$tmp/notes.py" <<'EOF'
-import hashlib, hmac, struct, sys, zlib
-def seal(key, m):  # the seal: HMAC-SHA256 under the key, its first 8 bytes
-    return struct.unpack('<Q', hmac.new(key, m, hashlib.sha256).digest()[:8])[0]
-what, path = sys.argv[1], sys.argv[2]
-b = bytearray(open(path, 'rb').read())
-plen = struct.unpack_from('<I', b, 144)[0]
-at = 152 + plen
-slen = struct.unpack_from('<I', b, at)[0]
-pairs = at + 4 + (slen + 3) // 4 * 4
-n = struct.unpack_from('<I', b, 52)[0]
-if what == 'quiet':       # every note "nothing to check, 0 lines"; the CRC made right
-    for i in range(n):
-        struct.pack_into('<I', b, pairs + 8 * i + 4, 0)
-elif what == 'stamp':     # another build's stamp, sealed with the key
-    b[at + 4 + slen - 1] ^= 1
-elif what == 'other':     # another pack's: its checksum and count, sealed with the key
-    other, count = bytes.fromhex(sys.argv[4]), int(sys.argv[5])
-    b[16:16 + len(other)] = other
-    struct.pack_into('<I', b, 48, count)
-if what != 'quiet':
-    key = open(sys.argv[3], 'rb').read()
-    struct.pack_into('<Q', b, len(b) - 12, seal(key, bytes(b[:len(b) - 12])))
-struct.pack_into('<I', b, len(b) - 4, zlib.crc32(bytes(b[:len(b) - 4])))
-open(sys.argv[6] if len(sys.argv) > 6 else path, 'wb').write(b)
-EOF
+# the notes files edited by tests/damage.py's notes, CRC made right and
+# sealed again with the cache's key (HMAC-SHA256)
+ed() { "$PYTHON3" "$tests_dir/damage.py" notes "$@"; }
 # the test's own seal (HMAC-SHA256) is the tool's: a file it seals again must still be taken
 first=$(notes | head -1)
-"$PYTHON3" "$tmp/notes.py" same "$first" "$cache/key"
+ed same "$cache/key" "$first"
 inode=$(ls -i "$first")
 run resealed
 same resealed "a file sealed again by the test"
 [ "$(ls -i "$first")" = "$inode" ] || fail "a file sealed again was rewritten: the test's seal is not the tool's"
 
 say "a notes file edited with its CRC made right is not used"
-for f in $(notes); do "$PYTHON3" "$tmp/notes.py" quiet "$f"; done
+ed quiet - $(notes)
 run tampered
 same tampered "edited notes"
 
 say "another build's notes are not used"
 rm -rf "$cache"
 run cold
-for f in $(notes); do "$PYTHON3" "$tmp/notes.py" stamp "$f" "$cache/key"; done
+ed stamp "$cache/key" $(notes)
 run stamped
 same stamped "another build's notes"
 
@@ -154,13 +130,16 @@ run cold
 # claiming this pack's checksum and object count
 set -- $(notes)
 big=$(ls -S "$@" | head -1)
-cp "$big" "$tmp/big.notes"
+others=
 for f in "$@"; do
 	[ "$f" = "$big" ] && continue
-	sum=$(basename "$f" .notes | sed 's/^pack-//')
+	sum=${f##*/pack-}
+	sum=${sum%.notes}
 	count=$(git show-index <"$repo/.git/objects/pack/pack-$sum.idx" | wc -l)
-	"$PYTHON3" "$tmp/notes.py" other "$tmp/big.notes" "$cache/key" "$sum" "$count" "$f"
+	others="$others $sum $count $f"
 done
+# shellcheck disable=SC2086 # the words of $others, split on purpose
+ed other "$cache/key" "$big" $others
 run other
 same other "another pack's notes"
 
