@@ -33,7 +33,12 @@ def load(path):
 def history(argv):
     d = load(argv[1])
     repo, reachable_only = argv[2], argv[3] == 'reachable'
-    times = commit_times(repo, reachable_only)
+    same_replay(d, commit_times(repo, reachable_only))
+
+
+def same_replay(d, times):
+    """history's JSON D is the replay of TIMES; returns the longest
+    prefix two of them share."""
     first, longest, sorted_times = replay(times)
     assert d['commits'] == len(times), (d['commits'], len(times))
     assert d['hash'] == {40: 'sha1', 64: 'sha256'}[len(next(iter(times)))], d['hash']
@@ -57,6 +62,26 @@ def history(argv):
         assert abs(got['p_by_then'] - p_collision(k, L)) <= 1e-9 * p_collision(k, L), (L, got)
         assert got['date'] == time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime(t)), got
     assert list(d['not_yet'])[0] == str(max(longest + 1, 4))
+    return longest
+
+
+def cache_replays(argv):
+    """REPO JSON...: t-cache-history.sh's runs, each JSON the replay of
+    its REPO (unreachable commits included, one of them there, and the
+    planted 9-char pair); prints "bad JSON WHY" for each that is not,
+    and exits 1 if any."""
+    times, bad = {}, 0
+    for repo, path in zip(argv[1::2], argv[2::2]):
+        try:
+            if repo not in times:
+                times[repo] = (commit_times(repo), commit_times(repo, reachable_only=True))
+            assert len(times[repo][0]) > len(times[repo][1]), "no unreachable commit"
+            longest = same_replay(load(path), times[repo][0])
+            assert longest >= 9, "the planted 9-char pair is missing"
+        except (AssertionError, KeyError, ValueError) as e:
+            print("bad %s %r" % (path, e))
+            bad += 1
+    sys.exit(1 if bad else 0)
 
 
 def planted(argv):
