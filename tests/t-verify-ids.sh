@@ -51,10 +51,9 @@ if git init -q --object-format=sha256 "$tmp/s256probe" 2>/dev/null; then
 fi
 
 # ---- 2. one colliding pair, placed -------------------------------------------------
-pair() { "$PYTHON3" -c 'import json,sys
-for p in json.load(open(sys.argv[1]))["planted"]:
-    if p["kind"] == "commit-commit": print(p["ids"][int(sys.argv[2])])' "$P.json" "$1"; }
-X=$(pair 0) Y=$(pair 1)
+# shellcheck disable=SC2046 # the pair's two IDs
+set -- $(jget "$P.json" 'words(planted("commit-commit")["ids"])')
+X=$1 Y=$2
 X8=$(echo "$X" | cut -c1-8)
 [ "$(echo "$Y" | cut -c1-8)" = "$X8" ] || die "the planted pair does not share 8 hex chars"
 SX=$(git -C "$P" log -1 --format=%s "$X")
@@ -161,7 +160,7 @@ checks=$((checks + 1))
 	{ fail "repacked under verify: exit $rc, or other findings"; show "$tmp/err"; }
 pack=$(ls "$T"/.git/objects/pack/pack-*.pack)
 # in place, as a failing disk or a careless script would: the same inode
-run_paused "$PYTHON3" -c 'import os, sys; os.truncate(sys.argv[1], 4096)' "$pack"
+run_paused truncate -s 4096 "$pack"
 checks=$((checks + 1))
 [ "$rc" -eq 3 ] || fail "pack cut short under verify: exit $rc, want 3"
 checks=$((checks + 1))
