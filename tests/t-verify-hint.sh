@@ -60,6 +60,6 @@ expect_exit 1 -C "$r2" "$GIT_ABBREV" verify --range=HEAD
 
 # JSON: a document, nothing else
 expect_exit 1 -C "$r" "$GIT_ABBREV" verify --range=HEAD --format=json
-"$PYTHON3" -c 'import json,sys; json.load(open(sys.argv[1]))' "$out" ||
+jget "$out" 1 >/dev/null 2>&1 ||
 	{ fail "JSON output is not one document"; show "$out"; }
 finish
