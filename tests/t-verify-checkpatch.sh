@@ -12,19 +12,14 @@
 
 repo=$tmp/planted
 gen_repo "$repo" planted
-planted() { # KIND INDEX -> the planted ID
-	"$PYTHON3" -c 'import json,sys
-d=json.load(open(sys.argv[1]))
-print([x for x in d["planted"] if x["kind"]==sys.argv[2]][0]["ids"][int(sys.argv[3])])' \
-		"$repo.json" "$1" "$2"
-}
 G() { git -C "$repo" "$@"; }
 subj() { G log -1 --format=%s "$1"; }
 short() { G rev-parse --short=12 "$1"; }
 
-A=$(planted commit-commit 0)
-C=$(planted commit-blob 0)
-T=$(planted tree-tree 0)
+# the first ID of three planted pairs, from one jget
+# shellcheck disable=SC2046 # its three words
+set -- $(jget "$repo.json" 'words([planted(k)["ids"][0] for k in ("commit-commit", "commit-blob", "tree-tree")])')
+A=$1 C=$2 T=$3
 A8=$(echo "$A" | cut -c1-8); C8=$(echo "$C" | cut -c1-8); T12=$(echo "$T" | cut -c1-12)
 [ "$(G rev-parse --disambiguate="$A8" | wc -l)" -ge 2 ] || die "$A8 is not ambiguous"
 M3=$(G rev-parse main~3); M4=$(G rev-parse main~4); M5=$(G rev-parse main~5)
