@@ -164,9 +164,9 @@ def lcp(a, b):
     return n
 
 
-def write_object(repo, otype, content):
+def write_object(repo, otype, content, algo="sha1"):
     """Write exact bytes with hash-object; check git's ID against ours."""
-    want = obj_id(otype, content)
+    want = obj_id(otype, content, algo)
     got = git(repo, "hash-object", "-w", "-t", otype, "--stdin",
               data=content).decode().strip()
     if got != want:
@@ -207,12 +207,13 @@ def tag_bytes(target, ttype, name, msg, when):
 
 class Family:
     """Candidates that differ only in a fixed-width nonce: the ID of
-    candidate i is sha1(header + head + nonce(i) + tail)."""
+    candidate i is hash(header + head + nonce(i) + tail), SHA-1 unless
+    `algo` says otherwise."""
 
-    def __init__(self, otype, head, tail, width=8):
+    def __init__(self, otype, head, tail, width=8, algo="sha1"):
         self.otype, self.head, self.tail, self.width = otype, head, tail, width
         size = len(head) + width + len(tail)
-        self.base = hashlib.sha1(b"%s %d\0" % (otype.encode(), size) + head)
+        self.base = hashlib.new(algo, b"%s %d\0" % (otype.encode(), size) + head)
 
     def nonce(self, i):
         return b"%0*d" % (self.width, i)
@@ -673,7 +674,13 @@ def scenario_sha256(d):
     init_repo(d, fmt="sha256")
     fast_import(d, fast_import_stream("main", 40, 0, EPOCH))
     git(d, "reset", "-q", "--hard", "refs/heads/main")
-    return {"repos": {"main": d}, "planted": [],
+    # two loose blobs whose SHA-256 IDs share exactly 6 hex chars: the
+    # groups at 4 and 6 chars are never empty
+    fam = Family("blob", b"planted sha256 blob, nonce ", b"\n", algo="sha256")
+    i, j = birthday(fam, 6, exact=True)
+    a, b = (write_object(d, "blob", fam.content(k), "sha256") for k in (i, j))
+    return {"repos": {"main": d},
+            "planted": [pair("blob-blob", (a, b), ("blob", "blob"))],
             "objects": len(all_objects(d))}
 
 

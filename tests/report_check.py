@@ -157,13 +157,16 @@ def reachable_counts(all_path, reach_path, revlist):
     assert full["blob"]["count"] > reach["blob"]["count"], "unreachable blob not excluded"
 
 
-def prefix_groups(path, ids_path):
-    """check 4 --type=all: the groups at 4 chars are those of git's IDs
-    (IDS_PATH, one a line), whole SHA-256 IDs."""
+def prefix_groups(path, ids_path, nhex="4"):
+    """check NHEX --type=all: the groups at NHEX chars are those of git's
+    IDs (IDS_PATH, one a line), whole SHA-256 IDs; there is one at least
+    (the repository has a planted pair)."""
     d = load(path)
+    nhex = int(nhex)
     ids = [line.strip() for line in open(ids_path)]
-    want = collections.Counter(i[:4] for i in ids)
+    want = collections.Counter(i[:nhex] for i in ids)
     want = {p: n for p, n in want.items() if n > 1}
+    assert want, "git lists no IDs sharing %d chars" % nhex
     got = {g["prefix"]: len(g["members"]) for g in d["groups"]}
     assert got == want, (got, want)
     assert all(len(m["id"]) == 64 for g in d["groups"] for m in g["members"])

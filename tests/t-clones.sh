@@ -30,10 +30,16 @@ then
 	head -n 1 "$out" | grep -q "^$(cd "$S" && pwd): " ||
 		fail "sha256 with GIT_DIR=.git: named $(head -n 1 "$out")"
 	git -C "$S" cat-file --batch-all-objects --batch-check='%(objectname)' >"$tmp/s256.ids"
-	# git's shortest abbreviation, 4, is the shortest length check takes
-	if [ -n "$(cut -c1-4 "$tmp/s256.ids" | sort | uniq -d)" ]; then s4=1; else s4=0; fi
-	expect_exit $s4 "$GIT_ABBREV" check 4 --type=all --format=json "$S"
-	py_check "sha256: groups at 4 chars" report_check.py prefix_groups "$out" "$tmp/s256.ids"
+	# git's shortest abbreviation, 4, is the shortest length check takes;
+	# two blobs share 6 chars (planted), so both lengths have groups
+	for n in 4 6; do
+		expect_exit 1 "$GIT_ABBREV" check $n --type=all --format=json "$S"
+		py_check "sha256: groups at $n chars" report_check.py prefix_groups \
+			"$out" "$tmp/s256.ids" $n
+	done
+	# and no two share 7: the answer the planted pair's length gives
+	if [ -n "$(cut -c1-7 "$tmp/s256.ids" | sort | uniq -d)" ]; then s7=1; else s7=0; fi
+	expect_exit $s7 "$GIT_ABBREV" check 7 --type=all "$S"
 	git -C "$S" repack -adq
 	expect_exit 0 "$GIT_ABBREV" --format=json "$S"
 	oracle_compare "sha256 one pack" "$out" "$S"
