@@ -28,20 +28,19 @@ G merge-base --is-ancestor "$side" HEAD && die "side is on HEAD"
 
 # ID POS [TO]: ID with its hex char at POS (0-based) changed (to TO, else to the next digit)
 sub() {
-	"$PYTHON3" -c '
-import sys
-s, p = sys.argv[1], int(sys.argv[2])
-to = sys.argv[3] if len(sys.argv) > 3 else "0123456789abcdef"[(int(s[p], 16) + 1) % 16]
-print(s[:p] + to + s[p + 1:])' "$@"
+	awk -v s="$1" -v p="$2" -v to="${3:-}" 'BEGIN {
+		h = "0123456789abcdef"
+		if (to == "") to = substr(h, index(h, substr(s, p + 1, 1)) % 16 + 1, 1)
+		print substr(s, 1, p) to substr(s, p + 2)
+	}'
 }
 # ID POS: ID with its hex chars POS and POS+1 swapped (the first such pair from POS on that differ)
 swap() {
-	"$PYTHON3" -c '
-import sys
-s, p = sys.argv[1], int(sys.argv[2])
-while s[p] == s[p + 1]:
-    p += 1
-print(s[:p] + s[p + 1] + s[p] + s[p + 2:])' "$@"
+	awk -v s="$1" -v p="$2" 'BEGIN {
+		p++
+		while (substr(s, p, 1) == substr(s, p + 1, 1)) p++
+		print substr(s, 1, p - 1) substr(s, p + 1, 1) substr(s, p, 1) substr(s, p + 2)
+	}'
 }
 # ID: git finds no object it names (as a prefix, or whole)
 names_nothing() {
@@ -53,13 +52,22 @@ names_nothing() {
 }
 
 # LABEL WANT TEXT [OPTIONS]: verify of TEXT as a file finds one error, an
-# unknown ID, suggesting WANT (a full ID, or "none")
+# unknown ID, suggesting WANT (a full ID, or "none"): its JSON kept, and
+# listed in $tmp/typos for one verify_check.py call over all at the end
+n_typo=0
+: >"$tmp/typos"
 expect_typo() {
 	t_label=$1 t_want=$2 t_text=$3
 	shift 3
 	printf '%s\n' "$t_text" >"$tmp/msg"
 	expect_exit 1 -C "$r" "$GIT_ABBREV" verify --format=json "$@" "$tmp/msg"
-	py_check "$t_label: $t_text" verify_check.py suggested "$out" "$t_want"
+	suggests "$t_label: $t_text" "$t_want"
+}
+# LABEL WANT: $out (verify's JSON) is to suggest WANT, checked at the end
+suggests() {
+	n_typo=$((n_typo + 1))
+	cp "$out" "$tmp/typo.$n_typo.json"
+	printf '%s\t%s\t%s\n' "$tmp/typo.$n_typo.json" "$2" "$1" >>"$tmp/typos"
 }
 
 S='net: fix the leak'
@@ -84,8 +92,7 @@ t=$(sub "$fix" 20)
 names_nothing "$t" || die "$t names an object"
 expect_typo "full ID, Fixes:" "$fix" "Fixes: $t (\"$S\")"
 checks=$((checks + 1))
-"$PYTHON3" -c 'import json, sys; d = json.load(open(sys.argv[1]))
-assert d["findings"][0]["suggestion"]["id"] == sys.argv[2], d' "$out" "$fix" ||
+[ "$(jget "$out" 'd["findings"][0]["suggestion"]["id"]')" = "$fix" ] ||
 	fail "full ID: the suggestion is not full length"
 t=$(swap "$work3" 30)
 names_nothing "$t" || die "$t names an object"
@@ -98,10 +105,12 @@ expect_typo "8 chars in prose" "$work3" "This is a follow-up for commit $t."
 
 # ---- off both copies (they share 6 chars; the 7th written is neither's):
 # the one on HEAD wins, with and without the subject
-t7=$("$PYTHON3" -c '
-import sys
-a, b = sys.argv[1], sys.argv[2]
-print(a[:6] + [c for c in "0123456789abcdef" if c not in (a[6], b[6])][0])' "$fix" "$copy")
+t7=$(awk -v a="$fix" -v b="$copy" 'BEGIN {
+	h = "0123456789abcdef"
+	for (i = 1; i <= 16; i++)
+		if ((c = substr(h, i, 1)) != substr(a, 7, 1) && c != substr(b, 7, 1)) break
+	print substr(a, 1, 6) c
+}')
 names_nothing "$t7" || die "$t7 names an object"
 expect_typo "off both copies, subject" "$fix" "Fixes: $t7 (\"$S\")" --min-length=7
 expect_typo "off both copies, no subject" "$fix" "Fixes: $t7" --min-length=7
@@ -134,9 +143,14 @@ G checkout -q side
 G commit -q --allow-empty -m "fix on side" -m "Fixes: $(sub "$(G rev-parse --short=12 "$copy")" 2)"
 G checkout -q main
 expect_exit 1 -C "$r" "$GIT_ABBREV" verify --format=json --range=main~1..main
-py_check "--range: main" verify_check.py suggested "$out" "$fix"
+suggests "--range: main" "$fix"
 # on side the copy is the ancestor: it is meant, not fix on HEAD
 expect_exit 1 -C "$r" "$GIT_ABBREV" verify --format=json --range=side~1..side
-py_check "--range: side" verify_check.py suggested "$out" "$copy"
+suggests "--range: side" "$copy"
+
+say "each suggestion is the one wanted ($n_typo runs, one check each)"
+checks=$((checks + n_typo))
+"$PYTHON3" "$tests_dir/verify_check.py" suggested_each "$tmp/typos" >"$tmp/typos.out" 2>&1 ||
+	while IFS= read -r line; do fail "$line"; done <"$tmp/typos.out"
 
 finish

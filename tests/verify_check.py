@@ -84,6 +84,23 @@ def suggested(d, argv):
     assert got == argv[0], (got, argv[0])
 
 
+def suggested_each(listing):
+    """LISTING: lines "JSON<tab>FULL_ID<tab>LABEL", each JSON's one error
+    an unknown ID suggesting FULL_ID (as `suggested`); prints "LABEL:
+    what differs" for each that is not, and exits 1 if any."""
+    bad = 0
+    with open(listing, encoding="utf-8") as f:
+        for line in f:
+            path, want, label = line.rstrip("\n").split("\t", 2)
+            try:
+                with open(path, encoding="utf-8") as j:
+                    suggested(json.load(j), [want])
+            except (AssertionError, KeyError, TypeError, ValueError) as e:
+                print("%s: %r" % (label, e))
+                bad += 1
+    sys.exit(1 if bad else 0)
+
+
 def only_error(d, argv):
     """KIND GIVEN REFERENCES: the errors are one KIND at GIVEN, of REFERENCES."""
     f = [x for x in d["findings"] if x["severity"] == "error"]
@@ -285,7 +302,7 @@ def garbage(kind):
 
 
 if __name__ == "__main__":
-    if sys.argv[1] in ("big_input", "patman", "garbage"):  # text, not JSON
+    if sys.argv[1] in ("big_input", "patman", "garbage", "suggested_each"):  # text, not JSON
         globals()[sys.argv[1]](*sys.argv[2:])
         sys.exit(0)
     with open(sys.argv[2], encoding="utf-8") as f:
