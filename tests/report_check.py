@@ -276,6 +276,32 @@ def ids_ish(ids_path, report_path, out_path):
     json.dump(ids, open(out_path, "w"))
 
 
+def type_counts(*pairs):
+    """REPORT GIT_COUNTS...: each report's objects per type are git's
+    ("type count" lines, the types it has, in name order), t-pack-types.sh."""
+    bad = []
+    for report, counts in zip(pairs[::2], pairs[1::2]):
+        d = load(report)
+        got = ["%s %d" % (t, d["types"][t]["count"]) for t in ("blob", "commit", "tag", "tree")
+               if d["types"][t]["count"]]
+        want = open(counts).read().splitlines()
+        if got != want:
+            bad.append("%s: the counts per type are not git's: %s, git %s" % (report, got, want))
+    return bad
+
+
+def types_listed(path, cache):
+    """`cache --format=json` lists the types and subjects tables of the
+    directory CACHE, types tables among them."""
+    d = load(path)
+    files = sorted(f for f in os.listdir(cache) if f.endswith((".types", ".subjects")))
+    listed = sorted(t["file"] for t in d["tables"])
+    bad = [] if listed == files else ["listed %s, in the cache %s" % (listed, files)]
+    if not any(f.endswith(".types") for f in files):
+        bad.append("no types table in the cache: %s" % files)
+    return bad
+
+
 def same_but_verdict(whole, merged):
     """The merged parts are the whole run's JSON without its verdict."""
     a, b = json.load(open(whole)), json.load(open(merged))
