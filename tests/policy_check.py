@@ -6,6 +6,9 @@
         passed) and the birthday formulas computed here in 60 digits
     policy_check.py counts POLICY.json OBJECTS COMMITS GROWTH
         the JSON of counts given, grown by GROWTH as --growth says it
+    policy_check.py measured POLICY.json REPORT.json
+        the colliding prefixes of each set and length are the report's
+        (a length the report does not list: none), the hash SHA-256
     policy_check.py formats POLICY.json TEXT MARKDOWN CSV SVG [TITLE]
         every format against the JSON: the same numbers, the text within
         80 columns, the chart's log axis (12 and 16 ticks, the model's
@@ -192,6 +195,17 @@ def check_counts(a):
     check_sets(d, None, commits)
 
 
+def check_measured(a):
+    p = json.load(open(a[0], encoding="utf-8"))
+    r = json.load(open(a[1], encoding="utf-8"))
+    expect(p["hash"] == "sha256", "hash %s" % p["hash"])
+    for s in ("commit", "all"):
+        for L, row in p["sets"][s]["lengths"].items():
+            lens = r["types"][s]["lengths"]
+            want = lens[L]["prefixes"] if L in lens else 0
+            expect(row["colliding_prefixes"] == want, "%s at %s: %s, the report %s" % (s, L, row, want))
+
+
 def md_cells(line):
     return [c.strip() for c in line.strip().strip("|").split("|")]
 
@@ -350,7 +364,8 @@ def check_formats(a):
 
 
 def main(a):
-    {"repo": check_repo, "counts": check_counts, "formats": check_formats}[a[1]](a[2:])
+    {"repo": check_repo, "counts": check_counts, "formats": check_formats,
+     "measured": check_measured}[a[1]](a[2:])
     for b in bad[:30]:
         print(b)
     return 1 if bad else 0

@@ -302,6 +302,19 @@ def types_listed(path, cache):
     return bad
 
 
+def svg_title(title, *paths):
+    """TITLE SVG...: each chart's <title> and its title text are TITLE."""
+    bad = []
+    for p in paths:
+        r = ET.parse(p).getroot()
+        t = r.find(NS + "title")
+        t = None if t is None else t.text
+        texts = [x.text for x in r.iter(NS + "text") if x.get("class") == "title"]
+        if t != title or title not in texts:
+            bad.append("%s: <title> %r, title texts %r" % (p, t, texts))
+    return bad
+
+
 def same_but_verdict(whole, merged):
     """The merged parts are the whole run's JSON without its verdict."""
     a, b = json.load(open(whole)), json.load(open(merged))
