@@ -84,6 +84,33 @@ def suggested(d, argv):
     assert got == argv[0], (got, argv[0])
 
 
+def ranges(listing):
+    """LISTING: lines "JSON<tab>WANT<tab>ORDER<tab>RANGE" (t-verify-range.sh):
+    the commits of verify's JSON whose findings it lists (one finding
+    each), in its order, are those of the file WANT (git rev-list RANGE)
+    and, unless ORDER is '-', in the order of the file ORDER (libgit2's
+    revwalk).  Prints what differs for each range that fails, exits 1 if
+    any does."""
+    bad = 0
+    with open(listing, encoding="utf-8") as f:
+        for line in f:
+            path, want_path, order, rng = line.rstrip("\n").split("\t", 3)
+            with open(path, encoding="utf-8") as j:
+                got = []
+                for x in json.load(j)["findings"]:
+                    if not got or got[-1] != x["commit"]:
+                        got.append(x["commit"])
+            want = open(want_path).read().split()
+            if sorted(got) != sorted(want):
+                print("--range='%s': not the commits of git rev-list (%d for %d)"
+                      % (rng, len(got), len(want)))
+                bad += 1
+            elif order != "-" and open(order).read().split() != got:
+                print("--range='%s': not in libgit2's order" % rng)
+                bad += 1
+    sys.exit(1 if bad else 0)
+
+
 def suggested_each(listing):
     """LISTING: lines "JSON<tab>FULL_ID<tab>LABEL", each JSON's one error
     an unknown ID suggesting FULL_ID (as `suggested`); prints "LABEL:
@@ -302,7 +329,7 @@ def garbage(kind):
 
 
 if __name__ == "__main__":
-    if sys.argv[1] in ("big_input", "patman", "garbage", "suggested_each"):  # text, not JSON
+    if sys.argv[1] in ("big_input", "patman", "garbage", "suggested_each", "ranges"):  # text, not JSON
         globals()[sys.argv[1]](*sys.argv[2:])
         sys.exit(0)
     with open(sys.argv[2], encoding="utf-8") as f:
