@@ -30,11 +30,14 @@ all_text() {
 	a_label=$1 a_repo=$2
 	expect_exit 0 "$GIT_ABBREV" report "$a_repo"
 	width "$a_label: report"
+	# the longest colliding length of commits and of all objects (every
+	# group is listed), from one jget
+	# shellcheck disable=SC2046 # its two words
+	set -- $(jget - 'words([max(4, (d["types"][t]["min_unique_length"] or 5) - 1) for t in ("commit", "all")])' \
+		<"$(dirname "$a_repo")/json.$(basename "$a_repo")")
 	for t in commit all; do
-		# the longest colliding length: every group is listed
-		len=$("$PYTHON3" -c 'import json, sys
-print(max(4, (json.load(sys.stdin)["types"][sys.argv[1]]["min_unique_length"] or 5) - 1))' "$t" \
-			<"$(dirname "$a_repo")/json.$(basename "$a_repo")")
+		len=$1
+		shift
 		expect_exit 0+ "$GIT_ABBREV" check "$len" --type=$t "$a_repo"
 		width "$a_label: check $len --type=$t"
 	done
