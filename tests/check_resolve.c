@@ -466,6 +466,30 @@ START_TEST(test_resolve_subject)
 	ck_assert(has(x, CITE_P_SHORTENED));
 	ck_assert(!has(x, CITE_P_SUBJECT));
 	ck_assert_int_eq(x->severity, CITE_WARNING);
+
+	/* a "..." (or U+2026) for a middle part, at a line wrap or not */
+	static const char *const inner[] = {
+		"Fixes: 2000000000bb (\"add ... feature\")\n",
+		"Fixes: 2000000000bb (\"add the ...\n   feature\")\n",
+		"Fixes: 2000000000bb (\"add\xe2\x80\xa6" "feature\")\n",
+		"Fixes: 2000000000bb (\"add ...the feature\")\n",
+	};
+	for (size_t i = 0; i < sizeof(inner) / sizeof(inner[0]); i++) {
+		x = check1(inner[i], -1);
+		ck_assert_msg(has(x, CITE_P_SHORTENED) && !has(x, CITE_P_SUBJECT) &&
+			      x->severity == CITE_WARNING, "inner %zu", i);
+	}
+	/* words on either side that are not the subject's, or nothing left out */
+	static const char *const wrong[] = {
+		"Fixes: 2000000000bb (\"add ... features\")\n",
+		"Fixes: 2000000000bb (\"remove ... feature\")\n",
+		"Fixes: 2000000000bb (\"add the ... the feature\")\n",
+		"Fixes: 2000000000bb (\"... the feature\")\n",
+	};
+	for (size_t i = 0; i < sizeof(wrong) / sizeof(wrong[0]); i++) {
+		x = check1(wrong[i], -1);
+		ck_assert_msg(has(x, CITE_P_SUBJECT) && x->severity == CITE_ERROR, "wrong %zu", i);
+	}
 }
 END_TEST
 

@@ -884,9 +884,68 @@ static int subject_layout(const citation *ref, const char *real)
 	return 0;
 }
 
+static int is_blank_byte(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* the length of s[0..n) with each run of blanks as one space */
+static size_t folded_len(const char *s, size_t n)
+{
+	size_t l = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!is_blank_byte(s[i]) || !i || !is_blank_byte(s[i - 1]))
+			l++;
+	return l;
+}
+
+/* whether s[0..n), each run of blanks as one space, is the bytes at r */
+static int folded_eq(const char *s, size_t n, const char *r)
+{
+	for (size_t i = 0, k = 0; i < n; k++) {
+		if (is_blank_byte(s[i])) {
+			if (r[k] != ' ')
+				return 0;
+			while (i < n && is_blank_byte(s[i]))
+				i++;
+		} else if (s[i++] != r[k]) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/*
+ * ("area: words ... more words"): a "..." (or U+2026) inside the subject
+ * leaves out a middle part, often where the writer wrapped the line.
+ * Whether the words before it start the commit's subject and the words
+ * after it end it, with something left out between.
+ */
+static int inner_ellipsis(const char *s, size_t n, const char *real, size_t rl)
+{
+	for (size_t i = 1; i + 3 < n; i++) {
+		size_t h = i, t = i + 3, hl, tl;
+
+		if (memcmp(s + i, "...", 3) && memcmp(s + i, "\xe2\x80\xa6", 3))
+			continue;
+		while (h && is_blank_byte(s[h - 1]))
+			h--;
+		while (t < n && (is_blank_byte(s[t]) || s[t] == '.'))
+			t++;
+		if (!h || t == n)
+			return 0;
+		hl = folded_len(s, h);
+		tl = folded_len(s + t, n - t);
+		return hl + tl < rl && folded_eq(s, h, real) && folded_eq(s + t, n - t, real + rl - tl);
+	}
+	return 0;
+}
+
 /*
  * 1 the same (but for blanks, a final full stop, or an old "[PATCH] "
- * the citation left out), 2 a "..." prefix of it, 0 no.
+ * the citation left out), 2 a "..." prefix of it or a "..." in it for a
+ * part left out, 0 no.
  */
 static int subject_matches(const citation *ref, const char *real)
 {
@@ -915,6 +974,8 @@ static int subject_matches(const citation *ref, const char *real)
 		if (m - b && m - b <= rl && !memcmp(ref->subject + b, real, m - b))
 			return 2;
 	}
+	if (!(ref->flags & CITE_F_ELLIPSIS) && inner_ellipsis(ref->subject, ref->subject_len, real, rl))
+		return 2;
 	return 0;
 }
 
