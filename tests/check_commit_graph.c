@@ -379,14 +379,29 @@ START_TEST(test_damaged_file)
 	good = slurp(path, &len);
 	ck_assert_uint_gt(len, 8 + 12 * 4);
 	ck_assert_ptr_nonnull(bad = malloc(len));
-	/* cut short anywhere (every 7th length, and each length of the head) */
-	for (size_t cut = 0; cut < len; cut += cut < 128 ? 1 : 7) {
+	head = 8 + 12 * ((size_t)good[6] + 1);
+	ck_assert_uint_lt(head, len);
+	/*
+	 * cut short: each length of the head, each within 2 of a chunk's
+	 * start or end (the table's offsets: where what the reader can see
+	 * changes), and every 61st length between
+	 */
+	for (size_t cut = 0; cut < len; cut++) {
+		int near = cut < 128 || cut % 61 == 0;
+
+		for (size_t c = 0; !near && c <= good[6]; c++) {
+			uint64_t off = 0;
+
+			for (int k = 0; k < 8; k++)
+				off = off << 8 | good[8 + 12 * c + 4 + k];
+			near = cut + 2 >= off && cut <= off + 2;
+		}
+		if (!near)
+			continue;
 		spit(path, good, cut);
 		use_damaged();
 	}
 	/* each byte of the header and the chunk table set to 0xff, then to 0 */
-	head = 8 + 12 * ((size_t)good[6] + 1);
-	ck_assert_uint_lt(head, len);
 	for (size_t i = 0; i < head; i++)
 		for (int v = 0; v < 2; v++) {
 			memcpy(bad, good, len);
