@@ -69,7 +69,7 @@ static void setup(void)
 	   "      c(\"refs/heads/other\", 2000 + k, 1100000000 + 7 * k, 0 if k == 0 else 1999 + k, 0, \"other %d\\n\" % k)\n"
 	   "  c(\"refs/heads/main\", i, t, i - 1, merge, \"main %d\\n\" % i)\n"
 	   "c(\"refs/heads/main\", 3000, t + 60, 300, 2019, \"merge other\\n\")\n"
-	   "' | git fast-import --quiet && git commit-graph write --reachable 2>/dev/null && "
+	   "' | " GIT_FAST_IMPORT " --quiet && git commit-graph write --reachable 2>/dev/null && "
 	   "test -f .git/objects/info/commit-graph");
 }
 

@@ -19,6 +19,16 @@
 #include "hexid.h"
 
 /*
+ * git fast-import for the suites' repositories.  Under glibc's default
+ * trim threshold its allocations move the top of the heap up and down
+ * with every commit it stores: 16,813 brk() and 76,000 page faults for
+ * the 4,200 commits of check_commits.c (2.3 s of sys), against 420 faults
+ * when the heap is not trimmed (glibc's documented tunable; it changes
+ * only when memory goes back to the system).
+ */
+#define GIT_FAST_IMPORT "GLIBC_TUNABLES=glibc.malloc.trim_threshold=268435456 git fast-import"
+
+/*
  * Check 0.15 makes a passing assertion call _mark_point(), which writes a
  * location message for the runner: one write() per passing ck_assert*.
  * The random and bulk tests pass millions (1.7 million writes in the
