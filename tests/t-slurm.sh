@@ -53,12 +53,7 @@ gen_repo "$repo" planted
 "$GIT_ABBREV" report "$repo" >"$tmp/whole.text" || die "report failed"
 
 # two free ports on the loopback: slurmctld's and slurmd's
-ports=$("$PYTHON3" -c '
-import socket
-ss = [socket.socket() for _ in range(2)]
-for s in ss:
-    s.bind(("127.0.0.1", 0))
-print(" ".join(str(s.getsockname()[1]) for s in ss))')
+ports=$("$PYTHON3" "$tests_dir/free_ports.py" 2)
 ctld_port=${ports% *}
 d_port=${ports#* }
 host=$(hostname -s)
