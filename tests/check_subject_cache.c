@@ -583,13 +583,33 @@ START_TEST(test_build_large)
 }
 END_TEST
 
+/* Put a file's CRC-32 (its last four bytes) right again. */
+static void types_recrc(unsigned char *img, size_t len)
+{
+	uLong c = crc32(crc32(0, NULL, 0), img, (uInt)(len - 4));
+
+	for (int i = 0; i < 4; i++)
+		img[len - 4 + i] = (unsigned char)(c >> (8 * i));
+}
+
+static void types_write(const char *path, const unsigned char *img, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(img, 1, len, f), len);
+	fclose(f);
+}
+
 /*
  * A types table: seven objects (one byte's four and three in the next,
- * whose last two bits stay unused), every type; the file read back gives
- * them, and answers only for its pack's checksum, count and files; a
- * flipped bit in the body (its CRC then wrong) or in the unused bits
- * (the CRC recomputed) is refused; a type that is not one of the four is
- * not written.
+ * whose last two bits stay unused), every type, and the one tag's
+ * target; the file read back gives them, and answers only for its pack's
+ * checksum, count and files; a flipped bit in the body (its CRC then
+ * wrong), in the unused bits, or a tag row naming a position that is not
+ * a tag or an object of no type (the CRC recomputed) is refused; a type
+ * that is not one of the four, or a tag at a position that is not a
+ * tag's, is not written.
  */
 START_TEST(test_types)
 {
@@ -597,72 +617,89 @@ START_TEST(test_types)
 	char dir[] = "/tmp/check-types-cache.XXXXXX", path[512];
 	subject_bind bind = { { 1, 2, 3, 4, 5 }, { 1, 6, 7, 8, 9 }, "/x/pack-aa.pack" }, other;
 	unsigned char got[7], img[512], bad[7] = { 1, 2, 3, 0, 3, 3, 1 };
-	size_t len, plen = strlen(bind.pack_path);
+	subject_tag tag = { 3, 1, { 0x12, 0x34 } }, wrong = { 2, 1, { 0x12, 0x34 } }, *gt = NULL;
+	size_t len, plen = strlen(bind.pack_path), nt = 9, row;
 	FILE *f;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
-	ck_assert_int_eq(subject_types_load(dir, RAW, sum_a, 7, &bind, got), 1);
-	ck_assert_int_eq(subject_types_save(dir, RAW, sum_a, 7, &bind, types), 0);
+	ck_assert_int_eq(subject_types_load(dir, RAW, sum_a, 7, &bind, got, &gt, &nt), 1);
+	ck_assert_ptr_null(gt);
+	ck_assert_uint_eq(nt, 0);
+	ck_assert_int_eq(subject_types_save(dir, RAW, sum_a, 7, &bind, types, &tag, 1), 0);
 	memset(got, 0, sizeof(got));
-	ck_assert_int_eq(subject_types_load(dir, RAW, sum_a, 7, &bind, got), 0);
+	ck_assert_int_eq(subject_types_load(dir, RAW, sum_a, 7, &bind, got, &gt, &nt), 0);
 	ck_assert_mem_eq(got, types, 7);
+	ck_assert_uint_eq(nt, 1);
+	ck_assert_uint_eq(gt[0].pos, 3);
+	ck_assert_uint_eq(gt[0].type, 1);
+	ck_assert_mem_eq(gt[0].target, tag.target, RAW);
+	free(gt);
 	/* another pack, count or file: no table */
-	ck_assert_int_eq(subject_types_load(dir, RAW, sum_b, 7, &bind, got), 1);
-	ck_assert_int_eq(subject_types_load(dir, RAW, sum_a, 6, &bind, got), 1);
+	ck_assert_int_eq(subject_types_load(dir, RAW, sum_b, 7, &bind, got, &gt, &nt), 1);
+	ck_assert_int_eq(subject_types_load(dir, RAW, sum_a, 6, &bind, got, &gt, &nt), 1);
 	other = bind;
 	other.pack.ino++;
-	ck_assert_int_eq(subject_types_load(dir, RAW, sum_a, 7, &other, got), 1);
+	ck_assert_int_eq(subject_types_load(dir, RAW, sum_a, 7, &other, got, &gt, &nt), 1);
 	other = bind;
 	other.idx.mtime_nsec++;
-	ck_assert_int_eq(subject_types_load(dir, RAW, sum_a, 7, &other, got), 1);
-	/* the file: 152 bytes of header, the path, two bytes of types, the CRC */
+	ck_assert_int_eq(subject_types_load(dir, RAW, sum_a, 7, &other, got, &gt, &nt), 1);
+	/* the file: 152 bytes of header, the path, two bytes of types, the tags, the CRC */
 	snprintf(path, sizeof(path), "%s/pack-aa%038d.types", dir, 0);
 	f = fopen(path, "rb");
 	ck_assert_ptr_nonnull(f);
 	len = fread(img, 1, sizeof(img), f);
 	fclose(f);
-	ck_assert_uint_eq(len, 152 + plen + 2 + 4);
+	row = 152 + plen + 2 + 4;
+	ck_assert_uint_eq(len, row + 8 + RAW + 4);
 	/* types less one, two bits each from the lowest: 0 1 2 3 | 2 2 0 */
 	ck_assert_uint_eq(img[152 + plen], 0xe4);
 	ck_assert_uint_eq(img[152 + plen + 1], 0x0a);
+	/* one tag: at position 3, pointing at a commit, 12 34 00 ... */
+	ck_assert_uint_eq(img[row - 4], 1);
+	ck_assert_uint_eq(img[row], 3);
+	ck_assert_uint_eq(img[row + 4], 1);
+	ck_assert_uint_eq(img[row + 8], 0x12);
 	/* a bit of the body flipped: the CRC disagrees */
 	img[152 + plen] ^= 1;
-	f = fopen(path, "wb");
-	ck_assert_uint_eq(fwrite(img, 1, len, f), len);
-	fclose(f);
-	ck_assert_int_eq(subject_types_load(dir, RAW, sum_a, 7, &bind, got), 1);
+	types_write(path, img, len);
+	ck_assert_int_eq(subject_types_load(dir, RAW, sum_a, 7, &bind, got, &gt, &nt), 1);
+	img[152 + plen] ^= 1;
 	/* an unused bit set, the CRC right: refused all the same */
-	ck_assert_int_eq(subject_types_save(dir, RAW, sum_a, 7, &bind, types), 0);
-	f = fopen(path, "rb");
-	len = fread(img, 1, sizeof(img), f);
-	fclose(f);
 	img[152 + plen + 1] |= 0x40;
-	{
-		uLong c = crc32(crc32(0, NULL, 0), img, (uInt)(len - 4));
-
-		for (int i = 0; i < 4; i++)
-			img[len - 4 + i] = (unsigned char)(c >> (8 * i));
-	}
-	f = fopen(path, "wb");
-	ck_assert_uint_eq(fwrite(img, 1, len, f), len);
-	fclose(f);
-	ck_assert_int_eq(subject_types_load(dir, RAW, sum_a, 7, &bind, got), 1);
-	/* with the bit cleared (and its CRC) it is a good table again: the test above was fair */
+	types_recrc(img, len);
+	types_write(path, img, len);
+	ck_assert_int_eq(subject_types_load(dir, RAW, sum_a, 7, &bind, got, &gt, &nt), 1);
 	img[152 + plen + 1] &= (unsigned char)~0x40;
-	{
-		uLong c = crc32(crc32(0, NULL, 0), img, (uInt)(len - 4));
-
-		for (int i = 0; i < 4; i++)
-			img[len - 4 + i] = (unsigned char)(c >> (8 * i));
-	}
-	f = fopen(path, "wb");
-	ck_assert_uint_eq(fwrite(img, 1, len, f), len);
-	fclose(f);
-	ck_assert_int_eq(subject_types_load(dir, RAW, sum_a, 7, &bind, got), 0);
+	/* the tag row at a blob's position, or pointing at no type: refused */
+	img[row] = 2;
+	types_recrc(img, len);
+	types_write(path, img, len);
+	ck_assert_int_eq(subject_types_load(dir, RAW, sum_a, 7, &bind, got, &gt, &nt), 1);
+	ck_assert_ptr_null(gt);
+	img[row] = 3;
+	img[row + 4] = 5;
+	types_recrc(img, len);
+	types_write(path, img, len);
+	ck_assert_int_eq(subject_types_load(dir, RAW, sum_a, 7, &bind, got, &gt, &nt), 1);
+	img[row + 4] = 1;
+	/* a count of tags past the rows there are: refused */
+	img[row - 4] = 2;
+	types_recrc(img, len);
+	types_write(path, img, len);
+	ck_assert_int_eq(subject_types_load(dir, RAW, sum_a, 7, &bind, got, &gt, &nt), 1);
+	img[row - 4] = 1;
+	/* all put back (and its CRC): a good table again, the tests above were fair */
+	types_recrc(img, len);
+	types_write(path, img, len);
+	ck_assert_int_eq(subject_types_load(dir, RAW, sum_a, 7, &bind, got, &gt, &nt), 0);
 	ck_assert_mem_eq(got, types, 7);
-	/* not one of the four types: nothing written */
+	ck_assert_uint_eq(nt, 1);
+	free(gt);
+	/* not one of the four types, or a tag where the types have none: nothing written */
 	ck_assert_int_eq(unlink(path), 0);
-	ck_assert_int_eq(subject_types_save(dir, RAW, sum_a, 7, &bind, bad), 0);
+	ck_assert_int_eq(subject_types_save(dir, RAW, sum_a, 7, &bind, bad, NULL, 0), 0);
+	ck_assert_int_eq(access(path, F_OK), -1);
+	ck_assert_int_eq(subject_types_save(dir, RAW, sum_a, 7, &bind, types, &wrong, 1), 0);
 	ck_assert_int_eq(access(path, F_OK), -1);
 	ck_assert_int_eq(rmdir(dir), 0); /* and no temporary file left */
 }

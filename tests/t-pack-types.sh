@@ -1,8 +1,9 @@
 #!/bin/sh
 # t-pack-types.sh - the pack walker keeps every pack's object types in
-# the cache (pack-<checksum>.types, two bits an object) when it scans the
-# pack, and the next report, check or policy of the unchanged pack reads
-# that table instead of the pack's entry headers.  The output is the same
+# the cache (pack-<checksum>.types, two bits an object, and what each
+# annotated tag points at) when it scans the pack, and the next report,
+# check or policy of the unchanged pack reads that table instead of the
+# pack: zeros written over the packed tags under it change no answer.  The output is the same
 # byte for byte cold, warm and with --no-cache (which neither reads nor
 # writes the cache), with a reachability bitmap and without one, for
 # repositories of several packs (deltas of both kinds, annotated tags)
@@ -222,6 +223,36 @@ else
 	fail "FIFO: the report failed or hung (status $?)"
 	show "$tmp/fifo.err"
 fi
+
+say "a warm walk reads no pack: its tags' bytes overwritten in place, the same answers"
+# The tables answer for these very files (device, inode, size, modification
+# time): zeros written over every annotated tag's entry of each pack, the
+# size and time stamp kept, leave them theirs.  A walk that read the tags
+# from the pack again would find none there.
+sc=$tmp/scribbled
+cp -a "$repo" "$sc"
+rm -rf "$cache"
+outputs "$sc" "$tmp/sc.nocache" --no-cache
+outputs "$sc" "$tmp/sc.cold"
+same "scribbled, cold" "$tmp/sc.nocache" "$tmp/sc.cold"
+ntags=0
+for idx in "$sc"/.git/objects/pack/*.idx; do
+	p=${idx%.idx}.pack
+	touch -r "$p" "$tmp/stamp"
+	chmod u+w "$p"
+	git verify-pack -v "$idx" | awk '$2 == "tag" { print $4, $5 }' >"$tmp/tag.entries"
+	while read -r len off; do
+		dd if=/dev/zero of="$p" bs=1 seek="$off" count="$len" conv=notrunc 2>/dev/null ||
+			die "cannot write over a tag"
+		ntags=$((ntags + 1))
+	done <"$tmp/tag.entries"
+	chmod a-w "$p"
+	touch -r "$tmp/stamp" "$p"
+done
+[ "$ntags" -ge 6 ] || die "only $ntags packed tags overwritten"
+expect_exit 3 "$GIT_ABBREV" -C "$sc" report --no-cache
+outputs "$sc" "$tmp/sc.warm"
+same "scribbled, warm" "$tmp/sc.nocache" "$tmp/sc.warm"
 
 say "git abbrev cache lists the types tables, --clear removes them"
 expect_exit 0 "$GIT_ABBREV" -C "$repo" cache --format=json

@@ -38,7 +38,10 @@
  * magic "GABTYPE\n" (version TYPES_VERSION), a zero at 52 and its body's
  * length at 56: then the path, then two bits an object of the pack, in
  * .idx position order (position i: bits 2 * (i % 4) of byte i / 4, the
- * type less one; the last byte's unused bits zero), then the CRC-32.
+ * type less one; the last byte's unused bits zero), then u32 t and t
+ * annotated tags of the pack, each u32 .idx position (ascending, a tag's),
+ * u32 the type of what it points at (1..4) and that object's ID (rawsz
+ * bytes), then the CRC-32.
  *
  * The text is a build's only large part: about 60 bytes a commit, 90 MB
  * for 1.3M commits, and the CRC of that costs 40 ms, so a cached search
@@ -79,7 +82,7 @@
 #define NO_PARENTS UINT32_MAX
 #define TRAILER 4u
 #define TYPES_MAGIC "GABTYPE\n"
-#define TYPES_VERSION 1u
+#define TYPES_VERSION 2u
 
 struct subject_table {
 	size_t rawsz;
@@ -963,16 +966,31 @@ int subject_table_save(const subject_table *t, const char *dir)
 
 /* ---- the types of a pack's objects -------------------------------------------- */
 
+/* A tag's row in a types table: u32 position, u32 type, the target's ID. */
+#define TAG_ROW(rawsz) (8u + (rawsz))
+
+/* Whether the tags are a pack's annotated tags by types[], as a table keeps them. */
+static int tags_ok(const unsigned char *types, uint32_t n, const subject_tag *tags, size_t ntags)
+{
+	for (size_t k = 0; k < ntags; k++)
+		if (tags[k].pos >= n || (k && tags[k].pos <= tags[k - 1].pos) ||
+		    types[tags[k].pos] != ABBREV_TYPE_TAG || tags[k].type < ABBREV_TYPE_COMMIT ||
+		    tags[k].type > ABBREV_TYPE_TAG)
+			return 0;
+	return 1;
+}
+
 int subject_types_save(const char *dir, size_t rawsz, const unsigned char *sum, uint32_t n,
-		       const subject_bind *b, const unsigned char *types)
+		       const subject_bind *b, const unsigned char *types, const subject_tag *tags,
+		       size_t ntags)
 {
 	size_t plen = b->pack_path ? strlen(b->pack_path) : 0, blen = ((size_t)n + 3) / 4, len;
-	unsigned char *img, *body;
+	unsigned char *img, *body, *t;
 	int rc;
 
-	if (rawsz > ABBREV_MAX_RAWSZ || plen > UINT32_MAX)
+	if (rawsz > ABBREV_MAX_RAWSZ || plen > UINT32_MAX || ntags > n)
 		return 0;
-	len = HEADER + plen + blen + TRAILER;
+	len = HEADER + plen + blen + 4 + ntags * TAG_ROW(rawsz) + TRAILER;
 	if (!(img = calloc(1, len)))
 		return -1;
 	memcpy(img, TYPES_MAGIC, 8);
@@ -980,7 +998,7 @@ int subject_types_save(const char *dir, size_t rawsz, const unsigned char *sum, 
 	put_le32(img + 12, (uint32_t)rawsz);
 	memcpy(img + 16, sum, rawsz);
 	put_le32(img + 48, n);
-	put_le64(img + 56, blen);
+	put_le64(img + 56, len - HEADER - plen - TRAILER);
 	put_bind(img + BIND, b);
 	put_le32(img + PATHLEN, (uint32_t)plen);
 	if (plen)
@@ -992,6 +1010,18 @@ int subject_types_save(const char *dir, size_t rawsz, const unsigned char *sum, 
 			return 0;
 		}
 		body[i / 4] |= (unsigned char)((types[i] - ABBREV_TYPE_COMMIT) << (2 * (i % 4)));
+	}
+	if (!tags_ok(types, n, tags, ntags)) {
+		free(img);
+		return 0;
+	}
+	t = body + blen;
+	put_le32(t, (uint32_t)ntags);
+	t += 4;
+	for (size_t k = 0; k < ntags; k++, t += TAG_ROW(rawsz)) {
+		put_le32(t, tags[k].pos);
+		put_le32(t + 4, tags[k].type);
+		memcpy(t + 8, tags[k].target, rawsz);
 	}
 	put_le32(img + len - TRAILER, crc_all(img, len - TRAILER));
 	rc = write_table_file(dir, ".types", rawsz, sum, img, len);
@@ -1009,13 +1039,19 @@ typedef struct {
 static int types_check(void *arg, const unsigned char *buf, size_t len)
 {
 	const types_args *a = arg;
-	uint64_t plen, blen = ((uint64_t)a->n + 3) / 4;
+	uint64_t plen, blen = ((uint64_t)a->n + 3) / 4, body, ntags;
 
 	if (!head_ok(buf, len, TYPES_MAGIC, TYPES_VERSION, a->rawsz, a->sum, a->n) ||
-	    le32(buf + 52) || le64(buf + 56) != blen || le32(buf + PATHLEN + 4))
+	    le32(buf + 52) || le32(buf + PATHLEN + 4))
 		return -2;
 	plen = le32(buf + PATHLEN);
-	if ((uint64_t)len != HEADER + plen + blen + TRAILER ||
+	body = le64(buf + 56);
+	/* the types, the tags' count and rows (a count past the objects' is no table) */
+	if (body < blen + 4 || (uint64_t)len < HEADER + TRAILER + plen ||
+	    body != (uint64_t)len - HEADER - TRAILER - plen)
+		return -2;
+	ntags = le32(buf + HEADER + plen + blen);
+	if (ntags > a->n || body != blen + 4 + ntags * TAG_ROW(a->rawsz) ||
 	    crc_all(buf, len - TRAILER) != le32(buf + len - TRAILER))
 		return -2;
 	/* the last byte's bits past the last object are zero */
@@ -1025,20 +1061,44 @@ static int types_check(void *arg, const unsigned char *buf, size_t len)
 }
 
 int subject_types_load(const char *dir, size_t rawsz, const unsigned char *sum, uint32_t n,
-		       const subject_bind *b, unsigned char *types)
+		       const subject_bind *b, unsigned char *types, subject_tag **tags,
+		       size_t *ntags)
 {
 	types_args a = { rawsz, sum, n };
-	const unsigned char *body;
+	const unsigned char *body, *t;
 	unsigned char *buf;
-	size_t len, cap;
+	size_t len, cap, blen = ((size_t)n + 3) / 4, m;
+	subject_tag *out = NULL;
 	int rc = read_table_file(dir, ".types", rawsz, sum, b, types_check, &a, &buf, &len, &cap);
 
+	*tags = NULL;
+	*ntags = 0;
 	if (rc)
 		return rc;
 	body = buf + HEADER + le32(buf + PATHLEN);
 	for (uint32_t i = 0; i < n; i++)
 		types[i] = (unsigned char)(ABBREV_TYPE_COMMIT + ((body[i / 4] >> (2 * (i % 4))) & 3));
+	m = le32(body + blen);
+	t = body + blen + 4;
+	if (m && !(out = malloc(m * sizeof(*out)))) {
+		bigvec_free(buf, cap);
+		return -1;
+	}
+	for (size_t k = 0; k < m; k++, t += TAG_ROW(rawsz)) {
+		memset(&out[k], 0, sizeof(out[k]));
+		out[k].pos = le32(t);
+		out[k].type = le32(t + 4) > ABBREV_TYPE_TAG ? ABBREV_TYPE_NONE
+							    : (unsigned char)le32(t + 4);
+		memcpy(out[k].target, t + 8, rawsz);
+	}
 	bigvec_free(buf, cap);
+	/* each a tag of the pack, once, in order, pointing at an object of a type */
+	if (!tags_ok(types, n, out, m)) {
+		free(out);
+		return 1;
+	}
+	*tags = out;
+	*ntags = m;
 	return 0;
 }
 

@@ -180,20 +180,37 @@ void subject_table_free(subject_table *t);
  */
 
 /*
- * Write types[0 .. n) of the pack `sum` (its files b, b->pack_path kept
- * in it) to `dir`, as subject_table_save() writes: 0 (also when a type is
- * not one of the four: nothing is written then), or -1 (errno set).
+ * An annotated tag of a pack, kept with its types: its .idx position and
+ * what its header says it points at (odb_tags.c), so that a walk of the
+ * unchanged pack reads no tag either.
+ */
+typedef struct {
+	uint32_t pos;
+	unsigned char type; /* the target's: 1 commit .. 4 tag */
+	unsigned char target[ABBREV_MAX_RAWSZ];
+} subject_tag;
+
+/*
+ * Write types[0 .. n) and the tags[0 .. ntags) of the pack `sum` (its
+ * files b, b->pack_path kept in it) to `dir`, as subject_table_save()
+ * writes: 0 (also when a type is not one of the four, or the tags are not
+ * the pack's tags by types[] in ascending positions, each pointing at one
+ * of the four: nothing is written then), or -1 (errno set).
  */
 int subject_types_save(const char *dir, size_t rawsz, const unsigned char *sum, uint32_t n,
-		       const subject_bind *b, const unsigned char *types);
+		       const subject_bind *b, const unsigned char *types, const subject_tag *tags,
+		       size_t ntags);
 
 /*
  * Fill types[0 .. n) of the pack `sum` from its file in `dir`, when it was
- * built from the files b: 0, 1 when there is no usable file (as
- * subject_table_load(): types[] may then hold anything), -1 (memory).
+ * built from the files b, and its tags into *tags (malloc'ed, NULL when
+ * none), *ntags of them: 0, 1 when there is no usable file (as
+ * subject_table_load(): types[] may then hold anything, *tags NULL), -1
+ * (memory).
  */
 int subject_types_load(const char *dir, size_t rawsz, const unsigned char *sum, uint32_t n,
-		       const subject_bind *b, unsigned char *types);
+		       const subject_bind *b, unsigned char *types, subject_tag **tags,
+		       size_t *ntags);
 
 /* ---- other files of the same shape (commit_notes.h) ---------------------------- */
 

@@ -27,8 +27,9 @@
  *     covers (walk_pack_midx.c).  A stale or damaged bitmap leaves the
  *     packs to the scan, and a note says why.  With a cache directory,
  *     a scan keeps the pack's types there (two bits an object, a file
- *     bound to the very .pack and .idx: subject_cache.h), and the next
- *     walk of the unchanged pack reads that file instead of the pack.
+ *     bound to the very .pack and .idx: subject_cache.h) with what each
+ *     of its annotated tags points at, and the next walk of the
+ *     unchanged pack reads that file instead of the pack.
  *  3. Merge the sorted name lists of all packs and the sorted loose IDs
  *     (a k-way merge on a small heap), so the ID sets are filled in key
  *     order, each ID once, by idsets' bulk adding (the Judy arrays filled on

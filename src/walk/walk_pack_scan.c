@@ -33,40 +33,87 @@ static const unsigned char *pack_sum(const walker *w, const pack_file *pk)
 }
 
 /*
- * Keep the types of a scanned pack for the next walk.  No cache (a
- * read-only directory, a full disk) is no error: one note, the same answer.
+ * Keep the types of a scanned pack for the next walk, with its tags
+ * (w->db.tags[k0 ..), which odb_pack_tags() recorded in position order,
+ * an unreadable tag left out).  No cache (a read-only directory, a full
+ * disk) is no error: one note, the same answer.
  */
-static int keep_types(walker *w, const pack_file *pk)
+static int keep_types(walker *w, const pack_file *pk, size_t k0)
 {
 	subject_bind b = pack_bind(pk);
+	subject_tag *tags = NULL;
+	size_t nt = w->db.ntags - k0, k = k0;
+	int rc = 0;
 
-	if (subject_types_save(w->cache_dir, w->db.rawsz, pack_sum(w, pk), pk->n, &b, pk->types))
-		return odb_note(&w->db, "cannot write the cache '%s': %s (later runs read every "
-				"pack again)", w->cache_dir, strerror(errno));
-	return 0;
+	if (nt && !(tags = calloc(nt, sizeof(*tags))))
+		return WALK_NOMEM;
+	for (uint32_t i = 0, j = 0; i < pk->n && k < w->db.ntags; i++) {
+		if (pk->types[i] != ABBREV_TYPE_TAG ||
+		    memcmp(w->db.tags[k].id, odb_pack_name(pk, i), w->db.rawsz))
+			continue;
+		tags[j].pos = i;
+		tags[j].type = w->db.tags[k].type;
+		memcpy(tags[j++].target, w->db.tags[k++].target, w->db.rawsz);
+	}
+	/* each record is one of the pack's tags: all matched, else none kept */
+	if (k == w->db.ntags &&
+	    subject_types_save(w->cache_dir, w->db.rawsz, pack_sum(w, pk), pk->n, &b, pk->types,
+			       tags, nt))
+		rc = odb_note(&w->db, "cannot write the cache '%s': %s (later runs read every "
+			      "pack again)", w->cache_dir, strerror(errno));
+	free(tags);
+	return rc;
+}
+
+/* The pack's maps, but for its .idx: the merge needs only the names. */
+static void pack_done(walker *w, pack_file *pk)
+{
+	w->db.done += pk->n;
+	progress_update(w->db.p, w->db.done);
+	odb_unmap(pk->pack, pk->pack_size);
+	odb_unmap(pk->rev, pk->rev_size);
+	pk->pack = pk->rev = NULL;
 }
 
 int wp_pack_cached(walker *w, pack_file *pk)
 {
 	subject_bind b = pack_bind(pk);
+	subject_tag *tags = NULL;
+	size_t nt = 0;
 	int rc;
 
 	pk->types = malloc(pk->n ? pk->n : 1);
 	if (!pk->types)
 		return WALK_NOMEM;
-	rc = subject_types_load(w->cache_dir, w->db.rawsz, pack_sum(w, pk), pk->n, &b, pk->types);
+	rc = subject_types_load(w->cache_dir, w->db.rawsz, pack_sum(w, pk), pk->n, &b, pk->types,
+				&tags, &nt);
+	if (!rc && odb_grow(&w->db.tags, &w->db.tags_cap, w->db.ntags + nt, sizeof(*w->db.tags)))
+		rc = -1;
 	if (rc) {
+		free(tags);
 		free(pk->types);
 		pk->types = NULL;
 		return rc < 0 ? WALK_NOMEM : 1;
 	}
-	return wp_pack_typed(w, pk);
+	/* what the scan's odb_pack_tags() recorded, read from the table: the pack is not read */
+	for (size_t k = 0; k < nt; k++) {
+		odb_tag *t = &w->db.tags[w->db.ntags++];
+
+		memset(t, 0, sizeof(*t));
+		memcpy(t->id, odb_pack_name(pk, tags[k].pos), w->db.rawsz);
+		memcpy(t->target, tags[k].target, w->db.rawsz);
+		t->type = tags[k].type;
+	}
+	free(tags);
+	pack_done(w, pk);
+	return 0;
 }
 
 /* Type every entry of a pack into pk->types, reading headers in pack order. */
 int wp_pack_scan(walker *w, pack_file *pk)
 {
 	pack_order o = { 0 };
+	size_t k0;
 	int rc;
 
 	pk->types = malloc(pk->n ? pk->n : 1);
@@ -76,17 +123,14 @@ int wp_pack_scan(walker *w, pack_file *pk)
 		goto done;
 	for (uint32_t r = 0; r < pk->n; r++)
 		pk->types[o.pos[r]] = o.type[r];
-	w->db.done += pk->n;
-	progress_update(w->db.p, w->db.done);
+	k0 = w->db.ntags;
 	rc = odb_pack_tags(&w->db, pk);
 	if (!rc && w->cache_dir)
-		rc = keep_types(w, pk);
+		rc = keep_types(w, pk, k0);
 done:
 	odb_order_free(&o);
 	/* the merge needs only the names: give the pack's pages back now */
-	odb_unmap(pk->pack, pk->pack_size);
-	odb_unmap(pk->rev, pk->rev_size);
-	pk->pack = pk->rev = NULL;
+	pack_done(w, pk);
 	return rc;
 }
 
@@ -131,15 +175,9 @@ int wp_pack_bitmap(walker *w, pack_file *pk)
 
 int wp_pack_typed(walker *w, pack_file *pk)
 {
-	int rc;
+	int rc = odb_pack_tags(&w->db, pk);
 
-	w->db.done += pk->n;
-	progress_update(w->db.p, w->db.done);
-	if ((rc = odb_pack_tags(&w->db, pk)))
-		return rc;
 	/* as after a scan: the merge needs only the names */
-	odb_unmap(pk->pack, pk->pack_size);
-	odb_unmap(pk->rev, pk->rev_size);
-	pk->pack = pk->rev = NULL;
-	return 0;
+	pack_done(w, pk);
+	return rc;
 }
