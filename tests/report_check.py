@@ -260,12 +260,26 @@ def watch(path, crafted, target, shared, nobj):
 
 
 def tables(path):
-    """Prints the JSON report without the names of its inputs (one line,
-    keys sorted): what two spellings of the same input must share."""
-    r = json.load(open(path))
+    """The JSON report without the names of its inputs: what two
+    spellings of the same input must share."""
+    r = load(path)
     r.pop("repositories", None)
     r.pop("input", None)
-    print(json.dumps(r, sort_keys=True))
+    return r
+
+
+def tables_same(ref, listing):
+    """REF LISTING: each JSON of the lines "JSON<tab>LABEL" of LISTING has
+    the tables of REF (t-ids.sh); "LABEL: other numbers..." for each that
+    has not."""
+    want = json.dumps(tables(ref), sort_keys=True)
+    bad = []
+    with open(listing, encoding="utf-8") as f:
+        for line in f:
+            path, label = line.rstrip("\n").split("\t", 1)
+            if json.dumps(tables(path), sort_keys=True) != want:
+                bad.append("%s: other numbers than the plain list" % label)
+    return bad
 
 
 def ids_ish(ids_path, report_path, out_path):
