@@ -50,7 +50,7 @@ history_days() {
 r=$tmp/zones
 git init -q "$r"
 "$PYTHON3" "$tests_dir/commit_days.py" days 500 >"$tmp/stream"
-git -C "$r" fast-import --quiet <"$tmp/stream" || die "fast-import failed"
+fast_import -C "$r" <"$tmp/stream" || die "fast-import failed"
 label=sha1
 history_days "$r"
 
@@ -71,7 +71,7 @@ days policy-json
 if git init -q --object-format=sha256 "$tmp/probe256" 2>/dev/null; then
 	r256=$tmp/zones256
 	git init -q --object-format=sha256 "$r256"
-	git -C "$r256" -c fastimport.unpackLimit=100000 fast-import --quiet <"$tmp/stream" ||
+	fast_import -C "$r256" -c fastimport.unpackLimit=100000 <"$tmp/stream" ||
 		die "fast-import (sha256) failed"
 	[ -z "$(ls "$r256/.git/objects/pack")" ] || die "the sha256 commits are not loose"
 	label="sha256 loose"
@@ -95,7 +95,7 @@ fi
 ny=$tmp/newyear
 git init -q "$ny"
 "$PYTHON3" "$tests_dir/commit_days.py" newyear 2000 40 >"$tmp/ny-stream"
-git -C "$ny" fast-import --quiet <"$tmp/ny-stream" || die "fast-import failed"
+fast_import -C "$ny" <"$tmp/ny-stream" || die "fast-import failed"
 git -C "$ny" log --all --date=format:%Y --format='%H %ct %cd' >"$tmp/ny-years"
 [ "$(wc -l <"$tmp/ny-years")" -eq 2000 ] || die "not 2000 commits"
 label=newyear

@@ -11,7 +11,7 @@
 n=2000
 git init -q "$tmp/r"
 "$PYTHON3" "$tests_dir/commit_days.py" subjects "$n" >"$tmp/stream"
-git -C "$tmp/r" fast-import --quiet <"$tmp/stream" || die "fast-import failed"
+fast_import -C "$tmp/r" <"$tmp/stream" || die "fast-import failed"
 
 say "check 4: each listed commit's subject and day as git log prints them"
 expect_exit 1 "$GIT_ABBREV" check 4 "$tmp/r"
