@@ -30,6 +30,9 @@ typedef struct {
 	size_t n;
 	unsigned char pbuf[MAXP * RAWSZ];
 	int reads;
+	int give_hints;       /* say where each parent is: 1000 + its number */
+	uint64_t hbuf[MAXP];
+	int hinted, misled;   /* reads with the right hint; with a wrong one */
 } hand_history;
 
 static void id_of(unsigned char *id, unsigned k)
@@ -38,20 +41,28 @@ static void id_of(unsigned char *id, unsigned k)
 	id[0] = (unsigned char)k;
 }
 
-static int hand_commit_read(void *ctx, const unsigned char *id, int64_t *time,
-			    const unsigned char **parents, size_t *np, uint64_t *note, char *err,
-			    size_t errsz)
+static int hand_commit_read(void *ctx, const unsigned char *id, uint64_t hint, int64_t *time,
+			    const unsigned char **parents, const uint64_t **hints, size_t *np,
+			    uint64_t *note, char *err, size_t errsz)
 {
 	hand_history *h = ctx;
 	unsigned k = id[0];
 
 	h->reads++;
+	if (hint && hint == 1000 + (uint64_t)k)
+		h->hinted++;
+	else if (hint)
+		h->misled++;
 	if (k >= h->n || !h->table[k].time) {
 		snprintf(err, errsz, "no commit %u", k);
 		return -2;
 	}
-	for (int i = 0; i < h->table[k].np; i++)
+	for (int i = 0; i < h->table[k].np; i++) {
 		id_of(h->pbuf + (size_t)i * RAWSZ, h->table[k].parents[i]);
+		h->hbuf[i] = 1000 + (uint64_t)h->table[k].parents[i];
+	}
+	if (h->give_hints)
+		*hints = h->hbuf;
 	*time = h->table[k].time;
 	*parents = h->pbuf;
 	*np = (size_t)h->table[k].np;
@@ -63,7 +74,7 @@ static int hand_commit_read(void *ctx, const unsigned char *id, int64_t *time,
 static int walk_is(const hand_commit *table, size_t n, const int *tips, size_t ntips,
 		   const unsigned *want)
 {
-	hand_history h = { table, n, { 0 }, 0 };
+	hand_history h = { table, n, { 0 }, 0, 0, { 0 }, 0, 0 };
 	range_source src = { &h, hand_commit_read };
 	unsigned char ids[8][RAWSZ];
 	range_tip t[8];
@@ -158,7 +169,7 @@ START_TEST(test_range_unreadable)
 {
 	/* 2's parent 1 is missing: the walk stops with the source's message */
 	hand_commit broken[NHIST];
-	hand_history h = { broken, NHIST, { 0 }, 0 };
+	hand_history h = { broken, NHIST, { 0 }, 0, 0, { 0 }, 0, 0 };
 	range_source src = { &h, hand_commit_read };
 	unsigned char id[RAWSZ];
 	range_tip t = { id, RANGE_PUSH };
@@ -183,7 +194,7 @@ END_TEST
 START_TEST(test_range_reads_once)
 {
 	/* each commit read once, however many children reach it */
-	hand_history h = { history, NHIST, { 0 }, 0 };
+	hand_history h = { history, NHIST, { 0 }, 0, 0, { 0 }, 0, 0 };
 	range_source src = { &h, hand_commit_read };
 	unsigned char id[RAWSZ];
 	range_tip t = { id, RANGE_PUSH };
@@ -194,6 +205,37 @@ START_TEST(test_range_reads_once)
 	ck_assert_int_eq(range_walk(&l, NULL, &src, RAWSZ, &t, 1, err, sizeof(err)), 0);
 	ck_assert_uint_eq(l.n, 12);
 	ck_assert_int_eq(h.reads, 12);
+	range_list_free(&l);
+}
+END_TEST
+
+START_TEST(test_range_hints)
+{
+	/*
+	 * each parent's hint from its first child comes back when it is
+	 * read (a tip has none); a source that gives none gets none
+	 */
+	static const unsigned all[] = { 12, 11, 10, 9, 6, 8, 7, 5, 3, 4, 2, 1 };
+	hand_history h = { history, NHIST, { 0 }, 0, 1, { 0 }, 0, 0 };
+	range_source src = { &h, hand_commit_read };
+	unsigned char id[RAWSZ];
+	range_tip t = { id, RANGE_PUSH };
+	range_list l;
+	char err[64];
+
+	id_of(id, 12);
+	ck_assert_int_eq(range_walk(&l, NULL, &src, RAWSZ, &t, 1, err, sizeof(err)), 0);
+	ck_assert_uint_eq(l.n, 12);
+	for (size_t i = 0; i < 12; i++)
+		ck_assert_uint_eq(l.ids[i * RAWSZ], all[i]);
+	ck_assert_int_eq(h.reads, 12);
+	ck_assert_int_eq(h.hinted, 11);
+	ck_assert_int_eq(h.misled, 0);
+	range_list_free(&l);
+	h = (hand_history){ history, NHIST, { 0 }, 0, 0, { 0 }, 0, 0 };
+	ck_assert_int_eq(range_walk(&l, NULL, &src, RAWSZ, &t, 1, err, sizeof(err)), 0);
+	ck_assert_int_eq(h.reads, 12);
+	ck_assert_int_eq(h.hinted + h.misled, 0);
 	range_list_free(&l);
 }
 END_TEST
@@ -209,7 +251,7 @@ static int graph_pos(const range_graph *g, unsigned k)
 
 START_TEST(test_range_graph)
 {
-	hand_history h = { history, NHIST, { 0 }, 0 };
+	hand_history h = { history, NHIST, { 0 }, 0, 0, { 0 }, 0, 0 };
 	range_source src = { &h, hand_commit_read };
 	unsigned char id9[RAWSZ], id12[RAWSZ], id5[RAWSZ], id13[RAWSZ];
 	range_tip t[2] = { { id9, RANGE_PUSH }, { id12, RANGE_READ } };
@@ -257,7 +299,7 @@ START_TEST(test_range_graph_short)
 {
 	/* a line of 30 commits: 20..30 stops SLOP commits below 20, no graph */
 	hand_commit line[31];
-	hand_history h = { line, 31, { 0 }, 0 };
+	hand_history h = { line, 31, { 0 }, 0, 0, { 0 }, 0, 0 };
 	range_source src = { &h, hand_commit_read };
 	unsigned char id20[RAWSZ], id30[RAWSZ];
 	range_tip t[2] = { { id20, RANGE_HIDE }, { id30, RANGE_PUSH } };
@@ -288,6 +330,7 @@ Suite *make_range_suite(void)
 	tcase_add_test(tc, test_range_hidden);
 	tcase_add_test(tc, test_range_two_tips);
 	tcase_add_test(tc, test_range_reads_once);
+	tcase_add_test(tc, test_range_hints);
 	tcase_add_test(tc, test_range_graph);
 	tcase_add_test(tc, test_range_graph_short);
 	suite_add_tcase(s, tc);

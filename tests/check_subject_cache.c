@@ -267,6 +267,13 @@ START_TEST(test_parents)
 		ck_assert_int_eq(subject_table_parents(u, 3, ids_a[0], RAW, 4, got, 4), -2);
 		/* a position beyond the IDs given is no parent */
 		ck_assert_int_eq(subject_table_parents(u, 2, ids_a[0], RAW, 1, got, 4), -2);
+		/* the parents' positions: X is not the pack's, and there is no third */
+		ck_assert_uint_eq(subject_table_parent_pos(u, 1, 0), 0);
+		ck_assert_uint_eq(subject_table_parent_pos(u, 2, 0), 1);
+		ck_assert_uint_eq(subject_table_parent_pos(u, 2, 1), UINT32_MAX);
+		ck_assert_uint_eq(subject_table_parent_pos(u, 2, 2), UINT32_MAX);
+		ck_assert_uint_eq(subject_table_parent_pos(u, 0, 0), UINT32_MAX);
+		ck_assert_uint_eq(subject_table_parent_pos(u, 3, 0), UINT32_MAX);
 	}
 	subject_table_free(p);
 	/* a table without parents says so */
@@ -275,6 +282,7 @@ START_TEST(test_parents)
 
 		ck_assert_int_eq(subject_table_has_parents(a), 0);
 		ck_assert_int_eq(subject_table_parents(a, 0, ids_a[0], RAW, 4, got, 4), -2);
+		ck_assert_uint_eq(subject_table_parent_pos(a, 0, 0), UINT32_MAX);
 		subject_table_free(a);
 	}
 	/* a parent beyond the pack and the IDs kept is not built */

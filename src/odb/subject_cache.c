@@ -598,6 +598,19 @@ int subject_table_parents(const subject_table *t, size_t i, const unsigned char 
 	return (int)(b - a > INT32_MAX ? -2 : (int)(b - a));
 }
 
+uint32_t subject_table_parent_pos(const subject_table *t, size_t i, size_t j)
+{
+	uint32_t a, v;
+
+	if (!t->pstart || i >= t->n)
+		return UINT32_MAX;
+	a = le32(t->pstart + 4 * i);
+	if (j >= (size_t)(le32(t->pstart + 4 * (i + 1)) - a))
+		return UINT32_MAX;
+	v = le32(t->plist + 4 * ((size_t)a + j));
+	return v < t->nobjects ? v : UINT32_MAX;
+}
+
 const unsigned char *subject_table_bytes(const subject_table *t, size_t *len)
 {
 	*len = t->len;

@@ -130,6 +130,12 @@ int subject_table_has_parents(const subject_table *t);
  */
 int subject_table_parents(const subject_table *t, size_t i, const unsigned char *ids,
 			  size_t stride, uint32_t nids, const unsigned char **out, size_t max);
+/*
+ * The .idx position in this pack of the j-th parent of the table's i-th
+ * commit (as subject_table_parents()), or UINT32_MAX when the pack does
+ * not hold it, it has fewer parents or the table holds none.
+ */
+uint32_t subject_table_parent_pos(const subject_table *t, size_t i, size_t j);
 /* The table as its file holds it: *len bytes (the table's). */
 const unsigned char *subject_table_bytes(const subject_table *t, size_t *len);
 

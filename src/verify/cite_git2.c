@@ -48,6 +48,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bigvec.h"
 #include "commit.h"
 #include "commit_graph.h"
 #include "commit_notes.h"
@@ -119,6 +120,7 @@ struct cite_git2 {
 	/* for the walk: each table's commits' .idx positions (ascending) and times */
 	uint32_t **rpos;
 	int64_t **rtime;
+	uint32_t **rrow;      /* and each table's row by .idx position (UINT32_MAX: none) */
 };
 
 typedef struct {
@@ -579,11 +581,14 @@ static void range_rows_free(cite_git2 *g)
 	for (uint32_t k = 0; g->rpos && k < np; k++) {
 		free(g->rpos[k]);
 		free(g->rtime[k]);
+		free(g->rrow[k]);
 	}
 	free(g->rpos);
 	free(g->rtime);
+	free(g->rrow);
 	g->rpos = NULL;
 	g->rtime = NULL;
+	g->rrow = NULL;
 }
 
 static void range_tables_free(cite_git2 *g)
@@ -629,20 +634,33 @@ static int range_tables(cite_git2 *g)
 			rc = 1;
 	}
 	g->rtabs = tabs;
-	/* each row's position and time in two arrays: the walk searches them, not the table */
+	/*
+	 * each row's position and time in two arrays, and the row of each
+	 * .idx position: the walk looks them up there, not in the table
+	 */
 	if (!rc && (!(g->rpos = calloc(np, sizeof(*g->rpos))) ||
-		    !(g->rtime = calloc(np, sizeof(*g->rtime)))))
+		    !(g->rtime = calloc(np, sizeof(*g->rtime))) ||
+		    !(g->rrow = calloc(np, sizeof(*g->rrow)))))
 		rc = -1;
 	for (uint32_t k = 0; k < np && !rc; k++) {
 		size_t n = subject_table_count(tabs[k]);
+		const unsigned char *sum, *ids;
+		uint32_t nids;
+		size_t stride;
 
+		objread_pack(g->rd, k, &sum, &nids, &ids, &stride);
 		if (!(g->rpos[k] = malloc((n ? n : 1) * sizeof(**g->rpos))) ||
-		    !(g->rtime[k] = malloc((n ? n : 1) * sizeof(**g->rtime))))
+		    !(g->rtime[k] = malloc((n ? n : 1) * sizeof(**g->rtime))) ||
+		    !(g->rrow[k] = bigvec_malloc((nids ? nids : 1) * sizeof(**g->rrow))))
 			rc = -1;
+		if (!rc)
+			memset(g->rrow[k], 0xff, (size_t)nids * sizeof(**g->rrow));
 		for (size_t i = 0; i < n && !rc; i++)
 			if (subject_table_at(tabs[k], i, &g->rpos[k][i], &g->rtime[k][i]) ||
 			    (i && g->rpos[k][i] <= g->rpos[k][i - 1]))
 				rc = 1; /* damaged: the walk reads the commits */
+			else if (g->rpos[k][i] < nids) /* else no ID of the .idx finds it */
+				g->rrow[k][g->rpos[k][i]] = (uint32_t)i;
 	}
 	if (rc)
 		range_tables_free(g);
@@ -1140,6 +1158,7 @@ struct cite_range {
 	int when_tz;          /* and zone (minutes east of UTC) */
 	const unsigned char **pptr; /* the tables' parents (table_commit()) */
 	size_t pptrcap;
+	uint64_t *hints;      /* and where each is, for the walk (RANGE_HINT()), pptrcap of them */
 	/* the notes on the messages (cite_range_next_noted()), per pack */
 	commit_notes *notes;
 	unsigned char *notes_state; /* 0 not looked for, 1 read (or none), 2 some added */
@@ -1220,56 +1239,68 @@ static int parents_room(cite_range *rg, size_t n)
 }
 
 /*
- * Commit `id` from the cached tables (g->rtabs): its committer time, its
- * parents into rg->parents, *note its NOTE_TAB; how many parents, -1 when
- * no table holds it (read the commit), -2 (memory).
+ * The walk's hint for a commit at .idx position pos of pack k: never 0,
+ * so that 0 stays "none".
  */
-static int table_commit(cite_range *rg, const unsigned char *id, int64_t *time, uint64_t *note)
+#define RANGE_HINT(k, pos) ((uint64_t)((k) + 1) << 32 | (pos))
+
+/*
+ * Commit `id` from the cached tables (g->rtabs): its committer time, its
+ * parents into rg->parents and where each is into rg->hints, *note its
+ * NOTE_TAB; how many parents, -1 when no table holds it (read the commit),
+ * -2 (memory).  `hint` (RANGE_HINT(), from a child's table, or 0) names
+ * where it may be: taken when the ID there is id, after the packs before
+ * it were asked as always (the first pack holding id answers), so that a
+ * pack's binary search is skipped, never an answer changed.
+ */
+static int table_commit(cite_range *rg, const unsigned char *id, uint64_t hint, int64_t *time,
+			uint64_t *note)
 {
 	cite_git2 *g = rg->g;
 	uint32_t np = objread_npacks(g->rd);
+	uint32_t hk = hint ? (uint32_t)(hint >> 32) - 1 : UINT32_MAX, hpos = (uint32_t)hint;
 
 	for (uint32_t k = 0; k < np; k++) {
 		const subject_table *t = g->rtabs[k];
-		const uint32_t *rpos = g->rpos[k];
-		uint32_t pos = objread_find_in(g->rd, k, id), nids;
 		const unsigned char *sum, *ids;
-		size_t lo = 0, hi, stride;
+		uint32_t pos, nids, row;
+		size_t stride;
 		int64_t tm;
 		int n;
 
-		if (pos == UINT32_MAX)
+		objread_pack(g->rd, k, &sum, &nids, &ids, &stride);
+		if (k == hk && hpos < nids && !memcmp(ids + (size_t)hpos * stride, id, GIT_OID_RAWSZ))
+			pos = hpos;
+		else if ((pos = objread_find_in(g->rd, k, id)) == UINT32_MAX)
 			continue;
 		/* its row: the table's commits in .idx position order */
-		hi = subject_table_count(t);
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (rpos[mid] < pos)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo == subject_table_count(t) || rpos[lo] != pos)
+		if (pos >= nids || (row = g->rrow[k][pos]) == UINT32_MAX)
 			return -1; /* not a commit the table knows: read it */
-		tm = g->rtime[k][lo];
-		objread_pack(g->rd, k, &sum, &nids, &ids, &stride);
-		n = subject_table_parents(t, lo, ids, stride, nids, rg->pptr, rg->pptrcap);
+		tm = g->rtime[k][row];
+		n = subject_table_parents(t, row, ids, stride, nids, rg->pptr, rg->pptrcap);
 		if (n >= 0 && (size_t)n > rg->pptrcap) {
 			const unsigned char **v = realloc(rg->pptr, (size_t)n * sizeof(*v));
+			uint64_t *h;
 
 			if (!v)
 				return -2;
 			rg->pptr = v;
+			if (!(h = realloc(rg->hints, (size_t)n * sizeof(*h))))
+				return -2;
+			rg->hints = h;
 			rg->pptrcap = (size_t)n;
-			n = subject_table_parents(t, lo, ids, stride, nids, rg->pptr, rg->pptrcap);
+			n = subject_table_parents(t, row, ids, stride, nids, rg->pptr, rg->pptrcap);
 		}
 		if (n < 0)
 			return -1;
 		if (parents_room(rg, (size_t)n))
 			return -2;
-		for (int j = 0; j < n; j++)
+		for (int j = 0; j < n; j++) {
+			uint32_t ppos = subject_table_parent_pos(t, row, (size_t)j);
+
 			memcpy(rg->parents + (size_t)j * GIT_OID_RAWSZ, rg->pptr[j], GIT_OID_RAWSZ);
+			rg->hints[j] = ppos == UINT32_MAX ? 0 : RANGE_HINT(k, ppos);
+		}
 		*time = tm;
 		*note = NOTE_TAB | (uint64_t)k << 32 | pos;
 		return n;
@@ -1284,9 +1315,9 @@ static int table_commit(cite_range *rg, const unsigned char *id, int64_t *time, 
  * walk reads the commits newest first, as the packs hold them, and each
  * is inflated once), or its first bytes only once RANGE_KEEP_MAX is kept.
  */
-static int range_commit(void *ctx, const unsigned char *id, int64_t *time,
-			const unsigned char **parents, size_t *np, uint64_t *note, char *err,
-			size_t errsz)
+static int range_commit(void *ctx, const unsigned char *id, uint64_t hint, int64_t *time,
+			const unsigned char **parents, const uint64_t **hints, size_t *np,
+			uint64_t *note, char *err, size_t errsz)
 {
 	cite_range *rg = ctx;
 	cite_git2 *g = rg->g;
@@ -1304,8 +1335,8 @@ static int range_commit(void *ctx, const unsigned char *id, int64_t *time,
 			return -1;
 		n = commit_graph_parents(g->cg, id, time, rg->parents, rg->pcap);
 	}
-	if (n < 0 && g->rpos)
-		n = table_commit(rg, id, time, note);
+	if (n < 0 && g->rpos && (n = table_commit(rg, id, hint, time, note)) >= 0)
+		*hints = rg->hints;
 	if (n < 0 && n != -2) {
 		if (!keep && g->rd && objread_locate(g->rd, id, &at.pack, &at.off))
 			pat = &at;
@@ -2106,6 +2137,7 @@ void cite_range_free(cite_range *rg)
 	free(rg->notes);
 	free(rg->notes_state);
 	free(rg->pptr);
+	free(rg->hints);
 	free(rg->parents);
 	free(rg->kept);
 	free(rg->msg);

@@ -31,6 +31,7 @@ enum { F_SEEN = 1, F_HIDDEN = 2, F_PARSED = 4, F_ADDED = 8 };
 typedef struct {
 	int64_t time;
 	uint64_t note;        /* the source's */
+	uint64_t hint;        /* the source's word on where it is, from its first child read */
 	uint32_t pstart;      /* its parents: plist[pstart .. pstart + np) */
 	uint32_t np;
 	uint32_t indeg;       /* the topological sort's: 1 + children still to come out */
@@ -98,8 +99,11 @@ static int table_grow(walk *w)
 	return 0;
 }
 
-/* The number of commit `id`, made on first sight; NIL when out of memory. */
-static uint32_t lookup(walk *w, const unsigned char *id)
+/*
+ * The number of commit `id`, made on first sight with the source's `hint`
+ * (kept, handed back when it is read); NIL when out of memory.
+ */
+static uint32_t lookup(walk *w, const unsigned char *id, uint64_t hint)
 {
 	size_t h;
 
@@ -122,6 +126,7 @@ static uint32_t lookup(walk *w, const unsigned char *id)
 		return NIL;
 	memcpy(w->ids + w->n * w->rawsz, id, w->rawsz);
 	memset(&w->nodes[w->n], 0, sizeof(*w->nodes));
+	w->nodes[w->n].hint = hint;
 	for (h = hash(w, id); w->table[h] != NIL; h = (h + 1) & w->tmask)
 		;
 	w->table[h] = (uint32_t)w->n;
@@ -132,6 +137,7 @@ static uint32_t lookup(walk *w, const unsigned char *id)
 static int parse(walk *w, uint32_t c)
 {
 	const unsigned char *parents;
+	const uint64_t *hints = NULL;
 	uint64_t note = 0;
 	int64_t time;
 	size_t np, start;
@@ -139,15 +145,15 @@ static int parse(walk *w, uint32_t c)
 
 	if (w->nodes[c].flags & F_PARSED)
 		return 0;
-	rc = w->src->commit(w->src->ctx, w->ids + (size_t)c * w->rawsz, &time, &parents, &np, &note,
-			    w->err, w->errsz);
+	rc = w->src->commit(w->src->ctx, w->ids + (size_t)c * w->rawsz, w->nodes[c].hint, &time,
+			    &parents, &hints, &np, &note, w->err, w->errsz);
 	if (rc)
 		return rc;
 	start = w->plist.n;
 	if (start + np >= NIL)
 		return -1;
 	for (size_t k = 0; k < np; k++) {
-		uint32_t p = lookup(w, parents + k * w->rawsz);
+		uint32_t p = lookup(w, parents + k * w->rawsz, hints ? hints[k] : 0);
 
 		if (p == NIL || vec_push(&w->plist, p))
 			return -1;
@@ -475,7 +481,7 @@ static int make_graph(walk *w, range_graph *g, const range_tip *tips, size_t nti
 
 		if (tips[i].kind != RANGE_READ)
 			continue;
-		if ((c = lookup(w, tips[i].id)) == NIL)
+		if ((c = lookup(w, tips[i].id, 0)) == NIL)
 			return -1;
 		if ((rc = read_history(w, c)))
 			return rc == -2 ? 0 : -1; /* a tip that cannot be read: no graph */
@@ -529,7 +535,7 @@ int range_walk(range_list *out, range_graph *graph, const range_source *src, siz
 
 		if (tips[i].kind == RANGE_READ)
 			continue; /* after the walk, for the graph */
-		if ((c = lookup(&w, tips[i].id)) == NIL)
+		if ((c = lookup(&w, tips[i].id, 0)) == NIL)
 			goto done;
 		if (w.nodes[c].flags & F_HIDDEN)
 			continue;

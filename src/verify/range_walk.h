@@ -32,13 +32,18 @@ typedef struct {
 	 * Commit `id`: its committer time in *time and its parents, *np raw
 	 * IDs at *parents (valid until the next call); *note is the
 	 * source's own word on it (where it kept the message read on the
-	 * way), handed back with the commit in the list.  0, -1 when out of
+	 * way), handed back with the commit in the list.  *hints (NULL, or
+	 * one per parent, valid until the next call) is the source's word
+	 * on where each parent is: the walk keeps it from the parent's first
+	 * sighting and gives it back as `hint` when it reads that parent (0
+	 * for a tip), so the source can find it without a search; the
+	 * source checks a hint, the walk never reads it.  0, -1 when out of
 	 * memory, -2 when it cannot be read or is no commit (a one-line
 	 * message in err).
 	 */
-	int (*commit)(void *ctx, const unsigned char *id, int64_t *time,
-		      const unsigned char **parents, size_t *np, uint64_t *note, char *err,
-		      size_t errsz);
+	int (*commit)(void *ctx, const unsigned char *id, uint64_t hint, int64_t *time,
+		      const unsigned char **parents, const uint64_t **hints, size_t *np,
+		      uint64_t *note, char *err, size_t errsz);
 } range_source;
 
 /*
