@@ -884,18 +884,13 @@ static int subject_layout(const citation *ref, const char *real)
 	return 0;
 }
 
-static int is_blank_byte(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
 /* the length of s[0..n) with each run of blanks as one space */
 static size_t folded_len(const char *s, size_t n)
 {
 	size_t l = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (!is_blank_byte(s[i]) || !i || !is_blank_byte(s[i - 1]))
+		if (!is_space((unsigned char)s[i]) || !i || !is_space((unsigned char)s[i - 1]))
 			l++;
 	return l;
 }
@@ -904,10 +899,10 @@ static size_t folded_len(const char *s, size_t n)
 static int folded_eq(const char *s, size_t n, const char *r)
 {
 	for (size_t i = 0, k = 0; i < n; k++) {
-		if (is_blank_byte(s[i])) {
+		if (is_space((unsigned char)s[i])) {
 			if (r[k] != ' ')
 				return 0;
-			while (i < n && is_blank_byte(s[i]))
+			while (i < n && is_space((unsigned char)s[i]))
 				i++;
 		} else if (s[i++] != r[k]) {
 			return 0;
@@ -929,9 +924,9 @@ static int inner_ellipsis(const char *s, size_t n, const char *real, size_t rl)
 
 		if (memcmp(s + i, "...", 3) && memcmp(s + i, "\xe2\x80\xa6", 3))
 			continue;
-		while (h && is_blank_byte(s[h - 1]))
+		while (h && is_space((unsigned char)s[h - 1]))
 			h--;
-		while (t < n && (is_blank_byte(s[t]) || s[t] == '.'))
+		while (t < n && (is_space((unsigned char)s[t]) || s[t] == '.'))
 			t++;
 		if (!h || t == n)
 			return 0;
