@@ -207,6 +207,23 @@ static int git_is_ancestor(const unsigned char *a, const unsigned char *b)
 	return system(cmd) == 0;
 }
 
+/*
+ * The graph of the commits read (their subjects dropped), in which each
+ * parent git lists is an ancestor (a graph built from parents keeps no list).
+ */
+static commit_graph *graph_of(commits *c)
+{
+	commit_graph *g = NULL;
+
+	commits_drop_text(c);
+	ck_assert_int_eq(commits_graph(c, &g), 0);
+	ck_assert_ptr_nonnull(g);
+	for (size_t i = 0; i < ALL; i++)
+		for (int k = 0; k < want[i].np; k++)
+			ck_assert_int_eq(commit_graph_is_ancestor(g, want[i].parents[k], want[i].id), 1);
+	return g;
+}
+
 START_TEST(test_scan_read_graph)
 {
 	objread *rd = open_reader();
@@ -230,13 +247,7 @@ START_TEST(test_scan_read_graph)
 	ck_assert_int_eq(other_calls, LOOSE); /* the packs give the rest */
 	ck_assert_uint_eq(check_read(c), ALL);
 	ck_assert_int_eq(commits_whole(c), 1);
-	commits_drop_text(c);
-	ck_assert_int_eq(commits_graph(c, &g), 0);
-	ck_assert_ptr_nonnull(g);
-	/* each parent git lists is an ancestor (a graph built from parents keeps no list) */
-	for (size_t i = 0; i < ALL; i++)
-		for (int k = 0; k < want[i].np; k++)
-			ck_assert_int_eq(commit_graph_is_ancestor(g, want[i].parents[k], want[i].id), 1);
+	g = graph_of(c);
 	for (size_t i = 0; i < 24; i++) {
 		const unsigned char *a = want[(i * 977) % ALL].id, *b = want[(i * 3571 + 5) % ALL].id;
 
@@ -299,6 +310,83 @@ START_TEST(test_pick)
 }
 END_TEST
 
+/*
+ * Commits known already (verify's --range walk read them): taken, not read
+ * again.  Every other packed job is known from its own bytes, the first
+ * one with its subject changed (so that it shows it was taken from there);
+ * the tables and the graph come out as git says all the same.
+ */
+START_TEST(test_known)
+{
+	objread *rd = open_reader();
+	commits_other other = { other_read, other_release, NULL };
+	unsigned char *loose = NULL;
+	size_t nloose = 0, n, nknown = 0;
+	commits_known *k;
+	const commits_job *jb;
+	const char *subject;
+	int64_t time;
+	commits *c;
+
+	read_truth();
+	ck_assert_int_eq(commits_new(&c, rd, RAW), 0);
+	for (uint32_t p = 0; p < objread_npacks(rd); p++)
+		ck_assert_int_eq(commits_scan(c, p), 0);
+	n = commits_count(c);
+	ck_assert_uint_eq(n, MAIN + SIDE);
+	ck_assert_int_eq(commits_known_new(&k, RAW), 0);
+	for (size_t j = 0; j < n; j += 2) {
+		const unsigned char *b;
+		size_t len;
+		int type;
+
+		(void)commits_get(c, j, &jb, &subject, &time);
+		ck_assert_int_eq(objread_read_at(rd, jb->pack, jb->off, &type, &b, &len), 1);
+		if (j == 0) { /* its headers, then another subject */
+			char fake[1024];
+			const char *eoh = strstr((const char *)b, "\n\n");
+			int m;
+
+			ck_assert_ptr_nonnull(eoh);
+			m = snprintf(fake, sizeof(fake), "%.*s\n\nknown  already\n", (int)(eoh - (const char *)b),
+				     (const char *)b);
+			ck_assert_int_eq(commits_known_add(k, jb->id, fake, (size_t)m), 0);
+		} else {
+			ck_assert_int_eq(commits_known_add(k, jb->id, (const char *)b, len), 0);
+		}
+		nknown++;
+	}
+	ck_assert_uint_eq(commits_known_count(k), nknown);
+	/* known already: not added twice */
+	(void)commits_get(c, 2, &jb, &subject, &time);
+	ck_assert_int_eq(commits_known_add(k, jb->id, "tree x\n", 7), 0);
+	ck_assert_uint_eq(commits_known_count(k), nknown);
+	ck_assert_int_eq(objread_loose_commits(rd, &loose, &nloose), 0);
+	ck_assert_int_eq(commits_add_loose(c, loose, nloose), 0);
+	commits_use_known(c, k);
+	other_calls = 0;
+	ck_assert_int_eq(commits_read(c, 1, &other, NULL), 0);
+	ck_assert_int_eq(other_calls, LOOSE);
+	ck_assert_int_eq(commits_get(c, 0, &jb, &subject, &time), 1);
+	ck_assert_str_eq(subject, "known  already");
+	{ /* the rest as git says */
+		truth key, *t;
+
+		memcpy(key.id, jb->id, RAW);
+		ck_assert_ptr_nonnull(t = bsearch(&key, want, ALL, sizeof(*want), cmp_truth));
+		ck_assert_int_eq(time, t->time);
+		snprintf(t->subject, sizeof(t->subject), "known  already");
+	}
+	ck_assert_uint_eq(check_read(c), ALL);
+	ck_assert_int_eq(commits_whole(c), 1);
+	commits_known_free(k); /* borrowed until commits_read() only */
+	commit_graph_close(graph_of(c));
+	commits_free(c);
+	free(loose);
+	objread_free(rd);
+}
+END_TEST
+
 /* Parents of hand-made IDs: a parent outside the set makes no graph. */
 START_TEST(test_graph_of)
 {
@@ -336,6 +424,7 @@ Suite *make_commits_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_scan_read_graph);
 	tcase_add_test(tc, test_pick);
+	tcase_add_test(tc, test_known);
 	suite_add_tcase(s, tc);
 	tcase_add_test(tg, test_graph_of);
 	suite_add_tcase(s, tg);

@@ -192,6 +192,7 @@ int commit_tables_get(objread *rd, size_t rawsz, commit_tables_opts *o, subject_
 		goto done;
 	from[np + 1] = commits_count(c);
 	progress_start(o->p, o->title, commits_count(c));
+	commits_use_known(c, o->known);
 	/* parents always: the tables keep them */
 	rc = commits_read(c, 1, o->other ? o->other : &none, o->p);
 	progress_stop(o->p);

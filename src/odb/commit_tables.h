@@ -35,6 +35,7 @@ typedef struct {
 	int (*commits_of)(void *arg, const unsigned char **ids, size_t *n);
 	void *arg;
 	const commits_other *other; /* what the packs cannot give (NULL: nothing) */
+	const commits_known *known; /* commits read already, not read again (NULL: none) */
 	const unsigned char *loose; /* the loose commits, a table of their own never kept */
 	size_t nloose;
 	progress *p;            /* may be NULL */

@@ -19,6 +19,167 @@
 
 enum { GOT_NOT, GOT_OK, GOT_RETRY };
 
+/* Room for `need` IDs (rawsz bytes) in the array *pids of *cap: 0, or -1 (memory). */
+static int pids_room(unsigned char **pids, size_t *cap, size_t need, size_t rawsz)
+{
+	unsigned char *b;
+	size_t c = 2 * *cap + need + 1024;
+
+	if (need <= *cap)
+		return 0;
+	if (!(b = realloc(*pids, c * rawsz)))
+		return -1;
+	*pids = b;
+	*cap = c;
+	return 0;
+}
+
+/*
+ * The parents of the commit d[0..len) into *pids after its first n IDs
+ * (the array grown): 0 with their count in *np (-1: commit_parents()
+ * could not read them), or -1 (memory).
+ */
+static int pids_parse(const char *d, size_t len, size_t rawsz, unsigned char **pids, size_t n,
+		      size_t *cap, int *np)
+{
+	for (;;) {
+		*np = commit_parents(d, len, rawsz, *pids + n * rawsz, *cap - n);
+		if (*np < 0 || (size_t)*np <= *cap - n)
+			return 0;
+		if (pids_room(pids, cap, n + (size_t)*np, rawsz))
+			return -1;
+	}
+}
+
+/* ---- commits read already ------------------------------------------------------- */
+
+/* One commit known: its subject in text, its parents in pids (np UINT32_MAX: unreadable). */
+typedef struct {
+	size_t soff;
+	int64_t time;
+	size_t first;
+	uint32_t np;
+} known_row;
+
+struct commits_known {
+	size_t rawsz;
+	unsigned char *ids;   /* row i's ID at ids + i * rawsz */
+	known_row *rows;
+	size_t n, cap;
+	uint32_t *slot;       /* open addressing: a row + 1, 0 empty; nslot a power of 2 */
+	size_t nslot;
+	subject_text text;
+	commit_buf subject;
+	unsigned char *pids;
+	size_t npids, pcap;   /* in IDs */
+};
+
+int commits_known_new(commits_known **out, size_t rawsz)
+{
+	*out = calloc(1, sizeof(**out));
+	if (!*out)
+		return -1;
+	(*out)->rawsz = rawsz;
+	return 0;
+}
+
+void commits_known_free(commits_known *k)
+{
+	if (!k)
+		return;
+	free(k->ids);
+	free(k->rows);
+	free(k->slot);
+	free(k->text.s);
+	commit_buf_free(&k->subject);
+	free(k->pids);
+	free(k);
+}
+
+size_t commits_known_count(const commits_known *k)
+{
+	return k ? k->n : 0;
+}
+
+/* The hash of an ID: its first bytes (IDs are uniform). */
+static size_t known_hash(const unsigned char *id)
+{
+	uint64_t h;
+
+	memcpy(&h, id, sizeof(h));
+	return (size_t)(h ^ h >> 29);
+}
+
+/* The row of id, or SIZE_MAX; with `at`, the slot where it is or would go. */
+static size_t known_find(const commits_known *k, const unsigned char *id, size_t *at)
+{
+	size_t mask = k->nslot - 1, i;
+
+	if (!k->nslot)
+		return SIZE_MAX;
+	for (i = known_hash(id) & mask; k->slot[i]; i = (i + 1) & mask)
+		if (!memcmp(k->ids + (size_t)(k->slot[i] - 1) * k->rawsz, id, k->rawsz))
+			break;
+	if (at)
+		*at = i;
+	return k->slot[i] ? k->slot[i] - 1 : SIZE_MAX;
+}
+
+/* Slots for at least twice the rows: 0, or -1 (memory). */
+static int known_rehash(commits_known *k, size_t need)
+{
+	size_t n = k->nslot ? k->nslot : 1024, at;
+	uint32_t *old = k->slot;
+	size_t nold = k->nslot;
+
+	if (2 * need <= k->nslot)
+		return 0;
+	while (n < 2 * need)
+		n *= 2;
+	if (!(k->slot = calloc(n, sizeof(*k->slot)))) {
+		k->slot = old;
+		return -1;
+	}
+	k->nslot = n;
+	for (size_t i = 0; i < nold; i++)
+		if (old[i]) {
+			(void)known_find(k, k->ids + (size_t)(old[i] - 1) * k->rawsz, &at);
+			k->slot[at] = old[i];
+		}
+	free(old);
+	return 0;
+}
+
+int commits_known_add(commits_known *k, const unsigned char *id, const char *d, size_t len)
+{
+	known_row *r;
+	size_t at, cap;
+	int np;
+
+	if (k->n >= UINT32_MAX - 1 || known_rehash(k, k->n + 1))
+		return -1;
+	if (known_find(k, id, &at) != SIZE_MAX)
+		return 0;
+	cap = k->cap;
+	if (GROW(k->rows, k->cap, k->n + 1, 1024) ||
+	    (k->cap != cap && grow_to(&k->ids, k->cap, k->rawsz)) ||
+	    commit_subject(d, len, &k->subject))
+		return -1;
+	r = &k->rows[k->n];
+	if ((r->soff = subject_text_add(&k->text, k->subject.s)) == SIZE_MAX)
+		return -1;
+	r->time = commit_time(d, len);
+	r->first = k->npids;
+	if (pids_parse(d, len, k->rawsz, &k->pids, k->npids, &k->pcap, &np))
+		return -1;
+	r->np = np < 0 ? UINT32_MAX : (uint32_t)np;
+	if (np > 0)
+		k->npids += (size_t)np;
+	memcpy(k->ids + k->n * k->rawsz, id, k->rawsz);
+	k->slot[at] = (uint32_t)++k->n;
+	return 0;
+}
+
 /* What reading a job gave. */
 typedef struct {
 	size_t soff;          /* the subject, in the text of the part that read it */
@@ -46,6 +207,7 @@ struct part {
 	commit_buf subject;
 	unsigned char *pids;
 	size_t npids, pcap;
+	const commits_known *known; /* jobs read already, or NULL */
 	_Atomic size_t done;
 	int rc;               /* 0 or -1 (memory) */
 	progress *p;          /* the first part's: the count of all, shown here */
@@ -60,6 +222,7 @@ struct commits {
 	size_t npacked;       /* the jobs in packs: [0, npacked) */
 	got *res;             /* after commits_read() */
 	int read, parents;
+	const commits_known *known;
 	part pt[2];
 	unsigned char *pids;  /* after commits_drop_text(): the parts' parent IDs, joined */
 	size_t np0;           /* how many of them are the first part's */
@@ -103,6 +266,11 @@ static int job_add(commits *c, const unsigned char *id, uint32_t pack, uint32_t 
 		return -1;
 	c->v[c->n++] = (commits_job){ id, off, pack, pos };
 	return 0;
+}
+
+void commits_use_known(commits *c, const commits_known *k)
+{
+	c->known = k;
 }
 
 size_t commits_count(const commits *c)
@@ -178,8 +346,6 @@ int commits_add_loose(commits *c, const unsigned char *ids, size_t n)
 static int part_take(part *pt, size_t j, const char *d, size_t len)
 {
 	got *r = &pt->res[j];
-	unsigned char *b;
-	size_t room, cap;
 	int np;
 
 	if (commit_subject(d, len, &pt->subject) ||
@@ -190,24 +356,48 @@ static int part_take(part *pt, size_t j, const char *d, size_t len)
 	r->state = GOT_OK;
 	if (!pt->parents || !pt->parents_ok)
 		return 0;
-	for (;;) {
-		room = pt->pcap - pt->npids;
-		np = commit_parents(d, len, pt->rawsz, pt->pids + pt->npids * pt->rawsz, room);
-		if (np < 0 || pt->npids + (size_t)np >= UINT32_MAX) {
-			pt->parents_ok = 0; /* git could not walk it either: no graph */
-			return 0;
-		}
-		if ((size_t)np <= room)
-			break;
-		cap = 2 * pt->pcap + (size_t)np + 1024;
-		if (!(b = realloc(pt->pids, cap * pt->rawsz)))
-			return -1;
-		pt->pids = b;
-		pt->pcap = cap;
+	if (pids_parse(d, len, pt->rawsz, &pt->pids, pt->npids, &pt->pcap, &np))
+		return -1;
+	if (np < 0 || pt->npids + (size_t)np >= UINT32_MAX) {
+		pt->parents_ok = 0; /* git could not walk it either: no graph */
+		return 0;
 	}
 	r->first = (uint32_t)pt->npids;
 	r->np = (uint32_t)np;
 	pt->npids += (size_t)np;
+	return 0;
+}
+
+/*
+ * Job j from the commit known as row kr: as part_take() would have read
+ * it from the same bytes.  0 or -1.
+ */
+static int part_known(part *pt, size_t j, size_t kr)
+{
+	const commits_known *k = pt->known;
+	const known_row *kw = &k->rows[kr];
+	got *r = &pt->res[j];
+	size_t np = kw->np;
+
+	if ((r->soff = subject_text_add(&pt->text, k->text.s + kw->soff)) == SIZE_MAX)
+		return -1;
+	r->time = kw->time;
+	r->part = pt->idx;
+	r->state = GOT_OK;
+	if (!pt->parents || !pt->parents_ok)
+		return 0;
+	if (kw->np == UINT32_MAX || pt->npids + np >= UINT32_MAX) {
+		pt->parents_ok = 0; /* git could not walk it either: no graph */
+		return 0;
+	}
+	if (pids_room(&pt->pids, &pt->pcap, pt->npids + np, pt->rawsz))
+		return -1;
+	if (np)
+		memcpy(pt->pids + pt->npids * pt->rawsz, k->pids + kw->first * pt->rawsz,
+		       np * pt->rawsz);
+	r->first = (uint32_t)pt->npids;
+	r->np = (uint32_t)np;
+	pt->npids += np;
 	return 0;
 }
 
@@ -221,10 +411,14 @@ static void part_run(part *pt)
 	for (size_t j = pt->lo; j < pt->hi && !pt->rc; j++) {
 		const commits_job *jb = &pt->jobs[j];
 		const unsigned char *b;
-		size_t len;
-		int type, rc = objread_read_head(pt->rd, jb->pack, jb->off, enough, &type, &b, &len);
+		size_t len, kr = pt->known ? known_find(pt->known, jb->id, NULL) : SIZE_MAX;
+		int type, rc = kr != SIZE_MAX ? 2 :
+			objread_read_head(pt->rd, jb->pack, jb->off, enough, &type, &b, &len);
 
-		if (rc == -1)
+		if (rc == 2) {
+			if (part_known(pt, j, kr))
+				pt->rc = -1;
+		} else if (rc == -1)
 			pt->rc = -1;
 		else if (rc != 1)
 			pt->res[j].state = GOT_RETRY;
@@ -263,6 +457,7 @@ int commits_read(commits *c, int parents, const commits_other *other, progress *
 	for (int i = 0; i < 2; i++) {
 		pt[i] = (part){ .rd = c->rd, .jobs = c->v, .res = c->res, .rawsz = c->rawsz,
 				.idx = (unsigned char)i, .parents = parents, .parents_ok = 1,
+				.known = c->known && c->known->n ? c->known : NULL,
 				.other = &pt[!i] };
 		atomic_init(&pt[i].done, 0);
 	}

@@ -80,6 +80,31 @@ void commits_restart(commits *c);
 int commits_add_loose(commits *c, const unsigned char *ids, size_t n);
 
 /*
+ * Commits another pass read already (verify's --range walk reads the
+ * range's commits whole): what commits_read() takes of each (subject,
+ * committer time, parents), by ID, so that it does not inflate them a
+ * second time.  The same functions read them from the same bytes: the
+ * tables made are the same.  Ownership: commits_known_new() returns a set
+ * freed with commits_known_free(); it copies what it is given.
+ */
+typedef struct commits_known commits_known;
+
+int commits_known_new(commits_known **out, size_t rawsz);
+void commits_known_free(commits_known *k);
+/*
+ * The commit id read from the packs, its bytes d[0..len) (all of it, or
+ * enough for commit_head_complete()): 0, or -1 (memory).  An ID known
+ * already is not added again.
+ */
+int commits_known_add(commits_known *k, const unsigned char *id, const char *d, size_t len);
+size_t commits_known_count(const commits_known *k);
+/*
+ * The jobs commits_read() takes from k (borrowed until then; NULL: none)
+ * instead of reading them.
+ */
+void commits_use_known(commits *c, const commits_known *k);
+
+/*
  * Read every job, noting parents when `parents`, with progress updates
  * on p (may be NULL; the caller starts and stops it).  0 or -1 (memory).
  */

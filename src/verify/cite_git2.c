@@ -103,6 +103,13 @@ struct cite_git2 {
 	size_t nloose;
 	int scan_packs;       /* a pack's commits from its entry headers, not from the walk's list */
 	commits *pend;        /* the parents the subject index read: cg on first need */
+	/*
+	 * The commits the --range walk read whole from the packs, for the
+	 * subject index (commit_tables_get()), which then does not inflate
+	 * them again; none kept once it is made (known_done)
+	 */
+	commits_known *known;
+	int known_done;
 	parent_set tpar;      /* or those its tables hold (tpar.ids: some): cg on first need */
 	double walk_cpu;      /* CPU seconds libgit2's ancestry walks took so far */
 	size_t nwalks;        /* how many there were */
@@ -463,8 +470,8 @@ static int git2_subject_index(void *ctx,
 	 */
 	o = (commit_tables_opts){ .cache_dir = g->cache_dir, .scan = g->scan_packs,
 				  .commits_of = commits_of, .arg = arg,
-				  .other = &other, .loose = g->loose, .nloose = g->nloose, .p = p,
-				  .title = "indexing commit subjects" };
+				  .other = &other, .known = g->known, .loose = g->loose,
+				  .nloose = g->nloose, .p = p, .title = "indexing commit subjects" };
 	tabs = calloc(np + 1, sizeof(*tabs));
 	/* the tables the --range walk read: not read again (a later walk reads them anew) */
 	for (uint32_t k = 0; tabs && g->rtabs && g->scan_packs && k < np; k++) {
@@ -476,6 +483,9 @@ static int git2_subject_index(void *ctx,
 	if (!tabs || subject_index_new(out, GIT_OID_RAWSZ) ||
 	    commit_tables_get(g->rd, GIT_OID_RAWSZ, &o, tabs, &c))
 		goto done;
+	commits_known_free(g->known); /* read: no more kept */
+	g->known = NULL;
+	g->known_done = 1;
 	/* without a commit-graph file, the tables' parents answer ancestry (on first need) */
 	if (!g->cg && !g->tpar.ids &&
 	    commit_tables_parents(g->rd, GIT_OID_RAWSZ, tabs, g->loose, g->nloose, &tpar) < 0)
@@ -546,7 +556,8 @@ static int read_all_parents(cite_git2 *g)
 	if (!g->loose && (rc = objread_loose_commits(g->rd, &g->loose, &g->nloose)))
 		return rc == -1 ? -1 : 0;
 	o = (commit_tables_opts){ .cache_dir = g->cache_dir, .scan = 1, .commits_of = no_list,
-				  .other = &other, .loose = g->loose, .nloose = g->nloose };
+				  .other = &other, .known = g->known, .loose = g->loose,
+				  .nloose = g->nloose };
 	rc = -1;
 	if (!(tabs = calloc(np + 1, sizeof(*tabs))) ||
 	    commit_tables_get(g->rd, GIT_OID_RAWSZ, &o, tabs, &c))
@@ -1109,6 +1120,7 @@ void cite_git2_free(cite_git2 *g)
 	commit_graph_close(g->rcg);
 	beyond_cache_free(&g->bc);
 	commits_free(g->pend);
+	commits_known_free(g->known);
 	commit_parents_free(&g->tpar);
 	commit_buf_free(&g->subject);
 	free(g->cache_dir);
@@ -1351,6 +1363,11 @@ static int range_commit(void *ctx, const unsigned char *id, uint64_t hint, int64
 			}
 			n = commit_parents(d, len, GIT_OID_RAWSZ, rg->parents, rg->pcap);
 		}
+		/* for the subject index: not inflated again (the packs' only: as it reads them) */
+		if (n >= 0 && !o && !g->known_done &&
+		    ((!g->known && commits_known_new(&g->known, GIT_OID_RAWSZ)) ||
+		     commits_known_add(g->known, id, d, len)))
+			n = -2;
 		if (n >= 0) {
 			int tz;
 
