@@ -406,15 +406,41 @@ static int enough(const char *d, size_t n)
 	return commit_head_complete(d, n);
 }
 
+/* Pack bytes read between two releases of the pages behind (objread_release()). */
+#define READ_RELEASE (4u << 20)
+
+/*
+ * Before job j: give back the pages of the pack below it that this part
+ * read since *from (its jobs are in offset order, pack by pack; only its
+ * own: the other part's first page is not wholly below its first job).
+ * A 500 MB pack's commits no longer stay in the RSS until all are read.
+ */
+static void part_release(const part *pt, size_t j, uint64_t *from)
+{
+	const commits_job *jb = &pt->jobs[j];
+
+	if (j > pt->lo && jb->pack != jb[-1].pack) {
+		objread_release(pt->rd, jb[-1].pack, *from, jb[-1].off);
+		*from = jb->off;
+	} else if (jb->off >= *from + READ_RELEASE) {
+		objread_release(pt->rd, jb->pack, *from, jb->off);
+		*from = jb->off;
+	}
+}
+
 static void part_run(part *pt)
 {
+	uint64_t released = pt->lo < pt->hi ? pt->jobs[pt->lo].off : 0;
+
 	for (size_t j = pt->lo; j < pt->hi && !pt->rc; j++) {
 		const commits_job *jb = &pt->jobs[j];
 		const unsigned char *b;
 		size_t len, kr = pt->known ? known_find(pt->known, jb->id, NULL) : SIZE_MAX;
-		int type, rc = kr != SIZE_MAX ? 2 :
-			objread_read_head(pt->rd, jb->pack, jb->off, enough, &type, &b, &len);
+		int type, rc;
 
+		part_release(pt, j, &released);
+		rc = kr != SIZE_MAX ? 2 :
+			objread_read_head(pt->rd, jb->pack, jb->off, enough, &type, &b, &len);
 		if (rc == 2) {
 			if (part_known(pt, j, kr))
 				pt->rc = -1;

@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "pack_obj.h"
@@ -471,6 +473,21 @@ int objread_read_loose(objread *r, const unsigned char *id, int *type,
 bad:
 	free(file);
 	return -2;
+}
+
+void objread_release(const objread *r, uint32_t pack, uint64_t from, uint64_t to)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), a = (from + page - 1) / page * page,
+		 b = to / page * page;
+	const pack_file *pk;
+
+	if (pack >= r->db.npacks)
+		return;
+	pk = &r->db.packs[pack];
+	if (b > pk->pack_size)
+		b = pk->pack_size / page * page;
+	if (b > a)
+		(void)madvise((void *)(pk->pack + a), (size_t)(b - a), MADV_DONTNEED);
 }
 
 uint32_t objread_npacks(const objread *r)

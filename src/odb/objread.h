@@ -63,6 +63,13 @@ int objread_read_head(objread *r, uint32_t pack, uint64_t off,
 		      int (*enough)(const char *d, size_t n), int *type,
 		      const unsigned char **data, size_t *len);
 
+/*
+ * Give back the pages of pack `pack`'s map that lie wholly in [from, to)
+ * (a caller reading the pack in offset order, behind it): they leave the
+ * process's RSS, and are read again from the page cache if touched.
+ */
+void objread_release(const objread *r, uint32_t pack, uint64_t from, uint64_t to);
+
 /* How many packs the reader maps (numbered 0 .. n - 1). */
 uint32_t objread_npacks(const objread *r);
 
