@@ -129,10 +129,11 @@ int cmd_sets_describe(cmd_sets *cs, stats_set *st);
  * (malloc'd).  Returns an exit status; errors are printed.  A commit
  * that cannot be read is ABBREV_EXIT_RUNTIME, printed as an error, or,
  * given a `note` (what the caller does without the dates), as
- * "note: <why>: <note>".
+ * "note: <why>: <note>".  keep_times: each pack's commits are kept in
+ * time order in the cache too (commit_times.h), for cmd_growth_read().
  */
 int cmd_commit_times(unsigned char **ids, int64_t **times, size_t *n, cmd_sets *cs,
-		     progress *p, const char *note);
+		     progress *p, const char *note, int keep_times);
 
 /*
  * history_zone_fn over a cmd_sets (arg): the committer's zone of commit
@@ -149,11 +150,16 @@ int cmd_commit_zone(void *arg, const unsigned char *id, int *tz);
  */
 int cmd_commits_by_time(unsigned char *ids, int64_t *times, size_t n, size_t rawsz);
 
-/* The commits sorted so, for cmd_commit_zone_at(). */
+/*
+ * The commits sorted so, for cmd_commit_zone_at(): ids[], or with ids
+ * NULL the k-th one's ID id_at(kept, k).
+ */
 typedef struct {
 	cmd_sets *cs;
 	const unsigned char *ids;
 	size_t rawsz;
+	const unsigned char *(*id_at)(const void *kept, size_t k);
+	const void *kept;
 } cmd_zone_at;
 
 /* projection_zone_fn over a cmd_zone_at: cmd_commit_zone() of its k-th commit. */
@@ -162,7 +168,8 @@ int cmd_commit_zone_at(void *arg, size_t k, int *tz);
 /* History's fit of the sets' commit count (cmd_verdict.c). */
 typedef struct {
 	int64_t *times;         /* the commit times, ascending (malloc'd; NULL: none read) */
-	unsigned char *ids;     /* their commits, in that order (cmd_commits_by_time()) */
+	unsigned char *ids;     /* their commits, in that order (cmd_commits_by_time()), or NULL: */
+	void *kept;             /* ... the pack's commits kept in that order (cmd_verdict.c) */
 	size_t ntimes;
 	cmd_zone_at zat;        /* the sets and those IDs, for cmd_commit_zone_at() */
 	projection_results pr;  /* the fit (pr.status says whether there is one) */
@@ -176,6 +183,12 @@ typedef struct {
 	int now_newest;         /* 1: now is the newest commit's date */
 	/* the caller's, or NULL: backtest the same fit here (backtest.h); filled by the read */
 	backtest_results *bt;
+	/*
+	 * The caller's: the sets hold every object of the repositories (no
+	 * --reachable, no shard), so a pack's commits kept in time order
+	 * (commit_times.h) may stand for the commit set when they are as many
+	 */
+	int every_object;
 } cmd_growth;
 
 /*

@@ -11,6 +11,7 @@
  */
 #include <config.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include "cmd.h"
 #include "commit_graph.h"
 #include "commit_tables.h"
+#include "commit_times.h"
 #include "emit.h"
 #include "exitcodes.h"
 #include "history.h"
@@ -48,11 +50,13 @@ static int list_of(void *arg, const unsigned char **ids, size_t *n)
  * The times of the commits ids[0..n) (ascending) not yet found, from the
  * packs' commit tables of `objdir` (commit_tables.h: each pack's from the
  * cache `dir`, else its commits read on two threads and the table kept;
- * no cache when dir is NULL).  Loose commits are left to libgit2.  0, or
- * -1 (memory).
+ * no cache when dir is NULL).  Loose commits are left to libgit2.  With
+ * keep_times, each pack's commits in time order are kept in the cache too
+ * (commit_times.h), from a table that answers for the pack.  0, or -1
+ * (memory).
  */
 static int table_times(const char *objdir, const char *dir, size_t rawsz, const unsigned char *ids,
-		       size_t n, int64_t *times, unsigned char *found, progress *p)
+		       size_t n, int64_t *times, unsigned char *found, progress *p, int keep_times)
 {
 	objread *rd = NULL;
 	subject_table **tabs = NULL;
@@ -79,6 +83,15 @@ static int table_times(const char *objdir, const char *dir, size_t rawsz, const 
 		int64_t t;
 
 		objread_pack(rd, k, &sum, &nobj, &pids, &stride);
+		if (keep_times && dir && subject_table_bound(tabs[k])) {
+			subject_bind b;
+
+			objread_pack_files(rd, k, &b.pack, &b.idx);
+			b.pack_path = objread_pack_path(rd, k);
+			/* not kept (a full disk, a read-only cache): the next run sorts again */
+			if (commit_times_save(dir, rawsz, sum, nobj, &b, tabs[k]) < 0 && errno == ENOMEM)
+				goto done;
+		}
 		/* the table in position order is in ID order, as ids[]: one merge */
 		for (size_t j = 0; j < m && i < n; j++) {
 			const unsigned char *id;
@@ -172,7 +185,7 @@ static int unreadable(const char *err, const char *note)
  * read from the first repository that holds it.
  */
 static int load_commits(unsigned char **ids, int64_t **times, size_t *n, cmd_sets *cs,
-			progress *p, const char *note, int cache)
+			progress *p, const char *note, int cache, int keep_times)
 {
 	size_t rawsz = idsets_rawsz(cs->s), count = idsets_count(cs->s, ABBREV_SET_COMMIT), i = 0;
 	size_t missing, done;
@@ -212,7 +225,7 @@ static int load_commits(unsigned char **ids, int64_t **times, size_t *n, cmd_set
 		dir = subject_cache_dir();
 	for (size_t r = 0; r < cs->n && missing > *n / 16; r++) {
 		if (table_times(repo_objdir(cs->repos[r]), dir, rawsz, *ids, *n, *times, found,
-				p)) {
+				p, keep_times)) {
 			free(dir);
 			free(found);
 			cmd_error("out of memory");
@@ -283,7 +296,7 @@ static int cmd_history(int argc, char **argv)
 		goto done;
 	if (!emit_carries(EMIT_HISTORY, o.r.format, EMIT_NOTE_LACKS))
 		cmd_sets_notes(&cs);
-	ret = load_commits(&ids, &times, &n, &cs, p, NULL, !o.r.no_cache);
+	ret = load_commits(&ids, &times, &n, &cs, p, NULL, !o.r.no_cache, 0);
 	if (ret)
 		goto done;
 	/*
@@ -316,7 +329,7 @@ static int cmd_history(int argc, char **argv)
 		goto done;
 	}
 	/* a count reached already is dated by a commit: the year in its zone */
-	zat = (cmd_zone_at){ &cs, ids, idsets_rawsz(cs.s) };
+	zat = (cmd_zone_at){ &cs, ids, idsets_rawsz(cs.s), NULL, NULL };
 	if (o.projection)
 		(void)projection_set_zones(&pr, cmd_commit_zone_at, &zat);
 	if (o.backtest && backtest_compute(&bt, ids, times, n, idsets_rawsz(cs.s), &po,
@@ -433,11 +446,11 @@ int cmd_commit_zone_at(void *arg, size_t k, int *tz)
 {
 	const cmd_zone_at *z = arg;
 
-	return cmd_commit_zone(z->cs, z->ids + k * z->rawsz, tz);
+	return cmd_commit_zone(z->cs, z->ids ? z->ids + k * z->rawsz : z->id_at(z->kept, k), tz);
 }
 
 int cmd_commit_times(unsigned char **ids, int64_t **times, size_t *n, cmd_sets *cs,
-		     progress *p, const char *note)
+		     progress *p, const char *note, int keep_times)
 {
-	return load_commits(ids, times, n, cs, p, note, !cs->no_cache);
+	return load_commits(ids, times, n, cs, p, note, !cs->no_cache, keep_times);
 }

@@ -8,23 +8,126 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
+#include "bigvec.h"
 #include "cmd.h"
+#include "commit_graph.h"
+#include "commit_times.h"
 #include "exitcodes.h"
+#include "objread.h"
+#include "subject_cache.h"
+
+/* The one pack's commits kept in time order, and the .idx that names them. */
+typedef struct {
+	objread *rd;
+	commit_times ct;
+	const unsigned char *ids; /* the .idx's, stride bytes apart */
+	size_t stride;
+} kept_order;
+
+static void kept_free(kept_order *k)
+{
+	if (!k)
+		return;
+	commit_times_free(&k->ct);
+	objread_free(k->rd);
+	free(k);
+}
+
+/* cmd_zone_at's id_at(): the k-th commit's ID, in the .idx */
+static const unsigned char *kept_id(const void *kept, size_t k)
+{
+	const kept_order *o = kept;
+
+	return o->ids + (size_t)commit_times_pos(&o->ct, k) * o->stride;
+}
+
+/*
+ * The commit set's times in time order (ties by ID), as
+ * cmd_commit_times() and cmd_commits_by_time() give them, from the one
+ * pack's commits kept in that order (commit_times.h): 0 with *times
+ * (bigvec_malloc()) and *out, which names their IDs (kept_id()); 1 when
+ * that file is missing (the caller reads the tables and keeps it); 2 when
+ * this is not the case for it (a commit-graph, several packs or
+ * repositories, loose commits, the cache off); -1 (memory).  The pack's
+ * commits are all in the sets (they hold every object), so as many of
+ * them as the sets hold are the set.
+ */
+static int kept_in_time_order(cmd_sets *cs, kept_order **out, int64_t **times, size_t *n)
+{
+	size_t rawsz = idsets_rawsz(cs->s), count = idsets_count(cs->s, ABBREV_SET_COMMIT);
+	const char *objdir;
+	commit_graph *g = NULL;
+	kept_order *k;
+	char *dir = NULL, err[512];
+	int rc = 2;
+
+	*out = NULL;
+	if (cs->n != 1 || cs->no_cache || !count)
+		return 2;
+	objdir = repo_objdir(cs->repos[0]);
+	/* git's commit-graph is cmd_commit_times()'s first source: its dates stand */
+	if (commit_graph_open(&g, objdir, rawsz) || g) {
+		commit_graph_close(g);
+		return 2;
+	}
+	if (!(dir = subject_cache_dir()))
+		return 2;
+	if (!(k = calloc(1, sizeof(*k)))) {
+		free(dir);
+		return -1;
+	}
+	rc = objread_new(&k->rd, objdir, rawsz, err, sizeof(err));
+	if (rc == 0 && objread_npacks(k->rd) == 1) {
+		const unsigned char *sum;
+		uint32_t nobj;
+		subject_bind b;
+
+		objread_pack(k->rd, 0, &sum, &nobj, &k->ids, &k->stride);
+		objread_pack_files(k->rd, 0, &b.pack, &b.idx);
+		b.pack_path = NULL;
+		rc = commit_times_load(dir, rawsz, sum, nobj, &b, &k->ct);
+		if (rc == 0 && k->ct.n != count)
+			rc = 2; /* loose commits besides, or a pack not walked */
+		if (rc == 0 && !(*times = bigvec_malloc(count * sizeof(**times))))
+			rc = -1;
+		for (size_t i = 0; rc == 0 && i < count; i++)
+			(*times)[i] = commit_times_time(&k->ct, i);
+	} else {
+		rc = rc == -1 ? -1 : 2;
+	}
+	free(dir);
+	if (rc) {
+		kept_free(k);
+		return rc;
+	}
+	*n = count;
+	*out = k;
+	return 0;
+}
 
 int cmd_growth_read(cmd_growth *gr, cmd_sets *cs, double window_years, int fit, int64_t now,
 		    progress *p, const char *note)
 {
 	unsigned char *ids = NULL;
 	projection_opts po;
-	int ret, zone = 0;
+	kept_order *ko = NULL;
+	int ret, zone = 0, kept;
 
 	gr->now = (double)now;
 	gr->now_newest = 0;
-	ret = cmd_commit_times(&ids, &gr->times, &gr->ntimes, cs, p, note);
+	/* kept in time order by an earlier run: no commit table read, no sort */
+	kept = gr->every_object && !gr->bt ? kept_in_time_order(cs, &ko, &gr->times, &gr->ntimes) : 2;
+	gr->kept = ko;
+	if (kept < 0) {
+		cmd_error("out of memory");
+		return ABBREV_EXIT_NOMEM;
+	}
+	ret = kept ? cmd_commit_times(&ids, &gr->times, &gr->ntimes, cs, p, note, kept == 1) : 0;
 	/* ascending, the IDs beside: what was passed is dated by a commit, in its zone */
-	if (!ret && cmd_commits_by_time(ids, gr->times, gr->ntimes, idsets_rawsz(cs->s))) {
+	if (!ret && kept && cmd_commits_by_time(ids, gr->times, gr->ntimes, idsets_rawsz(cs->s))) {
 		free(ids);
 		cmd_error("out of memory");
 		return ABBREV_EXIT_NOMEM;
@@ -35,7 +138,8 @@ int cmd_growth_read(cmd_growth *gr, cmd_sets *cs, double window_years, int fit, 
 		 * commit (ties: the greatest ID, as history's replay orders
 		 * them): their days are shown in its committer's zone
 		 */
-		(void)cmd_commit_zone(cs, ids + (gr->ntimes - 1) * idsets_rawsz(cs->s), &zone);
+		(void)cmd_commit_zone(cs, ids ? ids + (gr->ntimes - 1) * idsets_rawsz(cs->s) :
+				      kept_id(gr->kept, gr->ntimes - 1), &zone);
 	projection_opts_init(&po);
 	po.window_years = window_years;
 	po.fit = fit;
@@ -73,7 +177,7 @@ int cmd_growth_read(cmd_growth *gr, cmd_sets *cs, double window_years, int fit, 
 		return ABBREV_EXIT_USAGE;
 	}
 	gr->pr.zone = zone;
-	gr->zat = (cmd_zone_at){ cs, gr->ids, idsets_rawsz(cs->s) };
+	gr->zat = (cmd_zone_at){ cs, gr->ids, idsets_rawsz(cs->s), kept_id, gr->kept };
 	(void)projection_set_zones(&gr->pr, cmd_commit_zone_at, &gr->zat);
 	gr->have_fit = gr->pr.status == PROJECTION_OK;
 	return ABBREV_EXIT_OK;
@@ -92,6 +196,8 @@ void cmd_growth_free(cmd_growth *gr)
 {
 	free(gr->times);
 	free(gr->ids);
+	kept_free(gr->kept);
+	gr->kept = NULL;
 	gr->times = NULL;
 	gr->ids = NULL;
 	gr->ntimes = 0;
@@ -116,6 +222,8 @@ int cmd_verdict(verdict *v, cmd_sets *cs, const stats_set *const sets[3],
 			return ABBREV_EXIT_USAGE;
 		}
 	}
+	/* report and check: the sets hold every object unless --reachable (no shard here) */
+	gr.every_object = !cs->reach.patterns;
 	ret = cmd_growth_read(&gr, cs, PROJECTION_DEFAULT_WINDOW, PROJECTION_FIT_AUTO,
 			      (int64_t)now, p, "the verdict looks ahead without growth");
 	if (ret)

@@ -578,6 +578,12 @@ int subject_table_has_parents(const subject_table *t)
 	return t->pstart != NULL;
 }
 
+int subject_table_bound(const subject_table *t)
+{
+	/* a built table's header names no files (zeros) until bound: an inode is never 0 */
+	return !t->built || le64(t->img + BIND + 8) != 0;
+}
+
 int subject_table_parents(const subject_table *t, size_t i, const unsigned char *ids,
 			  size_t stride, uint32_t nids, const unsigned char **out, size_t max)
 {
@@ -880,6 +886,7 @@ static const struct {
 	{ ".subjects", ".subjects.tmp", MAGIC, FORMAT_VERSION },
 	{ ".types", ".types.tmp", TYPES_MAGIC, TYPES_VERSION },
 	{ ".notes", ".notes.tmp", SUBJECT_NOTES_MAGIC, SUBJECT_NOTES_VERSION },
+	{ ".times", ".times.tmp", SUBJECT_TIMES_MAGIC, SUBJECT_TIMES_VERSION },
 };
 #define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
 

@@ -123,6 +123,11 @@ int subject_table_at(const subject_table *t, size_t i, uint32_t *pos, int64_t *t
 /* Whether the table holds its commits' parents. */
 int subject_table_has_parents(const subject_table *t);
 /*
+ * Whether t answers for the files it names: read from the cache for
+ * them, or built and bound to them (subject_table_bind()).
+ */
+int subject_table_bound(const subject_table *t);
+/*
  * The parents of the table's i-th commit in .idx position order (as
  * subject_table_at()): how many (at most max of them go to out[]: each
  * the ID, ids + position * stride for one the pack holds, of nids), or
@@ -222,6 +227,9 @@ int subject_types_load(const char *dir, size_t rawsz, const unsigned char *sum, 
 
 #define SUBJECT_NOTES_MAGIC "GABNOTE\n"
 #define SUBJECT_NOTES_VERSION 1u
+/* commit_times.h's: a pack's commits in time order */
+#define SUBJECT_TIMES_MAGIC "GABTIME\n"
+#define SUBJECT_TIMES_VERSION 1u
 
 /*
  * The header of such a file (the subject table's: magic, version, hash

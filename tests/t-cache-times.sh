@@ -1,0 +1,115 @@
+#!/bin/sh
+# t-cache-times.sh - the report's verdict takes the commit times of a
+# one-pack repository sorted from the cache (pack-<hex>.times, written
+# beside the pack's commit table): the report is --no-cache's, byte for
+# byte, cold, warm (the file read and marked used), with the file damaged
+# (not used, written again), after a crafted repository whose pack claims
+# the same checksum filled the cache first (its file names other files),
+# with a loose commit besides the pack and with a commit-graph file (the
+# file not used for either).  The file is 0600.
+
+# shellcheck source-path=SCRIPTDIR source=setup.sh
+. "$(dirname "$0")/setup.sh"
+
+cache=$tmp/cache
+GIT_ABBREV_CACHE_DIR=$cache
+export GIT_ABBREV_CACHE_DIR
+mk() { # DIR WORD: the same shape of history, subjects with WORD
+	git init -q "$1"
+	for i in 1 2 3 4 5 6 7 8; do
+		echo "$i" >"$1/f$i"
+		git -C "$1" add "f$i"
+		# two commits a time: ties ordered by ID
+		GIT_COMMITTER_DATE="$((1112911993 + 60 * (i / 2))) +0000" \
+			git -C "$1" commit -q -m "$2: change number $i"
+	done
+	git -C "$1" repack -q -a -d
+	git -C "$1" prune
+}
+A=$tmp/a B=$tmp/b
+mk "$A" "parser"
+mk "$B" "forged"
+sumA=$(ls "$A"/.git/objects/pack/*.pack | sed 's|.*/pack-||; s|\.pack$||')
+times=$cache/pack-$sumA.times
+[ "$(git -C "$A" count-objects -v | grep in-pack)" = "$(git -C "$B" count-objects -v | grep in-pack)" ] ||
+	die "the two packs differ in object count"
+"$PYTHON3" "$tests_dir/damage.py" pack-checksum "$B/.git/objects/pack" "$sumA"
+[ -f "$B/.git/objects/pack/pack-$sumA.idx" ] || die "the crafted pack is missing"
+
+r() { # LABEL REPO ARGS...: the report's JSON into $tmp/LABEL.json
+	label=$1 repo=$2
+	shift 2
+	expect_exit 0 "$GIT_ABBREV" report --format=json --no-progress "$@" "$repo"
+	cp "$out" "$tmp/$label.json"
+}
+same() { # LABEL: the report is --no-cache's
+	checks=$((checks + 1))
+	cmp -s "$tmp/$1.json" "$tmp/want.json" ||
+		{ fail "$1: the report differs from --no-cache"; diff "$tmp/want.json" "$tmp/$1.json" | head; }
+}
+r want "$A" --no-cache
+[ ! -e "$cache" ] || die "--no-cache made the cache"
+
+say "a crafted pack claiming $sumA fills the cache first"
+r crafted "$B"
+checks=$((checks + 1))
+[ -f "$times" ] || fail "the crafted repository's run kept no times"
+r after_crafted "$A"
+same after_crafted
+
+say "cold, then warm: the file read and marked used"
+rm -rf "$cache"
+r cold "$A"
+same cold
+checks=$((checks + 1))
+[ -f "$times" ] || fail "the cold run kept no times"
+checks=$((checks + 1))
+[ "$(stat -c %a "$times")" = 600 ] || fail "times file mode $(stat -c %a "$times"), want 600"
+cp "$times" "$tmp/good.times"
+touch -d '2001-01-01' "$times"
+r warm "$A"
+same warm
+checks=$((checks + 1))
+[ -n "$(find "$times" -newermt '2002-01-01')" ] || fail "warm run: the times file was not read"
+
+say "a damaged file is not used, and written again"
+printf '\377\377\377\377' | dd of="$times" bs=1 seek=$(($(stat -c %s "$times") - 12)) conv=notrunc 2>/dev/null
+r damaged "$A"
+same damaged
+checks=$((checks + 1))
+cmp -s "$times" "$tmp/good.times" || fail "the damaged times file was not written again"
+# its order broken, the CRC made right: not used either
+"$PYTHON3" - "$times" <<'PY'
+import sys, zlib, struct
+p = sys.argv[1]
+b = bytearray(open(p, 'rb').read())
+plen = struct.unpack_from('<I', b, 144)[0]
+n = struct.unpack_from('<I', b, 52)[0]
+at = 152 + plen
+t0, t1 = struct.unpack_from('<qq', b, at)
+struct.pack_into('<qq', b, at, t1 + 1000, t0)  # the first two out of order
+struct.pack_into('<I', b, len(b) - 4, zlib.crc32(bytes(b[:-4])) & 0xffffffff)
+open(p, 'wb').write(b)
+PY
+r unordered "$A"
+same unordered
+checks=$((checks + 1))
+cmp -s "$times" "$tmp/good.times" || fail "the unordered times file was not written again"
+
+say "a loose commit besides the pack, then a commit-graph file"
+echo loose >"$A/loose"
+git -C "$A" add loose
+GIT_COMMITTER_DATE="1112911000 +0000" git -C "$A" commit -q -m "parser: a loose one"
+r want "$A" --no-cache
+r loose "$A"
+same loose
+r loose_warm "$A"
+same loose_warm
+git -C "$A" repack -q -a -d
+git -C "$A" commit-graph write --reachable
+r want "$A" --no-cache
+r graph "$A"
+same graph
+r graph_warm "$A"
+same graph_warm
+finish
