@@ -62,8 +62,8 @@
 #define CHUNK_BITS 18
 #define CHUNK_SIZE ((size_t)1 << CHUNK_BITS)
 #define STORE_SIZE ((size_t)1 << 16) /* IDs in a chunk of the store */
-#define TYPE_MASK 0x7f
-#define COMMITISH_FLAG 0x80 /* in a tag's type byte: it peels to a commit */
+#define TYPE_MASK IDSET_TYPE_MASK
+#define COMMITISH_FLAG IDSET_COMMITISH_FLAG
 
 /* What an annotated tag's header says (zero-padded IDs, so memcmp orders them). */
 typedef struct {
@@ -1024,6 +1024,21 @@ int idset_iter_next(idset_iter *it, const unsigned char **id, int *type)
 			*type = arena_type(s, idx);
 		return 1;
 	}
+}
+
+size_t idsets_run(const idsets *s, size_t at, const unsigned char *const **ids,
+		  const unsigned char **types)
+{
+	size_t off = at & (CHUNK_SIZE - 1), n;
+
+	if (!s->sorted || at >= s->nids)
+		return 0;
+	n = CHUNK_SIZE - off;
+	if (n > s->nids - at)
+		n = s->nids - at;
+	*ids = s->ids[at >> CHUNK_BITS] + off;
+	*types = s->types[at >> CHUNK_BITS] + off;
+	return n;
 }
 
 int idset_iter_in_set(const idset_iter *it, int set)

@@ -232,6 +232,29 @@ int idset_iter_next(idset_iter *it, const unsigned char **id, int *type);
 /* Whether the ID idset_iter_next() returned last is in `set`. */
 int idset_iter_in_set(const idset_iter *it, int set);
 
+/*
+ * Every object in byte order as runs of the arena, for passes over all
+ * objects that call nothing per ID (stats.c): while the collection is a
+ * sorted arena, the entries from index `at` to the end of its chunk,
+ * their IDs (*ids)[0 .. n) and type bytes (*types)[0 .. n)
+ * (idset_byte_type(), idset_byte_commitish()): n, 0 at the end; and 0 at
+ * once when the collection is not a sorted arena (then idset_iter_next()).
+ */
+size_t idsets_run(const idsets *s, size_t at, const unsigned char *const **ids,
+		  const unsigned char **types);
+#define IDSET_TYPE_MASK 0x7f
+#define IDSET_COMMITISH_FLAG 0x80 /* in a tag's type byte: it peels to a commit */
+/* The type (ABBREV_TYPE_COMMIT ..) in an idsets_run() type byte. */
+static inline int idset_byte_type(unsigned char t)
+{
+	return t & IDSET_TYPE_MASK;
+}
+/* Whether that entry is in the commit-ish set (a commit, or a tag peeling to one). */
+static inline int idset_byte_commitish(unsigned char t)
+{
+	return t == ABBREV_TYPE_COMMIT || (t & IDSET_COMMITISH_FLAG);
+}
+
 /* Bytes of memory held by the collection (Judy arrays, arena, lists). */
 size_t idsets_memory(const idsets *s);
 

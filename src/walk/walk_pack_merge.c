@@ -211,7 +211,8 @@ int wp_merge(walker *w, idsets *set)
 			}
 			heap[0] = heap[--nh];
 		}
-		sift_down(heap, nh, 0, w->db.rawsz);
+		if (nh > 1) /* one pack: no heap to keep */
+			sift_down(heap, nh, 0, w->db.rawsz);
 	}
 	progress_stop(w->db.p);
 done:
