@@ -235,6 +235,33 @@ gen_repo() {
 		die "gen_repo.py $2 failed"
 }
 
+# small_history DIR WORD N [PER]: a repository of N commits, the i-th
+# "WORD: change number i", PER of them (default 1) a minute, in one pack
+small_history() {
+	git init -q "$1"
+	sh_i=1
+	while [ "$sh_i" -le "$3" ]; do
+		echo "$sh_i" >"$1/f$sh_i"
+		git -C "$1" add "f$sh_i"
+		GIT_COMMITTER_DATE="$((1112911993 + 60 * (sh_i / ${4:-1}))) +0000" \
+			git -C "$1" commit -q -m "$2: change number $sh_i"
+		sh_i=$((sh_i + 1))
+	done
+	git -C "$1" repack -q -a -d
+}
+
+# crafted_pack A B: B's pack renamed to the checksum of A's (the two of
+# the same object count), its .pack and .idx claiming it (the .idx's own
+# checksum made right); prints that checksum (fails when it cannot)
+crafted_pack() {
+	cp_sum=$(ls "$1"/.git/objects/pack/*.pack | sed 's|.*/pack-||; s|\.pack$||')
+	[ "$(git -C "$1" count-objects -v | grep in-pack)" = \
+	  "$(git -C "$2" count-objects -v | grep in-pack)" ] || return 1
+	"$PYTHON3" "$tests_dir/damage.py" pack-checksum "$2/.git/objects/pack" "$cp_sum" || return 1
+	[ -f "$2/.git/objects/pack/pack-$cp_sum.idx" ] || return 1
+	echo "$cp_sum"
+}
+
 # git fast-import [GIT-ARGS...] <stream, quiet: glibc's heap trimming off
 # (gen_repo.py and the Check suites do the same), since fast-import
 # otherwise gives its heap back and takes it again with brk() every few

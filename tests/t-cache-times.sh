@@ -14,27 +14,12 @@
 cache=$tmp/cache
 GIT_ABBREV_CACHE_DIR=$cache
 export GIT_ABBREV_CACHE_DIR
-mk() { # DIR WORD: the same shape of history, subjects with WORD
-	git init -q "$1"
-	for i in 1 2 3 4 5 6 7 8; do
-		echo "$i" >"$1/f$i"
-		git -C "$1" add "f$i"
-		# two commits a time: ties ordered by ID
-		GIT_COMMITTER_DATE="$((1112911993 + 60 * (i / 2))) +0000" \
-			git -C "$1" commit -q -m "$2: change number $i"
-	done
-	git -C "$1" repack -q -a -d
-	git -C "$1" prune
-}
+# two commits a minute: ties of time ordered by ID
 A=$tmp/a B=$tmp/b
-mk "$A" "parser"
-mk "$B" "forged"
-sumA=$(ls "$A"/.git/objects/pack/*.pack | sed 's|.*/pack-||; s|\.pack$||')
+small_history "$A" "parser" 8 2
+small_history "$B" "forged" 8 2
+sumA=$(crafted_pack "$A" "$B") || die "the crafted pack could not be made"
 times=$cache/pack-$sumA.times
-[ "$(git -C "$A" count-objects -v | grep in-pack)" = "$(git -C "$B" count-objects -v | grep in-pack)" ] ||
-	die "the two packs differ in object count"
-"$PYTHON3" "$tests_dir/damage.py" pack-checksum "$B/.git/objects/pack" "$sumA"
-[ -f "$B/.git/objects/pack/pack-$sumA.idx" ] || die "the crafted pack is missing"
 
 r() { # LABEL REPO ARGS...: the report's JSON into $tmp/LABEL.json
 	label=$1 repo=$2

@@ -16,26 +16,12 @@
 cache=$tmp/cache
 GIT_ABBREV_CACHE_DIR=$cache
 export GIT_ABBREV_CACHE_DIR
-mk() { # DIR WORD: the same shape of history, subjects with WORD
-	git init -q "$1"
-	for i in 1 2 3 4 5 6; do
-		echo "$i" >"$1/f$i"
-		git -C "$1" add "f$i"
-		GIT_COMMITTER_DATE="$((1112911993 + 60 * i)) +0000" \
-			git -C "$1" commit -q -m "$2: change number $i"
-	done
-	git -C "$1" repack -q -a -d
-}
+# the same shape of history, subjects with another word
 A=$tmp/a B=$tmp/b
-mk "$A" "parser"
-mk "$B" "forged"
-sumA=$(ls "$A"/.git/objects/pack/*.pack | sed 's|.*/pack-||; s|\.pack$||')
-[ "$(git -C "$A" count-objects -v | grep in-pack)" = "$(git -C "$B" count-objects -v | grep in-pack)" ] ||
-	die "the two packs differ in object count"
-# B's pack renamed to A's checksum, its .pack and .idx claiming it (the
-# .idx's own checksum made right)
-"$PYTHON3" "$tests_dir/damage.py" pack-checksum "$B/.git/objects/pack" "$sumA"
-[ -f "$B/.git/objects/pack/pack-$sumA.idx" ] || die "the crafted pack is missing"
+small_history "$A" "parser" 6
+small_history "$B" "forged" 6
+# B's pack renamed to A's checksum, its .pack and .idx claiming it
+sumA=$(crafted_pack "$A" "$B") || die "the crafted pack could not be made"
 
 short() { git -C "$A" rev-parse --short=12 "$1"; }
 {
