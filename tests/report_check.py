@@ -305,10 +305,11 @@ def type_counts(*pairs):
 
 
 def types_listed(path, cache):
-    """`cache --format=json` lists the types and subjects tables of the
-    directory CACHE, types tables among them."""
+    """`cache --format=json` lists the tables of the directory CACHE (types,
+    subjects, times, notes), types tables among them."""
     d = load(path)
-    files = sorted(f for f in os.listdir(cache) if f.endswith((".types", ".subjects")))
+    files = sorted(f for f in os.listdir(cache)
+                   if f.endswith((".types", ".subjects", ".times", ".notes")))
     listed = sorted(t["file"] for t in d["tables"])
     bad = [] if listed == files else ["listed %s, in the cache %s" % (listed, files)]
     if not any(f.endswith(".types") for f in files):

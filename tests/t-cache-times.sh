@@ -1,12 +1,14 @@
 #!/bin/sh
-# t-cache-times.sh - the report's verdict takes the commit times of a
-# one-pack repository sorted from the cache (pack-<hex>.times, written
-# beside the pack's commit table): the report is --no-cache's, byte for
-# byte, cold, warm (the file read and marked used), with the file damaged
-# (not used, written again), after a crafted repository whose pack claims
-# the same checksum filled the cache first (its file names other files),
-# with a loose commit besides the pack and with a commit-graph file (the
-# file not used for either).  The file is 0600.
+# t-cache-times.sh - the report's verdict takes the commit times of the
+# packs sorted from the cache (pack-<hex>.times, written beside each
+# pack's commit table, merged when there are several): the report is
+# --no-cache's, byte for byte, cold, warm (the file read and marked used),
+# with the file damaged or reordered (not used, written again), after a
+# crafted repository whose pack claims the same checksum filled the cache
+# first (its file names other files), with a loose commit besides the
+# pack, with two packs, with a commit in two packs beside a loose one (as
+# many commits as the packs hold: the merge finds the repeat) and with a
+# commit-graph file (the files not used).  The file is 0600.
 
 # shellcheck source-path=SCRIPTDIR source=setup.sh
 . "$(dirname "$0")/setup.sh"
@@ -90,6 +92,33 @@ r loose "$A"
 same loose
 r loose_warm "$A"
 same loose_warm
+
+say "two packs: their orders merged"
+git -C "$A" repack -q -d
+[ "$(ls "$A"/.git/objects/pack/*.pack | wc -l)" -eq 2 ] || die "not two packs"
+r want "$A" --no-cache
+r two "$A"
+same two
+checks=$((checks + 1))
+[ "$(ls "$cache"/pack-*.times | wc -l)" -ge 2 ] || fail "two packs: not a times file each"
+touch -d '2001-01-01' "$cache"/pack-*.times
+r two_warm "$A"
+same two_warm
+checks=$((checks + 1))
+[ -z "$(find "$cache" -name 'pack-*.times' ! -newermt '2002-01-01')" ] ||
+	fail "two packs, warm: a times file was not read"
+
+say "a commit in two packs, as many commits as the packs hold with a loose one"
+git -C "$A" rev-parse HEAD~3 | git -C "$A" pack-objects -q "$A/.git/objects/pack/pack" >/dev/null
+echo again >"$A/loose"
+git -C "$A" add loose
+GIT_COMMITTER_DATE="1112912993 +0000" git -C "$A" commit -q -m "parser: loose again"
+r want "$A" --no-cache
+r dup "$A"
+same dup
+r dup_warm "$A"
+same dup_warm
+
 git -C "$A" repack -q -a -d
 git -C "$A" commit-graph write --reachable
 r want "$A" --no-cache

@@ -19,45 +19,111 @@
 #include "objread.h"
 #include "subject_cache.h"
 
-/* The one pack's commits kept in time order, and the .idx that names them. */
+/* The packs' commits kept in time order, and the .idx files that name them. */
 typedef struct {
 	objread *rd;
-	commit_times ct;
-	const unsigned char *ids; /* the .idx's, stride bytes apart */
-	size_t stride;
+	uint32_t np;
+	commit_times *ct;         /* np of them */
+	const unsigned char **ids; /* each pack's .idx names, stride[p] bytes apart */
+	size_t *stride;
+	uint32_t *pack, *pos;     /* several packs: the merged order's pack and position */
 } kept_order;
 
 static void kept_free(kept_order *k)
 {
 	if (!k)
 		return;
-	commit_times_free(&k->ct);
+	for (uint32_t p = 0; k->ct && p < k->np; p++)
+		commit_times_free(&k->ct[p]);
+	free(k->ct);
+	free(k->ids);
+	free(k->stride);
+	free(k->pack);
+	free(k->pos);
 	objread_free(k->rd);
 	free(k);
 }
 
-/* cmd_zone_at's id_at(): the k-th commit's ID, in the .idx */
+/* The ID of pack p's commit at .idx position pos. */
+static const unsigned char *kept_name(const kept_order *o, uint32_t p, uint32_t pos)
+{
+	return o->ids[p] + (size_t)pos * o->stride[p];
+}
+
+/* cmd_zone_at's id_at(): the k-th commit's ID, in its pack's .idx */
 static const unsigned char *kept_id(const void *kept, size_t k)
 {
 	const kept_order *o = kept;
 
-	return o->ids + (size_t)commit_times_pos(&o->ct, k) * o->stride;
+	if (!o->pack)
+		return kept_name(o, 0, commit_times_pos(&o->ct[0], k));
+	return kept_name(o, o->pack[k], o->pos[k]);
+}
+
+/*
+ * The packs' orders merged into one by (time, ID) into times[] and
+ * k->pack[], k->pos[]: 0, 2 when a commit is in two packs (their orders
+ * then name fewer commits than they hold), -1 (memory).
+ */
+static int kept_merge(kept_order *k, size_t count, size_t rawsz, int64_t *times)
+{
+	size_t *at = calloc(k->np, sizeof(*at));
+	uint32_t prev = UINT32_MAX, prevpos = 0;
+
+	k->pack = bigvec_malloc(count * sizeof(*k->pack));
+	k->pos = bigvec_malloc(count * sizeof(*k->pos));
+	if (!at || !k->pack || !k->pos) {
+		free(at);
+		return -1;
+	}
+	for (size_t i = 0; i < count; i++) {
+		uint32_t best = UINT32_MAX;
+		int64_t bt = 0;
+
+		for (uint32_t p = 0; p < k->np; p++) {
+			int64_t t;
+
+			if (at[p] >= k->ct[p].n)
+				continue;
+			t = commit_times_time(&k->ct[p], at[p]);
+			if (best == UINT32_MAX || t < bt ||
+			    (t == bt && memcmp(kept_name(k, p, commit_times_pos(&k->ct[p], at[p])),
+					       kept_name(k, best, commit_times_pos(&k->ct[best], at[best])),
+					       rawsz) < 0)) {
+				best = p;
+				bt = t;
+			}
+		}
+		times[i] = bt;
+		k->pack[i] = best;
+		k->pos[i] = commit_times_pos(&k->ct[best], at[best]++);
+		/* one commit in two packs: the same time and ID, one after the other */
+		if (i && times[i - 1] == bt && prev != best &&
+		    !memcmp(kept_name(k, prev, prevpos), kept_name(k, best, k->pos[i]), rawsz)) {
+			free(at);
+			return 2;
+		}
+		prev = best;
+		prevpos = k->pos[i];
+	}
+	free(at);
+	return 0;
 }
 
 /*
  * The commit set's times in time order (ties by ID), as
- * cmd_commit_times() and cmd_commits_by_time() give them, from the one
- * pack's commits kept in that order (commit_times.h): 0 with *times
- * (bigvec_malloc()) and *out, which names their IDs (kept_id()); 1 when
- * that file is missing (the caller reads the tables and keeps it); 2 when
- * this is not the case for it (a commit-graph, several packs or
- * repositories, loose commits, the cache off); -1 (memory).  The pack's
- * commits are all in the sets (they hold every object), so as many of
- * them as the sets hold are the set.
+ * cmd_commit_times() and cmd_commits_by_time() give them, from each
+ * pack's commits kept in that order (commit_times.h), merged: 0 with
+ * *times (bigvec_malloc()) and *out, which names their IDs (kept_id());
+ * 1 when a pack's file is missing (the caller reads the tables and keeps
+ * them); 2 when this is not the case for it (a commit-graph, several
+ * repositories, loose commits, a commit in two packs, the cache off); -1
+ * (memory).  The packs' commits are all in the sets (they hold every
+ * object), so when the packs hold as many, none twice, they are the set.
  */
 static int kept_in_time_order(cmd_sets *cs, kept_order **out, int64_t **times, size_t *n)
 {
-	size_t rawsz = idsets_rawsz(cs->s), count = idsets_count(cs->s, ABBREV_SET_COMMIT);
+	size_t rawsz = idsets_rawsz(cs->s), count = idsets_count(cs->s, ABBREV_SET_COMMIT), sum = 0;
 	const char *objdir;
 	commit_graph *g = NULL;
 	kept_order *k;
@@ -80,21 +146,33 @@ static int kept_in_time_order(cmd_sets *cs, kept_order **out, int64_t **times, s
 		return -1;
 	}
 	rc = objread_new(&k->rd, objdir, rawsz, err, sizeof(err));
-	if (rc == 0 && objread_npacks(k->rd) == 1) {
-		const unsigned char *sum;
-		uint32_t nobj;
-		subject_bind b;
+	if (rc == 0 && (k->np = objread_npacks(k->rd)) > 0) {
+		k->ct = calloc(k->np, sizeof(*k->ct));
+		k->ids = calloc(k->np, sizeof(*k->ids));
+		k->stride = calloc(k->np, sizeof(*k->stride));
+		if (!k->ct || !k->ids || !k->stride)
+			rc = -1;
+		for (uint32_t p = 0; rc == 0 && p < k->np; p++) {
+			const unsigned char *sum_p;
+			uint32_t nobj;
+			subject_bind b;
 
-		objread_pack(k->rd, 0, &sum, &nobj, &k->ids, &k->stride);
-		objread_pack_files(k->rd, 0, &b.pack, &b.idx);
-		b.pack_path = NULL;
-		rc = commit_times_load(dir, rawsz, sum, nobj, &b, &k->ct);
-		if (rc == 0 && k->ct.n != count)
-			rc = 2; /* loose commits besides, or a pack not walked */
+			objread_pack(k->rd, p, &sum_p, &nobj, &k->ids[p], &k->stride[p]);
+			objread_pack_files(k->rd, p, &b.pack, &b.idx);
+			b.pack_path = NULL;
+			rc = commit_times_load(dir, rawsz, sum_p, nobj, &b, &k->ct[p]);
+			sum += k->ct[p].n;
+		}
+		if (rc == 0 && sum != count)
+			rc = 2; /* loose commits besides, a commit in two packs, or a pack not walked */
 		if (rc == 0 && !(*times = bigvec_malloc(count * sizeof(**times))))
 			rc = -1;
-		for (size_t i = 0; rc == 0 && i < count; i++)
-			(*times)[i] = commit_times_time(&k->ct, i);
+		if (rc == 0 && k->np > 1 && (rc = kept_merge(k, count, rawsz, *times)) != 0) {
+			free(*times);
+			*times = NULL;
+		}
+		for (size_t i = 0; rc == 0 && k->np == 1 && i < count; i++)
+			(*times)[i] = commit_times_time(&k->ct[0], i);
 	} else {
 		rc = rc == -1 ? -1 : 2;
 	}
