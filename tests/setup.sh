@@ -250,6 +250,19 @@ small_history() {
 	git -C "$1" repack -q -a -d
 }
 
+# mark_unused FILE...: dated 2001, before any run marks them used
+mark_unused() {
+	touch -d '2001-01-01' "$@"
+}
+# all_used LABEL FILE...: one check, failed under LABEL unless every FILE
+# was marked used (read) since mark_unused
+all_used() {
+	au_label=$1
+	shift
+	checks=$((checks + 1))
+	[ -z "$(find "$@" ! -newermt '2002-01-01')" ] || fail "$au_label: a file was not read (not marked used)"
+}
+
 # crafted_pack A B: B's pack renamed to the checksum of A's (the two of
 # the same object count), its .pack and .idx claiming it (the .idx's own
 # checksum made right); prints that checksum (fails when it cannot)

@@ -36,6 +36,21 @@ same() { # LABEL: the report is --no-cache's
 }
 r want "$A" --no-cache
 [ ! -e "$cache" ] || die "--no-cache made the cache"
+# cold_warm LABEL: after a change of $A, the new --no-cache report, then
+# LABEL's and LABEL_warm's reports the same
+cold_warm() {
+	r want "$A" --no-cache
+	r "$1" "$A"
+	same "$1"
+	r "$1_warm" "$A"
+	same "$1_warm"
+}
+# commit DATE MSG: a loose commit of $A
+commit() {
+	echo "$2" >"$A/loose"
+	git -C "$A" add loose
+	GIT_COMMITTER_DATE="$1 +0000" git -C "$A" commit -q -m "$2"
+}
 
 say "a crafted pack claiming $sumA fills the cache first"
 r crafted "$B"
@@ -53,11 +68,10 @@ checks=$((checks + 1))
 checks=$((checks + 1))
 [ "$(stat -c %a "$times")" = 600 ] || fail "times file mode $(stat -c %a "$times"), want 600"
 cp "$times" "$tmp/good.times"
-touch -d '2001-01-01' "$times"
+mark_unused "$times"
 r warm "$A"
 same warm
-checks=$((checks + 1))
-[ -n "$(find "$times" -newermt '2002-01-01')" ] || fail "warm run: the times file was not read"
+all_used "warm run" "$times"
 
 say "a damaged file is not used, and written again"
 printf '\377\377\377\377' | dd of="$times" bs=1 seek=$(($(stat -c %s "$times") - 12)) conv=notrunc 2>/dev/null
@@ -84,14 +98,8 @@ checks=$((checks + 1))
 cmp -s "$times" "$tmp/good.times" || fail "the unordered times file was not written again"
 
 say "a loose commit besides the pack, then a commit-graph file"
-echo loose >"$A/loose"
-git -C "$A" add loose
-GIT_COMMITTER_DATE="1112911000 +0000" git -C "$A" commit -q -m "parser: a loose one"
-r want "$A" --no-cache
-r loose "$A"
-same loose
-r loose_warm "$A"
-same loose_warm
+commit 1112911000 "parser: a loose one"
+cold_warm loose
 
 say "two packs: their orders merged"
 git -C "$A" repack -q -d
@@ -101,29 +109,17 @@ r two "$A"
 same two
 checks=$((checks + 1))
 [ "$(ls "$cache"/pack-*.times | wc -l)" -ge 2 ] || fail "two packs: not a times file each"
-touch -d '2001-01-01' "$cache"/pack-*.times
+mark_unused "$cache"/pack-*.times
 r two_warm "$A"
 same two_warm
-checks=$((checks + 1))
-[ -z "$(find "$cache" -name 'pack-*.times' ! -newermt '2002-01-01')" ] ||
-	fail "two packs, warm: a times file was not read"
+all_used "two packs, warm" "$cache"/pack-*.times
 
 say "a commit in two packs, as many commits as the packs hold with a loose one"
 git -C "$A" rev-parse HEAD~3 | git -C "$A" pack-objects -q "$A/.git/objects/pack/pack" >/dev/null
-echo again >"$A/loose"
-git -C "$A" add loose
-GIT_COMMITTER_DATE="1112912993 +0000" git -C "$A" commit -q -m "parser: loose again"
-r want "$A" --no-cache
-r dup "$A"
-same dup
-r dup_warm "$A"
-same dup_warm
+commit 1112912993 "parser: loose again"
+cold_warm dup
 
 git -C "$A" repack -q -a -d
 git -C "$A" commit-graph write --reachable
-r want "$A" --no-cache
-r graph "$A"
-same graph
-r graph_warm "$A"
-same graph_warm
+cold_warm graph
 finish
