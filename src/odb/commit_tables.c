@@ -34,13 +34,33 @@ static uint32_t position_of(const id_space *s, size_t rawsz, const unsigned char
 }
 
 /*
+ * The position of id when it is one of the jobs right after job j (below
+ * hi): a commit's first parent mostly is, as git packs commits newest
+ * first.  UINT32_MAX when it is not (position_of() then searches).
+ */
+static uint32_t position_next(const commits *c, size_t j, size_t hi, size_t rawsz,
+			      const unsigned char *id)
+{
+	for (size_t n = j + 1; n < hi && n <= j + 2; n++) {
+		const commits_job *jb;
+		const char *subject;
+		int64_t time;
+
+		(void)commits_get(c, n, &jb, &subject, &time);
+		if (!memcmp(jb->id, id, rawsz))
+			return jb->pos;
+	}
+	return UINT32_MAX;
+}
+
+/*
  * The parents of the jobs [lo, hi) as a table keeps them (rows[] get
  * their pfirst, np): a position in the space, else an ID kept apart.
  * 0 with *par filled (its arrays malloc'ed), 1 when some were not read
  * (no parents kept), -1 (memory).
  */
 static int parents_of(subject_parents *par, uint32_t **list, unsigned char **ext,
-		      const commits *c, subject_row *rows, size_t nrows,
+		      const commits *c, size_t hi, subject_row *rows, size_t nrows,
 		      const size_t *job_of, const id_space *sp, size_t rawsz, uint32_t nobjects)
 {
 	size_t n = 0, cap = 0, ne = 0, ecap = 0;
@@ -57,7 +77,10 @@ static int parents_of(subject_parents *par, uint32_t **list, unsigned char **ext
 		rows[k].np = np;
 		for (uint32_t q = 0; q < np; q++) {
 			const unsigned char *id = pids + (size_t)q * rawsz;
-			uint32_t pos = position_of(sp, rawsz, id);
+			uint32_t pos = position_next(c, job_of[k], hi, rawsz, id);
+
+			if (pos == UINT32_MAX)
+				pos = position_of(sp, rawsz, id);
 
 			if (pos == UINT32_MAX || pos >= nobjects) { /* not the pack's: kept whole */
 				if (ne >= UINT32_MAX - nobjects || GROW(*ext, ecap, (ne + 1) * rawsz, 64 * rawsz))
@@ -103,7 +126,7 @@ static int table_of(subject_table **out, const commits *c, size_t lo, size_t hi,
 			rows[k++] = (subject_row){ subject, jb->pos, time, 0, 0 };
 		}
 	}
-	pr = parents_of(&par, &list, &ext, c, rows, k, job_of, sp, rawsz, nobjects);
+	pr = parents_of(&par, &list, &ext, c, hi, rows, k, job_of, sp, rawsz, nobjects);
 	if (pr < 0)
 		goto done;
 	rc = subject_table_build_with(out, rawsz, sum, nobjects, rows, k, pr ? NULL : &par);
