@@ -260,6 +260,57 @@ START_TEST(test_scan_read_graph)
 }
 END_TEST
 
+/*
+ * The jobs from the types the walker keeps (by .idx position): the ones
+ * the scan of the entry headers adds, in the same (pack) order.
+ */
+START_TEST(test_scan_types)
+{
+	objread *rd = open_reader();
+	commits *a, *b;
+
+	ck_assert_int_eq(commits_new(&a, rd, RAW), 0);
+	ck_assert_int_eq(commits_new(&b, rd, RAW), 0);
+	for (uint32_t p = 0; p < objread_npacks(rd); p++) {
+		const unsigned char *sum, *ids;
+		unsigned char *types;
+		uint32_t n, *pos;
+		uint64_t *off;
+		size_t k, stride;
+		char err[512];
+
+		objread_pack(rd, p, &sum, &n, &ids, &stride);
+		ck_assert_int_eq(objread_pack_commits(rd, p, &pos, &off, &k, err, sizeof(err)), 0);
+		ck_assert_ptr_nonnull(types = malloc(n));
+		memset(types, 2, n); /* trees, but the commits */
+		for (size_t i = 0; i < k; i++)
+			types[pos[i]] = 1;
+		ck_assert_int_eq(commits_scan(a, p), 0);
+		ck_assert_int_eq(commits_scan_types(b, p, types), 0);
+		free(types);
+		free(pos);
+		free(off);
+	}
+	ck_assert_uint_eq(commits_count(a), MAIN + SIDE);
+	ck_assert_uint_eq(commits_count(b), MAIN + SIDE);
+	for (size_t j = 0; j < commits_count(a); j++) {
+		const commits_job *ja, *jb;
+		const char *s;
+		int64_t t;
+
+		(void)commits_get(a, j, &ja, &s, &t);
+		(void)commits_get(b, j, &jb, &s, &t);
+		ck_assert_ptr_eq(ja->id, jb->id);
+		ck_assert_uint_eq(ja->off, jb->off);
+		ck_assert_uint_eq(ja->pack, jb->pack);
+		ck_assert_uint_eq(ja->pos, jb->pos);
+	}
+	commits_free(a);
+	commits_free(b);
+	objread_free(rd);
+}
+END_TEST
+
 /* Picked from the list of every commit: the same jobs as the scan, in pack order. */
 START_TEST(test_pick)
 {
@@ -424,6 +475,7 @@ Suite *make_commits_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_scan_read_graph);
 	tcase_add_test(tc, test_pick);
+	tcase_add_test(tc, test_scan_types);
 	tcase_add_test(tc, test_known);
 	suite_add_tcase(s, tc);
 	tcase_add_test(tg, test_graph_of);

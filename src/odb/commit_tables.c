@@ -163,6 +163,36 @@ static void release_none(void *ctx, void *hold)
 	(void)ctx, (void)hold;
 }
 
+/*
+ * Pack k's commits from the types the walker kept in the cache (history
+ * walks every object first: its entry headers are not read twice): 0, 1
+ * when there are none to use (commits_scan() then), -1 (memory).
+ */
+static int scan_cached(commits *c, objread *rd, size_t rawsz, const char *dir, uint32_t k)
+{
+	const unsigned char *sum, *ids;
+	unsigned char *types;
+	subject_tag *tags = NULL;
+	size_t stride, ntags = 0;
+	uint32_t n;
+	subject_bind b;
+	int rc;
+
+	if (!dir)
+		return 1;
+	objread_pack(rd, k, &sum, &n, &ids, &stride);
+	objread_pack_files(rd, k, &b.pack, &b.idx);
+	b.pack_path = NULL;
+	if (!(types = malloc(n ? n : 1)))
+		return -1;
+	rc = subject_types_load(dir, rawsz, sum, n, &b, types, &tags, &ntags);
+	if (!rc)
+		rc = commits_scan_types(c, k, types);
+	free(tags);
+	free(types);
+	return rc;
+}
+
 int commit_tables_get(objread *rd, size_t rawsz, commit_tables_opts *o, subject_table **tabs,
 		      commits **read)
 {
@@ -197,7 +227,9 @@ int commit_tables_get(objread *rd, size_t rawsz, commit_tables_opts *o, subject_
 		from[k] = commits_count(c);
 		if (tabs[k])
 			continue;
-		if (o->scan && (r = commits_scan(c, k)) < 0)
+		if (o->scan && (r = scan_cached(c, rd, rawsz, o->cache_dir, k)) < 0)
+			goto done;
+		if (o->scan && r > 0 && (r = commits_scan(c, k)) < 0)
 			goto done;
 		if (r > 0 && o->scan) { /* a header the packs cannot read: the list's word on it */
 			o->scan = 0;

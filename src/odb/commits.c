@@ -310,6 +310,32 @@ static int cmp_job_off(const void *pa, const void *pb)
 	return a->off < b->off ? -1 : a->off > b->off;
 }
 
+int commits_scan_types(commits *c, uint32_t pack, const unsigned char *types)
+{
+	const unsigned char *sum, *ids;
+	uint32_t nobj;
+	size_t stride, first = c->n;
+
+	objread_pack(c->rd, pack, &sum, &nobj, &ids, &stride);
+	for (uint32_t pos = 0; pos < nobj; pos++) {
+		uint64_t off;
+
+		if (types[pos] != ABBREV_TYPE_COMMIT)
+			continue;
+		if (objread_offset(c->rd, pack, pos, &off)) {
+			c->n = first;
+			return 1;
+		}
+		if (job_add(c, ids + (size_t)pos * stride, pack, pos, off)) {
+			c->n = first;
+			return -1;
+		}
+	}
+	if (c->n > first)
+		qsort(c->v + first, c->n - first, sizeof(*c->v), cmp_job_off);
+	return 0;
+}
+
 int commits_pick(commits *c, uint32_t pack, const unsigned char *all, size_t nall)
 {
 	size_t first = c->n;

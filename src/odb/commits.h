@@ -65,6 +65,15 @@ void commits_free(commits *c);
 int commits_scan(commits *c, uint32_t pack);
 
 /*
+ * The commits of pack `pack` as jobs, from its objects' types by .idx
+ * position (types[0 .. the pack's count), as the walker keeps them in the
+ * cache): the jobs commits_scan() adds, in pack order, no header read.
+ * 0, 1 when an offset cannot be read (none added: commits_scan() then),
+ * -1 (memory).
+ */
+int commits_scan_types(commits *c, uint32_t pack, const unsigned char *types);
+
+/*
  * The commits of pack `pack` among all[0..nall) (commit IDs, ascending),
  * as jobs in pack order (an offset that cannot be read: 0, the other
  * reader's).  0 or -1.
