@@ -567,6 +567,11 @@ static int vr_unique_length(void *ctx, const unsigned char *id, unsigned *len, c
 	return objidx_unique_length(((verify_repo *)ctx)->x, id, len, err, errsz);
 }
 
+static int vr_has_prefix(void *ctx, const unsigned char *from, size_t n, char *err, size_t errsz)
+{
+	return objidx_has_prefix(((verify_repo *)ctx)->x, from, n, err, errsz);
+}
+
 static size_t vr_objects(void *ctx)
 {
 	return objidx_count(((verify_repo *)ctx)->x);
@@ -639,7 +644,7 @@ int vr_open(verify_repo *vr, const cli_repo_opts *ro, progress *p)
 			line += len + (line[len] == '\n');
 		}
 		vr->ids = (cite_ids){ vr, repo_rawsz(vr->cs.repos[0]), vr_prefix,
-				      vr_unique_length, vr_sets, vr_objects };
+				      vr_unique_length, vr_sets, vr_objects, vr_has_prefix };
 	}
 	switch (cite_git2_new(&vr->g, repo, objdir)) {
 	case 0:

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "bytes.h"
+
 static const char *const type_names[] = { "unknown", "commit", "tree", "blob", "tag" };
 
 const char *hexid_type_name(int type)
@@ -92,18 +94,19 @@ size_t hexid_find_stride(const unsigned char *ids, size_t stride, size_t lo, siz
 	return SIZE_MAX;
 }
 
-/* The first 8 bytes of an ID as a number: the order of IDs, as far as it goes. */
+/* The first 8 bytes of an ID as a number: the order of IDs, as far as it goes (one load). */
 static uint64_t head64(const unsigned char *p)
 {
-	uint64_t v = 0;
-
-	for (int i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return v;
+	return be64(p);
 }
 
 /* Interpolation probes before plain halving takes over (skewed input). */
 #define MAX_GUESSES 6
+/*
+ * Ranges this short are halved at once: a guess's arithmetic costs more
+ * than the steps it saves (a fan-out bucket of a million IDs holds ~16).
+ */
+#define GUESS_ABOVE 64
 
 size_t hexid_lower_bound(const unsigned char *ids, size_t stride, size_t lo, size_t hi,
 			 size_t rawsz, size_t shared, const unsigned char *id)
@@ -124,7 +127,7 @@ size_t hexid_lower_bound(const unsigned char *ids, size_t stride, size_t lo, siz
 			ka = t & ~mask;
 			kb = ka | mask;
 		}
-		for (int g = 0; g < MAX_GUESSES && hi - lo > 8 && ka <= t && t <= kb; g++) {
+		for (int g = 0; g < MAX_GUESSES && hi - lo > GUESS_ABOVE && ka <= t && t <= kb; g++) {
 			double f = ((double)(t - ka) + 0.5) / ((double)(kb - ka) + 1.0);
 			size_t mid = lo + (size_t)(f * (double)(hi - lo));
 			const unsigned char *m;
@@ -142,6 +145,18 @@ size_t hexid_lower_bound(const unsigned char *ids, size_t stride, size_t lo, siz
 				kb = km;
 			}
 		}
+		/* halving on the keys, the whole IDs compared only where the keys tie */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			const unsigned char *m = ids + mid * stride;
+			uint64_t km = head64(m);
+
+			if (km < t || (km == t && memcmp(m, id, rawsz) < 0))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return lo;
 	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

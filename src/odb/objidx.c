@@ -423,6 +423,43 @@ int objidx_prefix(objidx *x, const char *hex, size_t n, objidx_fn fn, void *arg,
 	return rc ? status(x, rc, err, errsz) : stop;
 }
 
+/* objidx_has_prefix() under the guard. */
+static int has_guarded(objidx *x, const unsigned char *from, size_t n)
+{
+	odb *w = &x->db;
+	int b0 = from[0], b1 = n >= 2 ? b0 : n == 1 ? b0 | 0x0f : 0xff;
+
+	count_question(x);
+	for (size_t p = 0; p < w->npacks; p++) {
+		const pack_file *pk = &w->packs[p];
+		uint32_t lo, hi, i;
+		size_t shared = (x->reading = pk->idx_path, bucket(x, p, from, n, &lo, &hi));
+
+		i = lower_bound(pk, from, w->rawsz, lo, hi, shared);
+		if (i < hi && hexid_lcp(odb_pack_name(pk, i), from, w->rawsz) >= n)
+			return 1;
+	}
+	for (size_t i = x->lo[b0]; i < x->lo[b1 + 1]; i++)
+		if (hexid_lcp(w->loose[i].id, from, w->rawsz) >= n)
+			return 1;
+	return 0;
+}
+
+int objidx_has_prefix(objidx *x, const unsigned char *from, size_t n, char *err, size_t errsz)
+{
+	sigjmp_buf cut;
+	int rc;
+
+	if (n > 2 * x->db.rawsz)
+		return 0;
+	if (sigsetjmp(cut, 0))
+		return cut_short(x, err, errsz);
+	odb_bus_guard(&cut);
+	rc = has_guarded(x, from, n);
+	odb_bus_guard(NULL);
+	return rc;
+}
+
 /*
  * objidx_unique_length() under the guard: one more than the most hex
  * chars id shares with another object; in each sorted index that other

@@ -47,6 +47,14 @@ const char *objidx_warnings(const objidx *x);
 typedef int (*objidx_fn)(void *arg, const unsigned char *id, int type, int commitish);
 
 /*
+ * Whether any object's ID starts with the first n hex chars of the raw
+ * `from` (the rest of it zeros): 1 or 0, with no object's type read (the
+ * question of a typo search, asked a hundred times a reference, mostly
+ * for nothing).  -2 with a message in err.
+ */
+int objidx_has_prefix(objidx *x, const unsigned char *from, size_t n, char *err, size_t errsz);
+
+/*
  * The objects whose IDs start with the hex chars hex[0..n) (either case,
  * n <= 2 * rawsz), each once, in ID order: fn for each until it returns
  * non-zero.  0 (or fn's non-zero return), -1 when out of memory, -2 with

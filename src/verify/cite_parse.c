@@ -1200,11 +1200,16 @@ static void name_foreign(parser *p, const line_t *l, citation *r)
 		ls = before - FOREIGN_REACH;
 	/* "ported from <project> commit <id>", "backport of <id> from <project>" */
 	for (q = ls; q < before; q++) {
+		/* a verb starts a word: most places start none, and are passed at once */
+		if (q > ls && is_word((unsigned char)b[q - 1]))
+			continue;
 		for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
-			size_t n = strlen(verbs[i]), a, z;
+			size_t n, a, z;
 
-			if (!iword(b, q, before, verbs[i]) || (q > ls && is_word((unsigned char)b[q - 1])))
+			if (lower((unsigned char)b[q]) != (unsigned char)verbs[i][0] ||
+			    !iword(b, q, before, verbs[i]))
 				continue;
+			n = strlen(verbs[i]);
 			a = skip_ws(p, q + n, before);
 			if (iword(b, a, before, "the"))
 				a = skip_ws(p, a + 3, before);

@@ -1183,15 +1183,37 @@ static int find_by_subject(job *j, const char *subject, size_t len, int prefix,
 	return n == 1 ? 1 : 2;
 }
 
-/* The commits of the prefix hex[0..n) added to v[0..*nv) (at most MAX_CANDS); 0, or -1 (r->failed). */
-static int neighbour_commits(cite_resolver *r, const char *hex, size_t n, prefix_hits *h,
-			     unsigned char (*v)[ABBREV_MAX_RAWSZ], size_t *nv)
+/*
+ * The commits of the prefix hex[0..n) added to v[0..*nv) (at most
+ * MAX_CANDS); 0, or -1 (r->failed).  `raw`, when not NULL, is hex[0..n)
+ * parsed: the objects are then asked first whether any has it at all,
+ * which they can tell without reading a type.
+ */
+static int neighbour_commits(cite_resolver *r, const char *hex, size_t n, const unsigned char *raw,
+			     prefix_hits *h, unsigned char (*v)[ABBREV_MAX_RAWSZ], size_t *nv)
 {
+	if (raw && r->objs->has_prefix) {
+		int rc = r->objs->has_prefix(r->objs->ctx, raw, n, r->err, sizeof(r->err));
+
+		if (rc < 0)
+			return id_status(r, rc);
+		if (!rc)
+			return 0;
+	}
 	if (lookup_prefix_in(r, r->objs, hex, n, h))
 		return -1;
 	for (size_t i = 0; i < h->ncommits && i < MAX_CANDS && *nv < MAX_CANDS; i++)
 		memcpy(v[(*nv)++], h->commits[i], r->rawsz);
 	return 0;
+}
+
+/* Hex char i of the raw ID `id` set to d. */
+static void set_nibble(unsigned char *id, size_t i, unsigned d)
+{
+	if (i % 2)
+		id[i / 2] = (unsigned char)((id[i / 2] & 0xf0) | d);
+	else
+		id[i / 2] = (unsigned char)((id[i / 2] & 0x0f) | d << 4);
 }
 
 /*
@@ -1289,6 +1311,8 @@ static int typo_of(job *j, unsigned char *out)
 	size_t L = ref->id_len, n = 0;
 	unsigned char (*v)[ABBREV_MAX_RAWSZ];
 	char hex[ABBREV_MAX_HEXSZ];
+	unsigned char bin[ABBREV_MAX_RAWSZ];
+	const unsigned char *raw = NULL;
 	prefix_hits *h = r->hits + 2;
 	memo_slot *m = r->slot; /* the prefix's, when lookup_prefix() kept it */
 	long K;
@@ -1316,24 +1340,36 @@ static int typo_of(job *j, unsigned char *out)
 	memcpy(hex, ref->id, L);
 	if ((K = shared_prefix(r, hex, L, h)) < 0)
 		goto done;
+	/* the changed IDs raw as well, a nibble set at a time (raw NULL: not hex) */
+	if (!hexid_parse_prefix(bin, r->rawsz, hex, L))
+		raw = bin;
 	for (size_t i = 0; i < L && i <= (size_t)K; i++) {
 		char was = hex[i];
+		unsigned shift = i % 2 ? 0 : 4, nib = (unsigned)(bin[i / 2] >> shift) & 0xf;
 
 		for (size_t d = 0; d < 16; d++) {
 			if (digits[d] == was)
 				continue;
 			hex[i] = digits[d];
-			if (neighbour_commits(r, hex, L, h, v, &n))
+			set_nibble(bin, i, (unsigned)d);
+			if (neighbour_commits(r, hex, L, raw, h, v, &n))
 				goto done;
 		}
 		hex[i] = was;
+		set_nibble(bin, i, nib);
 		if (i + 1 < L && hex[i] != hex[i + 1]) {
+			unsigned next = (unsigned)(bin[(i + 1) / 2] >> (shift ^ 4)) & 0xf;
+
 			hex[i] = hex[i + 1];
 			hex[i + 1] = was;
-			if (neighbour_commits(r, hex, L, h, v, &n))
+			set_nibble(bin, i, next);
+			set_nibble(bin, i + 1, nib);
+			if (neighbour_commits(r, hex, L, raw, h, v, &n))
 				goto done;
 			hex[i + 1] = hex[i];
 			hex[i] = was;
+			set_nibble(bin, i, nib);
+			set_nibble(bin, i + 1, next);
 		}
 	}
 	if (m && n <= MEMO_NEAR) {

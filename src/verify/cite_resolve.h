@@ -219,6 +219,13 @@ typedef struct {
 	 * count twice), without loading anything: a bound on the commits.
 	 */
 	size_t (*objects_max)(void *ctx);
+	/*
+	 * Optional (NULL: prefix() answers it): whether any object's ID
+	 * starts with the first n hex chars of the raw `from` (zeros past
+	 * them); 1, 0 or -2.  A typo search asks it some hundred times a
+	 * reference and mostly hears no.
+	 */
+	int (*has_prefix)(void *ctx, const unsigned char *from, size_t n, char *err, size_t errsz);
 } cite_ids;
 
 /* The questions of cite_ids answered from `s` (borrowed: it must outlive *out). */
