@@ -53,6 +53,7 @@
 #define PARENT_EDGES 0x80000000u
 #define GEN_MAX 0x3fffffffu  /* git writes larger levels as this */
 #define UNNUMBERED UINT32_MAX
+#define NO_MERGE (UINT32_MAX - 1)
 
 struct commit_graph {
 	const unsigned char *map;   /* the file's, or NULL */
@@ -63,6 +64,7 @@ struct commit_graph {
 	/* ancestry, made on the first question */
 	int numbered;         /* 1 done, -1 out of memory */
 	uint32_t *pre, *end;  /* first-parent tree: own number, one past the subtree's */
+	uint32_t *merge;      /* the first merge down each first-parent line (see number()) */
 	uint32_t *post, *low; /* the labels (NULL: none, the walk alone answers) */
 	uint32_t *seen;       /* the walk's marks: the walk's stamp */
 	uint32_t stamp;
@@ -156,6 +158,7 @@ void commit_graph_close(commit_graph *g)
 	free(g->mem);
 	free(g->pre);
 	free(g->end);
+	free(g->merge);
 	free(g->post);
 	free(g->low);
 	free(g->seen);
@@ -413,9 +416,17 @@ static uint32_t parent(const commit_graph *g, uint32_t i, uint32_t *k, int *bad)
 
 static void label(commit_graph *g);
 
+/* Whether commit i has a second parent (or a damaged field: the walk stops there to meet it). */
+static int is_merge(const commit_graph *g, uint32_t i)
+{
+	return be32(cdat(g, i) + 4) != PARENT_NONE;
+}
+
 /*
  * Number the first-parent tree: pre[i] and end[i] (UNNUMBERED: in no
- * tree, a damaged file); then the labels.
+ * tree, a damaged file), and merge[i], the first commit at or below i on
+ * its first-parent line that has another parent (NO_MERGE: none down to
+ * its root; UNNUMBERED: not known, a damaged file); then the labels.
  */
 static int number(commit_graph *g)
 {
@@ -425,12 +436,13 @@ static int number(commit_graph *g)
 
 	g->pre = malloc(sz * sizeof(*g->pre));
 	g->end = malloc(sz * sizeof(*g->end));
+	g->merge = malloc(sz * sizeof(*g->merge));
 	g->seen = calloc(sz, sizeof(*g->seen));
 	g->stack = malloc(sz * sizeof(*g->stack));
-	if (!child || !sib || !g->pre || !g->end || !g->seen || !g->stack)
+	if (!child || !sib || !g->pre || !g->end || !g->merge || !g->seen || !g->stack)
 		goto done;
 	for (uint32_t i = 0; i < n; i++)
-		child[i] = sib[i] = g->pre[i] = g->end[i] = UNNUMBERED;
+		child[i] = sib[i] = g->pre[i] = g->end[i] = g->merge[i] = UNNUMBERED;
 	/* each commit in its first parent's list of children */
 	for (uint32_t i = n; i-- > 0;) {
 		uint32_t p = be32(cdat(g, i));
@@ -447,6 +459,8 @@ static int number(commit_graph *g)
 		if (be32(cdat(g, r)) < n)
 			continue;
 		g->pre[r] = cnt++;
+		/* no parent (a damaged one: r itself, the walk meets the damage there) */
+		g->merge[r] = be32(cdat(g, r)) == PARENT_NONE ? NO_MERGE : r;
 		g->stack[sp++] = r;
 		while (sp) {
 			uint32_t v = g->stack[sp - 1], c = child[v];
@@ -454,6 +468,7 @@ static int number(commit_graph *g)
 			if (c != UNNUMBERED) {
 				child[v] = sib[c];
 				g->pre[c] = cnt++;
+				g->merge[c] = is_merge(g, c) ? c : g->merge[v];
 				g->stack[sp++] = c;
 			} else {
 				g->end[v] = cnt;
@@ -576,13 +591,25 @@ int commit_graph_is_ancestor(commit_graph *g, const unsigned char *anc, const un
 		uint32_t v = g->stack[--sp], k = 0, p;
 
 		while ((p = parent(g, v, &k, &bad)) != UINT32_MAX) {
+			uint32_t q = g->merge[p];
+
 			if (p == a || fp_below(g, a, p))
 				return 1;
-			if (g->seen[p] == g->stamp || generation(g, p) <= ga ||
-			    (g->post && !holds(g, p, a)))
+			/*
+			 * a is not on p's first-parent line: what p reaches
+			 * besides passes through the first merge down it, so
+			 * the walk goes on from there (a line without merges
+			 * reaches nothing more)
+			 */
+			if (q == NO_MERGE)
 				continue;
-			g->seen[p] = g->stamp;
-			g->stack[sp++] = p; /* each commit once: the stack holds at most n */
+			if (q == UNNUMBERED)
+				q = p;
+			if (g->seen[q] == g->stamp || generation(g, q) <= ga ||
+			    (g->post && !holds(g, q, a)))
+				continue;
+			g->seen[q] = g->stamp;
+			g->stack[sp++] = q; /* each commit once: the stack holds at most n */
 		}
 		if (bad)
 			return -1;

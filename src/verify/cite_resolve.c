@@ -617,6 +617,7 @@ void cite_ids_over_sets(cite_ids *out, const idsets *s)
 	out->unique_length = sets_unique_length;
 	out->sets = sets_sets;
 	out->objects_max = sets_objects;
+	out->has_prefix = NULL; /* prefix() answers it */
 }
 
 /* ---- resolver ----------------------------------------------------------------------- */
