@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -193,13 +194,96 @@ int odb_same_file(const char *path, const file_id *f)
 }
 
 /*
- * Map a whole file read-only.  Returns 0, 1 if it does not exist and
- * `optional`, or an error.  An empty file maps to NULL, size 0.
+ * The files mapped, each once in the process: verify's ID lookups, its
+ * object reader and the pack walker each hold an odb over the same packs,
+ * and a page read through two maps counts twice in the resident size (a
+ * typo search and the messages read touch most of a large .idx).  A file
+ * is the same when its path and its device, inode, size and time are.
+ */
+typedef struct {
+	char *path;
+	file_id id;
+	void *map;
+	size_t refs;
+} shared_map;
+
+static shared_map *shared;
+static size_t nshared, capshared;
+static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The map of path's file `id` already made, taken once more, or NULL. */
+static void *shared_take(const char *path, const file_id *id)
+{
+	void *m = NULL;
+
+	pthread_mutex_lock(&shared_lock);
+	for (size_t i = 0; i < nshared && !m; i++) {
+		shared_map *s = &shared[i];
+
+		if (s->id.dev == id->dev && s->id.ino == id->ino && s->id.size == id->size &&
+		    s->id.mtime.tv_sec == id->mtime.tv_sec &&
+		    s->id.mtime.tv_nsec == id->mtime.tv_nsec && !strcmp(s->path, path)) {
+			s->refs++;
+			m = s->map;
+		}
+	}
+	pthread_mutex_unlock(&shared_lock);
+	return m;
+}
+
+/* Keep the new map m of path's file `id` for the next odb (out of memory: not kept, still fine). */
+static void shared_keep(const char *path, const file_id *id, void *m)
+{
+	char *p = strdup(path);
+
+	pthread_mutex_lock(&shared_lock);
+	if (p && !odb_grow(&shared, &capshared, nshared + 1, sizeof(*shared))) {
+		shared[nshared].path = p;
+		shared[nshared].id = *id;
+		shared[nshared].map = m;
+		shared[nshared++].refs = 1;
+		p = NULL;
+	}
+	pthread_mutex_unlock(&shared_lock);
+	free(p);
+}
+
+/* One holder fewer of map m: 1 when it was the last (unmap it), 0 when others hold it still. */
+static int shared_drop(const void *m)
+{
+	int last = 1;
+
+	pthread_mutex_lock(&shared_lock);
+	for (size_t i = 0; i < nshared; i++) {
+		if (shared[i].map != m)
+			continue;
+		if (--shared[i].refs) {
+			last = 0;
+		} else {
+			free(shared[i].path);
+			shared[i] = shared[--nshared];
+		}
+		break;
+	}
+	if (!nshared) {
+		free(shared);
+		shared = NULL;
+		capshared = 0;
+	}
+	pthread_mutex_unlock(&shared_lock);
+	return last;
+}
+
+/*
+ * Map a whole file read-only (a file mapped already is shared: see
+ * shared_map).  Returns 0, 1 if it does not exist and `optional`, or an
+ * error.  An empty file maps to NULL, size 0.
  */
 int odb_map_file(odb *db, const char *path, int optional,
 		    const unsigned char **out, size_t *size, file_id *id)
 {
 	struct stat st;
+	file_id fid;
 	void *m;
 	int fd;
 
@@ -218,14 +302,21 @@ int odb_map_file(odb *db, const char *path, int optional,
 		close(fd);
 		return odb_fail(db, "%s: not a regular file", path);
 	}
+	file_id_of(&fid, &st);
 	if (id)
-		file_id_of(id, &st);
+		*id = fid;
 	if ((uint64_t)st.st_size > SIZE_MAX) {
 		close(fd);
 		return odb_fail(db, "%s: too large to map", path);
 	}
 	if (st.st_size == 0) {
 		close(fd);
+		return 0;
+	}
+	if ((m = shared_take(path, &fid))) {
+		close(fd);
+		*out = m;
+		*size = (size_t)st.st_size;
 		return 0;
 	}
 	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -238,6 +329,7 @@ int odb_map_file(odb *db, const char *path, int optional,
 		munmap(m, (size_t)st.st_size);
 		return ODB_NOMEM;
 	}
+	shared_keep(path, &fid, m);
 	*out = m;
 	*size = (size_t)st.st_size;
 	return 0;
@@ -245,7 +337,7 @@ int odb_map_file(odb *db, const char *path, int optional,
 
 void odb_unmap(const unsigned char *m, size_t size)
 {
-	if (m) {
+	if (m && shared_drop(m)) {
 		mapguard_forget(m);
 		munmap((void *)m, size);
 	}

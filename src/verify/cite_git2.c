@@ -58,6 +58,7 @@
 #include "hexid.h"
 #include "objread.h"
 #include "range_walk.h"
+#include "tagobj.h"
 #include "test_hooks.h"
 
 /* The commits beyond_graph() met: in order (its queue), and a hash set of them. */
@@ -942,12 +943,54 @@ static int add_tip(cite_git2 *g, const git_oid *id)
 	return oid_push(&g->tips, &g->ntips, &g->captips, id);
 }
 
+/*
+ * The commit a direct ref's `id` peels to, read from the packs: 1 with it
+ * in out, or 0 for anything but a commit or well-formed tags down to one
+ * (a tree, a blob, a tag libgit2 may judge otherwise, what the packs lack):
+ * libgit2 has the word then.  Tags are most refs; reading them here
+ * touches the maps verify reads anyway, not libgit2's own of the same
+ * files (each peel a search of the .idx and a read of the pack).
+ */
+static int peel_packed(cite_git2 *g, const unsigned char *id, unsigned char *out)
+{
+	unsigned char cur[GIT_OID_RAWSZ];
+	int want = 0; /* the type the tag that led here names (0: a ref) */
+
+	if (!g->rd)
+		return 0;
+	memcpy(cur, id, GIT_OID_RAWSZ);
+	for (int depth = 0; depth < 16; depth++) {
+		const unsigned char *d, *nl;
+		size_t len;
+		int type, named;
+
+		if (objread_read(g->rd, cur, &type, &d, &len) != 1 || (want && type != want))
+			return 0;
+		if (type == GIT_OBJECT_COMMIT) {
+			memcpy(out, cur, GIT_OID_RAWSZ);
+			return 1;
+		}
+		/* "object", "type", then "tag <name>" as libgit2 requires */
+		if (type != GIT_OBJECT_TAG || tagobj_parse(d, len, GIT_OID_RAWSZ, cur, &named) ||
+		    !(nl = memchr(d + 7 + 2 * GIT_OID_RAWSZ + 1, '\n',
+				  len - (7 + 2 * GIT_OID_RAWSZ + 1))) ||
+		    (size_t)(d + len - (nl + 1)) < 4 || memcmp(nl + 1, "tag ", 4))
+			return 0;
+		want = named;
+	}
+	return 0;
+}
+
 /* A tip, peeled to its commit (a tag of a tree or blob is none). */
 static int add_ref_tip(git_reference *ref, cite_git2 *g)
 {
 	git_object *c = NULL;
+	const git_oid *target = git_reference_target(ref);
+	git_oid peeled;
 	int rc = 0;
 
+	if (target && peel_packed(g, target->id, peeled.id))
+		return add_tip(g, &peeled);
 	if (git_reference_peel(&c, ref, GIT_OBJECT_COMMIT) == 0)
 		rc = add_tip(g, git_object_id(c));
 	git_object_free(c);
