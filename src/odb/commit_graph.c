@@ -60,6 +60,8 @@ struct commit_graph {
 	unsigned char *mem;         /* commit_graph_build()'s records */
 	size_t size, rawsz;
 	const unsigned char *oidf, *oidl, *cdat, *edge;
+	size_t cstride;             /* a CDAT record's bytes: the tree ID and 16, or 16 built */
+	size_t ctree;               /* its tree ID's (rawsz in the file, none built) */
 	uint32_t n, nedge;
 	/* ancestry, made on the first question */
 	int numbered;         /* 1 done, -1 out of memory */
@@ -138,6 +140,8 @@ int commit_graph_open(commit_graph **out, const char *objdir, size_t rawsz)
 		goto unusable;
 	g->n = (uint32_t)(oidl_len / rawsz);
 	g->nedge = (uint32_t)(edge_len / 4);
+	g->cstride = rawsz + 16;
+	g->ctree = rawsz;
 	if (oidf_len < 256 * 4 || be32(g->oidf + 255 * 4) != g->n)
 		g->oidf = NULL; /* the IDs are then searched without it */
 	*out = g;
@@ -263,7 +267,7 @@ static int generations(uint32_t n, const uint32_t *pstart, const uint32_t *plist
 int commit_graph_build(commit_graph **out, size_t rawsz, const unsigned char *ids, uint32_t n,
 		       const uint32_t *pstart, const uint32_t *plist)
 {
-	size_t rec = rawsz + 16, nedge = 0;
+	size_t rec = 16, nedge = 0; /* the file's records without the tree ID */
 	uint32_t *gen;
 	commit_graph *g;
 	unsigned char *m;
@@ -306,6 +310,8 @@ int commit_graph_build(commit_graph **out, size_t rawsz, const unsigned char *id
 	g->n = n;
 	g->oidl = m;
 	g->cdat = m + (size_t)n * rawsz;
+	g->cstride = rec;
+	g->ctree = 0;
 	g->edge = g->cdat + (size_t)n * rec;
 	g->nedge = (uint32_t)nedge;
 	memcpy(m, ids, (size_t)n * rawsz);
@@ -315,18 +321,17 @@ int commit_graph_build(commit_graph **out, size_t rawsz, const unsigned char *id
 		uint32_t np = pstart[i + 1] - pstart[i];
 		const uint32_t *pl = plist + pstart[i];
 
-		memset(c, 0, rawsz); /* no tree */
-		put_be32(c + rawsz, np > 0 ? pl[0] : PARENT_NONE);
+		put_be32(c, np > 0 ? pl[0] : PARENT_NONE);
 		if (np > 2) {
-			put_be32(c + rawsz + 4, PARENT_EDGES | (uint32_t)nedge);
+			put_be32(c + 4, PARENT_EDGES | (uint32_t)nedge);
 			for (uint32_t k = 1; k < np; k++)
 				put_be32(g->mem + (size_t)n * rawsz + (size_t)n * rec + 4 * nedge++,
 				      pl[k] | (k == np - 1 ? PARENT_EDGES : 0));
 		} else {
-			put_be32(c + rawsz + 4, np > 1 ? pl[1] : PARENT_NONE);
+			put_be32(c + 4, np > 1 ? pl[1] : PARENT_NONE);
 		}
-		put_be32(c + rawsz + 8, gen[i] << 2);
-		put_be32(c + rawsz + 12, 0);
+		put_be32(c + 8, gen[i] << 2);
+		put_be32(c + 12, 0);
 	}
 	/* each ID's first byte narrows position()'s search, as with the file */
 	{
@@ -368,7 +373,7 @@ static uint32_t position(const commit_graph *g, const unsigned char *id)
 
 static const unsigned char *cdat(const commit_graph *g, uint32_t i)
 {
-	return g->cdat + (size_t)i * (g->rawsz + 16) + g->rawsz;
+	return g->cdat + (size_t)i * g->cstride + g->ctree;
 }
 
 static uint32_t generation(const commit_graph *g, uint32_t i)

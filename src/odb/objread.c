@@ -495,6 +495,17 @@ uint32_t objread_npacks(const objread *r)
 	return (uint32_t)r->db.npacks;
 }
 
+void objread_trim(objread *r)
+{
+	for (size_t i = 0; i < r->db.npacks; i++) {
+		const pack_file *pk = &r->db.packs[i];
+
+		objread_release(r, (uint32_t)i, 0, pk->pack_size);
+		/* a read-only private map of a file: nothing is lost, no error to care about */
+		if (pk->idx)
+			(void)madvise((void *)pk->idx, pk->idx_size, MADV_DONTNEED);
+	}
+}
 
 const char *objread_pack_path(const objread *r, uint32_t pack)
 {

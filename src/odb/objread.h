@@ -74,6 +74,14 @@ void objread_release(const objread *r, uint32_t pack, uint64_t from, uint64_t to
 uint32_t objread_npacks(const objread *r);
 
 /*
+ * Let go of the pages of the packs and their .idx files read so far (the
+ * maps stay; a page read again is mapped again from the page cache): a
+ * reader of scattered objects, one at a time over a long run, keeps its
+ * resident size to what it reads lately, as git's packedGitLimit does.
+ */
+void objread_trim(objread *r);
+
+/*
  * Pack `pack`: its checksum (rawsz bytes, as its .idx and .pack end), its
  * object count, and its .idx's sorted IDs (ID i at *ids + i * *stride).
  */
