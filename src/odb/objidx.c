@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "pack_obj.h"
 #include "test_hooks.h"
 #include "odb.h"
@@ -423,6 +424,31 @@ int objidx_prefix(objidx *x, const char *hex, size_t n, objidx_fn fn, void *arg,
 	return rc ? status(x, rc, err, errsz) : stop;
 }
 
+/*
+ * Whether pack p has a name starting with the n (1..16) hex chars of
+ * `from`: they are the top of its first 8 bytes read as one number, so
+ * the search compares numbers (the first name not below `from`, zeros
+ * past the prefix, has it if any has).
+ */
+static int has_short(objidx *x, size_t p, const unsigned char *from, size_t n)
+{
+	const pack_file *pk = &x->db.packs[p];
+	uint64_t mask = UINT64_MAX << (64 - 4 * n), key = be64(from) & mask;
+	uint32_t lo, hi, end;
+
+	(void)bucket(x, p, from, n, &lo, &hi);
+	end = hi;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (be64(odb_pack_name(pk, mid)) < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < end && (be64(odb_pack_name(pk, lo)) & mask) == key;
+}
+
 /* objidx_has_prefix() under the guard. */
 static int has_guarded(objidx *x, const unsigned char *from, size_t n)
 {
@@ -433,8 +459,15 @@ static int has_guarded(objidx *x, const unsigned char *from, size_t n)
 	for (size_t p = 0; p < w->npacks; p++) {
 		const pack_file *pk = &w->packs[p];
 		uint32_t lo, hi, i;
-		size_t shared = (x->reading = pk->idx_path, bucket(x, p, from, n, &lo, &hi));
+		size_t shared;
 
+		x->reading = pk->idx_path;
+		if (n >= 1 && n <= 16 && w->rawsz >= 8) {
+			if (has_short(x, p, from, n))
+				return 1;
+			continue;
+		}
+		shared = bucket(x, p, from, n, &lo, &hi);
 		i = lower_bound(pk, from, w->rawsz, lo, hi, shared);
 		if (i < hi && hexid_lcp(odb_pack_name(pk, i), from, w->rawsz) >= n)
 			return 1;
