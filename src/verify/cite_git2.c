@@ -56,10 +56,14 @@
 #include "commits.h"
 #include "grow.h"
 #include "hexid.h"
+#include "idbatch.h"
 #include "objread.h"
 #include "range_walk.h"
 #include "tagobj.h"
 #include "test_hooks.h"
+
+/* sorted as records of their bytes (idbatch_sort_records()) */
+_Static_assert(sizeof(git_oid) == GIT_OID_RAWSZ, "a git_oid is its raw bytes");
 
 /* The commits beyond_graph() met: in order (its queue), and a hash set of them. */
 typedef struct {
@@ -1945,7 +1949,8 @@ int cite_range_new(cite_range **out, cite_git2 *g, const char *range, char *err,
 		} else {
 			for (size_t i = 0; i < rg->list.n; i++)
 				memcpy(g->rids[i].id, rg->list.ids + i * GIT_OID_RAWSZ, GIT_OID_RAWSZ);
-			qsort(g->rids, rg->list.n, sizeof(*g->rids), oid_cmp);
+			/* git_oid is its bytes: sorted by them, as oid_cmp() orders them */
+			idbatch_sort_records((unsigned char *)g->rids, rg->list.n, sizeof(*g->rids));
 			g->nrids = rg->list.n;
 		}
 	}
