@@ -572,6 +572,12 @@ static int vr_has_prefix(void *ctx, const unsigned char *from, size_t n, char *e
 	return objidx_has_prefix(((verify_repo *)ctx)->x, from, n, err, errsz);
 }
 
+static int vr_prefix_nibbles(void *ctx, const unsigned char *from, size_t n, size_t i,
+			     unsigned *mask, char *err, size_t errsz)
+{
+	return objidx_prefix_nibbles(((verify_repo *)ctx)->x, from, n, i, mask, err, errsz);
+}
+
 static size_t vr_objects(void *ctx)
 {
 	return objidx_count(((verify_repo *)ctx)->x);
@@ -644,7 +650,8 @@ int vr_open(verify_repo *vr, const cli_repo_opts *ro, progress *p)
 			line += len + (line[len] == '\n');
 		}
 		vr->ids = (cite_ids){ vr, repo_rawsz(vr->cs.repos[0]), vr_prefix,
-				      vr_unique_length, vr_sets, vr_objects, vr_has_prefix };
+				      vr_unique_length, vr_sets, vr_objects, vr_has_prefix,
+				      vr_prefix_nibbles };
 	}
 	switch (cite_git2_new(&vr->g, repo, objdir)) {
 	case 0:

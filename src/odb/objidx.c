@@ -478,6 +478,74 @@ static int has_guarded(objidx *x, const unsigned char *from, size_t n)
 	return 0;
 }
 
+/* Whether every pack has its fan16 (the bucket of 4 hex chars a question's range). */
+static int all_fan16(const objidx *x)
+{
+	for (size_t p = 0; p < x->db.npacks; p++)
+		if (!x->fan16 || !x->fan16[p])
+			return 0;
+	return 1;
+}
+
+/* objidx_prefix_nibbles() under the guard. */
+static unsigned nibbles_guarded(objidx *x, const unsigned char *from, size_t n, size_t i)
+{
+	odb *w = &x->db;
+	unsigned char v[ABBREV_MAX_RAWSZ];
+	unsigned mask = 0;
+
+	count_question(x);
+	if (i >= 4 && i < n && n <= 16 && w->rawsz >= 8 && all_fan16(x)) {
+		/* the first 4 chars stay: one fan16 bucket a pack, each name tested once */
+		unsigned shift = (unsigned)(60 - 4 * i);
+		uint64_t keep = UINT64_MAX << (64 - 4 * n) & ~((uint64_t)0xf << shift),
+			 want = be64(from) & keep;
+		size_t k = (size_t)from[0] << 8 | from[1];
+
+		for (size_t p = 0; p < w->npacks; p++) {
+			const pack_file *pk = &w->packs[p];
+
+			x->reading = pk->idx_path;
+			for (uint32_t j = x->fan16[p][k]; j < x->fan16[p][k + 1]; j++) {
+				uint64_t h = be64(odb_pack_name(pk, j));
+
+				if ((h & keep) == want)
+					mask |= 1u << ((h >> shift) & 0xf);
+			}
+		}
+		for (size_t j = x->lo[from[0]]; j < x->lo[from[0] + 1]; j++) {
+			uint64_t h = be64(w->loose[j].id);
+
+			if ((h & keep) == want)
+				mask |= 1u << ((h >> shift) & 0xf);
+		}
+		return mask;
+	}
+	memcpy(v, from, w->rawsz);
+	for (unsigned d = 0; d < 16; d++) {
+		v[i / 2] = (unsigned char)(i % 2 ? (v[i / 2] & 0xf0) | d : (v[i / 2] & 0x0f) | d << 4);
+		if (has_guarded(x, v, n))
+			mask |= 1u << d;
+	}
+	return mask;
+}
+
+int objidx_prefix_nibbles(objidx *x, const unsigned char *from, size_t n, size_t i,
+			  unsigned *mask, char *err, size_t errsz)
+{
+	sigjmp_buf cut;
+
+	*mask = 0;
+	if (n > 2 * x->db.rawsz || i >= n)
+		return 0;
+	if (sigsetjmp(cut, 0))
+		return cut_short(x, err, errsz);
+	odb_bus_guard(&cut);
+	*mask = nibbles_guarded(x, from, n, i);
+	odb_bus_guard(NULL);
+	return 0;
+}
+
 int objidx_has_prefix(objidx *x, const unsigned char *from, size_t n, char *err, size_t errsz)
 {
 	sigjmp_buf cut;

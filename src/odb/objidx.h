@@ -55,6 +55,15 @@ typedef int (*objidx_fn)(void *arg, const unsigned char *id, int type, int commi
 int objidx_has_prefix(objidx *x, const unsigned char *from, size_t n, char *err, size_t errsz);
 
 /*
+ * objidx_has_prefix() for the 16 prefixes that change hex char i (< n)
+ * of `from`: bit d of *mask set when some object's ID starts with the n
+ * hex chars with char i made d.  Past the fan-out's four chars the 16
+ * lie in one bucket, scanned once.  0, or -2 with a message in err.
+ */
+int objidx_prefix_nibbles(objidx *x, const unsigned char *from, size_t n, size_t i,
+			  unsigned *mask, char *err, size_t errsz);
+
+/*
  * The objects whose IDs start with the hex chars hex[0..n) (either case,
  * n <= 2 * rawsz), each once, in ID order: fn for each until it returns
  * non-zero.  0 (or fn's non-zero return), -1 when out of memory, -2 with

@@ -618,6 +618,7 @@ void cite_ids_over_sets(cite_ids *out, const idsets *s)
 	out->sets = sets_sets;
 	out->objects_max = sets_objects;
 	out->has_prefix = NULL; /* prefix() answers it */
+	out->prefix_nibbles = NULL;
 }
 
 /* ---- resolver ----------------------------------------------------------------------- */
@@ -1347,13 +1348,20 @@ static int typo_of(job *j, unsigned char *out)
 	for (size_t i = 0; i < L && i <= (size_t)K; i++) {
 		char was = hex[i];
 		unsigned shift = i % 2 ? 0 : 4, nib = (unsigned)(bin[i / 2] >> shift) & 0xf;
+		unsigned some = 0xffff; /* the changes of char i that some object starts with */
 
+		if (raw && r->objs->prefix_nibbles) {
+			if (id_status(r, r->objs->prefix_nibbles(r->objs->ctx, raw, L, i, &some, r->err,
+								  sizeof(r->err))) < 0)
+				goto done;
+		}
 		for (size_t d = 0; d < 16; d++) {
-			if (digits[d] == was)
+			if (digits[d] == was || !(some >> d & 1))
 				continue;
 			hex[i] = digits[d];
 			set_nibble(bin, i, (unsigned)d);
-			if (neighbour_commits(r, hex, L, raw, h, v, &n))
+			if (neighbour_commits(r, hex, L, raw && !r->objs->prefix_nibbles ? raw : NULL, h,
+					      v, &n))
 				goto done;
 		}
 		hex[i] = was;

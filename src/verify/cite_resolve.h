@@ -226,6 +226,14 @@ typedef struct {
 	 * reference and mostly hears no.
 	 */
 	int (*has_prefix)(void *ctx, const unsigned char *from, size_t n, char *err, size_t errsz);
+	/*
+	 * Optional (NULL: has_prefix() answers it): has_prefix() for the 16
+	 * prefixes that change hex char i (< n) of `from`, as bit d of *mask
+	 * for char i made d; 0 or -2.  A typo search's 15 changes of a char
+	 * in one question.
+	 */
+	int (*prefix_nibbles)(void *ctx, const unsigned char *from, size_t n, size_t i,
+			      unsigned *mask, char *err, size_t errsz);
 } cite_ids;
 
 /* The questions of cite_ids answered from `s` (borrowed: it must outlive *out). */
