@@ -77,9 +77,34 @@ size_t hexid_find(const unsigned char *ids, size_t lo, size_t hi, size_t rawsz,
 	return hexid_find_stride(ids, rawsz, lo, hi, rawsz, id);
 }
 
+/* The first 8 bytes of an ID as a number: the order of IDs, as far as it goes (one load). */
+static uint64_t head64(const unsigned char *p)
+{
+	return be64(p);
+}
+
 size_t hexid_find_stride(const unsigned char *ids, size_t stride, size_t lo, size_t hi,
 			 size_t rawsz, const unsigned char *id)
 {
+	/* the same probes, each decided on the keys unless they tie */
+	if (rawsz >= 8) {
+		uint64_t t = head64(id);
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			const unsigned char *m = ids + mid * stride;
+			uint64_t km = head64(m);
+			int c = km < t ? -1 : km > t ? 1 : memcmp(m, id, rawsz);
+
+			if (!c)
+				return mid;
+			if (c < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return SIZE_MAX;
+	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		int c = memcmp(ids + mid * stride, id, rawsz);
@@ -92,12 +117,6 @@ size_t hexid_find_stride(const unsigned char *ids, size_t stride, size_t lo, siz
 			hi = mid;
 	}
 	return SIZE_MAX;
-}
-
-/* The first 8 bytes of an ID as a number: the order of IDs, as far as it goes (one load). */
-static uint64_t head64(const unsigned char *p)
-{
-	return be64(p);
 }
 
 /* Interpolation probes before plain halving takes over (skewed input). */
