@@ -86,28 +86,15 @@ static uint64_t head64(const unsigned char *p)
 size_t hexid_find_stride(const unsigned char *ids, size_t stride, size_t lo, size_t hi,
 			 size_t rawsz, const unsigned char *id)
 {
-	/* the same probes, each decided on the keys unless they tie */
-	if (rawsz >= 8) {
-		uint64_t t = head64(id);
+	/* the probes of plain halving, each decided on the keys unless they tie */
+	int keyed = rawsz >= 8;
+	uint64_t t = keyed ? head64(id) : 0;
 
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			const unsigned char *m = ids + mid * stride;
-			uint64_t km = head64(m);
-			int c = km < t ? -1 : km > t ? 1 : memcmp(m, id, rawsz);
-
-			if (!c)
-				return mid;
-			if (c < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		return SIZE_MAX;
-	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = memcmp(ids + mid * stride, id, rawsz);
+		const unsigned char *m = ids + mid * stride;
+		uint64_t km = keyed ? head64(m) : t;
+		int c = km < t ? -1 : km > t ? 1 : memcmp(m, id, rawsz);
 
 		if (!c)
 			return mid;
