@@ -430,14 +430,11 @@ int objidx_prefix(objidx *x, const char *hex, size_t n, objidx_fn fn, void *arg,
  * the search compares numbers (the first name not below `from`, zeros
  * past the prefix, has it if any has).
  */
-static int has_short(objidx *x, size_t p, const unsigned char *from, size_t n)
+/* Whether a name of pk's [lo, hi) has the top bits `mask` of its first 8 bytes equal to key. */
+static int key_in(const pack_file *pk, uint32_t lo, uint32_t hi, uint64_t key, uint64_t mask)
 {
-	const pack_file *pk = &x->db.packs[p];
-	uint64_t mask = UINT64_MAX << (64 - 4 * n), key = be64(from) & mask;
-	uint32_t lo, hi, end;
+	uint32_t end = hi;
 
-	(void)bucket(x, p, from, n, &lo, &hi);
-	end = hi;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
@@ -447,6 +444,15 @@ static int has_short(objidx *x, size_t p, const unsigned char *from, size_t n)
 			hi = mid;
 	}
 	return lo < end && (be64(odb_pack_name(pk, lo)) & mask) == key;
+}
+
+static int has_short(objidx *x, size_t p, const unsigned char *from, size_t n)
+{
+	uint64_t mask = UINT64_MAX << (64 - 4 * n);
+	uint32_t lo, hi;
+
+	(void)bucket(x, p, from, n, &lo, &hi);
+	return key_in(&x->db.packs[p], lo, hi, be64(from) & mask, mask);
 }
 
 /* objidx_has_prefix() under the guard. */
@@ -487,6 +493,28 @@ static int all_fan16(const objidx *x)
 	return 1;
 }
 
+/*
+ * has_guarded() for 4 to 16 hex chars when every pack has its fan16:
+ * each pack's bucket of the first 4, searched on the first 8 bytes as
+ * one number, and the loose objects of the first byte.
+ */
+static int in_bucket(objidx *x, const unsigned char *from, size_t n)
+{
+	odb *w = &x->db;
+	uint64_t mask = UINT64_MAX << (64 - 4 * n), key = be64(from) & mask;
+	size_t k = (size_t)from[0] << 8 | from[1];
+
+	for (size_t p = 0; p < w->npacks; p++) {
+		x->reading = w->packs[p].idx_path;
+		if (key_in(&w->packs[p], x->fan16[p][k], x->fan16[p][k + 1], key, mask))
+			return 1;
+	}
+	for (size_t j = x->lo[from[0]]; j < x->lo[from[0] + 1]; j++)
+		if ((be64(w->loose[j].id) & mask) == key)
+			return 1;
+	return 0;
+}
+
 /* objidx_prefix_nibbles() under the guard. */
 static unsigned nibbles_guarded(objidx *x, const unsigned char *from, size_t n, size_t i)
 {
@@ -524,7 +552,8 @@ static unsigned nibbles_guarded(objidx *x, const unsigned char *from, size_t n, 
 	memcpy(v, from, w->rawsz);
 	for (unsigned d = 0; d < 16; d++) {
 		v[i / 2] = (unsigned char)(i % 2 ? (v[i / 2] & 0xf0) | d : (v[i / 2] & 0x0f) | d << 4);
-		if (has_guarded(x, v, n))
+		if (i < 4 && n >= 4 && n <= 16 && w->rawsz >= 8 && all_fan16(x) ?
+		    in_bucket(x, v, n) : has_guarded(x, v, n))
 			mask |= 1u << d;
 	}
 	return mask;
