@@ -310,30 +310,101 @@ static int cmp_job_off(const void *pa, const void *pb)
 	return a->off < b->off ? -1 : a->off > b->off;
 }
 
+#define RADIX_BITS 11
+#define RADIX_SIZE (1u << RADIX_BITS)
+
+/*
+ * off[0 .. n) and pos[] with them into offset order: an LSD radix sort,
+ * 11 bits a pass (as odb_pack.c orders a pack), through off2[], pos2[];
+ * the result in whichever pair *off, *pos point at after.  0 or -1.
+ */
+static int sort_by_offset(uint64_t **off, uint32_t **pos, uint64_t *off2, uint32_t *pos2,
+			  size_t n)
+{
+	uint64_t max = 0;
+	unsigned passes = 0;
+	uint32_t *count = malloc(RADIX_SIZE * sizeof(*count));
+
+	if (!count)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		max |= (*off)[i];
+	while (passes < 6 && (max >> (passes * RADIX_BITS)))
+		passes++;
+	for (unsigned p = 0; p < passes; p++) {
+		unsigned shift = p * RADIX_BITS;
+		uint32_t sum = 0, *tp;
+		uint64_t *to;
+
+		memset(count, 0, RADIX_SIZE * sizeof(*count));
+		for (size_t i = 0; i < n; i++)
+			count[((*off)[i] >> shift) & (RADIX_SIZE - 1)]++;
+		for (unsigned d = 0; d < RADIX_SIZE; d++) {
+			uint32_t c = count[d];
+
+			count[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++) {
+			uint32_t r = count[((*off)[i] >> shift) & (RADIX_SIZE - 1)]++;
+
+			off2[r] = (*off)[i];
+			pos2[r] = (*pos)[i];
+		}
+		to = *off;
+		*off = off2;
+		off2 = to;
+		tp = *pos;
+		*pos = pos2;
+		pos2 = tp;
+	}
+	free(count);
+	return 0;
+}
+
 int commits_scan_types(commits *c, uint32_t pack, const unsigned char *types)
 {
 	const unsigned char *sum, *ids;
-	uint32_t nobj;
-	size_t stride, first = c->n;
+	uint32_t nobj, *pos = NULL, *pos2 = NULL, *pb;
+	uint64_t *off = NULL, *off2 = NULL, *ob;
+	size_t stride, k = 0, first = c->n;
+	int rc = -1;
 
 	objread_pack(c->rd, pack, &sum, &nobj, &ids, &stride);
-	for (uint32_t pos = 0; pos < nobj; pos++) {
-		uint64_t off;
-
-		if (types[pos] != ABBREV_TYPE_COMMIT)
+	for (uint32_t i = 0; i < nobj; i++)
+		k += types[i] == ABBREV_TYPE_COMMIT;
+	pos = malloc((k ? k : 1) * sizeof(*pos));
+	pos2 = malloc((k ? k : 1) * sizeof(*pos2));
+	off = malloc((k ? k : 1) * sizeof(*off));
+	off2 = malloc((k ? k : 1) * sizeof(*off2));
+	if (!pos || !pos2 || !off || !off2)
+		goto done;
+	k = 0;
+	for (uint32_t i = 0; i < nobj; i++) {
+		if (types[i] != ABBREV_TYPE_COMMIT)
 			continue;
-		if (objread_offset(c->rd, pack, pos, &off)) {
-			c->n = first;
-			return 1;
+		if (objread_offset(c->rd, pack, i, &off[k])) {
+			rc = 1;
+			goto done;
 		}
-		if (job_add(c, ids + (size_t)pos * stride, pack, pos, off)) {
-			c->n = first;
-			return -1;
-		}
+		pos[k++] = i;
 	}
-	if (c->n > first)
-		qsort(c->v + first, c->n - first, sizeof(*c->v), cmp_job_off);
-	return 0;
+	ob = off;
+	pb = pos;
+	if (sort_by_offset(&ob, &pb, off2, pos2, k))
+		goto done;
+	for (size_t j = 0; j < k; j++)
+		if (job_add(c, ids + (size_t)pb[j] * stride, pack, pb[j], ob[j]))
+			goto done;
+	rc = 0;
+done:
+	if (rc)
+		c->n = first;
+	free(pos);
+	free(pos2);
+	free(off);
+	free(off2);
+	return rc;
 }
 
 int commits_pick(commits *c, uint32_t pack, const unsigned char *all, size_t nall)
