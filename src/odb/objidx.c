@@ -424,12 +424,6 @@ int objidx_prefix(objidx *x, const char *hex, size_t n, objidx_fn fn, void *arg,
 	return rc ? status(x, rc, err, errsz) : stop;
 }
 
-/*
- * Whether pack p has a name starting with the n (1..16) hex chars of
- * `from`: they are the top of its first 8 bytes read as one number, so
- * the search compares numbers (the first name not below `from`, zeros
- * past the prefix, has it if any has).
- */
 /* Whether a name of pk's [lo, hi) has the top bits `mask` of its first 8 bytes equal to key. */
 static int key_in(const pack_file *pk, uint32_t lo, uint32_t hi, uint64_t key, uint64_t mask)
 {
@@ -446,6 +440,12 @@ static int key_in(const pack_file *pk, uint32_t lo, uint32_t hi, uint64_t key, u
 	return lo < end && (be64(odb_pack_name(pk, lo)) & mask) == key;
 }
 
+/*
+ * Whether pack p has a name starting with the n (1..16) hex chars of
+ * `from`: they are the top of its first 8 bytes read as one number, so
+ * the search compares numbers (the first name not below `from`, zeros
+ * past the prefix, has it if any has).
+ */
 static int has_short(objidx *x, size_t p, const unsigned char *from, size_t n)
 {
 	uint64_t mask = UINT64_MAX << (64 - 4 * n);
