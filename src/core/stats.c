@@ -445,9 +445,21 @@ static void *typed_passes(void *arg)
 }
 
 /*
+ * One ID of all objects into the set's pass and commit-vs-other, its LCP
+ * with the one before computed once for both.
+ */
+static inline int all_feed(set_pass *ps, cvo_pass *cp, const unsigned char **prev,
+			   const unsigned char *cur, int type, size_t rawsz)
+{
+	unsigned c = *prev ? pair_lcp(*prev, cur, rawsz) : 0;
+
+	*prev = cur;
+	return pass_feed_lcp(ps, cur, type, c) || cvo_feed(cp, type, c) ? -1 : 0;
+}
+
+/*
  * The set of all objects and commit-vs-other from one iteration (a scan
- * of the arena's runs when it is sorted), each pair's LCP computed once
- * for both.  0, or -1 when out of memory.
+ * of the arena's runs when it is sorted).  0, or -1 when out of memory.
  */
 static int all_and_cvo(stats_report *r, const idsets *s)
 {
@@ -462,27 +474,14 @@ static int all_and_cvo(stats_report *r, const idsets *s)
 	cvo_init(&cp, rawsz);
 	if (idsets_run(s, 0, &ids, &types)) {
 		while (!rc && (n = idsets_run(s, at, &ids, &types))) {
-			for (size_t i = 0; i < n; i++) {
-				unsigned c = prev ? pair_lcp(prev, ids[i], rawsz) : 0;
-				int t = idset_byte_type(types[i]);
-
-				if (pass_feed_lcp(&ps, ids[i], t, c) || cvo_feed(&cp, t, c)) {
-					rc = -1;
-					break;
-				}
-				prev = ids[i];
-			}
+			for (size_t i = 0; i < n && !rc; i++)
+				rc = all_feed(&ps, &cp, &prev, ids[i], idset_byte_type(types[i]), rawsz);
 			at += n;
 		}
 	} else {
 		idset_iter_init(&it, s, ABBREV_SET_ALL);
-		while (!rc && idset_iter_next(&it, &cur, &type)) {
-			unsigned c = prev ? pair_lcp(prev, cur, rawsz) : 0;
-
-			if (pass_feed_lcp(&ps, cur, type, c) || cvo_feed(&cp, type, c))
-				rc = -1;
-			prev = cur;
-		}
+		while (!rc && idset_iter_next(&it, &cur, &type))
+			rc = all_feed(&ps, &cp, &prev, cur, type, rawsz);
 	}
 	if (rc) {
 		cvo_free(&cp);
