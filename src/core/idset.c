@@ -226,6 +226,21 @@ static int count_only(const idsets *s, int type)
 	return !(s->store_mask & (1u << type));
 }
 
+int idsets_counts_only(const idsets *s, int type)
+{
+	return type >= ABBREV_TYPE_COMMIT && type <= ABBREV_TYPE_TAG && count_only(s, type) &&
+	       s->keep_lo == 0 && s->keep_hi == 256 && s->no_spread && !s->broken;
+}
+
+int idsets_add_counted(idsets *s, int type, size_t n)
+{
+	if (!idsets_counts_only(s, type))
+		return -1;
+	s->count[ABBREV_SET_ALL] += n;
+	s->count[type] += n;
+	return 0;
+}
+
 /* Whether an ID is outside the range the collection keeps (tags never are). */
 static int dropped(const idsets *s, const unsigned char *id, int type)
 {

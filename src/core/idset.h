@@ -151,6 +151,16 @@ void idsets_keep_range(idsets *s, unsigned lo, unsigned hi);
 void idsets_store_only(idsets *s, unsigned mask);
 
 /*
+ * For a walker that knows, from a count kept for the very files it
+ * reads, how many objects of a type not stored there are: whether the
+ * collection takes such counts (every ID kept, no spread, `type` only
+ * counted), and n more objects of `type` counted, as if each had been
+ * added (0, or -1 when idsets_counts_only() says no).
+ */
+int idsets_counts_only(const idsets *s, int type);
+int idsets_add_counted(idsets *s, int type, size_t n);
+
+/*
  * Keep no spread (idsets_spread() then stays all zero): for a run whose
  * output holds no fingerprints, every report but --format=partial.  Two
  * 64-bit hashes of every ID were 6% of a warm report's CPU time.  Call

@@ -657,6 +657,11 @@ static void put_bind(unsigned char *p, const subject_bind *b)
 	put_file(p + 40, &b->idx);
 }
 
+void subject_bind_put(unsigned char *p, const subject_bind *b)
+{
+	put_bind(p, b);
+}
+
 int subject_table_bind(subject_table *t, const subject_bind *b)
 {
 	size_t plen = b->pack_path ? strlen(b->pack_path) : 0, blen, len;
@@ -887,6 +892,7 @@ static const struct {
 	{ ".types", ".types.tmp", TYPES_MAGIC, TYPES_VERSION },
 	{ ".notes", ".notes.tmp", SUBJECT_NOTES_MAGIC, SUBJECT_NOTES_VERSION },
 	{ ".times", ".times.tmp", SUBJECT_TIMES_MAGIC, SUBJECT_TIMES_VERSION },
+	{ ".union", ".union.tmp", SUBJECT_UNION_MAGIC, SUBJECT_UNION_VERSION },
 };
 #define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
 

@@ -230,6 +230,13 @@ int subject_types_load(const char *dir, size_t rawsz, const unsigned char *sum, 
 /* commit_times.h's: a pack's commits in time order */
 #define SUBJECT_TIMES_MAGIC "GABTIME\n"
 #define SUBJECT_TIMES_VERSION 1u
+/* the pack walker's (walk_pack_merge.c): how many objects a set of packs holds together */
+#define SUBJECT_UNION_MAGIC "GABUNIO\n"
+#define SUBJECT_UNION_VERSION 1u
+
+/* The files b as a header names them (SUBJECT_BIND_SIZE bytes at p): to name more than one. */
+#define SUBJECT_BIND_SIZE 80u
+void subject_bind_put(unsigned char *p, const subject_bind *b);
 
 /*
  * The header of such a file (the subject table's: magic, version, hash

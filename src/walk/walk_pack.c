@@ -186,7 +186,7 @@ static int walk_once(walker *w, const char *objdir, idsets *s, int last)
 		rc = odb_loose_changed(&w->db);
 	if (rc == 1)
 		return 1;
-	if (!rc)
+	if (!rc && (rc = wp_merge_commits(w, s)) == 1)
 		rc = wp_merge(w, s);
 	if (!rc)
 		rc = wp_tags_to_sets(w, s);

@@ -91,6 +91,13 @@ int wp_midx_types(walker *w, midx_file *mx);
 
 /* Merge every pack's names and the loose IDs into the sets, in key order. */
 int wp_merge(walker *w, idsets *set);
+/*
+ * The merge of a walk whose sets store only the commits: each pack's
+ * commits, the other objects counted from the union file kept by an
+ * earlier wp_merge() of the very same packs (walk_pack_merge.c).  0,
+ * WALK_NOMEM, or 1 when it does not apply (nothing added: wp_merge()).
+ */
+int wp_merge_commits(walker *w, idsets *set);
 /* Hand the tags read to the sets (idsets_tag_target), after the merge. */
 int wp_tags_to_sets(walker *w, idsets *s);
 
