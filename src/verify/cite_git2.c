@@ -564,8 +564,15 @@ static int read_all_parents(cite_git2 *g)
 				  .other = &other, .known = g->known, .loose = g->loose,
 				  .nloose = g->nloose };
 	rc = -1;
-	if (!(tabs = calloc(np + 1, sizeof(*tabs))) ||
-	    commit_tables_get(g->rd, GIT_OID_RAWSZ, &o, tabs, &c))
+	if (!(tabs = calloc(np + 1, sizeof(*tabs))))
+		goto done;
+	/* the tables the --range walk read: not loaded again */
+	for (uint32_t k = 0; g->rtabs && k < np; k++) {
+		tabs[k] = g->rtabs[k];
+		g->rtabs[k] = NULL;
+	}
+	range_tables_free(g);
+	if (commit_tables_get(g->rd, GIT_OID_RAWSZ, &o, tabs, &c))
 		goto done;
 	rc = 0;
 	if (!o.scan) /* a header the scan cannot read: libgit2 then */
@@ -915,6 +922,19 @@ static int git2_is_ancestor(void *ctx, const unsigned char *anc, const unsigned 
 	/* a commit of no branch or tag (a subject search finds all): its lines into the graph */
 	if (rc < 0 && g->rcg && commit_graph_marked(g->rcg, of) < 0)
 		rc = beyond_graph(g, anc, of);
+	/*
+	 * With every pack's table in the cache (the --range walk found them
+	 * all), the whole graph costs a load of the tables, less than one of
+	 * libgit2's walks: a target far below a partial range walks most of
+	 * the history (9 s on a 1.3M-commit one).  Else libgit2 walks until
+	 * their budget is spent.
+	 */
+	if (rc < 0 && !g->cg && !g->parents_read && g->rtabs) {
+		if (read_all_parents(g) < 0)
+			g->parents_read = 1; /* out of memory: libgit2 goes on */
+		else if (g->cg)
+			rc = commit_graph_is_ancestor(g->cg, anc, of);
+	}
 	if (rc >= 0)
 		return rc;
 	memcpy(a.id, anc, GIT_OID_RAWSZ);
