@@ -303,6 +303,59 @@ static int cmp_ref(const void *pa, const void *pb)
 	return memcmp(a->id, b->id, cmp_rawsz);
 }
 
+/*
+ * Sort v[0 .. nv), made of the runs starting at run[0 .. nrun) (each run
+ * one table's rows, ascending when it is a pack's: its .idx order), by
+ * ID: a run out of order sorted alone, then the runs merged pairwise,
+ * log2(nrun) linear passes instead of one qsort of all (1.0 G of the
+ * 2.9 G instructions of a partial --range over three packs' 1.3M
+ * commits).  0, or -1 (memory).
+ */
+static int sort_runs(commit_ref *v, size_t nv, size_t *run, size_t nrun, size_t rawsz)
+{
+	commit_ref *w, *from = v, *to;
+
+	for (size_t r = 0; r < nrun; r++) {
+		size_t a = run[r], b = r + 1 < nrun ? run[r + 1] : nv;
+
+		for (size_t i = a + 1; i < b; i++)
+			if (memcmp(v[i - 1].id, v[i].id, rawsz) > 0) {
+				cmp_rawsz = rawsz;
+				qsort(v + a, b - a, sizeof(*v), cmp_ref);
+				break;
+			}
+	}
+	if (nrun < 2)
+		return 0;
+	if (!(w = malloc(nv * sizeof(*w))))
+		return -1;
+	to = w;
+	for (; nrun > 1; nrun = (nrun + 1) / 2) {
+		commit_ref *tmp;
+		size_t r;
+
+		for (r = 0; r < nrun; r += 2) {
+			size_t a = run[r], m = r + 1 < nrun ? run[r + 1] : nv,
+			       b = r + 2 < nrun ? run[r + 2] : nv, i = a, j = m, o = a;
+
+			while (i < m && j < b)
+				to[o++] = memcmp(from[i].id, from[j].id, rawsz) <= 0 ? from[i++] : from[j++];
+			while (i < m)
+				to[o++] = from[i++];
+			while (j < b)
+				to[o++] = from[j++];
+			run[r / 2] = a;
+		}
+		tmp = from;
+		from = to;
+		to = tmp;
+	}
+	if (from != v)
+		memcpy(v, from, nv * sizeof(*v));
+	free(w);
+	return 0;
+}
+
 void commit_parents_free(parent_set *p)
 {
 	free(p->ids);
@@ -321,8 +374,8 @@ int commit_tables_parents(objread *rd, size_t rawsz, subject_table *const *tabs,
 	uint32_t np = objread_npacks(rd);
 	const unsigned char **par = NULL;
 	commit_ref *v = NULL;
-	size_t total = 0, k = 0, cap = 0, nv = 0;
-	int sorted = 1, rc = -1;
+	size_t total = 0, k = 0, cap = 0, nv = 0, *run = NULL, nrun = 0;
+	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
 	out->rawsz = rawsz;
@@ -335,7 +388,8 @@ int commit_tables_parents(objread *rd, size_t rawsz, subject_table *const *tabs,
 		return 1;
 	v = malloc((total ? total : 1) * sizeof(*v));
 	par = malloc(MAX_PARENTS * sizeof(*par));
-	if (!v || !par)
+	run = malloc(((size_t)np + 1) * sizeof(*run));
+	if (!v || !par || !run)
 		goto done;
 	/* each table's commits in position order: ID order */
 	for (uint32_t t = 0; t <= np; t++) {
@@ -345,6 +399,8 @@ int commit_tables_parents(objread *rd, size_t rawsz, subject_table *const *tabs,
 
 		if (t < np)
 			objread_pack(rd, t, &sum, &n, &ids, &stride);
+		if (cnt)
+			run[nrun++] = nv;
 		for (size_t i = 0; i < cnt; i++) {
 			uint32_t pos;
 			int64_t time;
@@ -353,16 +409,11 @@ int commit_tables_parents(objread *rd, size_t rawsz, subject_table *const *tabs,
 				rc = 1;
 				goto done;
 			}
-			v[nv] = (commit_ref){ ids + (size_t)pos * stride, t, (uint32_t)i };
-			if (nv && memcmp(v[nv - 1].id, v[nv].id, rawsz) >= 0)
-				sorted = 0;
-			nv++;
+			v[nv++] = (commit_ref){ ids + (size_t)pos * stride, t, (uint32_t)i };
 		}
 	}
-	if (!sorted) {
-		cmp_rawsz = rawsz;
-		qsort(v, nv, sizeof(*v), cmp_ref);
-	}
+	if (sort_runs(v, nv, run, nrun, rawsz))
+		goto done;
 	out->ids = malloc((nv ? nv : 1) * rawsz);
 	out->count = malloc((nv ? nv : 1) * sizeof(*out->count));
 	out->first = malloc((nv ? nv : 1) * sizeof(*out->first));
@@ -398,6 +449,7 @@ int commit_tables_parents(objread *rd, size_t rawsz, subject_table *const *tabs,
 done:
 	free(v);
 	free(par);
+	free(run);
 	if (rc)
 		commit_parents_free(out);
 	return rc;

