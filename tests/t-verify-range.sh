@@ -211,6 +211,19 @@ expect_exit 1 "$GIT_ABBREV" verify -C "$q" --format=json --range=main~3..main # 
 expect_exit 1 "$GIT_ABBREV" verify -C "$q" --format=json --range=main~3..main
 cp "$out" "$tmp/walks.json"
 py_check "ancestry, warm cache: findings" verify_check.py only_error "$out" not-ancestor "$qs" 4
+# with every pack's table cached, the questions below the range go to the
+# tables' graph at once, whatever libgit2's budget (its first walk alone
+# read 1.25M commits on a 1.3M-commit history)
+GIT_ABBREV_TEST_TRACE=1
+export GIT_ABBREV_TEST_TRACE
+expect_exit 1 "$hooks" verify -C "$q" --format=json --range=main~3..main
+unset GIT_ABBREV_TEST_TRACE
+checks=$((checks + 1))
+cmp -s "$out" "$tmp/walks.json" || { fail "ancestry, warm cache, hooks build: other findings"; show "$out"; }
+checks=$((checks + 1))
+grep -q "the tables cached: their graph, before any walk" "$err" &&
+	grep -q "every pack's parents from its cached table" "$err" ||
+	{ fail "warm cache: the ancestry below the range did not go to the tables' graph"; show "$err"; }
 GIT_ABBREV_TEST_WALK_BUDGET_MS=0 GIT_ABBREV_TEST_TRACE=1
 export GIT_ABBREV_TEST_WALK_BUDGET_MS GIT_ABBREV_TEST_TRACE
 expect_exit 1 "$hooks" verify -C "$q" --format=json --range=main~3..main

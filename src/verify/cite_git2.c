@@ -930,6 +930,7 @@ static int git2_is_ancestor(void *ctx, const unsigned char *anc, const unsigned 
 	 * their budget is spent.
 	 */
 	if (rc < 0 && !g->cg && !g->parents_read && g->rtabs) {
+		test_hook_trace("the tables cached: their graph, before any walk of libgit2's");
 		if (read_all_parents(g) < 0)
 			g->parents_read = 1; /* out of memory: libgit2 goes on */
 		else if (g->cg)
