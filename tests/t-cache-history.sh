@@ -1,7 +1,10 @@
 #!/bin/sh
 # t-cache-history.sh - history's commit times from the packs' commit
 # tables (the cache verify keeps subjects in): the first run writes a
-# table per pack, later runs map them, and the history is the same cold,
+# table per pack and each pack's commits in time order (pack-*.times),
+# later runs map the latter (the tables when they are not there), and
+# the walk of packs without loose objects counts their union from the
+# file an earlier walk kept (pack-*.union); the history is the same cold,
 # warm, with --no-cache (which writes nothing), with a commit-graph file,
 # with a bitmap, and with a table damaged on disk.  The repository has two
 # packs and loose commits, one of them unreachable, and planted
@@ -61,13 +64,24 @@ same nocache
 checks=$((checks + 1))
 [ "$(tables)" -eq 2 ] || fail "cold run: $(tables) tables, not 2"
 
-say "a warm run maps them, with the same history"
-mark_unused "$cache"/pack-*.subjects
+say "a warm run maps each pack's commits in time order (kept by the cold run), with the same history"
+checks=$((checks + 1))
+[ "$(find "$cache" -name 'pack-*.times' | wc -l)" -eq 2 ] || fail "cold run: not two times files"
+mark_unused "$cache"/pack-*.times
 history_as warm "$repo"
 same warm
-all_used "warm run" "$cache"/pack-*.subjects
+all_used "warm run" "$cache"/pack-*.times
+
+say "without them, the tables"
+mkdir "$tmp/times"
+mv "$cache"/pack-*.times "$tmp/times"
+mark_unused "$cache"/pack-*.subjects
+history_as tables "$repo"
+same tables
+all_used "run without times files" "$cache"/pack-*.subjects
 
 say "a damaged table is rebuilt, the history the same"
+rm -f "$cache"/pack-*.times # else read instead of the tables
 f=$(ls "$cache"/pack-*.subjects | head -n 1)
 printf 'XXXX' | dd of="$f" bs=1 seek=200 conv=notrunc 2>/dev/null
 history_as damaged "$repo"

@@ -19,6 +19,7 @@
 
 #include "backtest.h"
 #include "bigvec.h"
+#include "bytes.h"
 #include "cli.h"
 #include "cmd.h"
 #include "commit_graph.h"
@@ -47,6 +48,130 @@ static int list_of(void *arg, const unsigned char **ids, size_t *n)
 }
 
 /*
+ * Each pack's commits (.idx positions below 2^32, distinct) into position
+ * order, their times beside them: an LSD radix sort, 16 bits a pass.
+ * 0 or -1 (memory).
+ */
+static int by_position(const commit_times *ct, uint32_t *pos, int64_t *time)
+{
+	size_t n = ct->n;
+	uint32_t *p2 = malloc((n ? n : 1) * sizeof(*p2));
+	int64_t *t2 = malloc((n ? n : 1) * sizeof(*t2));
+	size_t *cnt = calloc(1u << 16, sizeof(*cnt));
+
+	if (!p2 || !t2 || !cnt) {
+		free(p2);
+		free(t2);
+		free(cnt);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		p2[i] = commit_times_pos(ct, i);
+		t2[i] = commit_times_time(ct, i);
+	}
+	for (int shift = 0; shift < 32; shift += 16) {
+		const uint32_t *fp = shift ? pos : p2;
+		const int64_t *ft = shift ? time : t2;
+		uint32_t *tp = shift ? p2 : pos;
+		int64_t *tt = shift ? t2 : time;
+		size_t at = 0;
+
+		memset(cnt, 0, (1u << 16) * sizeof(*cnt));
+		for (size_t i = 0; i < n; i++)
+			cnt[(fp[i] >> shift) & 0xffff]++;
+		for (size_t b = 0; b < (1u << 16); b++) {
+			size_t c = cnt[b];
+
+			cnt[b] = at;
+			at += c;
+		}
+		for (size_t i = 0; i < n; i++) {
+			size_t to = cnt[(fp[i] >> shift) & 0xffff]++;
+
+			tp[to] = fp[i];
+			tt[to] = ft[i];
+		}
+	}
+	/* two passes: the sorted ones are back in p2, t2 */
+	memcpy(pos, p2, n * sizeof(*pos));
+	memcpy(time, t2, n * sizeof(*time));
+	free(p2);
+	free(t2);
+	free(cnt);
+	return 0;
+}
+
+/*
+ * The times of ids[0..n) (ascending) not yet found from each pack's
+ * commits in time order (commit_times.h), when every pack of rd has that
+ * file for its very files: 12 bytes a commit read and checked, where its
+ * commit table is some 80 (a subject each; the CRC of those was the
+ * largest part of a warm history).  0, 1 when a pack has none (nothing
+ * found then: the tables answer), -1 (memory).
+ */
+static int times_files(objread *rd, const char *dir, size_t rawsz, const unsigned char *ids,
+		       size_t n, int64_t *times, unsigned char *found)
+{
+	uint32_t np = objread_npacks(rd);
+	commit_times *ct = calloc(np ? np : 1, sizeof(*ct));
+	uint32_t *pos = NULL;
+	int64_t *time = NULL;
+	int rc = -1;
+
+	if (!ct)
+		return -1;
+	for (uint32_t k = 0; k < np; k++) {
+		const unsigned char *sum, *pids;
+		uint32_t nobj;
+		size_t stride;
+		subject_bind b;
+
+		objread_pack(rd, k, &sum, &nobj, &pids, &stride);
+		objread_pack_files(rd, k, &b.pack, &b.idx);
+		b.pack_path = objread_pack_path(rd, k);
+		if ((rc = commit_times_load(dir, rawsz, sum, nobj, &b, &ct[k])))
+			goto done;
+	}
+	rc = -1;
+	for (uint32_t k = 0; k < np; k++) {
+		const unsigned char *sum, *pids;
+		uint32_t nobj;
+		size_t stride, i = 0;
+
+		objread_pack(rd, k, &sum, &nobj, &pids, &stride);
+		free(pos);
+		free(time);
+		pos = malloc((ct[k].n ? ct[k].n : 1) * sizeof(*pos));
+		time = malloc((ct[k].n ? ct[k].n : 1) * sizeof(*time));
+		if (!pos || !time || by_position(&ct[k], pos, time))
+			goto done;
+		/* in position order, which is ID order, as ids[]: one merge, on 8 bytes first */
+		for (size_t j = 0; j < ct[k].n && i < n; j++) {
+			const unsigned char *id = pids + (size_t)pos[j] * stride;
+			uint64_t key = be64(id);
+			int c = 1;
+
+			while (i < n && be64(ids + i * rawsz) < key)
+				i++;
+			while (i < n && (c = memcmp(ids + i * rawsz, id, rawsz)) < 0)
+				i++;
+			if (i < n && !c && !found[i]) {
+				times[i] = time[j];
+				found[i] = 1;
+			}
+		}
+	}
+	rc = 0;
+done:
+	for (uint32_t k = 0; k < np; k++)
+		commit_times_free(&ct[k]);
+	free(ct);
+	free(pos);
+	free(time);
+	return rc;
+}
+
+/*
  * The times of the commits ids[0..n) (ascending) not yet found, from the
  * packs' commit tables of `objdir` (commit_tables.h: each pack's from the
  * cache `dir`, else its commits read on two threads and the table kept;
@@ -72,6 +197,11 @@ static int table_times(const char *objdir, const char *dir, size_t rawsz, const 
 	if (rc)
 		return rc == -1 ? -1 : 0; /* packs objread cannot map: libgit2 says what is wrong */
 	np = objread_npacks(rd);
+	/* each pack's commits in time order kept: no table read */
+	if (dir && (rc = times_files(rd, dir, rawsz, ids, n, times, found)) <= 0) {
+		objread_free(rd);
+		return rc;
+	}
 	rc = -1;
 	tabs = calloc(np + 1, sizeof(*tabs));
 	if (!tabs || commit_tables_get(rd, rawsz, &o, tabs, &read))
@@ -296,7 +426,8 @@ static int cmd_history(int argc, char **argv)
 		goto done;
 	if (!emit_carries(EMIT_HISTORY, o.r.format, EMIT_NOTE_LACKS))
 		cmd_sets_notes(&cs);
-	ret = load_commits(&ids, &times, &n, &cs, p, NULL, !o.r.no_cache, 0);
+	/* each pack's commits in time order kept too: the next run reads those, not the tables */
+	ret = load_commits(&ids, &times, &n, &cs, p, NULL, !o.r.no_cache, 1);
 	if (ret)
 		goto done;
 	/*
