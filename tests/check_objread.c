@@ -1,8 +1,9 @@
 /*
  * check_objread.c - unit tests of reading objects straight from the packs
- * (objread.h): a pack's commits found from its entry headers, a second
- * reader for another thread, a commit's first bytes, and a header or a
- * stream that cannot be read.
+ * (objread.h): a pack's commits found from its entry headers and by
+ * their IDs, a second reader for another thread, a commit's first bytes,
+ * the same bytes read with the maps' pages let go in between, and a
+ * header or a stream that cannot be read.
  *
  * The repository is made here by git, which is the oracle: its commits
  * (`git cat-file --batch-all-objects`), their bytes (`git cat-file
@@ -156,6 +157,26 @@ START_TEST(test_pack_commits)
 		ck_assert_msg(strstr(all, want), "%s is no commit to git", h);
 		ck_assert_int_eq(objread_offset(r, 0, pos[i], &o), 0);
 		ck_assert_uint_eq(o, off[i]);
+		/* found by its ID: the same place, as the .idx search finds it */
+		{
+			uint32_t p = 9, at = 0;
+			uint64_t o2 = 0;
+
+			ck_assert_int_eq(objread_locate_pos(r, ids + (size_t)pos[i] * stride, &p, &at,
+							    &o2), 1);
+			ck_assert_uint_eq(p, 0);
+			ck_assert_uint_eq(at, pos[i]);
+			ck_assert_uint_eq(o2, off[i]);
+			ck_assert_uint_eq(objread_find_in(r, 0, ids + (size_t)pos[i] * stride), at);
+		}
+	}
+	{
+		unsigned char none[RAW];
+		uint32_t p, at;
+		uint64_t o2;
+
+		memset(none, 0xff, sizeof(none));
+		ck_assert_int_eq(objread_locate_pos(r, none, &p, &at, &o2), 0);
 	}
 	ck_assert_int_eq(objread_offset(r, 0, n, &off[0]), -2);
 	free(pos);
@@ -261,6 +282,19 @@ START_TEST(test_read_head)
 		part += len < lw;
 	}
 	ck_assert_uint_ge(part, 1);
+	/* the pages let go between reads (the packs', or the .idx files' too): the same bytes */
+	for (size_t i = 0; i < k; i++) {
+		const unsigned char *b;
+		size_t len, lw;
+		int type;
+
+		objread_trim_packs(r, (int)(i % 2));
+		hex(h, ids + (size_t)pos[i] * stride);
+		lw = git_commit(h, want, sizeof(want));
+		ck_assert_int_eq(objread_read(r, ids + (size_t)pos[i] * stride, &type, &b, &len), 1);
+		ck_assert_uint_eq(len, lw);
+		ck_assert(!memcmp(b, want, len));
+	}
 	free(pos);
 	free(off);
 	objread_free(r);

@@ -126,7 +126,8 @@ void objread_free(objread *r)
 	free(r);
 }
 
-int objread_locate(const objread *r, const unsigned char *id, uint32_t *pack, uint64_t *off)
+int objread_locate_pos(const objread *r, const unsigned char *id, uint32_t *pack, uint32_t *pos,
+		       uint64_t *off)
 {
 	for (size_t p = 0; p < r->db.npacks; p++) {
 		const pack_file *pk = &r->db.packs[p];
@@ -136,11 +137,19 @@ int objread_locate(const objread *r, const unsigned char *id, uint32_t *pack, ui
 		if (i == NOT_FOUND)
 			continue;
 		*pack = (uint32_t)p;
+		*pos = i;
 		if (odb_entry_offset(pk, i, off, NULL, 0))
 			*off = 0;
 		return 1;
 	}
 	return 0;
+}
+
+int objread_locate(const objread *r, const unsigned char *id, uint32_t *pack, uint64_t *off)
+{
+	uint32_t pos;
+
+	return objread_locate_pos(r, id, pack, &pos, off);
 }
 
 static slot *slot_of(objread *r, uint32_t pack, uint64_t off)
@@ -504,16 +513,21 @@ uint32_t objread_npacks(const objread *r)
 	return (uint32_t)r->db.npacks;
 }
 
-void objread_trim(objread *r)
+void objread_trim_packs(objread *r, int idx)
 {
 	for (size_t i = 0; i < r->db.npacks; i++) {
 		const pack_file *pk = &r->db.packs[i];
 
 		objread_release(r, (uint32_t)i, 0, pk->pack_size);
 		/* a read-only private map of a file: nothing is lost, no error to care about */
-		if (pk->idx)
+		if (idx && pk->idx)
 			(void)madvise((void *)pk->idx, pk->idx_size, MADV_DONTNEED);
 	}
+}
+
+void objread_trim(objread *r)
+{
+	objread_trim_packs(r, 1);
 }
 
 const char *objread_pack_path(const objread *r, uint32_t pack)

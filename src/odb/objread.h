@@ -44,6 +44,12 @@ int objread_fork(const objread *r, objread **out);
 
 /* Where a pack holds `id`: 1 with *pack and *off set, 0 when none does. */
 int objread_locate(const objread *r, const unsigned char *id, uint32_t *pack, uint64_t *off);
+/*
+ * The same, with its .idx position in *pos: the first pack that holds
+ * it, as objread_find_in() asked of each pack in turn finds it.
+ */
+int objread_locate_pos(const objread *r, const unsigned char *id, uint32_t *pack, uint32_t *pos,
+		       uint64_t *off);
 
 /*
  * The object at offset `off` of pack `pack`: 1 with its type (1..4, as
@@ -80,6 +86,12 @@ uint32_t objread_npacks(const objread *r);
  * resident size to what it reads lately, as git's packedGitLimit does.
  */
 void objread_trim(objread *r);
+/*
+ * The same, the .idx files' pages kept unless `idx`: a reader that looks
+ * up IDs all over them (every commit of a --range) would map them again
+ * at once.
+ */
+void objread_trim_packs(objread *r, int idx);
 
 /*
  * Pack `pack`: its checksum (rawsz bytes, as its .idx and .pack end), its

@@ -148,13 +148,13 @@ static int enough(const char *d, size_t n)
 
 /*
  * The raw commit `id` (at `at` in a pack, or NULL: look for it): 1 with
- * its bytes in *d, *len (with `at`, maybe only its first bytes, as many
- * as commit_head_complete() needs), 0 when no commit with this ID can be read, -1
- * when out of memory.  *o is a libgit2 object to free once the bytes are
- * used (NULL when they came from the packs).
+ * its bytes in *d, *len (with `at` and not `whole`, maybe only its first
+ * bytes, as many as commit_head_complete() needs), 0 when no commit with
+ * this ID can be read, -1 when out of memory.  *o is a libgit2 object to
+ * free once the bytes are used (NULL when they came from the packs).
  */
-static int raw_commit(cite_git2 *g, const unsigned char *id, const located *at, const char **d,
-		      size_t *len, git_odb_object **o)
+static int raw_commit_at(cite_git2 *g, const unsigned char *id, const located *at, int whole,
+			 const char **d, size_t *len, git_odb_object **o)
 {
 	const unsigned char *b;
 	git_oid oid;
@@ -163,8 +163,9 @@ static int raw_commit(cite_git2 *g, const unsigned char *id, const located *at, 
 	*o = NULL;
 	/* one of all commits, in pack order: the headers and the subject are enough */
 	if (g->rd)
-		rc = at ? objread_read_head(g->rd, at->pack, at->off, enough, &type, &b, len)
-			: objread_read(g->rd, id, &type, &b, len);
+		rc = !at ? objread_read(g->rd, id, &type, &b, len)
+			: whole ? objread_read_at(g->rd, at->pack, at->off, &type, &b, len)
+				: objread_read_head(g->rd, at->pack, at->off, enough, &type, &b, len);
 	if (rc == 1) {
 		*d = (const char *)b;
 		return type == GIT_OBJECT_COMMIT;
@@ -185,6 +186,12 @@ static int raw_commit(cite_git2 *g, const unsigned char *id, const located *at, 
 	*d = git_odb_object_data(*o);
 	*len = git_odb_object_size(*o);
 	return 1;
+}
+
+static int raw_commit(cite_git2 *g, const unsigned char *id, const located *at, const char **d,
+		      size_t *len, git_odb_object **o)
+{
+	return raw_commit_at(g, id, at, 0, d, len, o);
 }
 
 /* Subject and time of the raw commit d[0..len) into g->subject: 1, or -1 (memory). */
@@ -1245,21 +1252,38 @@ struct cite_range {
 	unsigned char stamp[64];    /* what they are kept under: this build's */
 	size_t stamplen;            /* 0: no notes */
 	uint64_t last;              /* the last commit given: its NOTE_TAB, or NOTE_NONE */
+	/*
+	 * the last message given: kept, with where the walk found its commit
+	 * (kept_pack UINT32_MAX: in no pack), or not (kept_read 0: read again)
+	 */
+	int kept_read;
+	uint32_t kept_pack, kept_pos;
 	size_t reads;               /* messages read: every TRIM_READS, the maps let go */
+	size_t walk_reads;          /* commits the walk read from the packs: the same */
 };
 
 /*
  * Messages read between two objread_trim(): the pages of the packs read
  * for them and for what they cite are let go, so that the resident size
  * stays that of the last few thousand (git.git: ~15k messages and cited
- * commits read all over 500 MB of pack and 24 MB of .idx).
+ * commits read all over 500 MB of pack and 24 MB of .idx).  After a
+ * message the walk kept, and every as many commits the walk reads, the
+ * packs' pages only: every commit's ID is looked up all over the .idx
+ * again at once (cold, git.git: 10k more page faults a run when the .idx
+ * was let go too, u-boot 20k), and the walk's pages of pack no longer
+ * stay until the end (u-boot: 75 MB of the peak RSS, now 37).
  */
 #define TRIM_READS 2048
 
-/* Before each kept message: its commit's committer time and zone. */
+/*
+ * Before each kept message: its commit's committer time and zone, and
+ * where the walk found it (pack UINT32_MAX: in none), so that its note's
+ * place is not looked up in the .idx a second time.
+ */
 typedef struct {
 	int64_t time;
 	int32_t tz;
+	uint32_t pack, pos;
 } kept_when;
 
 /* git_commit_message(): after the headers, less leading newlines, up to a NUL. */
@@ -1275,11 +1299,13 @@ static const char *commit_msg(const char *d, size_t n, size_t *len)
 
 /*
  * Keep the message m[0..n) of a commit of committer time `time` in zone
- * `tz` for later: its note, or NOTE_NONE when out of memory.
+ * `tz`, at .idx position in->i of pack in->pack (NULL: no pack holds it),
+ * for later: its note, or NOTE_NONE when out of memory.
  */
-static uint64_t keep_msg(cite_range *rg, const char *m, size_t n, int64_t time, int tz)
+static uint64_t keep_msg(cite_range *rg, const char *m, size_t n, int64_t time, int tz,
+			 const located *in)
 {
-	kept_when w = { time, tz };
+	kept_when w = { time, tz, in ? in->pack : UINT32_MAX, in ? in->i : 0 };
 	uint64_t at;
 
 	n += sizeof(w);
@@ -1402,7 +1428,8 @@ static int table_commit(cite_range *rg, const unsigned char *id, uint64_t hint, 
  * file, else from the commit read from the mapped packs (or libgit2, for
  * a loose one): then whole, its message kept for cite_range_next() (the
  * walk reads the commits newest first, as the packs hold them, and each
- * is inflated once), or its first bytes only once RANGE_KEEP_MAX is kept.
+ * is inflated once) with the .idx position found for the read, its note's
+ * place, or its first bytes only once RANGE_KEEP_MAX is kept.
  */
 static int range_commit(void *ctx, const unsigned char *id, uint64_t hint, int64_t *time,
 			const unsigned char **parents, const uint64_t **hints, size_t *np,
@@ -1427,11 +1454,14 @@ static int range_commit(void *ctx, const unsigned char *id, uint64_t hint, int64
 	if (n < 0 && g->rpos && (n = table_commit(rg, id, hint, time, note)) >= 0)
 		*hints = rg->hints;
 	if (n < 0 && n != -2) {
-		if (!keep && g->rd && objread_locate(g->rd, id, &at.pack, &at.off))
+		/* kept: read whole, its place kept with it for its note */
+		if (g->rd && objread_locate_pos(g->rd, id, &at.pack, &at.i, &at.off))
 			pat = &at;
-		rc = raw_commit(g, id, pat, &d, &len, &o);
+		rc = raw_commit_at(g, id, pat, keep, &d, &len, &o);
 		if (rc < 0)
 			return -1;
+		if (pat && ++rg->walk_reads % TRIM_READS == 0)
+			objread_trim_packs(g->rd, 0);
 		n = rc ? commit_parents(d, len, GIT_OID_RAWSZ, rg->parents, rg->pcap) : -1;
 		if (n > 0 && (size_t)n > rg->pcap) {
 			if (parents_room(rg, (size_t)n)) {
@@ -1451,7 +1481,7 @@ static int range_commit(void *ctx, const unsigned char *id, uint64_t hint, int64
 			*time = commit_when(d, len, &tz);
 			if (keep) {
 				m = commit_msg(d, len, &mlen);
-				if ((*note = keep_msg(rg, m, mlen, *time, tz)) == NOTE_NONE)
+				if ((*note = keep_msg(rg, m, mlen, *time, tz, pat)) == NOTE_NONE)
 					n = -2;
 			}
 		}
@@ -2005,12 +2035,16 @@ int cite_range_next(cite_range *rg, unsigned char *id, const char **msg, size_t 
 	cid = rg->list.ids + rg->next++ * GIT_OID_RAWSZ;
 	memcpy(id, cid, GIT_OID_RAWSZ);
 	rg->last = note != NOTE_NONE && (note & NOTE_TAB) ? note : NOTE_NONE;
+	rg->kept_read = 0;
 	if (note != NOTE_NONE && !(note & NOTE_TAB)) {
 		kept_when w;
 
 		memcpy(&w, rg->kept + note - sizeof(w), sizeof(w));
 		rg->when = w.time;
 		rg->when_tz = w.tz;
+		rg->kept_read = 1;
+		rg->kept_pack = w.pack;
+		rg->kept_pos = w.pos;
 		*msg = rg->kept + note;
 		*len = strlen(*msg);
 		return 1;
@@ -2161,8 +2195,16 @@ int cite_range_next_noted(cite_range *rg, unsigned char *id, const char **msg, s
 	}
 	rc = cite_range_next(rg, id, msg, len, err, errsz);
 	if (rc == 1 && rg->g->rd && ++rg->reads % TRIM_READS == 0)
-		objread_trim(rg->g->rd);
-	/* a commit the walk read: where a pack holds it, for its note */
+		objread_trim_packs(rg->g->rd, !rg->kept_read);
+	/*
+	 * a commit the walk read: where a pack holds it, for its note (the
+	 * walk's answer when it kept the message: the same search)
+	 */
+	if (rc == 1 && rg->last == NOTE_NONE && rg->kept_read && rg->g->rd) {
+		if (rg->kept_pack != UINT32_MAX)
+			rg->last = NOTE_TAB | (uint64_t)rg->kept_pack << 32 | rg->kept_pos;
+		return rc;
+	}
 	for (k = 0; rc == 1 && rg->last == NOTE_NONE && rg->g->rd && k < objread_npacks(rg->g->rd);
 	     k++) {
 		uint32_t pos = objread_find_in(rg->g->rd, k, id);
