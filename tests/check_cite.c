@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "emit.h"
 #include "idset.h"
+#include "cite_digest.h"
 #include "cite_parse.h"
 #include "cite_resolve.h"
 
@@ -863,6 +864,95 @@ START_TEST(test_cli_verify_errors)
 }
 END_TEST
 
+/* ---- digests (cite_digest.h) ------------------------------------------------- */
+
+/* Whether two strings (either NULL) are the same. */
+static int same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/*
+ * A message's parse kept as a digest and read back: every field of every
+ * citation, the title and the imports the same, and the message's bytes
+ * the same on each citation's lines (what the resolver and the emitters
+ * read); cut short at any length, or one byte more: no digest.
+ */
+START_TEST(test_digest)
+{
+	static const char *msgs[] = {
+		"net: fix the thing\n\nLong story.\n\n"
+		"Fixes: " ID12 " (\"net: add the thing\")\nSigned-off-by: A <a@b>\n",
+		"x: upper\n\nFixes: ABCDEF012345 (\"an upper-case ID, a subject\n"
+		"  split over two lines\")\n",
+		"Revert \"x: add y\"\n\nThis reverts commit " ID12 ".\n",
+		"x: dated\n\nAs 0123456789ab (\"x: add z\", 2024-12-05) did, and\n"
+		"commit fedcba987654 upstream.  Ported from Linux commit 00112233aabb.\n",
+		"Sync\n\nSyncing latest commits from kernel repository\n\n"
+		"Ann (2):\n      x: one\n      x: two\n\nFixes: " ID12 " (\"x\")\n",
+	};
+
+	for (size_t m = 0; m < sizeof(msgs) / sizeof(msgs[0]); m++) {
+		const char *t = msgs[m];
+		size_t len = strlen(t), dlen, blen;
+		unsigned char *d;
+		cite_list got;
+		char *buf;
+
+		cite_list_free(&L);
+		ck_assert_int_eq(cite_parse(&L, t, len, CITE_PARSE_MESSAGE), 0);
+		ck_assert_uint_gt(L.n, 0);
+		ck_assert_int_eq(cite_digest_pack(&L, t, len, &d, &dlen), 0);
+		ck_assert_int_eq(cite_digest_unpack(d, dlen, &got, &buf, &blen), 0);
+		ck_assert_uint_eq(blen, len);
+		ck_assert_int_eq(buf[blen], '\0');
+		ck_assert(same_str(got.title, L.title));
+		ck_assert_uint_eq(got.nimports, L.nimports);
+		ck_assert_uint_eq(got.imports_len, L.imports_len);
+		if (L.imports_len)
+			ck_assert_mem_eq(got.imports, L.imports, L.imports_len);
+		ck_assert_uint_eq(got.n, L.n);
+		for (size_t i = 0; i < L.n; i++) {
+			const citation *a = &L.v[i], *b = &got.v[i];
+			size_t ls = a->start, le = a->end;
+
+			ck_assert_int_eq(b->kind, a->kind);
+			ck_assert_uint_eq(b->style, a->style);
+			ck_assert_uint_eq(b->flags, a->flags);
+			ck_assert_uint_eq(b->line, a->line);
+			ck_assert_uint_eq(b->start, a->start);
+			ck_assert_uint_eq(b->end, a->end);
+			ck_assert_uint_eq(b->id_start, a->id_start);
+			ck_assert_uint_eq(b->id_len, a->id_len);
+			ck_assert_str_eq(b->id, a->id);
+			ck_assert_uint_eq(b->subj_start, a->subj_start);
+			ck_assert_uint_eq(b->subj_end, a->subj_end);
+			ck_assert(same_str(b->subject, a->subject));
+			ck_assert_uint_eq(b->subject_len, a->subject_len);
+			ck_assert_uint_eq(b->match_len, a->match_len);
+			ck_assert_uint_eq(b->date_start, a->date_start);
+			ck_assert_uint_eq(b->date_len, a->date_len);
+			ck_assert_int_eq(b->foreign, a->foreign);
+			ck_assert(same_str(b->project, a->project));
+			while (ls && t[ls - 1] != '\n')
+				ls--;
+			while (t[le] && t[le] != '\n')
+				le++;
+			ck_assert_int_eq(memcmp(buf + ls, t + ls, le - ls), 0);
+		}
+		cite_list_free(&got);
+		free(buf);
+		for (size_t cut = 0; cut < dlen; cut++)
+			ck_assert_int_eq(cite_digest_unpack(d, cut, &got, &buf, &blen), 1);
+		d = realloc(d, dlen + 1);
+		ck_assert_ptr_nonnull(d);
+		d[dlen] = 0;
+		ck_assert_int_eq(cite_digest_unpack(d, dlen + 1, &got, &buf, &blen), 1);
+		free(d);
+	}
+}
+END_TEST
+
 Suite *make_cite_suite(void)
 {
 	Suite *s = suite_create("cite");
@@ -875,6 +965,7 @@ Suite *make_cite_suite(void)
 	tcase_add_checked_fixture(prose, setup, teardown);
 	tcase_add_checked_fixture(errors, setup, teardown);
 	tcase_add_test(core, test_fixes_canonical);
+	tcase_add_test(core, test_digest);
 	tcase_add_test(core, test_fixes_style);
 	tcase_add_test(core, test_fixes_split);
 	tcase_add_test(core, test_fixes_not_ids);

@@ -7,6 +7,7 @@
  * answer follows from the rows written here.
  */
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -776,6 +777,130 @@ START_TEST(test_notes)
 }
 END_TEST
 
+/* The file of the notes in dir (the one .notes file there) read whole: its bytes, *len of them. */
+static unsigned char *notes_file(const char *dir, char *path, size_t pathsz, size_t *len)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	unsigned char *img = NULL;
+	FILE *f;
+	long n;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)))
+		if (strstr(e->d_name, ".notes"))
+			snprintf(path, pathsz, "%s/%s", dir, e->d_name);
+	closedir(d);
+	f = fopen(path, "rb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	ck_assert_int_gt(n, 0);
+	rewind(f);
+	img = malloc((size_t)n);
+	ck_assert_ptr_nonnull(img);
+	ck_assert_uint_eq(fread(img, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return img;
+}
+
+static void notes_write(const char *path, const unsigned char *img, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(img, 1, len, f), len);
+	fclose(f);
+	ck_assert_int_eq(chmod(path, 0600), 0);
+}
+
+/*
+ * Notes with bytes (verify's digests) kept and read back, also after a
+ * note is added to notes loaded; a byte of them changed with the CRC made
+ * right (no seal can be made without the key), the file cut short, or
+ * another build's stamp: not used.
+ */
+START_TEST(test_notes_bytes)
+{
+	char dir[] = "/tmp/check-notes-bytes.XXXXXX", path[600];
+	subject_bind bind = { { 1, 2, 3, 4, 5 }, { 1, 6, 7, 8, 9 }, "/x/pack-aa.pack" };
+	const unsigned char *st = (const unsigned char *)"build-1";
+	commit_notes nt = { 0 }, got;
+	const unsigned char *b;
+	unsigned char *img;
+	size_t n, len;
+	uint32_t v;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(commit_notes_add_bytes(&nt, 5, 3, (const unsigned char *)"five", 4), 0);
+	ck_assert_int_eq(commit_notes_add(&nt, 1, 10), 0);
+	ck_assert_int_eq(commit_notes_add_bytes(&nt, 8, 2, (const unsigned char *)"eight!", 6), 0);
+	ck_assert_int_eq(commit_notes_add_bytes(&nt, 5, 4, (const unsigned char *)"FIVE", 4), 0);
+	ck_assert_int_eq(commit_notes_sort(&nt), 0);
+	ck_assert_int_eq(commit_notes_save(dir, RAW, sum_a, 9, &bind, st, 7, &nt), 0);
+	commit_notes_free(&nt);
+	ck_assert_int_eq(commit_notes_load(dir, RAW, sum_a, 9, &bind, st, 7, &got), 0);
+	ck_assert_uint_eq(got.n, 3);
+	ck_assert_int_eq(commit_notes_find_bytes(&got, 1, &v, &b, &n), 1);
+	ck_assert_uint_eq(v, 10);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_int_eq(commit_notes_find_bytes(&got, 5, &v, &b, &n), 1); /* the later one */
+	ck_assert_uint_eq(v, 4);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_mem_eq(b, "FIVE", 4);
+	ck_assert_int_eq(commit_notes_find_bytes(&got, 8, &v, &b, &n), 1);
+	ck_assert_uint_eq(n, 6);
+	ck_assert_mem_eq(b, "eight!", 6);
+	ck_assert_int_eq(commit_notes_find_bytes(&got, 2, &v, &b, &n), 0);
+	/* one more on the notes as loaded: the file's rows and bytes stay */
+	ck_assert_int_eq(commit_notes_add_bytes(&got, 2, 7, (const unsigned char *)"two", 3), 0);
+	ck_assert_int_eq(commit_notes_sort(&got), 0);
+	ck_assert_int_eq(commit_notes_save(dir, RAW, sum_a, 9, &bind, st, 7, &got), 0);
+	commit_notes_free(&got);
+	ck_assert_int_eq(commit_notes_load(dir, RAW, sum_a, 9, &bind, st, 7, &got), 0);
+	ck_assert_uint_eq(got.n, 4);
+	ck_assert_int_eq(commit_notes_find_bytes(&got, 2, &v, &b, &n), 1);
+	ck_assert_uint_eq(v, 7);
+	ck_assert_mem_eq(b, "two", 3);
+	ck_assert_int_eq(commit_notes_find_bytes(&got, 8, &v, &b, &n), 1);
+	ck_assert_mem_eq(b, "eight!", 6);
+	commit_notes_free(&got);
+	/* another build's stamp */
+	ck_assert_int_eq(commit_notes_load(dir, RAW, sum_a, 9, &bind,
+					   (const unsigned char *)"build-2", 7, &got), 1);
+	/* a byte of a digest changed, the CRC made right: the seal is wrong */
+	img = notes_file(dir, path, sizeof(path), &len);
+	{
+		unsigned char *at = NULL;
+
+		for (size_t i = 0; i + 6 <= len && !at; i++)
+			if (!memcmp(img + i, "eight!", 6))
+				at = img + i;
+		ck_assert_ptr_nonnull(at);
+		at[0] = 'E';
+		put_le32(img + len - 4, subject_file_crc(img, len - 4));
+		notes_write(path, img, len);
+		ck_assert_int_eq(commit_notes_load(dir, RAW, sum_a, 9, &bind, st, 7, &got), 1);
+		at[0] = 'e';
+		put_le32(img + len - 4, subject_file_crc(img, len - 4));
+		notes_write(path, img, len);
+		ck_assert_int_eq(commit_notes_load(dir, RAW, sum_a, 9, &bind, st, 7, &got), 0);
+		commit_notes_free(&got);
+	}
+	/* cut short, at every length: never used */
+	for (size_t cut = 0; cut < len; cut += cut < 80 ? 1 : 7) {
+		notes_write(path, img, cut);
+		ck_assert_int_eq(commit_notes_load(dir, RAW, sum_a, 9, &bind, st, 7, &got), 1);
+	}
+	free(img);
+	ck_assert_int_eq(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/key", dir);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 Suite *make_subject_cache_suite(void)
 {
 	Suite *s = suite_create("subject_cache");
@@ -795,6 +920,7 @@ Suite *make_subject_cache_suite(void)
 	tcase_add_test(errors, test_files);
 	tcase_add_test(errors, test_types);
 	tcase_add_test(errors, test_notes);
+	tcase_add_test(errors, test_notes_bytes);
 	tcase_add_test(errors, test_directory);
 	suite_add_tcase(s, errors);
 	return s;

@@ -34,8 +34,9 @@ copied over the first (the names no longer sorted, the fan-out still
 right).  deflate: each FILE written as TEXT (backslash escapes such as
 \\x00 read) compressed by zlib, a loose object's form (t-walk-pack.sh).
 notes: verify's per-pack notes files (pack-<hex>.notes: a header of 152
-bytes and the pack's path, the build stamp, the notes, an 8-byte seal and
-a CRC-32) edited, their CRC made right, and but for quiet sealed again
+bytes and the pack's path, the build stamp, the notes (pairs of u32),
+the rows and bytes of the messages' digests, an 8-byte seal and a
+CRC-32) edited, their CRC made right, and but for quiet sealed again
 with the cache's KEY file (HMAC-SHA256, its first 8 bytes): same, as they
 are; quiet, every note "nothing to check, 0 lines" (KEY unused); stamp,
 another build's stamp; other, FROM's notes written to each FILE claiming

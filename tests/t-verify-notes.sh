@@ -1,6 +1,7 @@
 #!/bin/sh
 # t-verify-notes.sh - verify --range keeps, per pack, what each message
-# yielded (nothing to check, and its lines) beside the pack's subject
+# yielded (nothing to check, and its lines; for a message that cites
+# something, its parse: cite_digest.h) beside the pack's subject
 # table (pack-<hex>.notes), and takes the walk's parents and times from
 # the cached tables: the answer must be the same byte for byte whatever
 # the cache holds.  A history of three packs and loose commits, messages
@@ -9,7 +10,9 @@
 # counts the lines of every message) the same with --no-cache, a cold
 # cache, a warm one (twice), after new commits, after a repack; a notes
 # file edited with its CRC made right, one of another pack sealed with
-# the cache's own key, one under another build's stamp: not used.  The
+# the cache's own key, one under another build's stamp, one cut short:
+# not used (and written again).  A warm run reads no message of a pack
+# (the test hooks' trace).  The
 # expected output is --no-cache's, which reads every message; that the
 # findings are right is the other tests' (t-verify-range.sh).
 
@@ -83,6 +86,41 @@ run warm
 same warm "a warm cache"
 run warm2
 same warm2 "a warm cache, again"
+
+say "a warm run reads no message: each citing one's parse is its digest"
+hooks=${GIT_ABBREV_HOOKS:-$(dirname "$GIT_ABBREV")/../tests/git-abbrev-hooks}
+traced() { # the messages a warm --range=HEAD reads, and the digests it takes
+	GIT_ABBREV_TEST_TRACE=1 "$hooks" verify -C "$repo" --no-progress --range=HEAD \
+		--format=json >/dev/null 2>"$tmp/trace" || :
+	read_n=$(grep -c "a message read" "$tmp/trace" || :)
+	digests=$(grep -c "from its digest" "$tmp/trace" || :)
+}
+traced # the hooks' build: notes of its own stamp
+traced
+checks=$((checks + 1))
+# the loose batch's ten messages are read (loose commits have no notes), no other
+[ "$read_n" -eq 10 ] || fail "a warm run read $read_n messages, not the loose batch's 10"
+checks=$((checks + 1))
+[ "$digests" -eq 9 ] || fail "a warm run took $digests digests, not the packs' 9 citing messages"
+
+say "a notes file cut short is not used, and written again"
+for f in $(notes); do
+	head -c "$(($(wc -c <"$f") / 2))" "$f" >"$f.cut" && mv "$f.cut" "$f"
+done
+run cut
+same cut "notes cut short"
+run cut2
+same cut2 "notes written again"
+# the hooks' build, whose notes those were: cut short, then written again
+for f in $(notes); do
+	head -c "$(($(wc -c <"$f") / 2))" "$f" >"$f.cut" && mv "$f.cut" "$f"
+done
+traced
+checks=$((checks + 1))
+[ "$read_n" -eq 40 ] || fail "notes cut short: $read_n messages read, not all 40"
+traced
+checks=$((checks + 1))
+[ "$digests" -eq 9 ] || fail "notes cut short were not written again: $digests digests"
 
 say "new commits, then a repack: the same as --no-cache"
 batch five

@@ -39,6 +39,7 @@
 #include "hexid.h"
 #include "mbox.h"
 #include "objidx.h"
+#include "cite_digest.h"
 #include "cite_git2.h"
 #include "subject_cache.h"
 #include "cite_parse.h"
@@ -369,36 +370,37 @@ static void tally_not_here(verify_ctx *c, const cite_list *l, const cite_results
 }
 
 /*
- * Find, judge and print the references of one text.  With `note` (a
- * --range's commit): buf NULL is a message its note says yields nothing
- * (*note: its lines), not read again; else *note is set to what this one
- * yields, for the next run: its lines when it cites nothing and names
- * nothing it brings in from elsewhere (a message that does neither leaves
- * the resolver as it found it), else CITE_NOTE_READ.
+ * Find, judge and print the references of one text, l (zeroes, the
+ * caller's to free) their list.  With `note` (a --range's commit): buf
+ * NULL is a message its note says yields nothing (*note: its lines), not
+ * read again; `parsed`: l is buf's already (a digest, cite_digest.h), *note
+ * its lines; else *note is set to what this one yields, for the next run:
+ * its lines (CITE_NOTE_READ when there are too many to say).
  */
-static int check_text_noted(verify_ctx *c, const char *name, const char *commit_hex,
-			    const unsigned char *commit, const char *buf, size_t len, unsigned opts,
-			    uint32_t *note)
+static int check_list(verify_ctx *c, const char *name, const char *commit_hex,
+		      const unsigned char *commit, const char *buf, size_t len, unsigned opts,
+		      uint32_t *note, cite_list *l, int parsed)
 {
-	cite_list l = { 0 };
 	cite_results res = { 0 };
 	char err[512] = "";
 	int rc = ABBREV_EXIT_OK;
 	size_t lines;
 
-	if (note && !buf) {
+	if (note && (!buf || parsed)) {
 		lines = *note;
-		goto found;
+		if (!buf)
+			goto found;
+	} else {
+		if (cite_parse(l, buf, len, opts)) {
+			cmd_error("out of memory");
+			rc = ABBREV_EXIT_NOMEM;
+			goto done;
+		}
+		lines = c->mail ? 0 : count_lines(buf, len);
+		if (note)
+			*note = lines >= CITE_NOTE_READ ? CITE_NOTE_READ : (uint32_t)lines;
 	}
-	if (cite_parse(&l, buf, len, opts)) {
-		cmd_error("out of memory");
-		rc = ABBREV_EXIT_NOMEM;
-		goto done;
-	}
-	lines = c->mail ? 0 : count_lines(buf, len);
-	if (note)
-		*note = l.n || l.nimports || lines >= CITE_NOTE_READ ? CITE_NOTE_READ : (uint32_t)lines;
-	switch (cite_resolve(c->res, &res, buf, &l, commit, err, sizeof(err))) {
+	switch (cite_resolve(c->res, &res, buf, l, commit, err, sizeof(err))) {
 	case 0:
 		break;
 	case -1:
@@ -412,7 +414,7 @@ static int check_text_noted(verify_ctx *c, const char *name, const char *commit_
 		goto done;
 	}
 	/* a series may cite its own earlier patches, which this repository has not */
-	if (c->mail && mbox_series_notes(c->mail, c->msg, &l, &res)) {
+	if (c->mail && mbox_series_notes(c->mail, c->msg, l, &res)) {
 		cmd_error("out of memory");
 		rc = ABBREV_EXIT_NOMEM;
 		goto done;
@@ -425,26 +427,52 @@ found:
 	c->t.warnings += res.warnings;
 	c->t.notes += res.notes;
 	if (!c->o->nother)
-		tally_not_here(c, &l, &res);
-	verify_input in = { name, commit_hex, buf, &l, &res, c->rawsz, NULL, 0 };
+		tally_not_here(c, l, &res);
+	verify_input in = { name, commit_hex, buf, l, &res, c->rawsz, NULL, 0 };
 	if (c->mail) {
 		in.msg = &c->mail->v[c->msg];
 		in.named = c->mail->n > 1 || in.msg->message_id;
 	}
 	if (emit_verify_input(c->em, &in) ||
-	    (c->o->fix && (c->mail ? write_fixed_mail(c, &l, &res) :
-			   write_fixed(stdout, buf, len, &l, &res) || fflush(stdout))))
+	    (c->o->fix && (c->mail ? write_fixed_mail(c, l, &res) :
+			   write_fixed(stdout, buf, len, l, &res) || fflush(stdout))))
 		rc = cmd_written(1, "the findings"); /* says why: the stream, or memory */
 done:
 	cite_results_clear(&res);
-	cite_list_free(&l);
 	return rc;
 }
 
 static int check_text(verify_ctx *c, const char *name, const char *commit_hex,
 		      const unsigned char *commit, const char *buf, size_t len, unsigned opts)
 {
-	return check_text_noted(c, name, commit_hex, commit, buf, len, opts, NULL);
+	cite_list l = { 0 };
+	int rc = check_list(c, name, commit_hex, commit, buf, len, opts, NULL, &l, 0);
+
+	cite_list_free(&l);
+	return rc;
+}
+
+/*
+ * What the next run on a message just read need not read again, for its
+ * note: nothing when it cites nothing and names nothing it brings in from
+ * elsewhere (a message that does neither leaves the resolver as it found
+ * it), else its parse (cite_digest.h).  0, or -1 (memory).
+ */
+static int learn(cite_range *rg, const cite_list *l, const char *buf, size_t len, uint32_t note)
+{
+	unsigned char *d;
+	size_t dlen;
+	int rc;
+
+	if (!l->n && !l->nimports && note != CITE_NOTE_READ)
+		return cite_range_learn(rg, note);
+	if (note == CITE_NOTE_READ || (rc = cite_digest_pack(l, buf, len, &d, &dlen)) == 1)
+		return cite_range_learn(rg, CITE_NOTE_READ); /* too long to keep: read again */
+	if (rc < 0)
+		return -1;
+	rc = cite_range_learn_digest(rg, note, d, dlen);
+	free(d);
+	return rc;
 }
 
 /*
@@ -516,14 +544,15 @@ static int check_range(verify_ctx *c, cite_git2 *g)
 	if ((rc = vr_range(&rg, g, c->o->range, 1)))
 		return rc;
 	while ((rc = cite_range_next_noted(rg, id, &msg, &len, &note, err, sizeof(err))) > 0) {
-		int read = rc == 1;
+		int read = rc == 1, digest = rc == 3;
 		unsigned L = (unsigned)(2 * c->rawsz);
+		cite_list l = { 0 };
 
 		/*
 		 * A message its note says yields nothing prints nothing: its
 		 * name is only the first input's (checkpatch's closing line)
 		 */
-		if ((read || !c->t.inputs) &&
+		if ((read || digest || !c->t.inputs) &&
 		    (rc = c->ids->unique_length(c->ids->ctx, id, &L, err, sizeof(err))))
 			break; /* -1 or -2: said below */
 		if (L < c->o->min_length)
@@ -533,14 +562,14 @@ static int check_range(verify_ctx *c, cite_git2 *g)
 		hexid_fmt(full, id, c->rawsz);
 		memcpy(name, full, L);
 		name[L] = '\0';
-		rc = check_text_noted(c, name, full, id, read ? msg : NULL, read ? len : 0,
-				      CITE_PARSE_MESSAGE, &note);
+		rc = check_list(c, name, full, id, read || digest ? msg : NULL,
+				read || digest ? len : 0, CITE_PARSE_MESSAGE, &note,
+				digest ? cite_range_parsed(rg) : &l, digest);
+		if (!rc && read && learn(rg, &l, msg, len, note))
+			rc = -1;
+		cite_list_free(&l);
 		if (rc)
 			break;
-		if (read && cite_range_learn(rg, note)) {
-			rc = -1;
-			break;
-		}
 	}
 	if (!rc)
 		cite_range_keep_notes(rg);

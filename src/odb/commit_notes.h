@@ -3,7 +3,9 @@
  * pack, kept in the cache beside the pack's subject table
  * (pack-<hex>.notes), so that the next run on the unchanged pack need not
  * read those commits again.  verify keeps what reading each message of a
- * --range found (no citation in it, and how many lines it has).
+ * --range found (no citation in it, and how many lines it has; or, beside
+ * the note, some bytes: what parsing a message that cites something
+ * found, cite_digest.h).
  *
  * What a note means is the caller's, and so is when it goes stale: each
  * file holds the caller's stamp (verify's names its own build), and one
@@ -25,10 +27,25 @@
 
 #include "subject_cache.h"
 
-/* Notes by .idx position: pos[] strictly ascending, val[i] pos[i]'s note. */
+/*
+ * Notes by .idx position: pos[] strictly ascending, val[i] pos[i]'s note,
+ * and its bytes data[off[i] .. off[i] + len[i]) (len[i] 0: none).  As
+ * loaded they stay in the file read (file, filecap bytes of room): its
+ * rows (frows: fn pairs position, note; fbrows: fm rows position, offset,
+ * length of the notes with bytes) are searched in place and data points
+ * into it, dcap 0, so that a run that adds nothing copies nothing; the
+ * first note added (or a sort) turns them into the arrays, and the first
+ * bytes added copy data.
+ */
 typedef struct {
-	uint32_t *pos, *val;
+	uint32_t *pos, *val, *off, *len;
 	size_t n, cap;
+	unsigned char *data;
+	size_t dlen, dcap;
+	unsigned char *file;
+	size_t filecap;
+	const unsigned char *frows, *fbrows;
+	size_t fn, fm;
 } commit_notes;
 
 /*
@@ -41,16 +58,22 @@ int commit_notes_load(const char *dir, size_t rawsz, const unsigned char *sum, u
 		      const subject_bind *b, const unsigned char *stamp, size_t stamplen,
 		      commit_notes *out);
 
-/* Keep them (pos[] ascending, each below nobjects): 0, or -1 (errno). */
+/* Keep them (sorted, each position below nobjects): 0, or -1 (errno). */
 int commit_notes_save(const char *dir, size_t rawsz, const unsigned char *sum, uint32_t nobjects,
 		      const subject_bind *b, const unsigned char *stamp, size_t stamplen,
-		      const commit_notes *nt);
+		      commit_notes *nt);
 
 /* The note on position pos: 1 with *val, 0 none. */
 int commit_notes_find(const commit_notes *nt, uint32_t pos, uint32_t *val);
+/* The same, with its bytes (*len 0: none; valid until the notes change). */
+int commit_notes_find_bytes(const commit_notes *nt, uint32_t pos, uint32_t *val,
+			    const unsigned char **bytes, size_t *len);
 
 /* Add (pos, val) at the end, in any order: 0 or -1 (memory). */
 int commit_notes_add(commit_notes *nt, uint32_t pos, uint32_t val);
+/* The same with bytes (a copy kept; len 0: none, below 4 GiB): 0 or -1 (memory, too long). */
+int commit_notes_add_bytes(commit_notes *nt, uint32_t pos, uint32_t val,
+			   const unsigned char *bytes, size_t len);
 
 /* Sort by position; of two notes on one position the later added stays.  0 or -1 (memory). */
 int commit_notes_sort(commit_notes *nt);

@@ -226,7 +226,7 @@ int subject_types_load(const char *dir, size_t rawsz, const unsigned char *sum, 
 /* ---- other files of the same shape (commit_notes.h) ---------------------------- */
 
 #define SUBJECT_NOTES_MAGIC "GABNOTE\n"
-#define SUBJECT_NOTES_VERSION 1u
+#define SUBJECT_NOTES_VERSION 2u
 /* commit_times.h's: a pack's commits in time order */
 #define SUBJECT_TIMES_MAGIC "GABTIME\n"
 #define SUBJECT_TIMES_VERSION 1u

@@ -49,6 +49,7 @@
 #include <time.h>
 
 #include "bigvec.h"
+#include "cite_digest.h"
 #include "commit.h"
 #include "commit_graph.h"
 #include "commit_notes.h"
@@ -1258,8 +1259,10 @@ struct cite_range {
 	 */
 	int kept_read;
 	uint32_t kept_pack, kept_pos;
-	size_t reads;               /* messages read: every TRIM_READS, the maps let go */
+	size_t reads;               /* messages read or digests given: every TRIM_READS, the maps let go */
 	size_t walk_reads;          /* commits the walk read from the packs: the same */
+	cite_list dlist;            /* the last digest given (3): its list */
+	char *dmsg;                 /* and its message, the lines it keeps */
 };
 
 /*
@@ -2127,7 +2130,7 @@ static int build_id_of(struct dl_phdr_info *info, size_t size, void *arg)
  */
 static size_t notes_stamp(unsigned char *out, size_t max)
 {
-	static const char kind[] = "verify-cite-1:";
+	static const char kind[] = "verify-cite-2:";
 	build_id_arg a = { out + sizeof(kind) - 1, max - (sizeof(kind) - 1), 0 };
 
 	memcpy(out, kind, sizeof(kind) - 1);
@@ -2179,6 +2182,8 @@ int cite_range_next_noted(cite_range *rg, unsigned char *id, const char **msg, s
 {
 	uint64_t at;
 	uint32_t k, v;
+	const unsigned char *bytes;
+	size_t blen;
 	int rc;
 
 	if (rg->next < rg->list.n && (at = rg->list.notes[rg->next]) != NOTE_NONE &&
@@ -2186,14 +2191,30 @@ int cite_range_next_noted(cite_range *rg, unsigned char *id, const char **msg, s
 		k = (uint32_t)((at & ~NOTE_TAB) >> 32);
 		if (rc < 0 || notes_read(rg, k))
 			return -1;
-		if (commit_notes_find(&rg->notes[k], (uint32_t)at, &v) && v != CITE_NOTE_READ) {
+		cite_list_free(&rg->dlist);
+		free(rg->dmsg);
+		rg->dmsg = NULL;
+		if (commit_notes_find_bytes(&rg->notes[k], (uint32_t)at, &v, &bytes, &blen) &&
+		    ((!blen && v != CITE_NOTE_READ) ||
+		     (blen && (rc = cite_digest_unpack(bytes, blen, &rg->dlist, &rg->dmsg, len)) <= 0))) {
+			if (blen && rc < 0)
+				return -1;
 			memcpy(id, rg->list.ids + rg->next++ * GIT_OID_RAWSZ, GIT_OID_RAWSZ);
 			rg->last = NOTE_NONE;
 			*note = v;
-			return 2;
+			if (!blen)
+				return 2;
+			*msg = rg->dmsg;
+			test_hook_trace("a message's parse from its digest, not read");
+			/* what it cites is read by the resolver: those pages let go as after a read */
+			if (++rg->reads % TRIM_READS == 0)
+				objread_trim(rg->g->rd);
+			return 3;
 		}
+		/* no note, or a digest that is none (never written so): the message is read */
 	}
 	rc = cite_range_next(rg, id, msg, len, err, errsz);
+	test_hook_trace(rc == 1 ? "a message read" : NULL);
 	if (rc == 1 && rg->g->rd && ++rg->reads % TRIM_READS == 0)
 		objread_trim_packs(rg->g->rd, !rg->kept_read);
 	/*
@@ -2215,8 +2236,11 @@ int cite_range_next_noted(cite_range *rg, unsigned char *id, const char **msg, s
 	return rc;
 }
 
-int cite_range_learn(cite_range *rg, uint32_t note)
+int cite_range_learn_digest(cite_range *rg, uint32_t note, const unsigned char *digest,
+			    size_t len)
 {
+	const unsigned char *had;
+	size_t hadlen;
 	uint32_t k, v;
 	int rc;
 
@@ -2225,17 +2249,33 @@ int cite_range_learn(cite_range *rg, uint32_t note)
 	k = (uint32_t)((rg->last & ~NOTE_TAB) >> 32);
 	if (rc < 0 || notes_read(rg, k))
 		return -1;
-	/* known already (a message that must be read): nothing new to keep */
-	if (rg->notes_state[k] == 1 && commit_notes_find(&rg->notes[k], (uint32_t)rg->last, &v) &&
-	    v == note) {
+	/* known already (a message that must be read, or read for --fix): nothing new to keep */
+	if (rg->notes_state[k] == 1 &&
+	    commit_notes_find_bytes(&rg->notes[k], (uint32_t)rg->last, &v, &had, &hadlen) &&
+	    v == note && hadlen == len && (!len || !memcmp(had, digest, len))) {
 		rg->last = NOTE_NONE;
 		return 0;
 	}
-	if (commit_notes_add(&rg->notes[k], (uint32_t)rg->last, note))
-		return -1;
+	if (commit_notes_add_bytes(&rg->notes[k], (uint32_t)rg->last, note, digest, len)) {
+		if (errno != EOVERFLOW)
+			return -1;
+		/* the notes' bytes are full (4 GiB): this message is read again next time */
+		if (commit_notes_add(&rg->notes[k], (uint32_t)rg->last, CITE_NOTE_READ))
+			return -1;
+	}
 	rg->notes_state[k] = 2;
 	rg->last = NOTE_NONE;
 	return 0;
+}
+
+int cite_range_learn(cite_range *rg, uint32_t note)
+{
+	return cite_range_learn_digest(rg, note, NULL, 0);
+}
+
+cite_list *cite_range_parsed(cite_range *rg)
+{
+	return &rg->dlist;
 }
 
 void cite_range_keep_notes(cite_range *rg)
@@ -2275,6 +2315,8 @@ void cite_range_free(cite_range *rg)
 		commit_notes_free(&rg->notes[k]);
 	free(rg->notes);
 	free(rg->notes_state);
+	cite_list_free(&rg->dlist);
+	free(rg->dmsg);
 	free(rg->pptr);
 	free(rg->hints);
 	free(rg->parents);

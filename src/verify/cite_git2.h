@@ -74,8 +74,21 @@ int cite_range_next(cite_range *rg, unsigned char *id, const char **msg, size_t 
 #define CITE_NOTE_READ UINT32_MAX
 int cite_range_next_noted(cite_range *rg, unsigned char *id, const char **msg, size_t *len,
 			  uint32_t *note, char *err, size_t errsz);
+/*
+ * With a digest (cite_digest.h) kept beside a note, cite_range_next_noted()
+ * gives 3: *note (the message's lines), the message's parse in
+ * cite_range_parsed() and in *msg, *len the message as the digest keeps
+ * it (the lines of its references; valid until the next call), the
+ * message itself not read.  A note of CITE_NOTE_READ with no digest says
+ * "read it".
+ */
 /* The note on the message cite_range_next_noted() gave last (1): 0, or -1 (memory). */
 int cite_range_learn(cite_range *rg, uint32_t note);
+/* The same with the digest of what it found (len bytes, copied; len 0: none). */
+int cite_range_learn_digest(cite_range *rg, uint32_t note, const unsigned char *digest,
+			    size_t len);
+/* The list of the digest cite_range_next_noted() gave last (3): the range's, valid until the next call. */
+cite_list *cite_range_parsed(cite_range *rg);
 /* Keep the notes learned in the cache (when it cannot be written: not kept). */
 void cite_range_keep_notes(cite_range *rg);
 /*
