@@ -195,6 +195,54 @@ START_TEST(test_parse_upper_case)
 }
 END_TEST
 
+/* The char-by-char parser hexid_parse_prefix() replaced: the oracle of its table. */
+static int parse_slow(unsigned char *raw, size_t rawsz, const char *hex, size_t len)
+{
+	if (len > 2 * rawsz)
+		return -1;
+	memset(raw, 0, rawsz);
+	for (size_t i = 0; i < len; i++) {
+		int v = hex[i] >= '0' && hex[i] <= '9' ? hex[i] - '0' :
+			hex[i] >= 'a' && hex[i] <= 'f' ? hex[i] - 'a' + 10 :
+			hex[i] >= 'A' && hex[i] <= 'F' ? hex[i] - 'A' + 10 : -1;
+
+		if (v < 0)
+			return -1;
+		raw[i / 2] |= (unsigned char)(i % 2 ? v : v << 4);
+	}
+	return 0;
+}
+
+/*
+ * Every byte value at every place of IDs of every length, odd and even:
+ * the same answer and the same bytes (an invalid digit too: the digits
+ * before it in) as the char-by-char parser.
+ */
+START_TEST(test_parse_every_byte)
+{
+	char hex[41];
+	unsigned char a[20], b[20];
+
+	for (size_t len = 0; len <= 40; len++) {
+		for (size_t at = 0; at < (len ? len : 1); at++) {
+			for (int c = 0; c < 256; c++) {
+				for (size_t i = 0; i < len; i++)
+					hex[i] = "0123456789abcdefABCDEF"[(i * 7 + len) % 22];
+				if (len)
+					hex[at] = (char)c;
+				hex[len] = '\0';
+				memset(a, 0x5a, sizeof(a));
+				memset(b, 0x5a, sizeof(b));
+				ck_assert_int_eq(hexid_parse_prefix(a, 20, hex, len),
+						 parse_slow(b, 20, hex, len));
+				ck_assert_mem_eq(a, b, 20);
+			}
+		}
+	}
+	ck_assert_int_eq(hexid_parse_prefix(a, 20, hex, 41), -1);
+}
+END_TEST
+
 START_TEST(test_lcp_hand_made)
 {
 	/* only the first byte differs; the shared length is decided inside it */
@@ -588,6 +636,7 @@ Suite *make_hexid_suite(void)
 	tcase_add_test(core, test_round_trip_sha256);
 	tcase_add_test(core, test_parse_zero_fills);
 	tcase_add_test(core, test_parse_upper_case);
+	tcase_add_test(core, test_parse_every_byte);
 	tcase_add_test(core, test_lcp_hand_made);
 	tcase_add_test(core, test_lcp_sha1_lengths);
 	tcase_add_test(core, test_lcp_every_length);
