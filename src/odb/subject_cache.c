@@ -213,6 +213,26 @@ static void layout(subject_table *t, const unsigned char *body)
 }
 
 /* The parents' list starts ascending from 0 to their count, each one a position or an ID kept. */
+/*
+ * Whether every row names text inside the table and a position of the
+ * pack, and every row of the position order is a row: what entry()
+ * checks of one, for all in one pass without a branch (entry() a row at
+ * a time took 0.15 G instructions for 1.3M commits).
+ */
+static int rows_ok(const subject_table *t)
+{
+	uint32_t bad = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		const unsigned char *e = t->ent + i * ENTRY;
+
+		bad |= (uint32_t)(le32(e) >= t->tlen) | (uint32_t)(le32(e + 4) >= t->tlen) |
+		       (uint32_t)(le32(e + 8) >= t->nobjects) |
+		       (uint32_t)(le32(t->bypos + 4 * i) >= t->n);
+	}
+	return !bad;
+}
+
 static int parents_ok(const subject_table *t)
 {
 	uint32_t at = 0;
@@ -274,17 +294,7 @@ int subject_table_parse(subject_table **out, const unsigned char *buf, size_t le
 	t->n = (uint32_t)n;
 	layout(t, body);
 	t->tlen = tlen;
-	for (size_t i = 0; i < n; i++) {
-		const char *k;
-		uint32_t pos;
-		int64_t time;
-
-		if (entry(t, i, &k, NULL, &pos, &time) || le32(t->bypos + 4 * i) >= n) {
-			free(t);
-			return -2;
-		}
-	}
-	if (t->pstart && !parents_ok(t)) {
+	if (!rows_ok(t) || (t->pstart && !parents_ok(t))) {
 		free(t);
 		return -2;
 	}
