@@ -574,12 +574,11 @@ static int read_all_parents(cite_git2 *g)
 	rc = -1;
 	if (!(tabs = calloc(np + 1, sizeof(*tabs))))
 		goto done;
-	/* the tables the --range walk read: not loaded again */
+	/* the tables the --range walk read: not loaded again (given back below) */
 	for (uint32_t k = 0; g->rtabs && k < np; k++) {
 		tabs[k] = g->rtabs[k];
 		g->rtabs[k] = NULL;
 	}
-	range_tables_free(g);
 	if (commit_tables_get(g->rd, GIT_OID_RAWSZ, &o, tabs, &c))
 		goto done;
 	rc = 0;
@@ -597,6 +596,11 @@ static int read_all_parents(cite_git2 *g)
 	need_graph(g);
 	test_hook_trace(g->cg ? "every commit's parents read: the graph answers ancestry" : NULL);
 done:
+	/* the --range walk's tables kept for the subject index, which takes them over */
+	for (uint32_t k = 0; tabs && g->rtabs && k < np; k++) {
+		g->rtabs[k] = tabs[k];
+		tabs[k] = NULL;
+	}
 	for (uint32_t k = 0; tabs && k <= np; k++)
 		subject_table_free(tabs[k]);
 	free(tabs);
