@@ -2,7 +2,8 @@
  * check_commits.c - unit tests of reading every commit of the packs and
  * the loose ones (commits.h): subjects, times and parents, on two threads,
  * found from the entry headers or picked from a list, and the graph their
- * parents make.
+ * parents make; the tables made of them with commits read already, those
+ * freed before the tables are built.
  *
  * The repository is made here by git (fast-import writes a pack of its
  * own each run; commit-tree writes loose commits), which is the oracle:
@@ -15,8 +16,10 @@
 #include <string.h>
 
 #include "check_suites.h"
+#include "commit_tables.h"
 #include "commits.h"
 #include "hexid.h"
+#include "subject_cache.h"
 
 #define RAW 20
 #define MAIN 4200 /* over the two-thread split (4096) */
@@ -438,6 +441,83 @@ START_TEST(test_known)
 }
 END_TEST
 
+static int no_list(void *arg, const unsigned char **ids, size_t *n)
+{
+	(void)arg;
+	*ids = NULL;
+	*n = 0;
+	return 0;
+}
+
+/*
+ * commit_tables_get() given every other commit as verify's --range walk
+ * read it, and told to drop them once read (drop_known): the set freed
+ * there (o.known NULL after), every table the same bytes as the one made
+ * with none known.
+ */
+START_TEST(test_tables_drop_known)
+{
+	objread *rd = open_reader();
+	commits_other other = { other_read, other_release, NULL };
+	uint32_t np = objread_npacks(rd);
+	subject_table **a = calloc(np + 1, sizeof(*a)), **b = calloc(np + 1, sizeof(*b));
+	unsigned char *loose = NULL;
+	size_t nloose = 0, nknown = 0;
+	commits *ca = NULL, *cb = NULL, *c;
+	commits_known *k;
+	commit_tables_opts o;
+
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_int_eq(objread_loose_commits(rd, &loose, &nloose), 0);
+	o = (commit_tables_opts){ .scan = 1, .commits_of = no_list, .other = &other,
+				  .loose = loose, .nloose = nloose };
+	ck_assert_int_eq(commit_tables_get(rd, RAW, &o, a, &ca), 0);
+	ck_assert_int_eq(commits_new(&c, rd, RAW), 0);
+	for (uint32_t p = 0; p < np; p++)
+		ck_assert_int_eq(commits_scan(c, p), 0);
+	ck_assert_int_eq(commits_known_new(&k, RAW), 0);
+	for (size_t j = 0; j < commits_count(c); j += 2) {
+		const commits_job *jb;
+		const char *subject;
+		const unsigned char *d;
+		int64_t time;
+		size_t len;
+		int type;
+
+		(void)commits_get(c, j, &jb, &subject, &time);
+		ck_assert_int_eq(objread_read_at(rd, jb->pack, jb->off, &type, &d, &len), 1);
+		ck_assert_int_eq(commits_known_add(k, jb->id, (const char *)d, len), 0);
+		nknown++;
+	}
+	ck_assert_uint_gt(nknown, 1000);
+	o.known = k;
+	o.drop_known = 1;
+	ck_assert_int_eq(commit_tables_get(rd, RAW, &o, b, &cb), 0);
+	ck_assert_ptr_null(o.known); /* freed there: LeakSanitizer would tell otherwise */
+	for (uint32_t t = 0; t <= np; t++) {
+		const unsigned char *x, *y;
+		size_t lx, ly;
+
+		ck_assert_ptr_nonnull(a[t]);
+		ck_assert_ptr_nonnull(b[t]);
+		x = subject_table_bytes(a[t], &lx);
+		y = subject_table_bytes(b[t], &ly);
+		ck_assert_uint_eq(lx, ly);
+		ck_assert(!memcmp(x, y, lx));
+		subject_table_free(a[t]);
+		subject_table_free(b[t]);
+	}
+	free(a);
+	free(b);
+	commits_free(c);
+	commits_free(ca);
+	commits_free(cb);
+	free(loose);
+	objread_free(rd);
+}
+END_TEST
+
 /* Parents of hand-made IDs: a parent outside the set makes no graph. */
 START_TEST(test_graph_of)
 {
@@ -477,6 +557,7 @@ Suite *make_commits_suite(void)
 	tcase_add_test(tc, test_pick);
 	tcase_add_test(tc, test_scan_types);
 	tcase_add_test(tc, test_known);
+	tcase_add_test(tc, test_tables_drop_known);
 	suite_add_tcase(s, tc);
 	tcase_add_test(tg, test_graph_of);
 	suite_add_tcase(s, tg);

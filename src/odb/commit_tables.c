@@ -251,6 +251,11 @@ int commit_tables_get(objread *rd, size_t rawsz, commit_tables_opts *o, subject_
 	/* parents always: the tables keep them */
 	rc = commits_read(c, 1, o->other ? o->other : &none, o->p);
 	progress_stop(o->p);
+	if (o->drop_known) { /* copied into c: not needed for the tables */
+		commits_use_known(c, NULL);
+		commits_known_free(o->known);
+		o->known = NULL;
+	}
 	if (rc)
 		goto done;
 	rc = -1;

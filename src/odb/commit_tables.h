@@ -35,7 +35,12 @@ typedef struct {
 	int (*commits_of)(void *arg, const unsigned char **ids, size_t *n);
 	void *arg;
 	const commits_other *other; /* what the packs cannot give (NULL: nothing) */
-	const commits_known *known; /* commits read already, not read again (NULL: none) */
+	commits_known *known;   /* commits read already, not read again (NULL: none) */
+	/*
+	 * known freed here once the commits are read, before the tables are
+	 * built (o->known NULL then): the peak of a cold verify --range
+	 */
+	int drop_known;
 	const unsigned char *loose; /* the loose commits, a table of their own never kept */
 	size_t nloose;
 	progress *p;            /* may be NULL */

@@ -483,8 +483,9 @@ static int git2_subject_index(void *ctx,
 	 */
 	o = (commit_tables_opts){ .cache_dir = g->cache_dir, .scan = g->scan_packs,
 				  .commits_of = commits_of, .arg = arg,
-				  .other = &other, .known = g->known, .loose = g->loose,
-				  .nloose = g->nloose, .p = p, .title = "indexing commit subjects" };
+				  .other = &other, .known = g->known, .drop_known = 1,
+				  .loose = g->loose, .nloose = g->nloose, .p = p,
+				  .title = "indexing commit subjects" };
 	tabs = calloc(np + 1, sizeof(*tabs));
 	/* the tables the --range walk read: not read again (a later walk reads them anew) */
 	for (uint32_t k = 0; tabs && g->rtabs && g->scan_packs && k < np; k++) {
@@ -493,9 +494,15 @@ static int git2_subject_index(void *ctx,
 	}
 	if (tabs)
 		range_tables_free(g);
-	if (!tabs || subject_index_new(out, GIT_OID_RAWSZ) ||
-	    commit_tables_get(g->rd, GIT_OID_RAWSZ, &o, tabs, &c))
+	if (!tabs || subject_index_new(out, GIT_OID_RAWSZ))
 		goto done;
+	rc = commit_tables_get(g->rd, GIT_OID_RAWSZ, &o, tabs, &c);
+	g->known = o.known; /* freed there once read (NULL), before the tables were built */
+	if (rc) {
+		rc = -1;
+		goto done;
+	}
+	rc = -1;
 	commits_known_free(g->known); /* read: no more kept */
 	g->known = NULL;
 	g->known_done = 1;
