@@ -338,9 +338,33 @@ static void csrc_at(commit_source *c, size_t rawsz)
 	c->key = id_key(c->id, rawsz);
 }
 
+/*
+ * How many of types[0..n) are commits: 8 at a time, a byte that is
+ * ABBREV_TYPE_COMMIT made zero and the zero bytes counted exactly (the
+ * types are below 0x80), not a compare a byte.
+ */
+static size_t count_commits(const unsigned char *types, size_t n)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101), low7 = UINT64_C(0x7f7f7f7f7f7f7f7f);
+	size_t count = 0, i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, y;
+
+		memcpy(&x, types + i, 8);
+		x ^= ones * ABBREV_TYPE_COMMIT;
+		y = ~(((x & low7) + low7) | x | low7);
+		count += (size_t)(((y >> 7) * ones) >> 56); /* the 0x80s summed in the top byte */
+	}
+	for (; i < n; i++)
+		count += types[i] == ABBREV_TYPE_COMMIT;
+	return count;
+}
+
 int wp_merge_commits(walker *w, idsets *set)
 {
 	size_t rawsz = w->db.rawsz, total = 0, nh = 0, ndistinct = 0;
+	uint64_t last_key = 0;
 	union_set u;
 	commit_source *src = NULL, **heap = NULL;
 	uint32_t *pos = NULL;
@@ -364,11 +388,11 @@ int wp_merge_commits(walker *w, idsets *set)
 	}
 	rc = WALK_NOMEM;
 	for (size_t k = 0; k < w->db.npacks; k++)
-		for (uint32_t i = 0; i < w->db.packs[k].n; i++)
-			total += w->db.packs[k].types[i] == ABBREV_TYPE_COMMIT;
+		total += count_commits(w->db.packs[k].types, w->db.packs[k].n);
 	src = calloc(w->db.npacks, sizeof(*src));
 	heap = calloc(w->db.npacks, sizeof(*heap));
-	pos = malloc((total ? total : 1) * sizeof(*pos));
+	/* one more: each type's position is stored, kept only for a commit */
+	pos = malloc((total + 1) * sizeof(*pos));
 	ids = malloc((total ? total : 1) * sizeof(*ids));
 	if (!src || !heap || !pos || !ids)
 		goto done;
@@ -379,9 +403,10 @@ int wp_merge_commits(walker *w, idsets *set)
 		commit_source *c = &src[k];
 
 		*c = (commit_source){ 0, NULL, pos + total, 0, 0, pk };
-		for (uint32_t i = 0; i < pk->n; i++)
-			if (pk->types[i] == ABBREV_TYPE_COMMIT)
-				pos[total + c->n++] = i;
+		for (uint32_t i = 0; i < pk->n; i++) {
+			pos[total + c->n] = i;
+			c->n += pk->types[i] == ABBREV_TYPE_COMMIT;
+		}
 		total += c->n;
 		if (c->n) {
 			csrc_at(c, rawsz);
@@ -394,8 +419,9 @@ int wp_merge_commits(walker *w, idsets *set)
 	while (nh) {
 		commit_source *c = heap[0];
 
-		if (!ndistinct || memcmp(ids[ndistinct - 1], c->id, rawsz))
+		if (!ndistinct || c->key != last_key || memcmp(ids[ndistinct - 1], c->id, rawsz))
 			ids[ndistinct++] = c->id;
+		last_key = c->key;
 		if (++c->i < c->n)
 			csrc_at(c, rawsz);
 		else
