@@ -105,8 +105,8 @@ int history_set_zones(history_results *h, history_zone_fn zone, void *arg);
 
 /*
  * The positions 0 .. n-1 ordered by time[] ascending, ties by position
- * (a stable sort), into pos[0 .. n): an LSD radix sort, a byte a pass,
- * only over the bytes in which the times differ.  With the commits in
+ * (a stable sort), into pos[0 .. n): an LSD radix sort, 11 bits a pass,
+ * only over the bits in which the times differ.  With the commits in
  * ID order, that is history's replay order.  0, or -1 (memory).
  */
 int history_order_by_time(const int64_t *time, size_t n, size_t *pos);
