@@ -24,10 +24,12 @@ cleanup_tmux() {
 trap 'st=$?; cleanup_tmux; rm -rf "$tmp"; exit $st' EXIT
 
 # wait until the screen has a line matching the pattern, or with a
-# count, that many lines (10 s at most)
+# count, that many lines (30 s at most: every caller expects the line, so
+# the bound costs time only on a failure, and 10 s was once too short for
+# a completion that runs git on a machine loaded by parallel builds)
 wait_for() { # PATTERN [COUNT]
 	n=0
-	while [ $n -lt 100 ]; do
+	while [ $n -lt 300 ]; do
 		tm capture-pane -p -N >"$tmp/screen" 2>/dev/null || :
 		[ "$(grep -c -- "$1" "$tmp/screen")" -ge "${2:-1}" ] && return 0
 		sleep 0.1
