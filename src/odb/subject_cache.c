@@ -212,7 +212,6 @@ static void layout(subject_table *t, const unsigned char *body)
 	t->text = (const char *)p;
 }
 
-/* The parents' list starts ascending from 0 to their count, each one a position or an ID kept. */
 /*
  * Whether every row names text inside the table and a position of the
  * pack, and every row of the position order is a row: what entry()
@@ -233,6 +232,7 @@ static int rows_ok(const subject_table *t)
 	return !bad;
 }
 
+/* The parents' list starts ascending from 0 to their count, each one a position or an ID kept. */
 static int parents_ok(const subject_table *t)
 {
 	uint32_t at = 0;
