@@ -9,11 +9,15 @@
  * the input in order, each commit message's lines said to be the input's
  * own bytes must be those bytes, and each reference in a message must map
  * back to the input's lines, and to its bytes when mbox_input_span() says so.
+ * Every parse is kept as a digest (what verify --range keeps in the notes,
+ * cite_digest.h) and read back: the same parse, field by field, and the
+ * input's bytes on each reference's lines; the digest cut short is refused.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cite_digest.h"
 #include "mbox.h"
 #include "cite_parse.h"
 
@@ -34,6 +38,58 @@ static void check_refs(const cite_list *l, size_t size)
 		if (r->subject && r->subject[r->subject_len] != '\0')
 			abort();
 	}
+}
+
+static int same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* A warm verify --range judges the digest's parse and bytes, not the message's: they must agree. */
+static void check_digest(const cite_list *l, const char *in, size_t size)
+{
+	unsigned char *d;
+	size_t dlen, blen;
+	cite_list got;
+	char *buf;
+
+	if (cite_digest_pack(l, in, size, &d, &dlen) || cite_digest_unpack(d, dlen, &got, &buf, &blen))
+		abort();
+	if (blen != size || buf[blen] != '\0' || !same_str(got.title, l->title) ||
+	    got.nimports != l->nimports || got.imports_len != l->imports_len ||
+	    (l->imports_len && memcmp(got.imports, l->imports, l->imports_len)) || got.n != l->n)
+		abort();
+	for (size_t i = 0; i < l->n; i++) {
+		const citation *a = &l->v[i], *b = &got.v[i];
+		size_t ls = a->start < a->id_start ? a->start : a->id_start, le = a->end;
+
+		if (b->kind != a->kind || b->style != a->style || b->flags != a->flags ||
+		    b->line != a->line || b->start != a->start || b->end != a->end ||
+		    b->id_start != a->id_start || b->id_len != a->id_len || strcmp(b->id, a->id) ||
+		    b->subj_start != a->subj_start || b->subj_end != a->subj_end ||
+		    b->subject_len != a->subject_len || !same_str(b->subject, a->subject) ||
+		    (a->subject && memcmp(b->subject, a->subject, a->subject_len)) ||
+		    b->match_len != a->match_len || b->date_start != a->date_start ||
+		    b->date_len != a->date_len || b->foreign != a->foreign ||
+		    !same_str(b->project, a->project))
+			abort();
+		/* the reference's lines whole: what the resolver and the emitters read */
+		if (a->id_start + a->id_len > le)
+			le = a->id_start + a->id_len;
+		while (ls && in[ls - 1] != '\n')
+			ls--;
+		while (le < size && in[le] != '\n')
+			le++;
+		if (memcmp(buf + ls, in + ls, le - ls))
+			abort();
+	}
+	cite_list_free(&got);
+	free(buf);
+	/* cut short (the last byte, or half): no digest */
+	if (cite_digest_unpack(d, dlen - 1, &got, &buf, &blen) != 1 ||
+	    cite_digest_unpack(d, dlen / 2, &got, &buf, &blen) != 1)
+		abort();
+	free(d);
 }
 
 static void check_mail(const char *in, size_t size)
@@ -70,6 +126,7 @@ static void check_mail(const char *in, size_t size)
 		if (cite_parse(&l, m->text, m->len, CITE_PARSE_MESSAGE) < 0)
 			continue;
 		check_refs(&l, m->len);
+		check_digest(&l, m->text, m->len);
 		for (size_t i = 0; i < l.n; i++) {
 			const citation *r = &l.v[i];
 			size_t is, ie, il = mbox_input_line(m, r->line), off;
@@ -100,6 +157,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (cite_parse(&l, (const char *)data, size, opts) < 0)
 		return 0;
 	check_refs(&l, size);
+	check_digest(&l, (const char *)data, size);
 	cite_list_free(&l);
 	return 0;
 }
