@@ -295,47 +295,20 @@ static void union_save(const walker *w, const union_set *u)
 	free(img);
 }
 
-/* One pack's commits in .idx order, for the commits' merge. */
+/*
+ * One pack's commits in .idx order, for the commits' merge: a source
+ * (its first member, so that the merge's heap and sift_down() order it
+ * as any other) walking the positions pos[0 .. s.n) of its commits.
+ */
 typedef struct {
-	uint64_t key;
-	const unsigned char *id;
+	source s;
 	const uint32_t *pos;
-	size_t i, n;
-	const pack_file *pk;
 } commit_source;
-
-static int csrc_less(const commit_source *a, const commit_source *b, size_t rawsz)
-{
-	int c;
-
-	if (a->key != b->key)
-		return a->key < b->key;
-	c = memcmp(a->id, b->id, rawsz);
-	return c < 0 || (!c && a < b);
-}
-
-static void csrc_sift(commit_source **h, size_t n, size_t i, size_t rawsz)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, m = i;
-
-		if (l < n && csrc_less(h[l], h[m], rawsz))
-			m = l;
-		if (l + 1 < n && csrc_less(h[l + 1], h[m], rawsz))
-			m = l + 1;
-		if (m == i)
-			return;
-		commit_source *t = h[i];
-		h[i] = h[m];
-		h[m] = t;
-		i = m;
-	}
-}
 
 static void csrc_at(commit_source *c, size_t rawsz)
 {
-	c->id = odb_pack_name(c->pk, c->pos[c->i]);
-	c->key = id_key(c->id, rawsz);
+	c->s.id = odb_pack_name(c->s.pk, c->pos[c->s.i]);
+	c->s.key = id_key(c->s.id, rawsz);
 }
 
 /*
@@ -366,7 +339,8 @@ int wp_merge_commits(walker *w, idsets *set)
 	size_t rawsz = w->db.rawsz, total = 0, nh = 0, ndistinct = 0;
 	uint64_t last_key = 0;
 	union_set u;
-	commit_source *src = NULL, **heap = NULL;
+	commit_source *src = NULL;
+	source **heap = NULL;
 	uint32_t *pos = NULL;
 	const unsigned char **ids = NULL;
 	idsets_bulk *bulk = NULL;
@@ -402,32 +376,32 @@ int wp_merge_commits(walker *w, idsets *set)
 		pack_file *pk = &w->db.packs[k];
 		commit_source *c = &src[k];
 
-		*c = (commit_source){ 0, NULL, pos + total, 0, 0, pk };
+		*c = (commit_source){ .s = { .pk = pk }, .pos = pos + total };
 		for (uint32_t i = 0; i < pk->n; i++) {
-			pos[total + c->n] = i;
-			c->n += pk->types[i] == ABBREV_TYPE_COMMIT;
+			pos[total + c->s.n] = i;
+			c->s.n += pk->types[i] == ABBREV_TYPE_COMMIT;
 		}
-		total += c->n;
-		if (c->n) {
+		total += c->s.n;
+		if (c->s.n) {
 			csrc_at(c, rawsz);
-			heap[nh++] = c;
+			heap[nh++] = &c->s;
 		}
 	}
 	for (size_t i = nh / 2; i-- > 0;)
-		csrc_sift(heap, nh, i, rawsz);
+		sift_down(heap, nh, i, rawsz);
 	/* an ID in two packs counts once */
 	while (nh) {
-		commit_source *c = heap[0];
+		commit_source *c = (commit_source *)heap[0];
 
-		if (!ndistinct || c->key != last_key || memcmp(ids[ndistinct - 1], c->id, rawsz))
-			ids[ndistinct++] = c->id;
-		last_key = c->key;
-		if (++c->i < c->n)
+		if (!ndistinct || c->s.key != last_key || memcmp(ids[ndistinct - 1], c->s.id, rawsz))
+			ids[ndistinct++] = c->s.id;
+		last_key = c->s.key;
+		if (++c->s.i < c->s.n)
 			csrc_at(c, rawsz);
 		else
 			heap[0] = heap[--nh];
 		if (nh > 1)
-			csrc_sift(heap, nh, 0, rawsz);
+			sift_down(heap, nh, 0, rawsz);
 	}
 	/* the commits the kept counts were made with, or the whole merge */
 	if (ndistinct != u.count[ABBREV_TYPE_COMMIT]) {
