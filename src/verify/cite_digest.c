@@ -34,6 +34,7 @@
 
 #include "bigvec.h"
 #include "bytes.h"
+#include "grow.h"
 
 typedef struct {
 	unsigned char *p;
@@ -45,18 +46,9 @@ static void put(wbuf *w, const void *b, size_t n)
 {
 	if (w->nomem || !n)
 		return;
-	if (w->n + n > w->cap) {
-		size_t cap = w->cap ? w->cap : 256;
-		unsigned char *p;
-
-		while (cap < w->n + n)
-			cap *= 2;
-		if (!(p = realloc(w->p, cap))) {
-			w->nomem = 1;
-			return;
-		}
-		w->p = p;
-		w->cap = cap;
+	if (GROW(w->p, w->cap, w->n + n, 256)) {
+		w->nomem = 1;
+		return;
 	}
 	memcpy(w->p + w->n, b, n);
 	w->n += n;
